@@ -1,0 +1,120 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, RouteDeps } from './types';
+import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFull } from './entities/user';
+import { pageOf, setPageHeaders } from '../../http/pagination';
+import { recordNotFound } from '../../errors';
+import type { User as UserRow, UserAttributes } from '../../services/users/users';
+
+const UserId = Type.Object({ id: Type.Integer() });
+
+const optionalProfile = {
+  skype: Type.Optional(Type.String()),
+  linkedin: Type.Optional(Type.String()),
+  twitter: Type.Optional(Type.String()),
+  projects_limit: Type.Optional(Type.Integer()),
+  extern_uid: Type.Optional(Type.String()),
+  provider: Type.Optional(Type.String()),
+  bio: Type.Optional(Type.String()),
+  location: Type.Optional(Type.String()),
+  admin: Type.Optional(Type.Boolean()),
+  can_create_group: Type.Optional(Type.Boolean()),
+  external: Type.Optional(Type.Boolean()),
+};
+
+// Required in the order GitLab checks them, so the first missing one is named.
+const CreateUser = Type.Object({
+  email: Type.String(),
+  password: Type.String(),
+  name: Type.String(),
+  username: Type.String(),
+  ...optionalProfile,
+  website_url: Type.Optional(Type.String()),
+  confirm: Type.Optional(Type.Boolean()),
+});
+
+const UpdateUser = Type.Object({
+  email: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  website_url: Type.Optional(Type.String()),
+  ...optionalProfile,
+});
+
+/** Blank values never clear a field (GitLab's `attributes_for_keys`). */
+function presentAttributes<T extends object>(params: T): Partial<T> {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '' && value !== null && value !== undefined)) as Partial<T>;
+}
+
+export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void {
+  const users = services.users;
+
+  const full = async (user: UserRow) => {
+    const [identities, personalProjects] = await Promise.all([users.identities([user.id]), users.personalProjectCount(user.id)]);
+    return presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects }, presenter);
+  };
+
+  api.get('/users', {
+    schema: {
+      querystring: Type.Object({
+        search: Type.Optional(Type.String()),
+        username: Type.Optional(Type.String()),
+        active: Type.Optional(Type.Any()),
+        page: Type.Optional(Type.Any()),
+        per_page: Type.Optional(Type.Any()),
+      }),
+      response: { 200: Type.Array(Type.Union([UserFull, UserBasic])) },
+    },
+  }, async (request, reply) => {
+    const { search, username, active } = request.query;
+    // `username` is an exact look-up and is not paginated.
+    const page = username !== undefined ? { page: 1, perPage: 1000, offset: 0, limit: 1000 } : pageOf(request.query);
+    const result = await users.list({ search, username, active: active !== undefined && active !== '', offset: page.offset, limit: page.limit });
+    if (username === undefined) setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
+    if (request.user!.admin !== 1) return result.users.map((user) => presentUserBasic(user, presenter));
+    const identities = await users.identities(result.users.map((user) => user.id));
+    return result.users.map((user) => presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects: 0 }, presenter));
+  });
+
+  api.get('/users/:id', {
+    schema: { params: UserId, response: { 200: Type.Union([UserFull, User]) } },
+  }, async (request) => {
+    const user = await users.findById(request.params.id);
+    if (!user) throw recordNotFound();
+    return request.user!.admin === 1 ? full(user) : presentUser(user, presenter);
+  });
+
+  api.post('/users', {
+    config: { access: 'admin' },
+    schema: { body: CreateUser, response: { 201: UserFull } },
+  }, async (request, reply) => {
+    const user = await users.create(request.body as UserAttributes & typeof request.body);
+    return reply.status(201).send(await full(user));
+  });
+
+  api.put('/users/:id', {
+    config: { access: 'admin' },
+    schema: { params: UserId, body: UpdateUser, response: { 200: UserFull } },
+  }, async (request) => full(await users.update(request.params.id, presentAttributes(request.body))));
+
+  // The spec: 200 always, with the user as body only when it was deleted.
+  api.delete('/users/:id', {
+    config: { access: 'admin' },
+    schema: { params: UserId, response: { 200: Type.Union([UserFull, Type.Null()]) } },
+  }, async (request) => {
+    const user = await users.delete(request.params.id);
+    return user ? presentUserFull(user, { identities: [], personalProjects: 0 }, presenter) : null;
+  });
+
+  api.put('/users/:id/block', {
+    config: { access: 'admin' },
+    schema: { params: UserId, response: { 200: Type.Boolean() } },
+  }, async (request) => users.setBlocked(request.params.id, true));
+
+  api.put('/users/:id/unblock', {
+    config: { access: 'admin' },
+    schema: { params: UserId, response: { 200: Type.Boolean() } },
+  }, async (request) => users.setBlocked(request.params.id, false));
+
+  api.get('/user', { schema: { response: { 200: UserFull } } }, async (request) => full(request.user!));
+}

@@ -1,0 +1,56 @@
+import path from 'node:path';
+
+/** Every setting Forge reads, typed, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Empty means SQLite at DATA_DIR/forge.db. */
+  databaseUrl: string;
+  externalUrl: string;
+  initialRootPassword?: string;
+  initialRootToken?: string;
+  logLevel: string;
+  /** First retry delay of a failed background job; doubled on each further failure. */
+  jobRetryBaseMs: number;
+  jobMaxAttempts: number;
+  /** Time allowed to an outgoing hook request. */
+  hookTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080);
+  const databaseUrl = env.DATABASE_URL ?? '';
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// (leave it empty for SQLite)');
+  }
+  const externalUrl = (env.EXTERNAL_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(externalUrl);
+  } catch {
+    throw new ConfigError(`EXTERNAL_URL is not a URL: "${externalUrl}"`);
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl,
+    externalUrl,
+    initialRootPassword: env.INITIAL_ROOT_PASSWORD || undefined,
+    initialRootToken: env.INITIAL_ROOT_TOKEN || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    jobRetryBaseMs: integer(env, 'JOB_RETRY_BASE_MS', 1000),
+    jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 10),
+    hookTimeoutMs: integer(env, 'HOOK_TIMEOUT_MS', 10000),
+  };
+}

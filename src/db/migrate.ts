@@ -1,0 +1,21 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DbHandle } from './index';
+import * as foundation from './migrations/0001_foundation';
+
+/** Migrations are listed here, in order, so that they ship inside the program. */
+const migrations: Record<string, (handle: DbHandle) => Migration> = {
+  '0001_foundation': foundation.migration,
+};
+
+export async function migrateToLatest(handle: DbHandle): Promise<void> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(handle)]));
+    },
+  };
+  const { error, results } = await new Migrator({ db: handle.db, provider }).migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,140 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Portable across SQLite and PostgreSQL by construction:
+ * timestamps are ISO 8601 UTC text with milliseconds (sortable as text),
+ * booleans are integers 0/1, JSON is text.
+ */
+export interface Database {
+  users: UsersTable;
+  identities: IdentitiesTable;
+  emails: EmailsTable;
+  keys: KeysTable;
+  namespaces: NamespacesTable;
+  broadcast_messages: BroadcastMessagesTable;
+  application_settings: ApplicationSettingsTable;
+  hooks: HooksTable;
+  jobs: JobsTable;
+}
+
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  token_digest: string;
+  token_sealed: string;
+  state: string;
+  admin: Flag;
+  external: Flag;
+  can_create_group: Flag;
+  projects_limit: number;
+  bio: string | null;
+  location: string | null;
+  skype: string;
+  linkedin: string;
+  twitter: string;
+  website_url: string;
+  theme_id: number;
+  color_scheme_id: number;
+  confirmed_at: string | null;
+  last_sign_in_at: string | null;
+  current_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: string;
+  extern_uid: string;
+}
+
+export interface EmailsTable {
+  id: Generated<number>;
+  user_id: number;
+  email: string;
+  created_at: string;
+}
+
+export interface KeysTable {
+  id: Generated<number>;
+  /** Null for deploy keys. */
+  user_id: number | null;
+  title: string;
+  key: string;
+  fingerprint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NamespacesTable {
+  id: Generated<number>;
+  name: string;
+  path: string;
+  /** 'user' or 'group' */
+  kind: string;
+  owner_id: number | null;
+  description: string;
+  visibility_level: number;
+  request_access_enabled: Flag;
+  share_with_group_lock: Flag;
+  lfs_enabled: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BroadcastMessagesTable {
+  id: Generated<number>;
+  message: string;
+  starts_at: string;
+  ends_at: string;
+  color: string;
+  font: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApplicationSettingsTable {
+  id: Generated<number>;
+  /** The settings as one JSON object, so that a new setting needs no migration. */
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HooksTable {
+  id: Generated<number>;
+  /** Null for system hooks. */
+  project_id: number | null;
+  url: string;
+  token: string | null;
+  push_events: Flag;
+  tag_push_events: Flag;
+  issues_events: Flag;
+  merge_requests_events: Flag;
+  note_events: Flag;
+  build_events: Flag;
+  pipeline_events: Flag;
+  wiki_page_events: Flag;
+  enable_ssl_verification: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  locked_at: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+}

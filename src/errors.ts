@@ -1,0 +1,61 @@
+/**
+ * The one catalogue of errors. Services throw these; the HTTP error handler
+ * turns them into GitLab's bodies. No route builds an error body by hand.
+ */
+export type ValidationMessages = Record<string, string[]>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === 'object' && body && 'message' in body ? JSON.stringify((body as { message: unknown }).message) : String(status));
+  }
+}
+
+/** `404 Project Not Found`, or `404 Not Found` without a resource. */
+export const notFound = (resource?: string) =>
+  new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
+
+/** GitLab's global handler for a failed record lookup (lower-case f). */
+export const recordNotFound = () => new ApiError(404, { message: '404 Not found' });
+
+export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized' });
+
+export const forbidden = (reason?: string) =>
+  new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' });
+
+/** A required parameter is missing or blank. */
+export const notGiven = (attribute: string) =>
+  new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
+
+/** A parameter has the wrong type or an unknown value. */
+export const invalidParam = (attribute: string) =>
+  new ApiError(400, { message: `400 (Bad request) "${attribute}" is invalid` });
+
+export const badRequest = (message: string) => new ApiError(400, { message });
+
+/** A model validation failure: `{"message": {"field": ["text"]}}`. */
+export const validationFailed = (messages: ValidationMessages) => new ApiError(400, { message: messages });
+
+export const conflict = (message = '409 Conflict') => new ApiError(409, { message });
+
+export const notModified = () => new ApiError(304, undefined);
+
+/** Collects per-field validation messages, GitLab style. */
+export class Validation {
+  readonly messages: ValidationMessages = {};
+
+  add(field: string, message: string): void {
+    (this.messages[field] ??= []).push(message);
+  }
+
+  get ok(): boolean {
+    return Object.keys(this.messages).length === 0;
+  }
+
+  throwIfInvalid(): void {
+    if (!this.ok) throw validationFailed(this.messages);
+  }
+}

@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, invalidParam, notFound, notGiven } from '../errors';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: { missingProperty?: string };
+}
+
+/** Turns every error into GitLab's body; nothing answers 500 for bad input. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error, request.routeOptions.config as RouteErrorStyle);
+    if (!apiError) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send({ message: '500 Internal Server Error' });
+    }
+    if (apiError.status === 304) return reply.status(304).send();
+    return reply.status(apiError.status).headers(apiError.headers).send(apiError.body);
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.status(404).send({ message: '404 Not Found' });
+  });
+}
+
+export interface RouteErrorStyle {
+  /** Parameters Grape itself declared answer `{"error":"x is missing"}`. */
+  grapeParams?: boolean;
+}
+
+function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    // A malformed path parameter (`/users/ASDF`) matches no route in GitLab.
+    if (error.validationContext === 'params') return notFound();
+    const first = error.validation[0] as AjvError;
+    const missing = first.keyword === 'required' ? first.params.missingProperty : undefined;
+    const field = missing ?? first.instancePath.replace(/^\//, '').split('/')[0];
+    if (style?.grapeParams) {
+      return new ApiError(400, { error: `${field} ${missing ? 'is missing' : 'is invalid'}` });
+    }
+    return missing ? notGiven(missing) : invalidParam(field);
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new ApiError(status, { message: `${status} ${error.message}` });
+  }
+  return undefined;
+}

@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { mergeParams } from './params';
+
+export interface Page {
+  page: number;
+  perPage: number;
+  offset: number;
+  limit: number;
+}
+
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
+
+function positive(value: unknown): number | undefined {
+  const number = Number(value);
+  return Number.isInteger(number) && number > 0 ? number : undefined;
+}
+
+/** `page` (default 1) and `per_page` (default 20, at most 100); nonsense falls back to the defaults. */
+export function pageOf(params: { page?: unknown; per_page?: unknown }): Page {
+  const page = positive(params.page) ?? 1;
+  const perPage = Math.min(positive(params.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
+}
+
+/** GitLab's pagination headers, with a Link header built from every request parameter. */
+export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, externalUrl: string, page: Page, total: number): void {
+  const totalPages = Math.ceil(total / page.perPage);
+  const next = page.page < totalPages ? page.page + 1 : undefined;
+  const prev = page.page > 1 ? page.page - 1 : undefined;
+  const base = externalUrl + request.url.split('?')[0];
+  const params = { ...rawParams(request), ...(request.params as Record<string, unknown>) };
+  const link = (pageNumber: number, rel: string) => {
+    const query = { ...params, page: pageNumber, per_page: page.perPage };
+    const search = Object.keys(query)
+      .sort()
+      .map((key) => `${encodeURIComponent(key)}=${encodeURIComponent(String((query as Record<string, unknown>)[key]))}`)
+      .join('&');
+    return `<${base}?${search}>; rel="${rel}"`;
+  };
+  const links = [
+    prev !== undefined ? link(prev, 'prev') : undefined,
+    next !== undefined ? link(next, 'next') : undefined,
+    link(1, 'first'),
+    link(totalPages, 'last'),
+  ].filter(Boolean);
+  reply.headers({
+    'X-Total': String(total),
+    'X-Total-Pages': String(totalPages),
+    'X-Per-Page': String(page.perPage),
+    'X-Page': String(page.page),
+    'X-Next-Page': next === undefined ? '' : String(next),
+    'X-Prev-Page': prev === undefined ? '' : String(prev),
+    Link: links.join(', '),
+  });
+}
+
+function rawParams(request: FastifyRequest): Record<string, unknown> {
+  try {
+    const params = mergeParams(request);
+    return Object.fromEntries(Object.entries(params).filter(([, value]) => typeof value !== 'object' || value === null));
+  } catch {
+    return {};
+  }
+}

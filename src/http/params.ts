@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { badRequest } from '../errors';
+
+type Params = Record<string, unknown>;
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema };
+
+/**
+ * GitLab reads parameters from the query string, urlencoded and multipart forms
+ * and JSON bodies alike, merged into one set. Each route declares that set once:
+ * under `querystring` for GET/HEAD/DELETE, under `body` otherwise.
+ */
+export async function registerParamParsing(app: FastifyInstance): Promise<void> {
+  // An empty body labelled JSON is an empty parameter set (GitLab clients send them).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(badRequest('400 (Bad request) the body is not valid JSON'), undefined);
+    }
+  });
+  await app.register(formbody);
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 100 * 1024 * 1024 } });
+
+  app.addHook('preValidation', async (request) => {
+    const schema = request.routeOptions.schema;
+    const merged = mergeParams(request);
+    if (schema?.body) {
+      request.body = normalize(merged, schema.body as Schema);
+    } else {
+      (request as { query: unknown }).query = normalize(merged, (schema?.querystring ?? {}) as Schema);
+    }
+  });
+}
+
+/** All request parameters: query string first, the body's win. */
+export function mergeParams(request: FastifyRequest): Params {
+  const body = request.body;
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+    throw badRequest('400 (Bad request) the body must be a JSON object or a form');
+  }
+  return { ...(request.query as Params), ...((body as Params | undefined) ?? {}) };
+}
+
+const TRUE = new Set(['true', 't', 'yes', 'y', '1', 'on']);
+const FALSE = new Set(['false', 'f', 'no', 'n', '0', 'off']);
+
+/** GitLab's `to_boolean`: undefined when the value is neither. */
+export function toBoolean(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : undefined;
+  if (typeof value !== 'string') return undefined;
+  const word = value.trim().toLowerCase();
+  return TRUE.has(word) ? true : FALSE.has(word) ? false : undefined;
+}
+
+function accepts(schema: Schema | undefined, type: string): boolean {
+  if (!schema) return false;
+  if (schema.anyOf) return schema.anyOf.some((option) => accepts(option, type));
+  return Array.isArray(schema.type) ? schema.type.includes(type) : schema.type === type;
+}
+
+/**
+ * Applies GitLab's coercions before validation: `key[]` arrays, booleans by
+ * `to_boolean`, and blank required values treated as missing.
+ */
+function normalize(params: Params, schema: Schema): Params {
+  const result: Params = {};
+  for (const [rawKey, value] of Object.entries(params)) {
+    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    result[key] = value;
+  }
+  const properties = schema.properties ?? {};
+  for (const [key, property] of Object.entries(properties)) {
+    const value = result[key];
+    if (value === undefined) continue;
+    if (accepts(property, 'boolean') && !accepts(property, 'string')) {
+      const bool = toBoolean(value);
+      if (bool !== undefined) result[key] = bool;
+    } else if (accepts(property, 'array') && !Array.isArray(value)) {
+      result[key] = [value];
+    }
+  }
+  for (const key of schema.required ?? []) {
+    const value = result[key];
+    if (value === null || (typeof value === 'string' && value.trim() === '')) delete result[key];
+  }
+  return result;
+}

@@ -1,0 +1,14 @@
+import type { Services } from '../services/index';
+import { JobWorker, type JobHandler } from './worker';
+import { deliverHook } from './hook-delivery';
+
+/** Starts the background workers over the app's services. */
+export function startBackgroundWork(services: Services): JobWorker {
+  const { ctx } = services;
+  const handlers: Record<string, JobHandler> = {
+    'hook.deliver': (payload) => deliverHook(ctx, payload),
+  };
+  const worker = new JobWorker(ctx.jobs, handlers, ctx.log, { retryBaseMs: ctx.config.jobRetryBaseMs });
+  worker.start();
+  return worker;
+}

@@ -1,0 +1,92 @@
+import os from 'node:os';
+import { sql } from 'kysely';
+import type { Db, DialectName } from '../db/index';
+import type { JobsTable } from '../db/schema';
+import type { Selectable } from 'kysely';
+import { now } from '../lib/time';
+
+export type JobRow = Selectable<JobsTable>;
+
+/** A claimed lock older than this is taken to belong to a process that died. */
+const STALE_LOCK_MS = 5 * 60 * 1000;
+
+/**
+ * A durable queue in the database. Jobs are enqueued in the same transaction as
+ * the change that causes them, so a committed change always has its jobs.
+ */
+export class JobQueue {
+  private readonly workerId = `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private listeners = new Set<() => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    private readonly maxAttempts: number,
+  ) {}
+
+  /** Adds a job; pass the transaction of the change that causes it. */
+  async enqueue(kind: string, payload: unknown, executor: Db = this.db): Promise<void> {
+    const time = now();
+    await executor
+      .insertInto('jobs')
+      .values({ kind, payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: this.maxAttempts, created_at: time })
+      .execute();
+    // Wake idle workers in this process; other processes find the job on their next poll.
+    setImmediate(() => this.listeners.forEach((listener) => listener()));
+  }
+
+  onEnqueue(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Claims the oldest due job, atomically across processes. */
+  async claim(): Promise<JobRow | undefined> {
+    const time = now();
+    const staleBefore = new Date(Date.now() - STALE_LOCK_MS).toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      let pick = trx
+        .selectFrom('jobs')
+        .select('id')
+        .where('run_at', '<=', time)
+        .where((eb) => eb.or([eb('locked_at', 'is', null), eb('locked_at', '<', staleBefore)]))
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(1);
+      if (this.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+      const due = await pick.executeTakeFirst();
+      if (!due) return undefined;
+      return trx
+        .updateTable('jobs')
+        .set({ locked_at: time, locked_by: this.workerId, attempts: sql<number>`attempts + 1` })
+        .where('id', '=', due.id)
+        .returningAll()
+        .executeTakeFirst();
+    });
+  }
+
+  async complete(job: JobRow): Promise<void> {
+    await this.db.deleteFrom('jobs').where('id', '=', job.id).execute();
+  }
+
+  /** Schedules another try after `delayMs`, or gives up after the last attempt (the row stays, for inspection). */
+  async fail(job: JobRow, error: string, delayMs: number): Promise<void> {
+    const giveUp = job.attempts >= job.max_attempts;
+    await this.db
+      .updateTable('jobs')
+      .set({
+        locked_at: giveUp ? '9999-12-31T00:00:00.000Z' : null,
+        locked_by: giveUp ? 'failed' : null,
+        last_error: error.slice(0, 2000),
+        run_at: new Date(Date.now() + delayMs).toISOString(),
+      })
+      .where('id', '=', job.id)
+      .execute();
+  }
+
+  /** When the next job falls due, for the worker's sleep. */
+  async nextRunAt(): Promise<string | undefined> {
+    const row = await this.db.selectFrom('jobs').select('run_at').where('locked_at', 'is', null).orderBy('run_at').limit(1).executeTakeFirst();
+    return row?.run_at;
+  }
+}

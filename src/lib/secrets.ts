@@ -1,0 +1,80 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789-_';
+
+/** A random token of `length` URL-safe characters (GitLab's private tokens are 20). */
+export function randomToken(length = 20): string {
+  const bytes = crypto.randomBytes(length);
+  let token = '';
+  for (const byte of bytes) token += ALPHABET[byte % ALPHABET.length];
+  return token;
+}
+
+/** Lower-case hex, as GitLab's runner and trigger tokens are. */
+export const randomHex = (length = 30): string => crypto.randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+
+/** The look-up digest of a token: a copy of the database alone does not reveal tokens. */
+export const digestToken = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
+
+export function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}
+
+// scrypt with N=2^15 and r=8 uses 32 MiB per hash: memory-hard, about 60 ms here.
+const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16);
+  const hash = await scrypt(password, salt, 32, SCRYPT);
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem,
+  });
+  return crypto.timingSafeEqual(actual, expected);
+}
+
+/**
+ * Seals secrets the API must show again (a user's private token, runner tokens)
+ * with a key kept under DATA_DIR, outside the database.
+ */
+export class SecretBox {
+  private constructor(private readonly key: Buffer) {}
+
+  static open(dataDir: string): SecretBox {
+    const file = path.join(dataDir, 'secret.key');
+    fs.mkdirSync(dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, crypto.randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    return new SecretBox(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
+  }
+
+  seal(plain: string): string {
+    const iv = crypto.randomBytes(12);
+    const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64')).join('.');
+  }
+
+  unseal(value: string): string {
+    const [iv, tag, sealed] = value.split('.').map((part) => Buffer.from(part, 'base64'));
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(sealed), decipher.final()]).toString('utf8');
+  }
+}

@@ -1,0 +1,64 @@
+import { loadConfig, ConfigError } from './config';
+import { openDatabase } from './db/index';
+import { migrateToLatest } from './db/migrate';
+import { buildApp } from './http/app';
+import { ensureRootUser } from './services/users/bootstrap';
+import { startBackgroundWork } from './jobs/index';
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  const { server, services } = await buildApp({ config, database });
+  const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
+  const background = startBackgroundWork(services);
+  await server.listen({ port: config.port, host: config.host });
+  if (root) {
+    // Printed once, on the first start only: nothing else ever shows generated credentials.
+    console.log(
+      [
+        '',
+        'Forge created the administrator account:',
+        `  username:      root`,
+        `  password:      ${root.passwordGenerated ? root.password : '(INITIAL_ROOT_PASSWORD)'}`,
+        `  private token: ${root.tokenGenerated ? root.token : '(INITIAL_ROOT_TOKEN)'}`,
+        `Try: curl -H 'PRIVATE-TOKEN: ${root.tokenGenerated ? root.token : '<token>'}' ${config.externalUrl}/api/v3/user`,
+        '',
+      ].join('\n'),
+    );
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.log.info({ signal }, 'shutting down');
+    // Stop accepting, let requests in flight finish, then stop background work and the database.
+    await server.close();
+    await background.stop();
+    await database.db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function migrate(): Promise<void> {
+  const config = loadConfig();
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  await database.db.destroy();
+  console.log('database migrated');
+}
+
+const commands: Record<string, () => Promise<void>> = { serve, migrate };
+
+const name = process.argv[2] ?? 'serve';
+const command = commands[name];
+if (!command) {
+  console.error(`usage: forge <${Object.keys(commands).join('|')}>`);
+  process.exit(2);
+}
+command().catch((error) => {
+  console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
+  process.exit(1);
+});

@@ -1,0 +1,15 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+import type { Db, DialectName } from '../db/index';
+import type { SecretBox } from '../lib/secrets';
+import type { JobQueue } from '../jobs/queue';
+
+/** What every service is given: the stores and settings, never HTTP. */
+export interface ServiceContext {
+  config: Config;
+  db: Db;
+  dialect: DialectName;
+  secrets: SecretBox;
+  jobs: JobQueue;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../src/config';
+import { openDatabase } from '../../src/db/index';
+import { migrateToLatest } from '../../src/db/migrate';
+import { buildApp } from '../../src/http/app';
+import { ensureRootUser } from '../../src/services/users/bootstrap';
+import { startBackgroundWork } from '../../src/jobs/index';
+import type { Services } from '../../src/services/index';
+import { ApiClient } from './client';
+
+export interface TestApp {
+  url: string;
+  dataDir: string;
+  services: Services;
+  /** A client acting as the administrator `root`. */
+  root: ApiClient;
+  rootToken: string;
+  /** A client with no credentials. */
+  anonymous: ApiClient;
+  as(token: string): ApiClient;
+  /** Creates a user through the API and returns a client acting as them. */
+  createUser(overrides?: Record<string, unknown>): Promise<{ user: any; client: ApiClient; token: string; password: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh PostgreSQL database per app when TEST_DATABASE_URL is set; SQLite in the data dir otherwise. */
+async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return { url: '', drop: async () => {} };
+  const name = `forge_test_${process.pid}_${Date.now()}_${counter++}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Starts the real server on a loopback port over its own temporary data directory and database. */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-test-'));
+  const port = await freePort();
+  const database = await freshDatabaseUrl();
+  const rootToken = 'root-private-token-0001';
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    INITIAL_ROOT_PASSWORD: 'rootpassword',
+    INITIAL_ROOT_TOKEN: rootToken,
+    JOB_RETRY_BASE_MS: '200',
+    ...env,
+  });
+  const handle = openDatabase(config);
+  await migrateToLatest(handle);
+  const { server, services } = await buildApp({ config, database: handle, logger: process.env.TEST_LOG ? { level: 'debug' } : false });
+  await ensureRootUser(handle.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
+  const worker = startBackgroundWork(services);
+  await server.listen({ port, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+  const as = (token: string) => new ApiClient(url, token);
+  let users = 0;
+  return {
+    url,
+    dataDir,
+    services,
+    root: as(rootToken),
+    rootToken,
+    anonymous: new ApiClient(url),
+    as,
+    async createUser(overrides = {}) {
+      const n = ++users;
+      const password = 'password123';
+      const created = await as(rootToken).post('/users', {
+        email: `user${n}@example.com`,
+        password,
+        name: `User ${n}`,
+        username: `user${n}`,
+        confirm: false,
+        ...overrides,
+      });
+      if (created.status !== 201) throw new Error(`createUser failed: ${created.status} ${JSON.stringify(created.body)}`);
+      const session = await new ApiClient(url).post('/session', { login: created.body.username, password: overrides.password ?? password });
+      const token = session.body.private_token as string;
+      return { user: created.body, client: as(token), token, password };
+    },
+    async close() {
+      await server.close();
+      await worker.stop();
+      await handle.db.destroy();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
