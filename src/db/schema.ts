@@ -15,6 +15,12 @@ export interface Database {
   application_settings: ApplicationSettingsTable;
   hooks: HooksTable;
   jobs: JobsTable;
+  projects: ProjectsTable;
+  members: MembersTable;
+  project_group_links: ProjectGroupLinksTable;
+  stars: StarsTable;
+  ci_variables: CiVariablesTable;
+  events: EventsTable;
 }
 
 export type Flag = 0 | 1;
@@ -137,4 +143,97 @@ export interface JobsTable {
   locked_by: string | null;
   last_error: string | null;
   created_at: string;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  namespace_id: number;
+  name: string;
+  path: string;
+  description: string | null;
+  default_branch: string | null;
+  /** JSON array of strings */
+  tag_list: string;
+  visibility_level: number;
+  archived: Flag;
+  issues_enabled: Flag;
+  merge_requests_enabled: Flag;
+  builds_enabled: Flag;
+  wiki_enabled: Flag;
+  snippets_enabled: Flag;
+  container_registry_enabled: Flag;
+  shared_runners_enabled: Flag;
+  public_builds: Flag;
+  only_allow_merge_if_build_succeeds: Flag;
+  lfs_enabled: Flag;
+  request_access_enabled: Flag;
+  creator_id: number | null;
+  forked_from_project_id: number | null;
+  star_count: number;
+  import_url: string | null;
+  /** none, scheduled, started, finished, failed */
+  import_status: string;
+  runners_token_digest: string;
+  runners_token_sealed: string;
+  pending_delete: Flag;
+  last_activity_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembersTable {
+  id: Generated<number>;
+  /** 'Project' or 'Namespace' (a group) */
+  source_type: string;
+  source_id: number;
+  user_id: number;
+  access_level: number;
+  notification_level: number;
+  /** YYYY-MM-DD */
+  expires_at: string | null;
+  /** Set while this row is an access request rather than a membership. */
+  requested_at: string | null;
+  created_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectGroupLinksTable {
+  id: Generated<number>;
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StarsTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  created_at: string;
+}
+
+export interface CiVariablesTable {
+  id: Generated<number>;
+  project_id: number;
+  key: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  author_id: number | null;
+  /** created, joined, left, pushed, … as GitLab names them */
+  action: string;
+  target_id: number | null;
+  target_type: string | null;
+  target_title: string | null;
+  /** JSON push payload or null */
+  data: string | null;
+  created_at: string;
+  updated_at: string;
 }

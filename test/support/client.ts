@@ -48,7 +48,7 @@ export class ApiClient {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (this.token && !('private-token' in headers)) headers['private-token'] = this.token;
     const url = path.startsWith('http') ? path : `${this.baseUrl}${path.startsWith('/api/') || path.startsWith('/-/') || path.startsWith('/ci/') ? '' : '/api/v3'}${path}`;
-    const response = await fetch(url, { method, headers, body: init.body });
+    const response = await fetch(url, { method, headers, body: init.body as BodyInit | undefined });
     const text = await response.text();
     let body: any = text;
     try {

@@ -6,6 +6,7 @@ import { ApiError, Validation, conflict, forbidden, notFound, recordNotFound, un
 import { digestToken, hashPassword, randomToken, verifyPassword } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
+import { countPersonalProjects } from '../projects/counts';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
 import { emitSystemEvent, userEventData } from '../hooks/system-events';
 
@@ -46,6 +47,13 @@ export class UsersService {
 
   async findById(id: number): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async findMany(ids: number[]): Promise<Map<number, User>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+    return new Map(rows.map((user) => [user.id, user]));
   }
 
   async findByIdOrUsername(value: string): Promise<User | undefined> {
@@ -118,9 +126,8 @@ export class UsersService {
   }
 
   /** How many personal projects a user may still create (`can_create_project`). */
-  async personalProjectCount(_userId: number): Promise<number> {
-    // Projects arrive with the projects issue; until then nobody owns any.
-    return 0;
+  async personalProjectCount(userId: number): Promise<number> {
+    return countPersonalProjects(this.db, userId);
   }
 
   async create(attributes: UserAttributes & { email: string; password: string; name: string; username: string }, token?: string): Promise<User> {

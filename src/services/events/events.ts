@@ -1,0 +1,50 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/index';
+import type { EventsTable } from '../../db/schema';
+import type { ServiceContext } from '../context';
+import { now } from '../../lib/time';
+
+export type EventRow = Selectable<EventsTable>;
+
+export interface NewEvent {
+  projectId: number;
+  authorId: number | null;
+  /** GitLab's action name: `created`, `joined`, `left`, `pushed to`, `pushed new`, `deleted`, `opened`, … */
+  action: string;
+  targetId?: number | null;
+  targetType?: string | null;
+  targetTitle?: string | null;
+  data?: unknown;
+}
+
+/** Project activity, newest first. Other domains record their events through `record`. */
+export class EventsService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async record(executor: Db, event: NewEvent): Promise<void> {
+    const time = now();
+    await executor
+      .insertInto('events')
+      .values({
+        project_id: event.projectId,
+        author_id: event.authorId,
+        action: event.action,
+        target_id: event.targetId ?? null,
+        target_type: event.targetType ?? null,
+        target_title: event.targetTitle ?? null,
+        data: event.data === undefined ? null : JSON.stringify(event.data),
+        created_at: time,
+        updated_at: time,
+      })
+      .execute();
+  }
+
+  async list(projectId: number, page: { offset: number; limit: number }): Promise<{ events: EventRow[]; total: number }> {
+    const query = this.ctx.db.selectFrom('events').where('project_id', '=', projectId);
+    const [events, count] = await Promise.all([
+      query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { events, total: Number(count.total) };
+  }
+}

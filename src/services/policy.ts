@@ -1,0 +1,118 @@
+/**
+ * The one place that answers "may this user do this to that". Pure functions over
+ * what the caller's access was loaded as (see `ProjectsService.accessOf`).
+ */
+
+export const GUEST = 10;
+export const REPORTER = 20;
+export const DEVELOPER = 30;
+export const MASTER = 40;
+export const OWNER = 50;
+
+export const PRIVATE = 0;
+export const INTERNAL = 10;
+export const PUBLIC = 20;
+
+export const PROJECT_ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MASTER];
+export const GROUP_ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MASTER, OWNER];
+
+export interface Caller {
+  id: number;
+  admin: number;
+  external: number;
+}
+
+/** The caller's standing towards one project. */
+export interface ProjectStanding {
+  caller: Caller | null;
+  visibilityLevel: number;
+  archived: boolean;
+  /** The caller's own membership of the project. */
+  projectAccess: number | null;
+  /** The caller's membership of the project's group. */
+  groupAccess: number | null;
+  /** Access through groups the project is shared with (the lower of membership and share level). */
+  sharedAccess: number | null;
+  /** Owner of the personal namespace, or owner of the project's group. */
+  namespaceOwner: boolean;
+}
+
+export type ProjectAbility =
+  | 'read_project'
+  | 'download_code'
+  | 'read_build'
+  | 'push_code'
+  | 'create_commit_status'
+  | 'admin_project'
+  | 'admin_build'
+  | 'rename_project'
+  | 'change_visibility_level'
+  | 'remove_project'
+  | 'archive_project'
+  | 'admin_project_member';
+
+const isAdmin = (caller: Caller | null) => caller?.admin === 1;
+
+/** The highest role the caller holds on the project, through any route; owners count as 50. */
+export function effectiveAccess(standing: ProjectStanding): number {
+  if (isAdmin(standing.caller) || standing.namespaceOwner) return OWNER;
+  return Math.max(standing.projectAccess ?? 0, standing.groupAccess ?? 0, standing.sharedAccess ?? 0);
+}
+
+/** Public projects are read by anyone; internal ones by any signed-in user who is not external. */
+export function visibleWithoutMembership(visibilityLevel: number, caller: Caller | null): boolean {
+  if (visibilityLevel >= PUBLIC) return true;
+  return visibilityLevel >= INTERNAL && caller !== null && caller.external !== 1;
+}
+
+export function can(standing: ProjectStanding, ability: ProjectAbility, options: { publicBuilds?: boolean } = {}): boolean {
+  const access = effectiveAccess(standing);
+  const open = visibleWithoutMembership(standing.visibilityLevel, standing.caller);
+  switch (ability) {
+    case 'read_project':
+      return access >= GUEST || open;
+    case 'download_code':
+      return access >= REPORTER || open;
+    case 'read_build':
+      return access >= REPORTER || (open && options.publicBuilds === true);
+    case 'push_code':
+      return access >= DEVELOPER && !standing.archived;
+    case 'create_commit_status':
+      return access >= DEVELOPER;
+    case 'admin_project':
+    case 'admin_build':
+    case 'admin_project_member':
+      return access >= MASTER;
+    case 'rename_project':
+    case 'change_visibility_level':
+    case 'remove_project':
+    case 'archive_project':
+      return access >= OWNER;
+  }
+}
+
+/** The caller's standing towards one group. */
+export interface GroupStanding {
+  caller: Caller | null;
+  visibilityLevel: number;
+  memberAccess: number | null;
+  /** The caller can see at least one project of the group. */
+  seesAProject: boolean;
+}
+
+export type GroupAbility = 'read_group' | 'admin_group' | 'create_projects' | 'admin_group_member';
+
+export function canOnGroup(standing: GroupStanding, ability: GroupAbility): boolean {
+  const access = isAdmin(standing.caller) ? OWNER : standing.memberAccess ?? 0;
+  switch (ability) {
+    case 'read_group':
+      return access >= GUEST || visibleWithoutMembership(standing.visibilityLevel, standing.caller) || standing.seesAProject;
+    case 'create_projects':
+      return access >= MASTER;
+    case 'admin_group':
+    case 'admin_group_member':
+      return access >= OWNER;
+  }
+}
+
+export const visibilityName = (level: number): string => (level >= PUBLIC ? 'public' : level >= INTERNAL ? 'internal' : 'private');

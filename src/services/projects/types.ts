@@ -1,0 +1,29 @@
+import type { Selectable } from 'kysely';
+import type { NamespacesTable, ProjectsTable } from '../../db/schema';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type NamespaceRow = Selectable<NamespacesTable>;
+
+/** A project with its namespace, as most rules need both. */
+export interface Project extends ProjectRow {
+  namespace: NamespaceRow;
+}
+
+export type ProjectListScope = 'authorized' | 'owned' | 'starred' | 'all' | 'visible';
+
+export interface ProjectListOptions {
+  scope: ProjectListScope;
+  archived?: boolean;
+  visibility?: 'public' | 'internal' | 'private';
+  search?: string;
+  /** Also match the namespace's name (GET /projects/search/:query). */
+  searchNamespace?: boolean;
+  orderBy?: 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
+  sort?: 'asc' | 'desc';
+  /** Only projects of these namespaces (a group's own projects). */
+  namespaceId?: number;
+  /** Only projects in the namespace or shared with the group (a group's project list). */
+  groupId?: number;
+  offset: number;
+  limit: number;
+}
