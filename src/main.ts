@@ -7,7 +7,7 @@ import { startBackgroundWork } from './jobs/index';
 
 async function serve(): Promise<void> {
   const config = loadConfig();
-  const database = openDatabase(config);
+  const database = openDatabase({ ...config, onIdleError: (error) => console.error(`database connection lost: ${error.message}`) });
   await migrateToLatest(database);
   const { server, services } = await buildApp({ config, database });
   const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });

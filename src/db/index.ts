@@ -16,9 +16,12 @@ export interface DbHandle {
 // PostgreSQL returns int8 (count(*), sums) as strings; our counts fit in a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-export function openDatabase(options: { databaseUrl: string; dataDir: string }): DbHandle {
+export function openDatabase(options: { databaseUrl: string; dataDir: string; onIdleError?: (error: Error) => void }): DbHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection closed by the server (a restart, an administrator) must not crash the process:
+    // the pool drops it and opens a new one on the next query.
+    pool.on('error', (error) => options.onIdleError?.(error));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });

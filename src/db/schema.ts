@@ -21,6 +21,10 @@ export interface Database {
   stars: StarsTable;
   ci_variables: CiVariablesTable;
   events: EventsTable;
+  protected_branches: ProtectedBranchesTable;
+  ci_pipelines: CiPipelinesTable;
+  ci_builds: CiBuildsTable;
+  notes: NotesTable;
 }
 
 export type Flag = 0 | 1;
@@ -234,6 +238,91 @@ export interface EventsTable {
   target_title: string | null;
   /** JSON push payload or null */
   data: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProtectedBranchesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** A branch name, or a wildcard pattern such as `release-*` */
+  name: string;
+  developers_can_push: Flag;
+  developers_can_merge: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiPipelinesTable {
+  id: Generated<number>;
+  project_id: number;
+  ref: string | null;
+  sha: string;
+  before_sha: string | null;
+  tag: Flag;
+  status: string;
+  yaml_errors: string | null;
+  user_id: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  committed_at: string | null;
+  duration: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiBuildsTable {
+  id: Generated<number>;
+  project_id: number;
+  pipeline_id: number;
+  /** 'Build' (run by runners) or 'GenericCommitStatus' (posted from outside) */
+  type: string;
+  name: string;
+  stage: string | null;
+  stage_idx: number;
+  ref: string | null;
+  tag: Flag;
+  status: string;
+  description: string | null;
+  target_url: string | null;
+  allow_failure: Flag;
+  when: string;
+  user_id: number | null;
+  runner_id: number | null;
+  token_digest: string | null;
+  /** JSON: the job's options from .gitlab-ci.yml */
+  options: string;
+  /** JSON: the job's variables from .gitlab-ci.yml */
+  yaml_variables: string;
+  coverage: number | null;
+  trace_size: number;
+  artifacts_file: string | null;
+  artifacts_size: number | null;
+  artifacts_metadata: string | null;
+  artifacts_expire_at: string | null;
+  erased_at: string | null;
+  erased_by_id: number | null;
+  queued_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  project_id: number | null;
+  /** 'Commit', 'Issue', 'MergeRequest', 'Snippet' */
+  noteable_type: string;
+  noteable_id: number | null;
+  commit_id: string | null;
+  author_id: number | null;
+  note: string;
+  path: string | null;
+  line: number | null;
+  line_type: string | null;
+  system: Flag;
+  attachment: string | null;
   created_at: string;
   updated_at: string;
 }

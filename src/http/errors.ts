@@ -42,6 +42,8 @@ function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): Ap
     }
     return missing ? notGiven(missing) : invalidParam(field);
   }
+  // PostgreSQL refuses numbers beyond a column's range (SQLite stores them): that is bad input.
+  if ((error as { code?: string }).code === '22003') return new ApiError(400, { message: '400 (Bad request) a number is out of range' });
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return new ApiError(status, { message: `${status} ${error.message}` });

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../services/context';
+import { postForStatus } from './http-post';
 
 export interface HookDelivery {
   hookId: number;
@@ -7,18 +8,21 @@ export interface HookDelivery {
   payload: unknown;
 }
 
-/** POSTs one event to one hook; a non-2xx answer or a network error fails the job, to be retried. */
-export async function deliverHook(ctx: ServiceContext, delivery: HookDelivery): Promise<void> {
+/**
+ * POSTs one event to one hook, as it is at delivery time (a deleted hook gets
+ * nothing more). A non-2xx answer, a network error or a timeout fails the job,
+ * to be retried.
+ */
+export async function deliverHook(ctx: ServiceContext, delivery: HookDelivery, signal: AbortSignal): Promise<void> {
   const hook = await ctx.db.selectFrom('hooks').selectAll().where('id', '=', delivery.hookId).executeTakeFirst();
-  if (!hook) return; // deleted since: nothing to deliver
+  if (!hook) return;
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Gitlab-Event': delivery.event };
   if (hook.token) headers['X-Gitlab-Token'] = hook.token;
-  const response = await fetch(hook.url, {
-    method: 'POST',
+  const status = await postForStatus(new URL(hook.url), {
     headers,
     body: JSON.stringify(delivery.payload),
-    signal: AbortSignal.timeout(ctx.config.hookTimeoutMs),
+    verifyTls: hook.enable_ssl_verification === 1,
+    signal: AbortSignal.any([signal, AbortSignal.timeout(ctx.config.hookTimeoutMs)]),
   });
-  await response.body?.cancel();
-  if (!response.ok) throw new Error(`hook ${hook.id} answered ${response.status}`);
+  if (status < 200 || status >= 300) throw new Error(`hook ${hook.id} answered ${status}`);
 }

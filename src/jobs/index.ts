@@ -6,7 +6,7 @@ import { deliverHook } from './hook-delivery';
 export function startBackgroundWork(services: Services): JobWorker {
   const { ctx } = services;
   const handlers: Record<string, JobHandler> = {
-    'hook.deliver': (payload) => deliverHook(ctx, payload),
+    'hook.deliver': (payload, signal) => deliverHook(ctx, payload, signal),
   };
   const worker = new JobWorker(ctx.jobs, handlers, ctx.log, { retryBaseMs: ctx.config.jobRetryBaseMs });
   worker.start();

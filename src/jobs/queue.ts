@@ -1,14 +1,16 @@
 import os from 'node:os';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db, DialectName } from '../db/index';
 import type { JobsTable } from '../db/schema';
-import type { Selectable } from 'kysely';
 import { now } from '../lib/time';
 
 export type JobRow = Selectable<JobsTable>;
 
 /** A claimed lock older than this is taken to belong to a process that died. */
 const STALE_LOCK_MS = 5 * 60 * 1000;
+
+/** Where a job that used up its attempts is parked: never due, kept for inspection. */
+const GAVE_UP_AT = '9999-12-31T00:00:00.000Z';
 
 /**
  * A durable queue in the database. Jobs are enqueued in the same transaction as
@@ -25,13 +27,20 @@ export class JobQueue {
   ) {}
 
   /** Adds a job; pass the transaction of the change that causes it. */
-  async enqueue(kind: string, payload: unknown, executor: Db = this.db): Promise<void> {
+  enqueue(kind: string, payload: unknown, executor: Db = this.db): Promise<void> {
+    return this.enqueueMany(kind, [payload], executor);
+  }
+
+  /** Adds one job per payload in a single insert. */
+  async enqueueMany(kind: string, payloads: unknown[], executor: Db = this.db): Promise<void> {
+    if (payloads.length === 0) return;
     const time = now();
     await executor
       .insertInto('jobs')
-      .values({ kind, payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: this.maxAttempts, created_at: time })
+      .values(payloads.map((payload) => ({ kind, payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: this.maxAttempts, created_at: time })))
       .execute();
-    // Wake idle workers in this process; other processes find the job on their next poll.
+    // Wake idle workers in this process (they look again until the transaction
+    // commits); other processes find the job on their next poll.
     setImmediate(() => this.listeners.forEach((listener) => listener()));
   }
 
@@ -40,29 +49,29 @@ export class JobQueue {
     return () => this.listeners.delete(listener);
   }
 
-  /** Claims the oldest due job, atomically across processes. */
+  /**
+   * Claims the oldest due job in one statement, so two workers never get the
+   * same one: on PostgreSQL the pick skips rows other claims have locked; on
+   * SQLite the statement is its own write transaction.
+   */
   async claim(): Promise<JobRow | undefined> {
     const time = now();
     const staleBefore = new Date(Date.now() - STALE_LOCK_MS).toISOString();
-    return this.db.transaction().execute(async (trx) => {
-      let pick = trx
-        .selectFrom('jobs')
-        .select('id')
-        .where('run_at', '<=', time)
-        .where((eb) => eb.or([eb('locked_at', 'is', null), eb('locked_at', '<', staleBefore)]))
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(1);
-      if (this.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
-      const due = await pick.executeTakeFirst();
-      if (!due) return undefined;
-      return trx
-        .updateTable('jobs')
-        .set({ locked_at: time, locked_by: this.workerId, attempts: sql<number>`attempts + 1` })
-        .where('id', '=', due.id)
-        .returningAll()
-        .executeTakeFirst();
-    });
+    let pick = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('run_at', '<=', time)
+      .where((eb) => eb.or([eb('locked_at', 'is', null), eb('locked_at', '<', staleBefore)]))
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(1);
+    if (this.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+    return this.db
+      .updateTable('jobs')
+      .set({ locked_at: time, locked_by: this.workerId, attempts: sql<number>`attempts + 1` })
+      .where('id', '=', pick)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   async complete(job: JobRow): Promise<void> {
@@ -75,11 +84,20 @@ export class JobQueue {
     await this.db
       .updateTable('jobs')
       .set({
-        locked_at: giveUp ? '9999-12-31T00:00:00.000Z' : null,
+        locked_at: giveUp ? GAVE_UP_AT : null,
         locked_by: giveUp ? 'failed' : null,
         last_error: error.slice(0, 2000),
         run_at: new Date(Date.now() + delayMs).toISOString(),
       })
+      .where('id', '=', job.id)
+      .execute();
+  }
+
+  /** Hands back a job interrupted by a shutdown, without counting the attempt. */
+  async release(job: JobRow): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ locked_at: null, locked_by: null, attempts: sql<number>`attempts - 1` })
       .where('id', '=', job.id)
       .execute();
   }

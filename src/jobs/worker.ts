@@ -1,9 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobQueue, JobRow } from './queue';
 
-export type JobHandler = (payload: any) => Promise<void>;
+/** Runs one job; `signal` aborts when the worker stops, so nothing outlives a shutdown. */
+export type JobHandler = (payload: any, signal: AbortSignal) => Promise<void>;
 
+/** How often idle workers look for jobs of other processes. */
 const POLL_MS = 1000;
+/** First look again after a wake-up that found nothing; doubled up to POLL_MS. */
+const EAGER_MS = 10;
 
 /**
  * Runs queued jobs in the background: a few at a time, woken at once by jobs
@@ -16,6 +20,15 @@ export class JobWorker {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly shutdown = new AbortController();
+  /**
+   * A job enqueued inside a transaction is invisible until the commit, which
+   * the queue cannot see: after a wake-up, idle workers look again soon, at
+   * growing intervals, instead of waiting for the next poll.
+   */
+  private eagerMs = POLL_MS;
+  /** A look for the next due time is under way. */
+  private peeking = false;
 
   constructor(
     private readonly queue: JobQueue,
@@ -25,15 +38,19 @@ export class JobWorker {
   ) {}
 
   start(): void {
-    this.unsubscribe = this.queue.onEnqueue(() => this.pump());
+    this.unsubscribe = this.queue.onEnqueue(() => {
+      this.eagerMs = EAGER_MS;
+      this.pump();
+    });
     this.pump();
   }
 
-  /** Stops taking jobs and waits for those under way. */
+  /** Stops taking jobs, interrupts those under way and waits for them to be handed back. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
+    this.shutdown.abort();
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -43,8 +60,7 @@ export class JobWorker {
     clearTimeout(this.timer);
     while (this.running < (this.options.concurrency ?? 4)) {
       this.running++;
-      const task = this.drain().finally(() => this.inFlight.delete(task));
-      this.inFlight.add(task);
+      this.track(this.drain());
     }
   }
 
@@ -55,25 +71,42 @@ export class JobWorker {
       this.log.error({ err: error }, 'job worker failed to claim a job');
     } finally {
       this.running--;
-      if (this.running === 0) this.wakeLater();
+      // Also while other drainers are busy (a slow hook): a retry falling due must not wait for them.
+      this.wakeLater();
     }
   }
 
   /** Sleeps until the next retry falls due, or one poll interval for jobs of other processes. */
   private wakeLater(): void {
     if (this.stopped) return;
-    const arm = (ms: number) => {
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.pump(), ms);
-      this.timer.unref?.();
-    };
-    arm(POLL_MS);
-    this.queue
-      .nextRunAt()
-      .then((runAt) => {
-        if (runAt && !this.stopped && this.running === 0) arm(Math.max(0, Math.min(POLL_MS, Date.parse(runAt) - Date.now())));
-      })
-      .catch(() => undefined);
+    if (this.eagerMs < POLL_MS) return this.arm(this.eagerMs);
+    this.arm(POLL_MS);
+    if (this.peeking) return;
+    this.peeking = true;
+    this.track(
+      this.queue
+        .nextRunAt()
+        .then((runAt) => {
+          if (runAt && !this.stopped && this.eagerMs >= POLL_MS) this.arm(Math.max(0, Math.min(POLL_MS, Date.parse(runAt) - Date.now())));
+        })
+        .catch(() => undefined)
+        .finally(() => (this.peeking = false)),
+    );
+  }
+
+  private arm(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.eagerMs = Math.min(POLL_MS, this.eagerMs * 2);
+      this.pump();
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** Remembers work under way, so that `stop` waits for it before the database closes. */
+  private track(task: Promise<void>): void {
+    const tracked = task.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
   }
 
   private async runOne(): Promise<boolean> {
@@ -88,11 +121,16 @@ export class JobWorker {
     const handler = this.handlers[job.kind];
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(JSON.parse(job.payload));
+      await handler(JSON.parse(job.payload), this.shutdown.signal);
       await this.queue.complete(job);
     } catch (error) {
+      if (this.shutdown.signal.aborted) {
+        await this.queue.release(job);
+        return;
+      }
       const delay = this.options.retryBaseMs * 2 ** (job.attempts - 1);
-      this.log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, err: error }, 'job failed; will retry');
+      const last = job.attempts >= job.max_attempts;
+      this.log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, err: error }, last ? 'job failed; giving up' : 'job failed; will retry');
       await this.queue.fail(job, String((error as Error)?.message ?? error), delay);
     }
   }

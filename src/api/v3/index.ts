@@ -1,9 +1,35 @@
 import type { Api, RouteDeps } from './types';
 import { sessionRoutes } from './session';
 import { usersRoutes } from './users';
+import { templatesRoutes } from './templates';
+import { systemHooksRoutes } from './system-hooks';
+import { keysRoutes } from './keys';
+import { emailsRoutes } from './emails';
+import { broadcastMessagesRoutes } from './broadcast-messages';
+import { settingsRoutes } from './settings';
+import { projectsRoutes } from './projects';
+import { groupsRoutes } from './groups';
+import { namespacesRoutes } from './namespaces';
+import { variablesRoutes } from './variables';
+import { projectHooksRoutes } from './project-hooks';
+import { membersRoutes } from './members';
+import { accessRequestsRoutes } from './access-requests';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
 export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   sessionRoutes(api, deps);
   usersRoutes(api, deps);
+  templatesRoutes(api, deps);
+  systemHooksRoutes(api, deps);
+  keysRoutes(api, deps);
+  emailsRoutes(api, deps);
+  broadcastMessagesRoutes(api, deps);
+  settingsRoutes(api, deps);
+  projectsRoutes(api, deps);
+  groupsRoutes(api, deps);
+  namespacesRoutes(api, deps);
+  variablesRoutes(api, deps);
+  projectHooksRoutes(api, deps);
+  membersRoutes(api, deps);
+  accessRequestsRoutes(api, deps);
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from './types';
+import { RecordId } from './params';
 import { BasicProjectDetails, Project, presentBasicProject, presentProject } from './entities/project';
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
@@ -95,12 +96,13 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     schema: { params: Type.Object({ query: Type.String() }), querystring: ListQuery, response: { 200: ProjectOrBasicList } },
   }, (request, reply) => listRoute(request, reply, 'visible', false, request.params.query));
 
-  api.get('/projects/:id', { schema: { params: ProjectId, response: { 200: Project } } }, async (request) => {
+  api.get('/projects/:id', { config: { access: 'optional' }, schema: { params: ProjectId, response: { 200: Project } } }, async (request) => {
     const { project, standing } = await projects.findReadable(request.params.id, request.user);
     return presentOne(project, request.user, can(standing, 'admin_project'));
   });
 
   api.get('/projects/:id/events', {
+    config: { access: 'optional' },
     schema: { params: ProjectId, querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }), response: { 200: Type.Array(Event) } },
   }, async (request, reply) => {
     const { project } = await projects.findReadable(request.params.id, request.user);
@@ -116,7 +118,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
       body: Type.Object({
         name: Type.String(),
         path: Type.Optional(Type.String()),
-        namespace_id: Type.Optional(Type.Integer()),
+        namespace_id: Type.Optional(RecordId),
         import_url: Type.Optional(Type.String()),
         ...projectAttributes,
       }),
@@ -131,7 +133,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   api.post('/projects/user/:user_id', {
     config: { access: 'admin' },
     schema: {
-      params: Type.Object({ user_id: Type.Integer() }),
+      params: Type.Object({ user_id: RecordId }),
       body: Type.Object({ name: Type.Optional(Type.String()), default_branch: Type.Optional(Type.String()), import_url: Type.Optional(Type.String()), ...projectAttributes }),
       response: { 201: Project },
     },
@@ -189,7 +191,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
 
   const GroupLink = Type.Object({ id: Type.Integer(), project_id: Type.Integer(), group_id: Type.Integer(), group_access: Type.Integer() });
   api.post('/projects/:id/share', {
-    schema: { params: ProjectId, body: Type.Object({ group_id: Type.Integer(), group_access: Type.Integer() }), response: { 201: GroupLink } },
+    schema: { params: ProjectId, body: Type.Object({ group_id: RecordId, group_access: Type.Integer() }), response: { 201: GroupLink } },
   }, async (request, reply) => {
     const { project, standing } = await projects.findReadable(request.params.id, request.user);
     const link = await projects.share(project, standing, request.body.group_id, request.body.group_access);
@@ -197,7 +199,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   });
 
   api.delete('/projects/:id/share/:group_id', {
-    schema: { params: Type.Object({ id: Type.String(), group_id: Type.Integer() }), response: { 200: Type.Null() } },
+    schema: { params: Type.Object({ id: Type.String(), group_id: RecordId }), response: { 200: Type.Null() } },
   }, async (request, reply) => {
     const { project, standing } = await projects.findReadable(request.params.id, request.user);
     await projects.unshare(project, standing, request.params.group_id);

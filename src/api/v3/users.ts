@@ -1,17 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
+import { RecordId } from './params';
 import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFull } from './entities/user';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { recordNotFound } from '../../errors';
 import type { User as UserRow, UserAttributes } from '../../services/users/users';
 
-const UserId = Type.Object({ id: Type.Integer() });
+const UserId = Type.Object({ id: RecordId });
 
 const optionalProfile = {
   skype: Type.Optional(Type.String()),
   linkedin: Type.Optional(Type.String()),
   twitter: Type.Optional(Type.String()),
-  projects_limit: Type.Optional(Type.Integer()),
+  projects_limit: Type.Optional(Type.Integer({ maximum: 2147483647 })),
   extern_uid: Type.Optional(Type.String()),
   provider: Type.Optional(Type.String()),
   bio: Type.Optional(Type.String()),

@@ -1,19 +1,52 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
-import { forbidden, notFound } from '../../errors';
-import { canOnGroup, visibleWithoutMembership, type Caller, type GroupAbility, type GroupStanding } from '../policy';
+import type { User } from '../users/users';
+import type { SettingsReader } from '../settings-reader';
+import type { ProjectsService } from '../projects/projects';
+import type { Project } from '../projects/types';
+import { Validation, forbidden, notFound, validationFailed } from '../../errors';
+import { containsText } from '../../db/search';
+import { now } from '../../lib/time';
+import { OWNER, canOnGroup, visibilityName, visibleWithoutMembership, type Caller, type GroupAbility, type GroupStanding } from '../policy';
 import { visibleTo } from '../projects/queries';
 import type { NamespaceRow } from '../projects/types';
+import { isUniqueViolation } from '../users/keys';
+import { emitSystemEvents, groupEventData, groupMemberEventData, type SystemEvent } from '../hooks/system-events';
+import { memberGroupIds } from './queries';
+import { checkGroupDescription, checkGroupName, checkGroupPath, checkGroupVisibility } from './rules';
 
 export type Group = NamespaceRow;
 
-/** Groups are namespaces of kind `group`. */
+export interface GroupAttributes {
+  name?: string;
+  path?: string;
+  description?: string;
+  visibility_level?: number;
+  lfs_enabled?: boolean;
+  request_access_enabled?: boolean;
+}
+
+/** A group's own projects and the projects shared with it, as far as the caller may see them. */
+export interface GroupProjects {
+  projects: Project[];
+  sharedProjects: Project[];
+}
+
+const FLAGS = ['lfs_enabled', 'request_access_enabled'] as const;
+
+/** Groups are namespaces of kind `group`; their members are `members` rows with source type `Namespace`. */
 export class GroupsService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly settings: SettingsReader,
+    private readonly projects: ProjectsService,
+  ) {}
 
   private get db(): Db {
     return this.ctx.db;
   }
+
+  // ---- look-up and permission ----
 
   /** By path first, then by numeric id, as GitLab 8.12 resolves `:id`. */
   async find(idOrPath: string | number): Promise<Group | undefined> {
@@ -66,5 +99,211 @@ export class GroupsService {
 
   authorize(standing: GroupStanding, ability: GroupAbility): void {
     if (!canOnGroup(standing, ability)) throw forbidden();
+  }
+
+  // ---- lists ----
+
+  /** Administrators see every group, others the groups they are members of; `search` matches name or path. */
+  async list(caller: Caller, options: { search?: string; offset: number; limit: number }): Promise<{ groups: Group[]; total: number }> {
+    let query = this.db.selectFrom('namespaces').where('kind', '=', 'group');
+    if (caller.admin !== 1) query = query.where('id', 'in', memberGroupIds(this.db, caller.id));
+    const search = options.search;
+    if (search) query = query.where((eb) => eb.or([containsText('name', search), containsText('path', search)]));
+    const [groups, count] = await Promise.all([
+      query.selectAll().orderBy('id').offset(options.offset).limit(options.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { groups, total: Number(count.total) };
+  }
+
+  /**
+   * The projects a group's detail shows. GitLab 8.12 listed every project of the group
+   * to anyone who could read the group; we show only those the caller may read
+   * (members and administrators read them all), so a public group never leaks a private project.
+   */
+  async projectsOf(group: Group, caller: Caller): Promise<GroupProjects> {
+    const visible = this.db.selectFrom('projects').selectAll('projects').where('projects.pending_delete', '=', 0).where((eb) => visibleTo(eb, caller));
+    const [own, shared] = await Promise.all([
+      visible.where('projects.namespace_id', '=', group.id).orderBy('projects.id').execute(),
+      visible
+        .where('projects.id', 'in', (eb) => eb.selectFrom('project_group_links').select('project_id').where('group_id', '=', group.id))
+        .orderBy('projects.id')
+        .execute(),
+    ]);
+    const all = await this.projects.attachNamespaces([...own, ...shared]);
+    return { projects: all.slice(0, own.length), sharedProjects: all.slice(own.length) };
+  }
+
+  // ---- create, change, remove ----
+
+  /** POST /groups: for users allowed to create groups (administrators are not exempt); the creator becomes owner. */
+  async create(caller: User, attributes: GroupAttributes & { name: string; path: string }): Promise<Group> {
+    if (caller.can_create_group !== 1) throw forbidden();
+    const settings = await this.settings.get();
+    const visibility = attributes.visibility_level ?? settings.default_group_visibility;
+    const validation = await this.validate(caller, settings.restricted_visibility_levels, undefined, {
+      name: attributes.name,
+      path: attributes.path,
+      description: attributes.description,
+      visibility,
+    });
+    validation.throwIfInvalid();
+    const time = now();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const group = await trx
+          .insertInto('namespaces')
+          .values({
+            name: attributes.name,
+            path: attributes.path,
+            kind: 'group',
+            owner_id: null,
+            description: attributes.description ?? '',
+            visibility_level: visibility,
+            lfs_enabled: 1,
+            request_access_enabled: 1,
+            share_with_group_lock: 0,
+            ...this.flags(attributes),
+            created_at: time,
+            updated_at: time,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const member = await trx
+          .insertInto('members')
+          .values({ source_type: 'Namespace', source_id: group.id, user_id: caller.id, access_level: OWNER, notification_level: 3, created_by_id: caller.id, created_at: time, updated_at: time })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        // As GitLab 8.12: the group is saved (group_create, no single owner), then the creator is added (user_add_to_group).
+        await emitSystemEvents(this.ctx, trx, [
+          { name: 'group_create', data: groupEventData(group, null) },
+          { name: 'user_add_to_group', data: groupMemberEventData(member, group, caller) },
+        ]);
+        return group;
+      });
+    } catch (error) {
+      // Two creations racing for one path: the unique index decides, the loser gets the validation answer.
+      if (isUniqueViolation(error)) throw validationFailed({ path: ['has already been taken'] });
+      throw error;
+    }
+  }
+
+  /** PUT /groups/:id: owners and administrators. */
+  async update(group: Group, standing: GroupStanding, caller: Caller, attributes: GroupAttributes): Promise<Group> {
+    this.authorize(standing, 'admin_group');
+    const settings = await this.settings.get();
+    const visibility = attributes.visibility_level !== group.visibility_level ? attributes.visibility_level : undefined;
+    const validation = await this.validate(caller, settings.restricted_visibility_levels, group, {
+      name: attributes.name,
+      path: attributes.path,
+      description: attributes.description,
+      visibility,
+    });
+    validation.throwIfInvalid();
+    const changes: Partial<Group> = { ...this.flags(attributes), updated_at: now() };
+    if (attributes.name !== undefined) changes.name = attributes.name;
+    if (attributes.path !== undefined) changes.path = attributes.path;
+    if (attributes.description !== undefined) changes.description = attributes.description;
+    if (visibility !== undefined) changes.visibility_level = visibility;
+    try {
+      return await this.db.updateTable('namespaces').set(changes).where('id', '=', group.id).returningAll().executeTakeFirstOrThrow();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw validationFailed({ path: ['has already been taken'] });
+      throw error;
+    }
+  }
+
+  /**
+   * DELETE /groups/:id: owners and administrators. One transaction removes the group's
+   * projects (each through `ProjectsService.destroy`, which queues its repository's
+   * removal and its `project_destroy`), its members and shares, then the group.
+   */
+  async remove(group: Group, standing: GroupStanding): Promise<Group> {
+    this.authorize(standing, 'admin_group');
+    await this.db.transaction().execute(async (trx) => {
+      const projects = await trx.selectFrom('projects').selectAll().where('namespace_id', '=', group.id).orderBy('id').execute();
+      // One destroy per project: it owns the per-project clean-up and events.
+      for (const project of projects) await this.projects.destroy(trx, { ...project, namespace: group });
+      const members = await trx
+        .selectFrom('members')
+        .innerJoin('users', 'users.id', 'members.user_id')
+        .select([
+          'users.id', 'users.name', 'users.email', 'users.username', 'users.created_at as user_created_at', 'users.updated_at as user_updated_at',
+          'members.access_level', 'members.created_at', 'members.updated_at',
+        ])
+        .where('members.source_type', '=', 'Namespace')
+        .where('members.source_id', '=', group.id)
+        .where('members.requested_at', 'is', null)
+        .orderBy('members.id')
+        .execute();
+      await trx.deleteFrom('members').where('source_type', '=', 'Namespace').where('source_id', '=', group.id).execute();
+      await trx.deleteFrom('project_group_links').where('group_id', '=', group.id).execute();
+      await trx.deleteFrom('namespaces').where('id', '=', group.id).execute();
+      // As GitLab 8.12: members go first (user_remove_from_group each), then the group (group_destroy).
+      const events: SystemEvent[] = members.map((member) => ({
+        name: 'user_remove_from_group',
+        data: groupMemberEventData(member, group, { ...member, created_at: member.user_created_at, updated_at: member.user_updated_at }),
+      }));
+      events.push({ name: 'group_destroy', data: groupEventData(group, null) });
+      await emitSystemEvents(this.ctx, trx, events);
+    });
+    return group;
+  }
+
+  private flags(attributes: GroupAttributes): Partial<Pick<Group, (typeof FLAGS)[number]>> {
+    return Object.fromEntries(FLAGS.filter((flag) => attributes[flag] !== undefined).map((flag) => [flag, attributes[flag] ? 1 : 0]));
+  }
+
+  /** GitLab's namespace validations, field by field in its order; `self` is the group being changed. */
+  private async validate(
+    caller: Caller,
+    restricted: number[],
+    self: Group | undefined,
+    changes: { name?: string; path?: string; description?: string; visibility?: number },
+  ): Promise<Validation> {
+    const validation = new Validation();
+    const taken = await this.taken(changes.name, changes.path, self?.id);
+    if (changes.name !== undefined) {
+      if (taken.name) validation.add('name', 'has already been taken');
+      checkGroupName(validation, changes.name);
+    }
+    checkGroupDescription(validation, changes.description);
+    if (changes.path !== undefined) {
+      if (taken.path) validation.add('path', 'has already been taken');
+      checkGroupPath(validation, changes.path);
+    }
+    if (changes.visibility !== undefined) {
+      checkGroupVisibility(validation, changes.visibility, restricted, caller.admin === 1);
+      if (self && validation.ok && (await this.hasProjectsAbove(self, changes.visibility))) {
+        validation.add('visibility_level', `${visibilityName(changes.visibility)} is not allowed since there are projects with higher visibility.`);
+      }
+    }
+    return validation;
+  }
+
+  /** Names are unique among all namespaces; paths too, ignoring case (users' namespaces included). */
+  private async taken(name: string | undefined, path: string | undefined, selfId: number | undefined): Promise<{ name: boolean; path: boolean }> {
+    if (name === undefined && path === undefined) return { name: false, path: false };
+    const clashes = await this.db
+      .selectFrom('namespaces')
+      .select(['name', 'path'])
+      .where('id', '!=', selfId ?? -1)
+      .where((eb) =>
+        eb.or([
+          ...(name !== undefined ? [eb('name', '=', name)] : []),
+          ...(path !== undefined ? [eb(eb.fn('lower', ['path']), '=', path.toLowerCase())] : []),
+        ]),
+      )
+      .execute();
+    return {
+      name: name !== undefined && clashes.some((clash) => clash.name === name),
+      path: path !== undefined && clashes.some((clash) => clash.path.toLowerCase() === path.toLowerCase()),
+    };
+  }
+
+  /** A group may not become less visible than one of its projects. */
+  private async hasProjectsAbove(group: Group, level: number): Promise<boolean> {
+    const project = await this.db.selectFrom('projects').select('id').where('namespace_id', '=', group.id).where('visibility_level', '>', level).limit(1).executeTakeFirst();
+    return project !== undefined;
   }
 }

@@ -199,7 +199,15 @@ export class ProjectsService {
     const orderBy = options.orderBy ?? 'created_at';
     const direction = options.sort ?? 'desc';
     const [rows, count] = await Promise.all([
-      query.selectAll('projects').orderBy(`projects.${orderBy}`, direction).orderBy('projects.id', direction).offset(options.offset).limit(options.limit).execute(),
+      query
+        .selectAll('projects')
+        .$if(options.ciEnabledFirst === true, (q) => q.orderBy('projects.builds_enabled', 'desc'))
+        // Names and paths sort alphabetically ignoring case, the same on both databases.
+        .orderBy(orderBy === 'name' || orderBy === 'path' ? sql`lower(${sql.ref(`projects.${orderBy}`)})` : sql.ref(`projects.${orderBy}`), direction)
+        .orderBy('projects.id', direction)
+        .offset(options.offset)
+        .limit(options.limit)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { projects: await this.attachNamespaces(rows), total: Number(count.total) };

@@ -24,6 +24,8 @@ export interface ProjectListOptions {
   namespaceId?: number;
   /** Only projects in the namespace or shared with the group (a group's project list). */
   groupId?: number;
+  /** Projects with builds enabled first, then the requested order (a group's project list). */
+  ciEnabledFirst?: boolean;
   offset: number;
   limit: number;
 }

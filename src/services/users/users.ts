@@ -8,7 +8,7 @@ import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
 import { countPersonalProjects } from '../projects/counts';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
-import { emitSystemEvent, userEventData } from '../hooks/system-events';
+import { emitSystemEvent, emitSystemEvents, keyEventData, userEventData } from '../hooks/system-events';
 
 export type User = Selectable<UsersTable>;
 
@@ -226,9 +226,7 @@ export class UsersService {
       const keys = await trx.selectFrom('keys').selectAll().where('user_id', '=', id).execute();
       await trx.deleteFrom('namespaces').where('kind', '=', 'user').where('owner_id', '=', id).execute();
       await trx.deleteFrom('users').where('id', '=', id).execute();
-      for (const key of keys) {
-        await emitSystemEvent(this.ctx, trx, 'key_destroy', { username: user.username, key: key.key, id: key.id, created_at: key.created_at, updated_at: key.updated_at });
-      }
+      await emitSystemEvents(this.ctx, trx, keys.map((key) => ({ name: 'key_destroy' as const, data: keyEventData(key, user) })));
       await emitSystemEvent(this.ctx, trx, 'user_destroy', userEventData(user));
     });
     return user;

@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, RouteDeps } from './types';
+import { BroadcastMessage, presentBroadcastMessage } from './entities/broadcast-message';
+import { pageOf, setPageHeaders } from '../../http/pagination';
+
+const MessageId = Type.Object({ id: Type.Integer() });
+
+const displayParams = {
+  starts_at: Type.Optional(Type.String({ description: 'default now' })),
+  ends_at: Type.Optional(Type.String({ description: 'default one hour after now' })),
+  color: Type.Optional(Type.String({ description: 'background, `#` and 3 or 6 hex digits; default #E75E40' })),
+  font: Type.Optional(Type.String({ description: 'foreground, `#` and 3 or 6 hex digits; default #FFFFFF' })),
+};
+
+// Administrators only: anonymous callers get 401, other users 403 (spec, Authentication rule 3).
+// Every parameter is Grape-declared in GitLab, hence `grapeParams`.
+const config = { access: 'admin', grapeParams: true } as const;
+
+export function broadcastMessagesRoutes(api: Api, { services, presenter }: RouteDeps): void {
+  const messages = services.broadcastMessages;
+
+  api.get('/broadcast_messages', {
+    config,
+    schema: {
+      querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+      response: { 200: Type.Array(BroadcastMessage) },
+    },
+  }, async (request, reply) => {
+    const page = pageOf(request.query);
+    const result = await messages.list(page);
+    setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
+    return result.messages.map(presentBroadcastMessage);
+  });
+
+  api.get('/broadcast_messages/:id', {
+    config,
+    schema: { params: MessageId, response: { 200: BroadcastMessage } },
+  }, async (request) => presentBroadcastMessage(await messages.find(request.params.id)));
+
+  api.post('/broadcast_messages', {
+    config,
+    schema: { body: Type.Object({ message: Type.String(), ...displayParams }), response: { 201: BroadcastMessage } },
+  }, async (request, reply) => reply.status(201).send(presentBroadcastMessage(await messages.create(request.body))));
+
+  api.put('/broadcast_messages/:id', {
+    config,
+    schema: {
+      params: MessageId,
+      body: Type.Object({ message: Type.Optional(Type.String()), ...displayParams }),
+      response: { 200: BroadcastMessage },
+    },
+  }, async (request) => presentBroadcastMessage(await messages.update(request.params.id, request.body)));
+
+  api.delete('/broadcast_messages/:id', {
+    config,
+    schema: { params: MessageId, response: { 200: BroadcastMessage } },
+  }, async (request) => presentBroadcastMessage(await messages.delete(request.params.id)));
+}

@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, RouteDeps } from './types';
+import { KeyRecord, SSHKey, SSHKeyWithUser, presentKey, presentKeyRecord } from './entities/key';
+import { presentUserFull } from './entities/user';
+
+/** A user id under /users: GitLab's route requirement `[0-9]*`, so anything else matches no route (404). */
+export const UserIdParam = Type.String({ pattern: '^[0-9]+$' });
+
+/**
+ * A record id as GitLab's `find` reads it: ids are positive 32-bit integers, and
+ * anything else finds nothing (`find('abc')` looks for 0) instead of failing.
+ */
+export function recordId(text: string): number {
+  return /^[0-9]+$/.test(text) && Number(text) <= 2147483647 ? Number(text) : 0;
+}
+
+// Required in the order GitLab checks them, so the first missing one is named.
+const CreateKey = Type.Object({ title: Type.String(), key: Type.String() });
+
+export function keysRoutes(api: Api, { services, presenter }: RouteDeps): void {
+  const keys = services.keys;
+
+  api.get('/user/keys', { schema: { response: { 200: Type.Array(SSHKey) } } }, async (request) =>
+    (await keys.listOwn(request.user!.id)).map(presentKey),
+  );
+
+  api.get('/user/keys/:id', {
+    schema: { params: Type.Object({ id: Type.String() }), response: { 200: SSHKey } },
+  }, async (request) => presentKey(await keys.findOwn(request.user!.id, recordId(request.params.id))));
+
+  api.post('/user/keys', {
+    schema: { body: CreateKey, response: { 201: SSHKey } },
+  }, async (request, reply) => reply.status(201).send(presentKey(await keys.createOwn(request.user!, request.body))));
+
+  // 200 even when the key is already gone: the body is then null.
+  api.delete('/user/keys/:id', {
+    schema: { params: Type.Object({ id: Type.String() }), response: { 200: Type.Union([KeyRecord, Type.Null()]) } },
+  }, async (request) => {
+    const key = await keys.removeOwn(request.user!, recordId(request.params.id));
+    return key ? presentKeyRecord(key) : null;
+  });
+
+  api.get('/users/:uid/keys', {
+    config: { access: 'admin' },
+    schema: { params: Type.Object({ uid: UserIdParam }), response: { 200: Type.Array(SSHKey) } },
+  }, async (request) => (await keys.listOf(recordId(request.params.uid))).map(presentKey));
+
+  api.post('/users/:id/keys', {
+    config: { access: 'admin' },
+    schema: { params: Type.Object({ id: UserIdParam }), body: CreateKey, response: { 201: SSHKey } },
+  }, async (request, reply) => reply.status(201).send(presentKey(await keys.createFor(recordId(request.params.id), request.body))));
+
+  api.delete('/users/:uid/keys/:id', {
+    config: { access: 'admin' },
+    schema: { params: Type.Object({ uid: UserIdParam, id: UserIdParam }), response: { 200: KeyRecord } },
+  }, async (request) => presentKeyRecord(await keys.removeFrom(recordId(request.params.uid), recordId(request.params.id))));
+
+  api.get('/keys/:id', {
+    config: { access: 'admin' },
+    schema: { params: Type.Object({ id: Type.String() }), response: { 200: SSHKeyWithUser } },
+  }, async (request) => {
+    const key = await keys.find(recordId(request.params.id));
+    const owner = key.user_id === null ? undefined : await services.users.findById(key.user_id);
+    if (!owner) return { ...presentKey(key), user: null };
+    const [identities, personalProjects] = await Promise.all([services.users.identities([owner.id]), services.users.personalProjectCount(owner.id)]);
+    return { ...presentKey(key), user: presentUserFull(owner, { identities: identities.get(owner.id) ?? [], personalProjects }, presenter) };
+  });
+}

@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, RouteDeps } from './types';
+import { AccessRevoked, Member, presentMember } from './entities/member';
+import { pageOf, setPageHeaders } from '../../http/pagination';
+import { SOURCE_KINDS } from '../../services/members/types';
+
+const SourceId = Type.Object({ id: Type.String() });
+const MemberPath = Type.Object({ id: Type.String(), user_id: Type.Integer() });
+/** Checked by the service after the permission check, as GitLab does: 403 comes before 400. */
+const Loose = Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Null()]));
+
+/** GET/POST/PUT/DELETE /projects/:id/members and /groups/:id/members. */
+export function membersRoutes(api: Api, { services, presenter }: RouteDeps): void {
+  const members = services.members;
+
+  for (const kind of SOURCE_KINDS) {
+    api.get(`/${kind}/:id/members`, {
+      schema: {
+        params: SourceId,
+        querystring: Type.Object({ query: Type.Optional(Type.String()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+        response: { 200: Type.Array(Member) },
+      },
+    }, async (request, reply) => {
+      const source = await members.source(kind, request.params.id, request.user!);
+      const page = pageOf(request.query);
+      const result = await members.list(source, { query: request.query.query, offset: page.offset, limit: page.limit });
+      setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
+      return result.members.map((member) => presentMember(member, presenter));
+    });
+
+    api.get(`/${kind}/:id/members/:user_id`, {
+      schema: { params: MemberPath, response: { 200: Member } },
+    }, async (request) => {
+      const source = await members.source(kind, request.params.id, request.user!);
+      return presentMember(await members.get(source, request.params.user_id), presenter);
+    });
+
+    api.post(`/${kind}/:id/members`, {
+      schema: {
+        params: SourceId,
+        body: Type.Object({ user_id: Loose, access_level: Loose, expires_at: Loose }),
+        response: { 201: Member },
+      },
+    }, async (request, reply) => {
+      const source = await members.source(kind, request.params.id, request.user!);
+      const member = await members.add(source, request.user!, request.body);
+      return reply.status(201).send(presentMember(member, presenter));
+    });
+
+    api.put(`/${kind}/:id/members/:user_id`, {
+      schema: { params: MemberPath, body: Type.Object({ access_level: Loose, expires_at: Loose }), response: { 200: Member } },
+    }, async (request) => {
+      const source = await members.source(kind, request.params.id, request.user!);
+      return presentMember(await members.update(source, request.params.user_id, request.body), presenter);
+    });
+
+    api.delete(`/${kind}/:id/members/:user_id`, {
+      schema: { params: MemberPath, response: { 200: Type.Union([Member, AccessRevoked]) } },
+    }, async (request) => {
+      const source = await members.source(kind, request.params.id, request.user!);
+      const removed = await members.remove(source, request.user!, request.params.user_id);
+      return removed ? presentMember(removed, presenter) : { message: 'Access revoked' as const, id: request.params.user_id };
+    });
+  }
+}

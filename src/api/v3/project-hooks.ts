@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Api, RouteDeps } from './types';
+import { ProjectHook, presentProjectHook } from './entities/project-hook';
+import { pageOf, setPageHeaders } from '../../http/pagination';
+import { ApiError } from '../../errors';
+import type { Project } from '../../services/projects/types';
+
+const ProjectId = Type.Object({ id: Type.String() });
+// A string, so that `abc` is an unknown hook (404) as in GitLab, not an unmatched route.
+const HookId = Type.Object({ id: Type.String(), hook_id: Type.String() });
+const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
+
+const HookAttributes = Type.Object({
+  url: Type.String(),
+  push_events: Type.Optional(Type.Boolean()),
+  issues_events: Type.Optional(Type.Boolean()),
+  merge_requests_events: Type.Optional(Type.Boolean()),
+  tag_push_events: Type.Optional(Type.Boolean()),
+  note_events: Type.Optional(Type.Boolean()),
+  build_events: Type.Optional(Type.Boolean()),
+  pipeline_events: Type.Optional(Type.Boolean()),
+  wiki_page_events: Type.Optional(Type.Boolean()),
+  enable_ssl_verification: Type.Optional(Type.Boolean()),
+  /** Sent back as `X-Gitlab-Token` with every delivery; never shown. */
+  token: Type.Optional(Type.String()),
+});
+
+/** Project hooks: masters only (GitLab's `admin_project`). */
+export function projectHooksRoutes(api: Api, { services, presenter }: RouteDeps): void {
+  const hooks = services.projectHooks;
+
+  // GitLab settles the project and the caller's role before it reads any parameter:
+  // 401, then 404 (project hidden), then 403, then 400.
+  const managed = new WeakMap<FastifyRequest, Project>();
+  const preValidation = async (request: FastifyRequest) => {
+    const { project, standing } = await services.projects.findReadable((request.params as { id: string }).id, request.user);
+    services.projects.authorize(standing, 'admin_project');
+    managed.set(request, project);
+  };
+  const projectIdOf = (request: FastifyRequest) => managed.get(request)!.id;
+
+  api.get('/projects/:id/hooks', {
+    preValidation,
+    schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(ProjectHook) } },
+  }, async (request, reply) => {
+    const page = pageOf(request.query);
+    const { hooks: list, total } = await hooks.list(projectIdOf(request), page);
+    setPageHeaders(request, reply, presenter.externalUrl, page, total);
+    return list.map(presentProjectHook);
+  });
+
+  api.get('/projects/:id/hooks/:hook_id', {
+    preValidation,
+    schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
+  }, async (request) => presentProjectHook(await hooks.find(projectIdOf(request), request.params.hook_id)));
+
+  api.post('/projects/:id/hooks', {
+    preValidation,
+    schema: { params: ProjectId, body: HookAttributes, response: { 201: ProjectHook } },
+  }, async (request, reply) => reply.status(201).send(presentProjectHook(await hooks.create(projectIdOf(request), request.body))));
+
+  api.put('/projects/:id/hooks/:hook_id', {
+    preValidation,
+    schema: { params: HookId, body: HookAttributes, response: { 200: ProjectHook } },
+  }, async (request) => presentProjectHook(await hooks.update(projectIdOf(request), request.params.hook_id, request.body)));
+
+  // GitLab 8.12 answered the destroyed records as a raw array (token included); the
+  // entity keeps the token unseen.
+  api.delete('/projects/:id/hooks/:hook_id', {
+    preValidation,
+    schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
+  }, async (request) => presentProjectHook(await hooks.delete(projectIdOf(request), request.params.hook_id)));
+
+  // GitLab's router answered a known path with an unsupported method 405, before authentication.
+  api.route({
+    method: ['PUT', 'DELETE', 'PATCH'],
+    url: '/projects/:id/hooks',
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async () => {
+      throw new ApiError(405, { error: '405 Not Allowed' }, { Allow: 'OPTIONS, GET, POST, HEAD' });
+    },
+  });
+}

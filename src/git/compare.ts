@@ -1,0 +1,40 @@
+import { resolveCommitId } from './commits';
+import { diffTrees, type DiffFile } from './diff';
+import { commitsBetween } from './log';
+import type { Commit } from './objects';
+import { runGit } from './run';
+
+export interface Comparison {
+  /** Commits in `to` and not in `from`, oldest first. */
+  commits: Commit[];
+  /** What `to` changed since the merge base of the two (`git diff from...to`). */
+  diffs: DiffFile[];
+  /** Both names lead to the same commit. */
+  sameRef: boolean;
+  /** The diff was too large to carry its text. */
+  overflow: boolean;
+}
+
+/** GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison. */
+export async function compare(repoPath: string, from: string, to: string): Promise<Comparison> {
+  const [baseId, headId] = await Promise.all([resolveCommitId(repoPath, from.trim()), resolveCommitId(repoPath, to.trim())]);
+  const empty: Comparison = { commits: [], diffs: [], sameRef: false, overflow: false };
+  if (baseId === undefined || headId === undefined) return empty;
+  if (baseId === headId) return { ...empty, sameRef: true };
+  const [commits, mergeBaseId] = await Promise.all([commitsBetween(repoPath, baseId, headId), mergeBase(repoPath, baseId, headId)]);
+  const { files, overflow } = await diffTrees(repoPath, mergeBaseId ?? null, headId);
+  return { commits, diffs: files, sameRef: false, overflow };
+}
+
+/** The best common ancestor of two commits, or undefined for unrelated histories. */
+export async function mergeBase(repoPath: string, a: string, b: string): Promise<string | undefined> {
+  const { stdout, code } = await runGit(repoPath, ['merge-base', '--end-of-options', a, b], { okCodes: [0, 1] });
+  const id = stdout.toString('utf8').trim();
+  return code === 0 && id !== '' ? id : undefined;
+}
+
+/** Whether `ancestor` is reachable from `descendant` (a fast-forward from one to the other). */
+export async function isAncestor(repoPath: string, ancestor: string, descendant: string): Promise<boolean> {
+  const { code } = await runGit(repoPath, ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant], { okCodes: [0, 1] });
+  return code === 0;
+}

@@ -1,0 +1,61 @@
+import { gitText } from './run';
+import { readCommits, resolveCommitId } from './commits';
+import type { Commit } from './objects';
+import { normalizeRepoPath } from './paths';
+
+export interface LogOptions {
+  /** Where history starts: sha, branch or tag. */
+  ref: string;
+  /** Only commits touching this path. */
+  path?: string;
+  /** Commits whose committer date is at or after this time. */
+  since?: Date;
+  /** Commits whose committer date is at or before this time. */
+  until?: Date;
+  offset?: number;
+  limit?: number;
+  /** Leave merge commits out. */
+  noMerges?: boolean;
+}
+
+/** History newest first, as `git log` walks it; empty for an unknown ref or path. */
+export async function log(repoPath: string, options: LogOptions): Promise<Commit[]> {
+  const ids = await logIds(repoPath, options);
+  return ids.length === 0 ? [] : readCommits(repoPath, ids);
+}
+
+/** Only the shas of `log`. */
+export async function logIds(repoPath: string, options: LogOptions): Promise<string[]> {
+  const start = await resolveCommitId(repoPath, options.ref);
+  const path = options.path === undefined ? '' : normalizeRepoPath(options.path);
+  if (start === undefined || path === undefined) return [];
+  const args = ['rev-list'];
+  if (options.limit !== undefined) args.push(`--max-count=${Math.max(0, Math.floor(options.limit))}`);
+  if (options.offset) args.push(`--skip=${Math.max(0, Math.floor(options.offset))}`);
+  if (options.since) args.push(`--since=@${Math.floor(options.since.getTime() / 1000)}`);
+  if (options.until) args.push(`--until=@${Math.floor(options.until.getTime() / 1000)}`);
+  if (options.noMerges) args.push('--no-merges');
+  args.push('--end-of-options', start, '--');
+  if (path !== '') args.push(path);
+  return lines(await gitText(repoPath, args));
+}
+
+/** The newest commit at or before `ref` that touched `path` (the files API's `last_commit_id`). */
+export async function lastCommitForPath(repoPath: string, ref: string, path: string): Promise<Commit | undefined> {
+  return (await log(repoPath, { ref, path, limit: 1 }))[0];
+}
+
+/** Number of commits reachable from a ref. */
+export async function countCommits(repoPath: string, ref: string): Promise<number> {
+  const start = await resolveCommitId(repoPath, ref);
+  if (start === undefined) return 0;
+  return Number((await gitText(repoPath, ['rev-list', '--count', '--end-of-options', start, '--'])).trim());
+}
+
+/** Commits reachable from `head` and not from `base`, oldest first (GitLab's `commits_between`). */
+export async function commitsBetween(repoPath: string, baseId: string, headId: string): Promise<Commit[]> {
+  const ids = lines(await gitText(repoPath, ['rev-list', '--reverse', '--date-order', '--end-of-options', headId, `^${baseId}`, '--']));
+  return ids.length === 0 ? [] : readCommits(repoPath, ids);
+}
+
+const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '');

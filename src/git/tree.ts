@@ -1,0 +1,77 @@
+import type { Readable } from 'node:stream';
+import { catFile } from './cat-file';
+import { normalizeRepoPath } from './paths';
+import { spawnGit } from './run';
+
+export interface TreeEntry {
+  id: string;
+  name: string;
+  /** `tree`, `blob`, or `commit` for a submodule. */
+  type: 'tree' | 'blob' | 'commit';
+  /** Octal mode left-padded to 6 characters (`040000`, `100644`). */
+  mode: string;
+  /** Path from the repository root. */
+  path: string;
+}
+
+export interface Blob {
+  id: string;
+  size: number;
+  content: Buffer;
+}
+
+/**
+ * The entries of a directory at a commit: directories, then files, then submodules, each group in
+ * tree order (as GitLab lists them). Undefined when the path is not a directory there.
+ */
+export async function listTree(repoPath: string, commitId: string, path = ''): Promise<TreeEntry[] | undefined> {
+  const dir = normalizeRepoPath(path);
+  if (dir === undefined) return undefined;
+  const object = await catFile.read(repoPath, dir === '' ? `${commitId}^{tree}` : `${commitId}:${dir}`);
+  if (object?.type !== 'tree') return undefined;
+  const entries = parseTree(object.content, object.oid.length / 2, dir);
+  const order = { tree: 0, blob: 1, commit: 2 };
+  return entries.sort((a, b) => order[a.type] - order[b.type] || a.index - b.index).map(({ index: _, ...entry }) => entry);
+}
+
+/** The file at a path in a commit, or undefined when there is none (or it is a directory). */
+export async function blobAtPath(repoPath: string, commitId: string, path: string): Promise<Blob | undefined> {
+  const file = normalizeRepoPath(path);
+  if (!file) return undefined;
+  const object = await catFile.read(repoPath, `${commitId}:${file}`);
+  return object?.type === 'blob' ? { id: object.oid, size: object.size, content: object.content } : undefined;
+}
+
+/** A blob by (possibly abbreviated) sha, or undefined when no blob has it. */
+export async function readBlob(repoPath: string, blobId: string): Promise<Blob | undefined> {
+  if (!/^[0-9a-f]{4,64}$/i.test(blobId)) return undefined;
+  const object = await catFile.read(repoPath, blobId.toLowerCase());
+  return object?.type === 'blob' ? { id: object.oid, size: object.size, content: object.content } : undefined;
+}
+
+/** A blob's bytes as a stream, for files too large to hold in memory; the caller checked it exists. */
+export function blobStream(repoPath: string, blobId: string): Readable {
+  if (!/^[0-9a-f]{4,64}$/.test(blobId)) throw new RangeError(`not an object id: ${blobId}`);
+  const child = spawnGit(repoPath, ['cat-file', 'blob', blobId]);
+  child.stdin.end();
+  child.stderr.resume();
+  return child.stdout;
+}
+
+/** Binary tree format: `<mode> <name>\0<raw oid>` repeated. */
+function parseTree(content: Buffer, oidBytes: number, dir: string): Array<TreeEntry & { index: number }> {
+  const entries: Array<TreeEntry & { index: number }> = [];
+  let offset = 0;
+  while (offset < content.length) {
+    const space = content.indexOf(0x20, offset);
+    const nul = content.indexOf(0, space);
+    if (space === -1 || nul === -1) break;
+    const mode = content.toString('latin1', offset, space);
+    const name = content.toString('utf8', space + 1, nul);
+    const id = content.toString('hex', nul + 1, nul + 1 + oidBytes);
+    offset = nul + 1 + oidBytes;
+    const type = mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    entries.push({ id, name, type, mode: mode.padStart(6, '0'), path: dir === '' ? name : `${dir}/${name}`, index: entries.length });
+  }
+  return entries;
+}

@@ -1,0 +1,35 @@
+import type { Db } from '../../db/index';
+import type { ServiceContext } from '../context';
+import type { HookDelivery } from '../../jobs/hook-delivery';
+
+/** Each project hook flag and the `X-Gitlab-Event` header GitLab sends with its events. */
+export interface ProjectEventHeaders {
+  push_events: 'Push Hook';
+  tag_push_events: 'Tag Push Hook';
+  issues_events: 'Issue Hook';
+  merge_requests_events: 'Merge Request Hook';
+  note_events: 'Note Hook';
+  build_events: 'Build Hook';
+  pipeline_events: 'Pipeline Hook';
+  wiki_page_events: 'Wiki Page Hook';
+}
+
+export type ProjectEventFlag = keyof ProjectEventHeaders;
+
+/**
+ * Queues the delivery of one project event to each of the project's hooks that
+ * has `flag` on, in one insert inside the caller's transaction: the event goes
+ * out if and only if the change commits.
+ */
+export async function emitProjectEvent<F extends ProjectEventFlag>(
+  ctx: ServiceContext,
+  executor: Db,
+  projectId: number,
+  flag: F,
+  eventHeader: ProjectEventHeaders[F],
+  payload: unknown,
+): Promise<void> {
+  const hooks = await executor.selectFrom('hooks').select('id').where('project_id', '=', projectId).where(flag as ProjectEventFlag, '=', 1).orderBy('id').execute();
+  const deliveries: HookDelivery[] = hooks.map((hook) => ({ hookId: hook.id, event: eventHeader, payload }));
+  await ctx.jobs.enqueueMany('hook.deliver', deliveries, executor);
+}

@@ -1,0 +1,66 @@
+import type { Selectable } from 'kysely';
+import type { HooksTable } from '../../db/schema';
+import type { ServiceContext } from '../context';
+import type { HookDelivery } from '../../jobs/hook-delivery';
+import { Validation, recordNotFound } from '../../errors';
+import { now } from '../../lib/time';
+import { checkHookUrl } from './hook-url';
+import { TEST_EVENT } from './system-events';
+
+export type Hook = Selectable<HooksTable>;
+
+/** System hooks: URLs, registered by an administrator, that receive every system event. */
+export class SystemHooksService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  list(): Promise<Hook[]> {
+    return this.ctx.db.selectFrom('hooks').selectAll().where('project_id', 'is', null).orderBy('id').execute();
+  }
+
+  async create(url: string): Promise<Hook> {
+    const trimmed = url.trim();
+    const validation = new Validation();
+    checkHookUrl(validation, 'url', trimmed);
+    validation.throwIfInvalid();
+    const time = now();
+    return this.ctx.db
+      .insertInto('hooks')
+      .values({
+        project_id: null,
+        url: trimmed,
+        token: null,
+        // GitLab's column defaults; system hooks get every event whatever these say.
+        push_events: 1,
+        tag_push_events: 0,
+        issues_events: 0,
+        merge_requests_events: 0,
+        note_events: 0,
+        build_events: 0,
+        pipeline_events: 0,
+        wiki_page_events: 0,
+        enable_ssl_verification: 1,
+        created_at: time,
+        updated_at: time,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Sends GitLab's sample event to the hook, in the background, and answers it. */
+  async test(id: number): Promise<typeof TEST_EVENT> {
+    const hook = await this.find(id);
+    if (!hook) throw recordNotFound();
+    const delivery: HookDelivery = { hookId: hook.id, event: 'System Hook', payload: TEST_EVENT };
+    await this.ctx.jobs.enqueue('hook.deliver', delivery);
+    return TEST_EVENT;
+  }
+
+  /** Deletes a hook; undefined when there is none. Its pending deliveries are dropped when they come due. */
+  async delete(id: number): Promise<Hook | undefined> {
+    return this.ctx.db.deleteFrom('hooks').where('id', '=', id).where('project_id', 'is', null).returningAll().executeTakeFirst();
+  }
+
+  private find(id: number): Promise<Hook | undefined> {
+    return this.ctx.db.selectFrom('hooks').selectAll().where('id', '=', id).where('project_id', 'is', null).executeTakeFirst();
+  }
+}

@@ -1,0 +1,57 @@
+import type { Db } from '../../db/index';
+import { containsText } from '../../db/search';
+import { OWNER } from '../policy';
+import type { MemberRow, MemberSource, MemberWithUser } from './types';
+
+/** Memberships (`'member'`) and access requests (`'request'`) are rows of the same table. */
+export type RowKind = 'member' | 'request';
+
+function rowsOf(db: Db, source: MemberSource, kind: RowKind | 'any') {
+  const query = db.selectFrom('members').where('members.source_type', '=', source.type).where('members.source_id', '=', source.id);
+  if (kind === 'any') return query;
+  return kind === 'member' ? query.where('members.requested_at', 'is', null) : query.where('members.requested_at', 'is not', null);
+}
+
+/** The user's row of the given kind; `'any'` finds either (a user has at most one row per source). */
+export function findRow(db: Db, source: MemberSource, kind: RowKind | 'any', userId: number): Promise<MemberRow | undefined> {
+  return rowsOf(db, source, kind).selectAll('members').where('members.user_id', '=', userId).executeTakeFirst();
+}
+
+/** One page of rows, oldest first, optionally only users whose name, username or e-mail contains `search`. */
+export async function pageOfRows(
+  db: Db,
+  source: MemberSource,
+  kind: RowKind,
+  options: { search?: string; offset: number; limit: number },
+): Promise<{ rows: MemberRow[]; total: number }> {
+  let query = rowsOf(db, source, kind);
+  const search = options.search;
+  if (search !== undefined) {
+    query = query
+      .innerJoin('users', 'users.id', 'members.user_id')
+      .where((eb) => eb.or([containsText('users.name', search), containsText('users.username', search), containsText('users.email', search)]));
+  }
+  const [rows, count] = await Promise.all([
+    query.selectAll('members').orderBy('members.id').offset(options.offset).limit(options.limit).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+/** Pairs rows with their users in one query. */
+export async function withUsers(db: Db, rows: MemberRow[]): Promise<MemberWithUser[]> {
+  if (rows.length === 0) return [];
+  const users = await db.selectFrom('users').selectAll().where('id', 'in', [...new Set(rows.map((row) => row.user_id))]).execute();
+  const byId = new Map(users.map((user) => [user.id, user]));
+  return rows.map((member) => ({ member, user: byId.get(member.user_id)! }));
+}
+
+/** A group's only owner may be neither removed nor demoted. */
+export async function isLastOwner(db: Db, source: MemberSource, member: MemberRow): Promise<boolean> {
+  if (source.type !== 'Namespace' || member.access_level !== OWNER) return false;
+  const { total } = await rowsOf(db, source, 'member')
+    .where('members.access_level', '=', OWNER)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(total) <= 1;
+}

@@ -1,0 +1,37 @@
+import type { Caller } from '../policy';
+import { can, canOnGroup } from '../policy';
+import type { ProjectsService } from '../projects/projects';
+import type { GroupsService } from '../groups/groups';
+import type { MemberSource, SourceKind } from './types';
+
+export interface SourceFinders {
+  projects: Pick<ProjectsService, 'findReadable'>;
+  groups: Pick<GroupsService, 'findReadable'>;
+}
+
+/** The project or group if the caller may read it (`404 Project Not Found` / `404 Group Not Found` otherwise). */
+export async function findSource(finders: SourceFinders, kind: SourceKind, id: string, caller: Caller): Promise<MemberSource> {
+  if (kind === 'projects') {
+    const { project, standing } = await finders.projects.findReadable(id, caller);
+    return {
+      type: 'Project',
+      id: project.id,
+      project,
+      callerAdmins: can(standing, 'admin_project_member'),
+      requestAccessEnabled: project.request_access_enabled === 1,
+    };
+  }
+  const { group, standing } = await finders.groups.findReadable(id, caller);
+  return {
+    type: 'Namespace',
+    id: group.id,
+    group,
+    callerAdmins: canOnGroup(standing, 'admin_group_member'),
+    requestAccessEnabled: group.request_access_enabled === 1,
+  };
+}
+
+/** The user owning a personal project's namespace: always its member, never removable. */
+export function personalOwnerId(source: MemberSource): number | null {
+  return source.type === 'Project' && source.project.namespace.kind === 'user' ? source.project.namespace.owner_id : null;
+}

@@ -1,0 +1,31 @@
+import type { ServiceContext } from '../context';
+import type { Caller } from '../policy';
+import type { NamespaceRow } from '../projects/types';
+import { containsText } from '../../db/search';
+import { memberGroupIds } from '../groups/queries';
+
+/** Namespaces: users' personal ones and groups, in one table. */
+export class NamespacesService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** Administrators see every namespace; others their own and the groups they are members of. */
+  async list(caller: Caller, options: { search?: string; offset: number; limit: number }): Promise<{ namespaces: NamespaceRow[]; total: number }> {
+    const db = this.ctx.db;
+    let query = db.selectFrom('namespaces');
+    if (caller.admin !== 1) {
+      query = query.where((eb) =>
+        eb.or([
+          eb.and([eb('kind', '=', 'user'), eb('owner_id', '=', caller.id)]),
+          eb.and([eb('kind', '=', 'group'), eb('id', 'in', memberGroupIds(db, caller.id))]),
+        ]),
+      );
+    }
+    const search = options.search;
+    if (search) query = query.where((eb) => eb.or([containsText('name', search), containsText('path', search)]));
+    const [namespaces, count] = await Promise.all([
+      query.selectAll().orderBy('id').offset(options.offset).limit(options.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { namespaces, total: Number(count.total) };
+  }
+}

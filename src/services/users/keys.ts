@@ -1,0 +1,144 @@
+import sshpk from 'sshpk';
+import type { Selectable } from 'kysely';
+import type { KeysTable } from '../../db/schema';
+import type { Db } from '../../db/index';
+import type { ServiceContext } from '../context';
+import { Validation, notFound, recordNotFound, validationFailed } from '../../errors';
+import { now } from '../../lib/time';
+import { checkLength } from './rules';
+import { emitSystemEvent, keyEventData } from '../hooks/system-events';
+import type { User } from './users';
+
+export type Key = Selectable<KeysTable>;
+
+export interface KeyAttributes {
+  title: string;
+  key: string;
+}
+
+/** GitLab 8.12's Key format: `ssh-…` or `ecdsa-…`, matched up to the first line break. */
+const KEY_FORMAT = /^(ssh|ecdsa)-[^\n]*$/;
+const KEY_MAX_LENGTH = 5000;
+
+/**
+ * The MD5 fingerprint as `ssh-keygen -E md5 -lf` prints it (colon-separated hex),
+ * or undefined when the text holds no OpenSSH public key. Like ssh-keygen reading
+ * the key file, only the first line counts.
+ */
+export function fingerprintOf(text: string): string | undefined {
+  try {
+    return sshpk.parseKey(text.split(/\r?\n/, 1)[0], 'ssh').fingerprint('md5').toString('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A duplicate in a unique index, as SQLite and PostgreSQL report it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+type Owner = Pick<User, 'id' | 'username'>;
+
+/** Users' SSH keys: validation, a server-wide unique fingerprint, key_create/key_destroy events. */
+export class KeysService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  private get db(): Db {
+    return this.ctx.db;
+  }
+
+  async listOwn(userId: number): Promise<Key[]> {
+    return this.db.selectFrom('keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  }
+
+  /** An administrator listing another user's keys: `404 User Not Found` for an unknown user. */
+  async listOf(userId: number): Promise<Key[]> {
+    await this.ownerOrThrow(userId, notFound('User'));
+    return this.listOwn(userId);
+  }
+
+  /** Only the caller's own keys: another user's key is `404 Not found`, even for administrators. */
+  async findOwn(userId: number, id: number): Promise<Key> {
+    const key = await this.db.selectFrom('keys').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    if (!key) throw recordNotFound();
+    return key;
+  }
+
+  /** Any key, user or deploy key (GET /keys/:id). */
+  async find(id: number): Promise<Key> {
+    const key = await this.db.selectFrom('keys').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!key) throw recordNotFound();
+    return key;
+  }
+
+  async createOwn(owner: Owner, attributes: KeyAttributes): Promise<Key> {
+    return this.insert(owner, attributes);
+  }
+
+  /** An administrator adding a key: an unknown user is `404 Not found` (GitLab's `User.find`). */
+  async createFor(userId: number, attributes: KeyAttributes): Promise<Key> {
+    return this.insert(await this.ownerOrThrow(userId, recordNotFound()), attributes);
+  }
+
+  /** Deletes one of the caller's keys; undefined when there is none (the route answers 200 all the same). */
+  async removeOwn(owner: Owner, id: number): Promise<Key | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const key = await trx.deleteFrom('keys').where('id', '=', id).where('user_id', '=', owner.id).returningAll().executeTakeFirst();
+      if (key) await emitSystemEvent(this.ctx, trx, 'key_destroy', keyEventData(key, owner));
+      return key;
+    });
+  }
+
+  /** An administrator deleting a user's key: `404 User Not Found`, then `404 Key Not Found`. */
+  async removeFrom(userId: number, id: number): Promise<Key> {
+    const owner = await this.ownerOrThrow(userId, notFound('User'));
+    const key = await this.removeOwn(owner, id);
+    if (!key) throw notFound('Key');
+    return key;
+  }
+
+  private async insert(owner: Owner, attributes: KeyAttributes): Promise<Key> {
+    const text = attributes.key.trim();
+    const fingerprint = fingerprintOf(text);
+    await this.validate(attributes.title, text, fingerprint);
+    const time = now();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const key = await trx
+          .insertInto('keys')
+          .values({ user_id: owner.id, title: attributes.title, key: text, fingerprint: fingerprint!, created_at: time, updated_at: time })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await emitSystemEvent(this.ctx, trx, 'key_create', keyEventData(key, owner));
+        return key;
+      });
+    } catch (error) {
+      // Another request stored the same key between the check and the insert.
+      if (isUniqueViolation(error)) throw validationFailed({ fingerprint: ['has already been taken'] });
+      throw error;
+    }
+  }
+
+  /** GitLab 8.12's Key validations, in its order: title, key, fingerprint. */
+  private async validate(title: string, text: string, fingerprint: string | undefined): Promise<void> {
+    const validation = new Validation();
+    checkLength(validation, 'title', title);
+    checkLength(validation, 'key', text, KEY_MAX_LENGTH);
+    if (!KEY_FORMAT.test(text)) validation.add('key', 'is invalid');
+    if (/[\n\r]/.test(text)) validation.add('key', 'should be a single line');
+    if (!fingerprint) {
+      validation.add('fingerprint', 'cannot be generated');
+    } else if (await this.db.selectFrom('keys').select('id').where('fingerprint', '=', fingerprint).executeTakeFirst()) {
+      validation.add('fingerprint', 'has already been taken');
+    }
+    validation.throwIfInvalid();
+  }
+
+  private async ownerOrThrow(userId: number, error: Error): Promise<Owner> {
+    const owner = await this.db.selectFrom('users').select(['id', 'username']).where('id', '=', userId).executeTakeFirst();
+    if (!owner) throw error;
+    return owner;
+  }
+}
