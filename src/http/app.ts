@@ -9,10 +9,14 @@ import { createServices, type Services } from '../services/index';
 import { registerParamParsing } from './params';
 import { registerErrorHandling } from './errors';
 import { registerAuthentication } from './auth';
+import { registerProjectGuard } from './project-guard';
 import { registerOperability } from './operability';
 import { registerApiV3 } from '../api/v3/index';
 import type { Api } from '../api/v3/types';
 import { sql } from 'kysely';
+import { registerGitHttp } from '../git-http/plugin';
+import { forgeGitBackend } from '../git-http/forge-backend';
+import { catFile } from '../git/cat-file';
 
 export interface AppOptions {
   config: Config;
@@ -51,10 +55,13 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerErrorHandling(server);
   registerAuthentication(server, services.users);
   await registerParamParsing(server);
+  registerProjectGuard(server, services.projects);
   registerOperability(server, async () => {
     await sql`select 1`.execute(database.db);
   });
   await server.register(async (api) => registerApiV3(api as Api, { services, presenter: { externalUrl: config.externalUrl } }), { prefix: '/api/v3' });
+  await registerGitHttp(server, { backend: forgeGitBackend(services) });
+  server.addHook('onClose', async () => catFile.closeAll());
   server.get('/api/v3/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => server.swagger());
   return { server, services };
 }

@@ -14,16 +14,25 @@ import { VariablesService } from './variables/variables';
 import { ProjectHooksService } from './hooks/project-hooks';
 import { MembersService } from './members/members';
 import { AccessRequestsService } from './members/access-requests';
+import { RepositoryStore } from './repository/repositories';
+import { ProtectedBranchesService } from './repository/protected-branches';
+import { DefaultBranchService } from './repository/default-branch';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
   const settings = new SettingsService(ctx);
   const events = new EventsService(ctx);
   const projects = new ProjectsService(ctx, settings, events);
+  const repositories = new RepositoryStore(ctx);
+  projects.repositories = repositories;
+  const protectedBranches = new ProtectedBranchesService(ctx);
   const groups = new GroupsService(ctx, settings, projects);
   return {
     events,
     projects,
+    repositories,
+    protectedBranches,
+    defaultBranch: new DefaultBranchService(ctx, settings, protectedBranches),
     groups,
     members: new MembersService(ctx, { projects, groups }, events),
     accessRequests: new AccessRequestsService(ctx, events),

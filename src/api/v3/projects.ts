@@ -96,18 +96,16 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     schema: { params: Type.Object({ query: Type.String() }), querystring: ListQuery, response: { 200: ProjectOrBasicList } },
   }, (request, reply) => listRoute(request, reply, 'visible', false, request.params.query));
 
-  api.get('/projects/:id', { config: { access: 'optional' }, schema: { params: ProjectId, response: { 200: Project } } }, async (request) => {
-    const { project, standing } = await projects.findReadable(request.params.id, request.user);
-    return presentOne(project, request.user, can(standing, 'admin_project'));
-  });
+  api.get('/projects/:id', { config: { access: 'optional', project: 'read_project' }, schema: { params: ProjectId, response: { 200: Project } } }, async (request) =>
+    presentOne(request.project, request.user, can(request.standing, 'admin_project')),
+  );
 
   api.get('/projects/:id/events', {
-    config: { access: 'optional' },
+    config: { access: 'optional', project: 'read_project' },
     schema: { params: ProjectId, querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }), response: { 200: Type.Array(Event) } },
   }, async (request, reply) => {
-    const { project } = await projects.findReadable(request.params.id, request.user);
     const page = pageOf(request.query);
-    const { events, total } = await services.events.list(project.id, page);
+    const { events, total } = await services.events.list(request.project.id, page);
     setPageHeaders(request, reply, presenter.externalUrl, page, total);
     const authors = await services.users.findMany(events.map((event) => event.author_id).filter((id): id is number => id !== null));
     return events.map((event) => presentEvent(event, authors, presenter));
@@ -191,10 +189,10 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
 
   const GroupLink = Type.Object({ id: Type.Integer(), project_id: Type.Integer(), group_id: Type.Integer(), group_access: Type.Integer() });
   api.post('/projects/:id/share', {
+    config: { project: 'admin_project' },
     schema: { params: ProjectId, body: Type.Object({ group_id: RecordId, group_access: Type.Integer() }), response: { 201: GroupLink } },
   }, async (request, reply) => {
-    const { project, standing } = await projects.findReadable(request.params.id, request.user);
-    const link = await projects.share(project, standing, request.body.group_id, request.body.group_access);
+    const link = await projects.share(request.project, request.standing, request.body.group_id, request.body.group_access);
     return reply.status(201).send(link);
   });
 

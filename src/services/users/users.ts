@@ -3,7 +3,7 @@ import type { UsersTable } from '../../db/schema';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import { ApiError, Validation, conflict, forbidden, notFound, recordNotFound, unauthorized } from '../../errors';
-import { digestToken, hashPassword, randomToken, verifyPassword } from '../../lib/secrets';
+import { digestToken, hashPassword, randomToken, sameSecret, verifyPassword } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
 import { countPersonalProjects } from '../projects/counts';
@@ -77,15 +77,30 @@ export class UsersService {
     return this.ctx.secrets.unseal(user.token_sealed);
   }
 
-  /** POST /session: by username, or by e-mail when the login holds an `@`. */
-  async login(login: string | undefined, password: string | undefined): Promise<User> {
-    if (!login || !password) throw unauthorized();
+  /**
+   * HTTP Basic credentials for git: a login (username, or e-mail when it holds an `@`) with its
+   * password or its private token. No side effects: git asks on every request.
+   */
+  async checkCredentials(login: string, secret: string): Promise<User | undefined> {
+    const user = await this.findByLogin(login);
+    if (!user || user.state !== 'active') return undefined;
+    if (sameSecret(user.token_digest, digestToken(secret))) return user;
+    return (await verifyPassword(secret, user.password_hash)) ? user : undefined;
+  }
+
+  private async findByLogin(login: string): Promise<User | undefined> {
     const column = login.includes('@') ? 'email' : 'username';
-    const user = await this.db
+    return this.db
       .selectFrom('users')
       .selectAll()
       .where((eb) => eb(eb.fn('lower', [column]), '=', login.toLowerCase()))
       .executeTakeFirst();
+  }
+
+  /** POST /session: by username, or by e-mail when the login holds an `@`. */
+  async login(login: string | undefined, password: string | undefined): Promise<User> {
+    if (!login || !password) throw unauthorized();
+    const user = await this.findByLogin(login);
     if (!user || user.state !== 'active' || !(await verifyPassword(password, user.password_hash))) throw unauthorized();
     const time = now();
     await this.db

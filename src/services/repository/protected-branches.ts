@@ -1,0 +1,48 @@
+import type { Selectable } from 'kysely';
+import type { ProtectedBranchesTable } from '../../db/schema';
+import type { Db } from '../../db/index';
+import type { ServiceContext } from '../context';
+import { now } from '../../lib/time';
+
+export type ProtectedBranch = Selectable<ProtectedBranchesTable>;
+
+/** `release-*` style names match by wildcard, as GitLab 8.12's protected branches do. */
+function matches(pattern: string, branch: string): boolean {
+  if (!pattern.includes('*')) return pattern === branch;
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`);
+  return regex.test(branch);
+}
+
+/** Which branches are protected, and how. */
+export class ProtectedBranchesService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async list(projectId: number): Promise<ProtectedBranch[]> {
+    return this.ctx.db.selectFrom('protected_branches').selectAll().where('project_id', '=', projectId).orderBy('name').execute();
+  }
+
+  /** The protection of a branch: an exact rule first, then the first matching wildcard. */
+  static find(rules: ProtectedBranch[], branch: string): ProtectedBranch | undefined {
+    return rules.find((rule) => rule.name === branch) ?? rules.find((rule) => matches(rule.name, branch));
+  }
+
+  async find(projectId: number, branch: string): Promise<ProtectedBranch | undefined> {
+    return ProtectedBranchesService.find(await this.list(projectId), branch);
+  }
+
+  /** Protects (or re-protects with new flags) a branch; idempotent. */
+  async protect(projectId: number, branch: string, flags: { developersCanPush: boolean; developersCanMerge: boolean }, executor: Db = this.ctx.db): Promise<void> {
+    const time = now();
+    const values = { developers_can_push: flags.developersCanPush ? 1 : 0, developers_can_merge: flags.developersCanMerge ? 1 : 0, updated_at: time } as const;
+    await executor
+      .insertInto('protected_branches')
+      .values({ project_id: projectId, name: branch, ...values, created_at: time })
+      .onConflict((oc) => oc.columns(['project_id', 'name']).doUpdateSet(values))
+      .execute();
+  }
+
+  /** Removes an exact rule; idempotent. */
+  async unprotect(projectId: number, branch: string): Promise<void> {
+    await this.ctx.db.deleteFrom('protected_branches').where('project_id', '=', projectId).where('name', '=', branch).execute();
+  }
+}

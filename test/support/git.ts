@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `git` client, never prompting, with a fixed identity. */
+export function git(args: string[], cwd?: string): Promise<GitResult> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-c', 'credential.helper=', '-c', 'protocol.version=2', ...args],
+      {
+        cwd,
+        env: {
+          ...process.env,
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_AUTHOR_NAME: 'Ada Tester',
+          GIT_AUTHOR_EMAIL: 'ada@example.com',
+          GIT_COMMITTER_NAME: 'Ada Tester',
+          GIT_COMMITTER_EMAIL: 'ada@example.com',
+          GIT_CONFIG_NOSYSTEM: '1',
+          HOME: os.tmpdir(),
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The clone URL of a project, with HTTP Basic credentials when given. */
+export function cloneUrl(baseUrl: string, pathWithNamespace: string, login?: string, secret?: string): string {
+  const url = new URL(`${baseUrl}/${pathWithNamespace}.git`);
+  if (login) {
+    url.username = encodeURIComponent(login);
+    url.password = encodeURIComponent(secret ?? '');
+  }
+  return url.toString();
+}
+
+/** A fresh working repository with one commit on `branch`, in a temp dir. */
+export async function workTree(branch = 'master', files: Record<string, string> = { 'README.md': '# hello\n' }): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-work-'));
+  await git(['init', '-q', '-b', branch], dir);
+  await commit(dir, files, 'initial commit');
+  return dir;
+}
+
+export async function commit(dir: string, files: Record<string, string>, message: string): Promise<void> {
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  await git(['add', '-A'], dir);
+  const result = await git(['commit', '-q', '-m', message], dir);
+  if (result.code !== 0) throw new Error(`commit failed: ${result.stderr}`);
+}
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'forge-clone-'));
+}
