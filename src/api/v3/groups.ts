@@ -9,6 +9,7 @@ import type { Group as GroupRow, GroupAttributes } from '../../services/groups/g
 import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
 import { notFound, recordNotFound } from '../../errors';
+import { givenAttributes } from './params';
 
 const GroupId = Type.Object({ id: Type.String() });
 const Paging = { page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) };
@@ -23,11 +24,6 @@ const groupAttributes = {
 // A group's project list takes the project list filters (not `simple`) plus `ci_enabled_first`.
 const { simple: _simple, ...projectFilters } = ListFilters;
 const GroupProjectsQuery = Type.Object({ ...projectFilters, ci_enabled_first: Type.Optional(Type.Boolean()) });
-
-/** Blank values never set a field (GitLab's `attributes_for_keys`). */
-function given<T extends object>(params: T): T {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as T;
-}
 
 export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const groups = services.groups;
@@ -58,7 +54,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
   }, async (request, reply) => {
     // GitLab 8.12 answers an invalid group with `{"message":"Failed to save group {:path=>[...]}"}`, a Ruby hash
     // inspected into a string; we answer the per-field body its other endpoints use, which clients can read.
-    const group = await groups.create(request.user!, given(request.body));
+    const group = await groups.create(request.user!, givenAttributes(request.body));
     return reply.status(201).send(presentGroup(group, presenter));
   });
 
@@ -75,7 +71,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
     },
   }, async (request) => {
     const { group, standing } = await groups.findReadable(request.params.id, request.user);
-    const updated = await groups.update(group, standing, request.user!, given(request.body) as GroupAttributes);
+    const updated = await groups.update(group, standing, request.user!, givenAttributes(request.body) as GroupAttributes);
     return presentDetail(updated, request.user!);
   });
 

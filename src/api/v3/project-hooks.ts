@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from './types';
 import { ProjectHook, presentProjectHook } from './entities/project-hook';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { ApiError } from '../../errors';
-import type { Project } from '../../services/projects/types';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // A string, so that `abc` is an unknown hook (404) as in GitLab, not an unmatched route.
@@ -30,47 +28,38 @@ const HookAttributes = Type.Object({
 export function projectHooksRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const hooks = services.projectHooks;
 
-  // GitLab settles the project and the caller's role before it reads any parameter:
-  // 401, then 404 (project hidden), then 403, then 400.
-  const managed = new WeakMap<FastifyRequest, Project>();
-  const preValidation = async (request: FastifyRequest) => {
-    const { project, standing } = await services.projects.findReadable((request.params as { id: string }).id, request.user);
-    services.projects.authorize(standing, 'admin_project');
-    managed.set(request, project);
-  };
-  const projectIdOf = (request: FastifyRequest) => managed.get(request)!.id;
 
   api.get('/projects/:id/hooks', {
-    preValidation,
+    config: { project: 'admin_project' },
     schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(ProjectHook) } },
   }, async (request, reply) => {
     const page = pageOf(request.query);
-    const { hooks: list, total } = await hooks.list(projectIdOf(request), page);
+    const { hooks: list, total } = await hooks.list(request.project.id, page);
     setPageHeaders(request, reply, presenter.externalUrl, page, total);
     return list.map(presentProjectHook);
   });
 
   api.get('/projects/:id/hooks/:hook_id', {
-    preValidation,
+    config: { project: 'admin_project' },
     schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
-  }, async (request) => presentProjectHook(await hooks.find(projectIdOf(request), request.params.hook_id)));
+  }, async (request) => presentProjectHook(await hooks.find(request.project.id, request.params.hook_id)));
 
   api.post('/projects/:id/hooks', {
-    preValidation,
+    config: { project: 'admin_project' },
     schema: { params: ProjectId, body: HookAttributes, response: { 201: ProjectHook } },
-  }, async (request, reply) => reply.status(201).send(presentProjectHook(await hooks.create(projectIdOf(request), request.body))));
+  }, async (request, reply) => reply.status(201).send(presentProjectHook(await hooks.create(request.project.id, request.body))));
 
   api.put('/projects/:id/hooks/:hook_id', {
-    preValidation,
+    config: { project: 'admin_project' },
     schema: { params: HookId, body: HookAttributes, response: { 200: ProjectHook } },
-  }, async (request) => presentProjectHook(await hooks.update(projectIdOf(request), request.params.hook_id, request.body)));
+  }, async (request) => presentProjectHook(await hooks.update(request.project.id, request.params.hook_id, request.body)));
 
   // GitLab 8.12 answered the destroyed records as a raw array (token included); the
   // entity keeps the token unseen.
   api.delete('/projects/:id/hooks/:hook_id', {
-    preValidation,
+    config: { project: 'admin_project' },
     schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
-  }, async (request) => presentProjectHook(await hooks.delete(projectIdOf(request), request.params.hook_id)));
+  }, async (request) => presentProjectHook(await hooks.delete(request.project.id, request.params.hook_id)));
 
   // GitLab's router answered a known path with an unsupported method 405, before authentication.
   api.route({

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from './types';
-import { RecordId } from './params';
+import { RecordId, givenAttributes } from './params';
 import { BasicProjectDetails, Project, presentBasicProject, presentProject } from './entities/project';
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
@@ -45,11 +45,6 @@ const projectAttributes = {
 };
 
 const ProjectOrBasicList = Type.Array(Type.Union([Project, BasicProjectDetails]));
-
-/** Blank values never set a field (GitLab's `attributes_for_keys`). */
-function given<T extends object>(params: T): T {
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '' && v !== null && v !== undefined)) as T;
-}
 
 export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const projects = services.projects;
@@ -123,7 +118,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
       response: { 201: Project },
     },
   }, async (request, reply) => {
-    const { namespace_id, ...attributes } = given(request.body);
+    const { namespace_id, ...attributes } = givenAttributes(request.body);
     const project = await projects.create(request.user!, attributes as ProjectAttributes, namespace_id);
     return reply.status(201).send(await presentOne(project, request.user, true));
   });
@@ -138,7 +133,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   }, async (request, reply) => {
     const owner = await services.users.findById(request.params.user_id);
     if (!owner) throw recordNotFound();
-    const project = await projects.createForUser(request.user!, owner, given(request.body) as ProjectAttributes);
+    const project = await projects.createForUser(request.user!, owner, givenAttributes(request.body) as ProjectAttributes);
     return reply.status(201).send(await presentOne(project, request.user, true));
   });
 
@@ -150,7 +145,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     },
   }, async (request) => {
     const { project, standing } = await projects.findReadable(request.params.id, request.user);
-    const updated = await projects.update(project, standing, request.user!, given(request.body) as ProjectAttributes);
+    const updated = await projects.update(project, standing, request.user!, givenAttributes(request.body) as ProjectAttributes);
     return presentOne(updated, request.user, true);
   });
 

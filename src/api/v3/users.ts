@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
-import { RecordId } from './params';
+import { RecordId, givenAttributes } from './params';
 import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFull } from './entities/user';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { recordNotFound } from '../../errors';
@@ -41,11 +41,6 @@ const UpdateUser = Type.Object({
   website_url: Type.Optional(Type.String()),
   ...optionalProfile,
 });
-
-/** Blank values never clear a field (GitLab's `attributes_for_keys`). */
-function presentAttributes<T extends object>(params: T): Partial<T> {
-  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '' && value !== null && value !== undefined)) as Partial<T>;
-}
 
 export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const users = services.users;
@@ -96,7 +91,7 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
   api.put('/users/:id', {
     config: { access: 'admin' },
     schema: { params: UserId, body: UpdateUser, response: { 200: UserFull } },
-  }, async (request) => full(await users.update(request.params.id, presentAttributes(request.body))));
+  }, async (request) => full(await users.update(request.params.id, givenAttributes(request.body))));
 
   // The spec: 200 always, with the user as body only when it was deleted.
   api.delete('/users/:id', {

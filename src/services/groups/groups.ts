@@ -10,7 +10,7 @@ import { now } from '../../lib/time';
 import { OWNER, canOnGroup, visibilityName, visibleWithoutMembership, type Caller, type GroupAbility, type GroupStanding } from '../policy';
 import { visibleTo } from '../projects/queries';
 import type { NamespaceRow } from '../projects/types';
-import { isUniqueViolation } from '../users/keys';
+import { isUniqueViolation } from '../../db/errors';
 import { emitSystemEvents, groupEventData, groupMemberEventData, type SystemEvent } from '../hooks/system-events';
 import { memberGroupIds } from './queries';
 import { checkGroupDescription, checkGroupName, checkGroupPath, checkGroupVisibility } from './rules';

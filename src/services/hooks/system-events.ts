@@ -1,6 +1,7 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { HookDelivery } from '../../jobs/hook-delivery';
+import { visibilityName } from '../policy';
 
 /**
  * System hook events and their payloads, as GitLab 8.12's `SystemHooksService`
@@ -75,11 +76,6 @@ export interface EventMember extends Timestamps {
 export const xmlschema = (iso: string | null | undefined): string | null => (iso ? iso.replace(/\.\d{3}Z$/, 'Z') : null);
 
 const timestamps = (record: Timestamps) => ({ created_at: xmlschema(record.created_at), updated_at: xmlschema(record.updated_at) });
-
-/** `Project.visibility_levels.key(level).downcase` */
-export function visibilityName(level: number): string {
-  return level >= 20 ? 'public' : level >= 10 ? 'internal' : 'private';
-}
 
 /** A member's `human_access`. */
 export function humanAccess(level: number): string {
@@ -185,5 +181,19 @@ export async function emitSystemEvents(ctx: ServiceContext, executor: Db, events
   const deliveries: HookDelivery[] = events.flatMap((event) =>
     hooks.map((hook) => ({ hookId: hook.id, event: 'System Hook', payload: { event_name: event.name, ...event.data } })),
   );
+  await ctx.jobs.enqueueMany('hook.deliver', deliveries, executor);
+}
+
+/** System hook flags that choose push deliveries (GitLab's `SystemHook.push_hooks` and `tag_push_hooks`). */
+export type SystemPushFlag = 'push_events' | 'tag_push_events';
+
+/**
+ * Queues payloads that carry their own `event_name` (push data) to the system hooks that have
+ * `flag` set: one read of the hooks, one insert, inside the caller's transaction.
+ */
+export async function emitFlaggedSystemEvents(ctx: ServiceContext, executor: Db, flag: SystemPushFlag, payloads: unknown[]): Promise<void> {
+  if (payloads.length === 0) return;
+  const hooks = await executor.selectFrom('hooks').select('id').where('project_id', 'is', null).where(flag, '=', 1).orderBy('id').execute();
+  const deliveries: HookDelivery[] = payloads.flatMap((payload) => hooks.map((hook) => ({ hookId: hook.id, event: 'System Hook', payload })));
   await ctx.jobs.enqueueMany('hook.deliver', deliveries, executor);
 }

@@ -15,9 +15,8 @@ import { checkProjectName, checkProjectPath, parameterize } from './rules';
 import type { NamespaceRow, Project, ProjectListOptions, ProjectRow } from './types';
 import type { EventsService } from '../events/events';
 import type { SettingsReader } from '../settings-reader';
-import { projectEventData } from './system-data';
 import { countPersonalProjects } from './counts';
-import { emitSystemEvent } from '../hooks/system-events';
+import { emitSystemEvent, emitSystemEvents, projectEventData, projectMemberEventData, projectMovedEventData } from '../hooks/system-events';
 
 export interface ProjectAttributes {
   name?: string;
@@ -308,7 +307,12 @@ export class ProjectsService {
       }
       await this.events.record(trx, { projectId: row.id, authorId: actor.id, action: 'created' });
       const full = { ...row, namespace };
-      await emitSystemEvent(this.ctx, trx, 'project_create', projectEventData(full, await this.ownerOf(full, trx)));
+      const owned = namespace.kind === 'user';
+      await emitSystemEvents(this.ctx, trx, [
+        { name: 'project_create', data: projectEventData(eventProject(full), (await this.ownerOf(full, trx)) ?? { name: '' }) },
+        // The creator of a personal project joined it as master (GitLab 8.12 announces that too).
+        ...(owned ? [{ name: 'user_add_to_team' as const, data: projectMemberEventData({ access_level: MASTER, created_at: time, updated_at: time }, eventProject(full), owner) }] : []),
+      ]);
       if (attributes.import_url) await this.repositories?.scheduleImport(row.id, attributes.import_url, trx);
       return full;
     });
@@ -394,7 +398,7 @@ export class ProjectsService {
       const updated = { ...row, namespace: project.namespace };
       if (renamed) {
         const owner = await this.ownerOf(updated, trx);
-        await emitSystemEvent(this.ctx, trx, 'project_rename', { ...projectEventData(updated, owner), old_path_with_namespace: `${project.namespace.path}/${project.path}` });
+        await emitSystemEvent(this.ctx, trx, 'project_rename', projectMovedEventData(eventProject(updated), owner ?? { name: '' }, `${project.namespace.path}/${project.path}`));
       }
       return updated;
     });
@@ -449,7 +453,7 @@ export class ProjectsService {
     await trx.deleteFrom('hooks').where('project_id', '=', project.id).execute();
     await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', project.id).execute();
     await trx.deleteFrom('projects').where('id', '=', project.id).execute();
-    await emitSystemEvent(this.ctx, trx, 'project_destroy', projectEventData(project, owner));
+    await emitSystemEvent(this.ctx, trx, 'project_destroy', projectEventData(eventProject(project), owner ?? { name: '' }));
     await this.repositories?.scheduleRemoval(project.id, trx);
   }
 
@@ -495,12 +499,16 @@ export class ProjectsService {
     if (project.namespace_id === group.id) return project;
     const validation = new Validation();
     await this.checkTaken(validation, group.id, project.name, project.path, project.id);
+    // A project may not be more visible than its group (8.12 crashed here instead).
+    if (project.visibility_level > group.visibility_level) {
+      validation.add('visibility_level', `${visibilityName(project.visibility_level)} is not allowed in a ${visibilityName(group.visibility_level)} group.`);
+    }
     if (!validation.ok) throw new ApiError(400, { message: `Failed to transfer project ${JSON.stringify(validation.messages)}` });
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.updateTable('projects').set({ namespace_id: group.id, updated_at: now() }).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
       const moved = { ...row, namespace: group };
       const owner = await this.ownerOf(moved, trx);
-      await emitSystemEvent(this.ctx, trx, 'project_transfer', { ...projectEventData(moved, owner), old_path_with_namespace: `${project.namespace.path}/${project.path}` });
+      await emitSystemEvent(this.ctx, trx, 'project_transfer', projectMovedEventData(eventProject(moved), owner ?? { name: '' }, `${project.namespace.path}/${project.path}`));
       return moved;
     });
   }
@@ -536,3 +544,8 @@ export class ProjectsService {
   }
 }
 
+
+/** The project as system hook payloads describe it. */
+function eventProject(project: Project) {
+  return { ...project, path_with_namespace: `${project.namespace.path}/${project.path}` };
+}

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../context';
 import { Validation, notFound, recordNotFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
 import { checkEmail } from './rules';
-import { isUniqueViolation } from './keys';
+import { isUniqueViolation } from '../../db/errors';
 
 export type Email = Selectable<EmailsTable>;
 

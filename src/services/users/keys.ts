@@ -8,6 +8,7 @@ import { now } from '../../lib/time';
 import { checkLength } from './rules';
 import { emitSystemEvent, keyEventData } from '../hooks/system-events';
 import type { User } from './users';
+import { isUniqueViolation } from '../../db/errors';
 
 export type Key = Selectable<KeysTable>;
 
@@ -31,12 +32,6 @@ export function fingerprintOf(text: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A duplicate in a unique index, as SQLite and PostgreSQL report it. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 type Owner = Pick<User, 'id' | 'username'>;

@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import { Validation, notFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
-import { isUniqueViolation } from '../users/keys';
+import { isUniqueViolation } from '../../db/errors';
 
 /** A build variable as the API shows it: the value in clear. */
 export interface Variable {

@@ -53,6 +53,21 @@ const ENDPOINTS: Endpoint[] = [
     expected: (v, c) => writeStatus(v, c, 'owner', 201),
   },
   {
+    name: 'GET /projects/:id/members (signed-in readers)',
+    call: (c, id) => c.get(`/projects/${id}/members`),
+    expected: (v, c) => (c === 'anonymous' ? 401 : canRead(v, c) ? 200 : 404),
+  },
+  {
+    name: 'GET /projects/:id/variables (master)',
+    call: (c, id) => c.get(`/projects/${id}/variables`),
+    expected: (v, c) => writeStatus(v, c, 'master', 200),
+  },
+  {
+    name: 'POST /projects/:id/hooks (master)',
+    call: (c, id) => c.post(`/projects/${id}/hooks`, { url: 'http://127.0.0.1:9/hook' }),
+    expected: (v, c) => writeStatus(v, c, 'master', 201),
+  },
+  {
     name: 'DELETE /projects/:id/star (after star)',
     call: (c, id) => c.delete(`/projects/${id}/star`),
     // Every reader starred it in the row above, so unstarring succeeds.
