@@ -21,8 +21,8 @@ import { catFile } from '../git/cat-file';
 export interface AppOptions {
   config: Config;
   database: DbHandle;
-  /** pino options, or false for silence (tests). */
-  logger?: boolean | object;
+  /** Where log lines go and from which level; false for silence (tests). */
+  logger?: false | { level?: string; stream?: NodeJS.WritableStream };
 }
 
 export interface App {
@@ -33,7 +33,7 @@ export interface App {
 /** Builds the whole server over a migrated database; listening and background work are the caller's. */
 export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
   const server = Fastify({
-    logger: logger ?? { level: config.logLevel, serializers: { req: requestSummary } },
+    logger: logger === false ? false : { level: config.logLevel, ...logger, serializers: { req: requestSummary } },
     // GitLab's framework answered every route with a `.json` suffix as well.
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
     bodyLimit: 100 * 1024 * 1024,

@@ -24,7 +24,7 @@ declare module 'fastify' {
  */
 export function registerAuthentication(app: FastifyInstance, users: UsersService): void {
   app.decorateRequest('user', null);
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
     const access = request.routeOptions.config.access ?? 'user';
     if (access === 'public' || request.is404) return;
     const params = safeParams(request);
@@ -34,7 +34,9 @@ export function registerAuthentication(app: FastifyInstance, users: UsersService
       const sudo = stringParam(params.sudo) ?? header(request, 'sudo');
       if (sudo !== undefined && sudo !== '') user = await applySudo(users, user, sudo);
       request.user = user;
+      // Every line of this request, "request completed" included, names the caller (never the token).
       request.log = request.log.child({ userId: user.id });
+      reply.log = request.log;
     }
     if (access === 'optional') return;
     if (!request.user) throw unauthorized();

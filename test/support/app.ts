@@ -63,7 +63,7 @@ async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<vo
 }
 
 /** Starts the real server on a loopback port over its own temporary data directory and database. */
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startApp(env: Record<string, string> = {}, logStream?: NodeJS.WritableStream): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-test-'));
   const port = await freePort();
   const database = await freshDatabaseUrl();
@@ -80,7 +80,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   });
   const handle = openDatabase(config);
   await migrateToLatest(handle);
-  const { server, services } = await buildApp({ config, database: handle, logger: process.env.TEST_LOG ? { level: 'debug' } : false });
+  const { server, services } = await buildApp({ config, database: handle, logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false });
   await ensureRootUser(handle.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
   const worker = startBackgroundWork(services);
   await server.listen({ port, host: '127.0.0.1' });
