@@ -3,12 +3,14 @@ import type { DbHandle } from './index';
 import * as foundation from './migrations/0001_foundation';
 import * as projects from './migrations/0002_projects';
 import * as repositories from './migrations/0003_repositories';
+import * as releases from './migrations/0004_releases';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0001_foundation': foundation.migration,
   '0002_projects': projects.migration,
   '0003_repositories': repositories.migration,
+  '0004_releases': releases.migration,
 };
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {

@@ -25,6 +25,7 @@ export interface Database {
   ci_pipelines: CiPipelinesTable;
   ci_builds: CiBuildsTable;
   notes: NotesTable;
+  releases: ReleasesTable;
 }
 
 export type Flag = 0 | 1;
@@ -323,6 +324,16 @@ export interface NotesTable {
   line_type: string | null;
   system: Flag;
   attachment: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReleasesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** The tag's name; the release goes when the tag is deleted through the API */
+  tag: string;
+  description: string;
   created_at: string;
   updated_at: string;
 }

@@ -3,7 +3,7 @@ import type { Services } from '../services/index';
 import type { User } from '../services/users/users';
 import type { Project } from '../services/projects/types';
 import { can, effectiveAccess, MASTER } from '../services/policy';
-import { ProtectedBranchesService } from '../services/repository/protected-branches';
+import { protectionOf } from '../services/repository/protected-branches';
 import { digestToken } from '../lib/secrets';
 import type { GitAccess, GitAction, GitHttpBackend, GitHttpProject, PushCheck, PushRejection, RefUpdate } from './types';
 
@@ -110,10 +110,10 @@ export function forgeGitBackend(services: Services): GitHttpBackend<GitCaller, G
       for (const update of updates) {
         if (update.ref.startsWith('refs/heads/')) {
           const branch = update.ref.slice('refs/heads/'.length);
-          const rule = ProtectedBranchesService.find(rules, branch) ?? (emptyProtected ? { developers_can_push: 0 } : undefined);
-          if (!rule) continue;
+          const protection = protectionOf(rules, branch);
+          if (!protection.protected && !emptyProtected) continue;
           if (update.newId === ZERO) rejections.push({ ref: update.ref, message: PUSH_MESSAGES.protectedDelete });
-          else if (!master && rule.developers_can_push !== 1) rejections.push({ ref: update.ref, message: PUSH_MESSAGES.protectedPush });
+          else if (!master && !protection.developersCanPush) rejections.push({ ref: update.ref, message: PUSH_MESSAGES.protectedPush });
           else if (update.oldId !== ZERO) fastForwardOnly.push(update.ref);
         } else if (update.ref.startsWith('refs/tags/') && update.oldId !== ZERO && !master) {
           rejections.push({ ref: update.ref, message: PUSH_MESSAGES.changeTag });

@@ -2,6 +2,7 @@ import type { Services } from '../services/index';
 import { JobWorker, type JobHandler } from './worker';
 import { deliverHook } from './hook-delivery';
 import { importProjectRepository, removeProjectRepository } from './repository-jobs';
+import { processPush } from '../services/repository/push-processing';
 
 /** Starts the background workers over the app's services. */
 export function startBackgroundWork(services: Services): JobWorker {
@@ -10,6 +11,7 @@ export function startBackgroundWork(services: Services): JobWorker {
     'hook.deliver': (payload, signal) => deliverHook(ctx, payload, signal),
     'repository.import': (payload) => importProjectRepository(services, payload),
     'repository.remove': (payload) => removeProjectRepository(services, payload),
+    'push.process': (payload) => processPush(services, payload),
   };
   const worker = new JobWorker(ctx.jobs, handlers, ctx.log, { retryBaseMs: ctx.config.jobRetryBaseMs });
   worker.start();

@@ -17,6 +17,13 @@ import { AccessRequestsService } from './members/access-requests';
 import { RepositoryStore } from './repository/repositories';
 import { ProtectedBranchesService } from './repository/protected-branches';
 import { DefaultBranchService } from './repository/default-branch';
+import { RepositoryReadsService } from './repository/reads';
+import { CommitReadsService } from './repository/commit-reads';
+import { CommitCommentsService } from './repository/commit-comments';
+import { BranchesService } from './repository/branches';
+import { TagsService } from './repository/tags';
+import { FilesService } from './repository/files';
+import { CommitStatusesService } from './ci/commit-statuses';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -27,12 +34,21 @@ export function createServices(ctx: ServiceContext) {
   projects.repositories = repositories;
   const protectedBranches = new ProtectedBranchesService(ctx);
   const groups = new GroupsService(ctx, settings, projects);
+  const repositoryReads = new RepositoryReadsService(ctx);
+  const commitReads = new CommitReadsService(ctx, repositoryReads);
+  const defaultBranch = new DefaultBranchService(ctx, settings, protectedBranches);
   return {
     events,
     projects,
     repositories,
     protectedBranches,
-    defaultBranch: new DefaultBranchService(ctx, settings, protectedBranches),
+    repositoryReads,
+    commitReads,
+    commitComments: new CommitCommentsService(ctx, commitReads, events),
+    defaultBranch,
+    branches: new BranchesService(ctx, protectedBranches),
+    tags: new TagsService(ctx),
+    files: new FilesService(ctx, protectedBranches, settings, defaultBranch),
     groups,
     members: new MembersService(ctx, { projects, groups }, events),
     accessRequests: new AccessRequestsService(ctx, events),
@@ -47,6 +63,7 @@ export function createServices(ctx: ServiceContext) {
     settings,
     variables: new VariablesService(ctx),
     projectHooks: new ProjectHooksService(ctx),
+    commitStatuses: new CommitStatusesService(ctx),
   };
 }
 

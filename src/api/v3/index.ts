@@ -14,6 +14,12 @@ import { variablesRoutes } from './variables';
 import { projectHooksRoutes } from './project-hooks';
 import { membersRoutes } from './members';
 import { accessRequestsRoutes } from './access-requests';
+import { repositoryRoutes } from './repository';
+import { commitsRoutes } from './commits';
+import { branchesRoutes } from './branches';
+import { tagsRoutes } from './tags';
+import { filesRoutes } from './files';
+import { commitStatusesRoutes } from './commit-statuses';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
 export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
@@ -32,4 +38,10 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   projectHooksRoutes(api, deps);
   membersRoutes(api, deps);
   accessRequestsRoutes(api, deps);
+  repositoryRoutes(api, deps);
+  commitsRoutes(api, deps);
+  branchesRoutes(api, deps);
+  tagsRoutes(api, deps);
+  filesRoutes(api, deps);
+  commitStatusesRoutes(api, deps);
 }

@@ -16,6 +16,7 @@ import type { NamespaceRow, Project, ProjectListOptions, ProjectRow } from './ty
 import type { EventsService } from '../events/events';
 import type { SettingsReader } from '../settings-reader';
 import { countPersonalProjects } from './counts';
+import { isValidBranchName } from '../../git/ref-names';
 import { emitSystemEvent, emitSystemEvents, projectEventData, projectMemberEventData, projectMovedEventData } from '../hooks/system-events';
 
 export interface ProjectAttributes {
@@ -47,7 +48,7 @@ const FLAGS = [
 
 /** Hooks the repository layer plugs into: creating, copying and removing a project's repository. */
 export interface RepositoryLifecycle {
-  create(projectId: number): Promise<void>;
+  create(projectId: number, headBranch?: string): Promise<void>;
   fork(fromProjectId: number, toProjectId: number): Promise<void>;
   scheduleImport(projectId: number, url: string, executor: Db): Promise<void>;
   scheduleRemoval(projectId: number, executor: Db): Promise<void>;
@@ -268,6 +269,7 @@ export class ProjectsService {
     checkProjectName(validation, name);
     checkProjectPath(validation, path);
     this.checkVisibility(validation, actor, visibility, namespace, settings.restricted_visibility_levels, forkedFrom);
+    if (attributes.default_branch !== undefined && !isValidBranchName(attributes.default_branch)) validation.add('default_branch', 'is invalid');
     if (validation.ok) await this.checkTaken(validation, namespace.id, name!, path!, undefined);
     validation.throwIfInvalid();
 
@@ -282,7 +284,7 @@ export class ProjectsService {
           name: name!,
           path: path!,
           description: attributes.description ?? forkedFrom?.description ?? null,
-          default_branch: forkedFrom?.default_branch ?? null,
+          default_branch: attributes.default_branch ?? forkedFrom?.default_branch ?? null,
           visibility_level: visibility,
           shared_runners_enabled: settings.shared_runners_enabled === false ? 0 : 1,
           ...flags,
@@ -318,7 +320,7 @@ export class ProjectsService {
     });
     if (!attributes.import_url) {
       if (forkedFrom) await this.repositories?.fork(forkedFrom.id, project.id);
-      else await this.repositories?.create(project.id);
+      else await this.repositories?.create(project.id, project.default_branch ?? undefined);
     }
     return project;
   }

@@ -25,20 +25,22 @@ export class DefaultBranchService {
   ) {}
 
   async adopt(project: Project, branch: string): Promise<void> {
-    await setHeadBranch(repoPathOf(this.ctx, project.id), branch);
     const { default_branch_protection: level } = await this.settings.get();
-    await this.ctx.db.transaction().execute(async (trx) => {
+    const adopted = await this.ctx.db.transaction().execute(async (trx) => {
       const claimed = await trx
         .updateTable('projects')
         .set({ default_branch: branch, updated_at: now() })
         .where('id', '=', project.id)
         .where('default_branch', 'is', null)
         .executeTakeFirst();
-      // Another writer adopted a branch first: theirs stays the default.
-      if (Number(claimed.numUpdatedRows) === 0) return;
+      // Another writer adopted a branch first: theirs stays the default, and HEAD stays theirs.
+      if (Number(claimed.numUpdatedRows) === 0) return false;
       const flags = PROTECTION[level as keyof typeof PROTECTION];
       if (flags) await this.protectedBranches.protect(project.id, branch, flags, trx);
+      return true;
     });
+    if (!adopted) return;
+    await setHeadBranch(repoPathOf(this.ctx, project.id), branch);
     project.default_branch = branch;
   }
 }

@@ -7,10 +7,32 @@ import { now } from '../../lib/time';
 export type ProtectedBranch = Selectable<ProtectedBranchesTable>;
 
 /** `release-*` style names match by wildcard, as GitLab 8.12's protected branches do. */
-function matches(pattern: string, branch: string): boolean {
+export function matches(pattern: string, branch: string): boolean {
   if (!pattern.includes('*')) return pattern === branch;
   const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`);
   return regex.test(branch);
+}
+
+export interface BranchProtection {
+  protected: boolean;
+  developersCanPush: boolean;
+  developersCanMerge: boolean;
+}
+
+export const UNPROTECTED: BranchProtection = { protected: false, developersCanPush: false, developersCanMerge: false };
+
+/**
+ * GitLab 8.12's view of a branch: protected when any rule (exact or wildcard) matches; developers
+ * may push (merge) when any matching rule lets them.
+ */
+export function protectionOf(rules: ProtectedBranch[], branch: string): BranchProtection {
+  const matching = rules.filter((rule) => matches(rule.name, branch));
+  if (matching.length === 0) return UNPROTECTED;
+  return {
+    protected: true,
+    developersCanPush: matching.some((rule) => rule.developers_can_push === 1),
+    developersCanMerge: matching.some((rule) => rule.developers_can_merge === 1),
+  };
 }
 
 /** Which branches are protected, and how. */
@@ -19,15 +41,6 @@ export class ProtectedBranchesService {
 
   async list(projectId: number): Promise<ProtectedBranch[]> {
     return this.ctx.db.selectFrom('protected_branches').selectAll().where('project_id', '=', projectId).orderBy('name').execute();
-  }
-
-  /** The protection of a branch: an exact rule first, then the first matching wildcard. */
-  static find(rules: ProtectedBranch[], branch: string): ProtectedBranch | undefined {
-    return rules.find((rule) => rule.name === branch) ?? rules.find((rule) => matches(rule.name, branch));
-  }
-
-  async find(projectId: number, branch: string): Promise<ProtectedBranch | undefined> {
-    return ProtectedBranchesService.find(await this.list(projectId), branch);
   }
 
   /** Protects (or re-protects with new flags) a branch; idempotent. */

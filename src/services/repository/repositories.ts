@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context';
 import type { Db } from '../../db/index';
 import { repositoryPath } from '../../git/paths';
-import { createRepository, deleteRepository, forkRepository } from '../../git/repositories';
+import { createRepository, deleteRepository, forkRepository, setHeadBranch } from '../../git/repositories';
 import type { RepositoryLifecycle } from '../projects/projects';
 
 /** Where a project's bare repository lives: by id, so renames and transfers move no files. */
@@ -15,8 +15,9 @@ export class RepositoryStore implements RepositoryLifecycle {
     return repoPathOf(this.ctx, projectId);
   }
 
-  async create(projectId: number): Promise<void> {
+  async create(projectId: number, headBranch?: string): Promise<void> {
     await createRepository(this.path(projectId));
+    if (headBranch) await setHeadBranch(this.path(projectId), headBranch);
   }
 
   async fork(fromProjectId: number, toProjectId: number): Promise<void> {

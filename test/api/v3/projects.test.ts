@@ -496,3 +496,18 @@ describe('GET /projects/:id/events', () => {
     assert.deepEqual((await client.get('/projects/999999/events')).body, { message: '404 Project Not Found' });
   });
 });
+
+describe('POST /projects/user/:user_id with default_branch', () => {
+  test('the default branch is kept and HEAD points at it; an invalid name answers 400', async () => {
+    const { user } = await app.createUser();
+    const created = await app.root.post(`/projects/user/${user.id}`, { name: 'with default', default_branch: 'develop' });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.default_branch, 'develop');
+    const fs = await import('node:fs');
+    const head = fs.readFileSync(`${app.services.repositories.path(created.body.id)}/HEAD`, 'utf8');
+    assert.equal(head.trim(), 'ref: refs/heads/develop');
+    const bad = await app.root.post(`/projects/user/${user.id}`, { name: 'bad default', default_branch: 'two..dots' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.message.default_branch, ['is invalid']);
+  });
+});

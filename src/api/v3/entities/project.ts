@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Project as ProjectRecord } from '../../../services/projects/types';
 import type { ProjectDetails } from '../../../services/projects/details';
-import { avatarUrl } from './user';
+import { avatarUrl, projectUrls } from '../../../lib/urls';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
 
 export const BasicProjectDetails = Type.Object({
@@ -79,10 +79,8 @@ export const Project = Type.Object({
 export type ProjectShape = Static<typeof Project>;
 
 function urls(project: ProjectRecord, presenter: Presenter) {
-  const pathWithNamespace = `${project.namespace.path}/${project.path}`;
-  const webUrl = `${presenter.externalUrl}/${pathWithNamespace}`;
-  const host = new URL(presenter.externalUrl).hostname;
-  return { pathWithNamespace, webUrl, http: `${webUrl}.git`, ssh: `git@${host}:${pathWithNamespace}.git` };
+  const { pathWithNamespace, web, http, ssh } = projectUrls(presenter.externalUrl, project);
+  return { pathWithNamespace, webUrl: web, http, ssh };
 }
 
 function namespaceHumanName(project: ProjectRecord, details: ProjectDetails): string {

@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { User as UserRow, Identity as IdentityRow } from '../../../services/users/users';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
+import { avatarUrl } from '../../../lib/urls';
 
 export const UserBasic = Type.Object({
   name: Type.String(),
@@ -43,11 +43,6 @@ export const UserFull = Type.Object({
 });
 
 export const UserLogin = Type.Object({ ...UserFull.properties, private_token: Type.String() });
-
-export function avatarUrl(email: string): string {
-  const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
-}
 
 export function presentUserBasic(user: UserRow, presenter: Presenter): Static<typeof UserBasic> {
   return {

@@ -1,0 +1,107 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { Api, RouteDeps } from './types';
+import { RepoTreeObject, presentTreeObject } from './entities/tree';
+import { Compare, presentCompare } from './entities/compare';
+import { Contributor, presentContributor } from './entities/commit';
+import { notFound } from '../../errors';
+import { ARCHIVE_EXTENSIONS, type RawBlob } from '../../services/repository/reads';
+import type { Project } from '../../services/projects/types';
+
+const ProjectId = Type.Object({ id: Type.String() });
+const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });
+
+/** Raw bytes: a file, a blob or an archive. */
+const RawBytes = {
+  200: {
+    description: 'the raw bytes',
+    content: { 'application/octet-stream': { schema: Type.String({ format: 'binary' }) } },
+  },
+};
+
+// Repository reads need `download_code`: reporters and up, or anyone who may read a public or internal project.
+const read = { access: 'optional', project: 'download_code' } as const;
+
+/**
+ * Serves file bytes as GitLab's workhorse did: inline, typed by content. `nosniff` keeps a browser
+ * from running an HTML file of a repository as a page of this site.
+ */
+function sendRaw(reply: FastifyReply, blob: RawBlob) {
+  return reply
+    .type(blob.contentType)
+    .header('Content-Length', String(blob.size))
+    .header('Content-Disposition', 'inline')
+    .header('X-Content-Type-Options', 'nosniff')
+    .send(blob.body);
+}
+
+/** `attachment; filename="…"`, with an RFC 5987 form when the name is not plain ASCII. */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return ascii === fileName ? `attachment; filename="${fileName}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
+  const reads = services.repositoryReads;
+
+  api.get('/projects/:id/repository/tree', {
+    config: read,
+    schema: {
+      params: ProjectId,
+      querystring: Type.Object({ path: Type.Optional(Type.String()), ref_name: Type.Optional(Type.String()) }),
+      response: { 200: Type.Array(RepoTreeObject) },
+    },
+  }, async (request) => {
+    const entries = await reads.tree(request.project, { ref: request.query.ref_name, path: request.query.path });
+    return entries.map(presentTreeObject);
+  });
+
+  // GitLab answered both paths with the same raw file.
+  for (const path of ['/projects/:id/repository/blobs/:sha', '/projects/:id/repository/commits/:sha/blob']) {
+    api.get(path, {
+      config: read,
+      schema: { params: ProjectSha, querystring: Type.Object({ filepath: Type.String() }), response: RawBytes },
+    }, async (request, reply) => sendRaw(reply, await reads.blobAt(request.project, request.params.sha, request.query.filepath)));
+  }
+
+  api.get('/projects/:id/repository/raw_blobs/:sha', {
+    config: read,
+    schema: { params: ProjectSha, response: RawBytes },
+  }, async (request, reply) => sendRaw(reply, await reads.rawBlob(request.project, request.params.sha)));
+
+  const ArchiveQuery = Type.Object({ sha: Type.Optional(Type.String()), format: Type.Optional(Type.String()) });
+  const archiveHandler = async (project: Project, query: { sha?: string; format?: string }, extension: string | undefined, reply: FastifyReply) => {
+    const archive = await reads.archive(project, { sha: query.sha, format: extension ?? query.format });
+    return reply
+      .type(archive.contentType)
+      .header('Content-Disposition', attachment(archive.fileName))
+      .header('Content-Transfer-Encoding', 'binary')
+      .header('Cache-Control', 'private')
+      .send(archive.stream);
+  };
+
+  api.get('/projects/:id/repository/archive', {
+    config: read,
+    schema: { params: ProjectId, querystring: ArchiveQuery, response: RawBytes },
+  }, async (request, reply) => archiveHandler(request.project, request.query, undefined, reply));
+
+  // `archive.zip`, `archive.tar.bz2` …: the extension picks the format, as GitLab's route did.
+  api.get('/projects/:id/repository/archive.:format', {
+    config: read,
+    schema: { params: Type.Object({ id: Type.String(), format: Type.String() }), querystring: ArchiveQuery, response: RawBytes },
+  }, async (request, reply) => {
+    if (!ARCHIVE_EXTENSIONS.has(request.params.format.toLowerCase())) throw notFound();
+    return archiveHandler(request.project, request.query, request.params.format, reply);
+  });
+
+  api.get('/projects/:id/repository/compare', {
+    config: read,
+    schema: { params: ProjectId, querystring: Type.Object({ from: Type.String(), to: Type.String() }), response: { 200: Compare } },
+  }, async (request) => presentCompare(await reads.compare(request.project, request.query.from, request.query.to)));
+
+  // Not paginated (GitLab listed them all).
+  api.get('/projects/:id/repository/contributors', {
+    config: read,
+    schema: { params: ProjectId, response: { 200: Type.Array(Contributor) } },
+  }, async (request) => (await reads.contributors(request.project)).map(presentContributor));
+}

@@ -1,0 +1,119 @@
+import type { ServiceContext } from '../context';
+import type { Project } from '../projects/types';
+import { badRequest, notFound } from '../../errors';
+import { repoPathOf } from './repositories';
+import type { RepositoryReadsService } from './reads';
+import { resolveCommit } from '../../git/commits';
+import { commitStats } from '../../git/commit-stats';
+import { commitDiff, type DiffFile, type DiffStats } from '../../git/diff';
+import { log } from '../../git/log';
+import type { Commit } from '../../git/objects';
+
+export interface CommitListOptions {
+  ref?: string;
+  path?: string;
+  since?: string;
+  until?: string;
+  /** 0-based, as GitLab's commits API counts pages. */
+  page?: unknown;
+  perPage?: unknown;
+}
+
+export interface CommitDetail {
+  commit: Commit;
+  stats: DiffStats;
+  /** The status of the project's latest pipeline for this commit, or null when it has none. */
+  status: string | null;
+}
+
+const DEFAULT_PER_PAGE = 20;
+
+/**
+ * Ruby's `Time.xmlschema`, which GitLab used: a date, optionally a time, optionally fractions and
+ * a zone (no zone means the server's time, UTC here).
+ */
+const XMLSCHEMA = /^\s*(-?\d+)-(\d\d)-(\d\d)(?:T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d(?::?\d\d)?)?)?\s*$/i;
+
+/** A `since`/`until` value; blank means none; anything else unreadable is GitLab's 400. */
+export function parseTimestamp(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const match = XMLSCHEMA.exec(value);
+  const invalid = () => badRequest(`"${name}" must be a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ`);
+  if (!match) throw invalid();
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match;
+  const parts = [Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)] as const;
+  const utc = new Date(Date.UTC(...parts));
+  utc.setUTCFullYear(parts[0]);
+  const roundTrips =
+    utc.getUTCFullYear() === parts[0] && utc.getUTCMonth() === parts[1] && utc.getUTCDate() === parts[2] &&
+    utc.getUTCHours() === parts[3] && utc.getUTCMinutes() === parts[4] && utc.getUTCSeconds() === parts[5];
+  if (!roundTrips) throw invalid();
+  const offset = /^[+-]/.test(zone) ? zoneMinutes(zone) : 0;
+  const millis = fraction === '' ? 0 : Math.floor(Number(`0${fraction}`) * 1000);
+  return new Date(utc.getTime() + millis - offset * 60_000);
+}
+
+function zoneMinutes(zone: string): number {
+  const digits = zone.slice(1).replace(':', '');
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0');
+  return zone.startsWith('-') ? -minutes : minutes;
+}
+
+/** `to_i` of a parameter: leading digits, else 0. */
+function toInteger(value: unknown): number {
+  if (typeof value === 'number') return Math.trunc(value);
+  const parsed = Number.parseInt(String(value ?? ''), 10);
+  return Number.isFinite(parsed) ? parsed : 0;
+}
+
+/** History, single commits and their diffs. */
+export class CommitReadsService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly reads: RepositoryReadsService,
+  ) {}
+
+  /**
+   * Newest first from a ref (default branch by default), `page` counted from 0, no page headers;
+   * an unknown ref or an empty repository has no commits.
+   */
+  async list(project: Project, options: CommitListOptions): Promise<Commit[]> {
+    const since = parseTimestamp('since', options.since);
+    const until = parseTimestamp('until', options.until);
+    // GitLab passed a zero or negative page size on to git and failed (500); the default is meant.
+    const given = toInteger(options.perPage);
+    const perPage = given > 0 ? given : DEFAULT_PER_PAGE;
+    const page = Math.max(0, toInteger(options.page));
+    const ref = await this.reads.refOrDefault(project, options.ref);
+    return log(repoPathOf(this.ctx, project.id), { ref, path: options.path, since, until, offset: page * perPage, limit: perPage });
+  }
+
+  /** The commit a sha, branch or tag names, or `404 Commit Not Found`. */
+  async find(project: Project, sha: string): Promise<Commit> {
+    const commit = await resolveCommit(repoPathOf(this.ctx, project.id), sha);
+    if (!commit) throw notFound('Commit');
+    return commit;
+  }
+
+  async detail(project: Project, sha: string): Promise<CommitDetail> {
+    const commit = await this.find(project, sha);
+    const [stats, pipeline] = await Promise.all([
+      commitStats(repoPathOf(this.ctx, project.id), commit),
+      this.ctx.db
+        .selectFrom('ci_pipelines')
+        .select('status')
+        .where('project_id', '=', project.id)
+        .where('sha', '=', commit.id)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    return { commit, stats, status: pipeline?.status ?? null };
+  }
+
+  /** What the commit changed against its first parent. */
+  async diff(project: Project, sha: string): Promise<DiffFile[]> {
+    const commit = await this.find(project, sha);
+    return (await commitDiff(repoPathOf(this.ctx, project.id), commit)).files;
+  }
+}

@@ -1,0 +1,186 @@
+import path from 'node:path';
+import type { ServiceContext } from '../context';
+import type { Project } from '../projects/types';
+import type { ProjectStanding } from '../policy';
+import type { SettingsService } from '../settings/settings';
+import { protectionOf, type BranchProtection, type ProtectedBranch, type ProtectedBranchesService } from './protected-branches';
+import type { DefaultBranchService } from './default-branch';
+import { repoPathOf } from './repositories';
+import { enqueuePushProcessing, mayPushToBranch } from './branches';
+import { badRequest, notFound } from '../../errors';
+import { commitFiles, type CommitFilesResult, type FileChange } from '../../git/commit-files';
+import { resolveCommit } from '../../git/commits';
+import { GitStoreError } from '../../git/errors';
+import { lastCommitForPath } from '../../git/log';
+import { normalizeRepoPath } from '../../git/paths';
+import { ZERO_OID } from '../../git/ref-names';
+import { findBranch } from '../../git/refs';
+import { withRefLock } from '../../git/ref-lock';
+import { isEmpty } from '../../git/repositories';
+import { blobAtPath } from '../../git/tree';
+
+export interface RepositoryFile {
+  fileName: string;
+  filePath: string;
+  size: number;
+  content: Buffer;
+  ref: string;
+  blobId: string;
+  commitId: string;
+  lastCommitId: string;
+}
+
+export interface FileWrite {
+  action: FileChange['action'];
+  filePath: string;
+  branch: string;
+  commitMessage: string;
+  /** Required to create or update. */
+  content?: string;
+  /** `base64`, or anything else for text. */
+  encoding?: string;
+  authorEmail?: string;
+  authorName?: string;
+}
+
+interface Writer {
+  id: number;
+  name: string;
+  email: string;
+}
+
+/** GitLab's `Gitlab::Regex.file_path_regex` and the messages of 8.12's `Files::CreateService`. */
+const FILE_PATH = /^[a-zA-Z0-9_\-./@]*$/;
+const MESSAGES = {
+  notAllowed: 'You are not allowed to push into this branch',
+  notOnBranch: 'You can only create or edit files when you are on a branch',
+  traversal: 'Your changes could not be committed, because the file name cannot include directory traversal. ',
+  fileName: "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'. ",
+  exists: 'Your changes could not be committed because a file with the same name already exists',
+  // 8.12 created the file on update and failed with a 500 on delete; later GitLab answers this.
+  missing: "A file with this name doesn't exist",
+};
+
+/** Attempts of one commit when other writers move the branch in between. */
+const ATTEMPTS = 3;
+
+/** The files API: one file read or written per request, each write one commit. */
+export class FilesService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly protectedBranches: ProtectedBranchesService,
+    private readonly settings: SettingsService,
+    private readonly defaultBranch: DefaultBranchService,
+  ) {}
+
+  async get(project: Project, filePath: string, ref: string): Promise<RepositoryFile> {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const commit = await resolveCommit(repoPath, ref);
+    if (!commit) throw notFound('Commit');
+    const [blob, last] = await Promise.all([blobAtPath(repoPath, commit.id, filePath), lastCommitForPath(repoPath, commit.id, filePath)]);
+    if (!blob || !last) throw notFound('File');
+    const normalized = normalizeRepoPath(filePath)!;
+    return {
+      fileName: path.posix.basename(normalized),
+      filePath: normalized,
+      size: blob.size,
+      content: blob.content,
+      ref,
+      blobId: blob.id,
+      commitId: commit.id,
+      lastCommitId: last.id,
+    };
+  }
+
+  /**
+   * One commit on `branch`, checked in 8.12's order: the push rules, that the branch exists (a
+   * commit to an empty repository creates it), then the path. Answers the path as it was written.
+   */
+  async write(project: Project, standing: ProjectStanding, writer: Writer, request: FileWrite): Promise<string> {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const [empty, head, rules] = await Promise.all([isEmpty(repoPath), findBranch(repoPath, request.branch), this.protectedBranches.list(project.id)]);
+    if (!mayPushToBranch(standing, empty ? await this.emptyRepositoryProtection(rules, request.branch) : protectionOf(rules, request.branch))) {
+      throw badRequest(MESSAGES.notAllowed);
+    }
+    if (!empty && !head) throw badRequest(MESSAGES.notOnBranch);
+    const filePath = request.action === 'create' ? checkedNewPath(request.filePath) : request.filePath;
+
+    const change: FileChange =
+      request.action === 'delete'
+        ? { action: 'delete', path: filePath }
+        : { action: request.action, path: filePath, content: Buffer.from(request.content ?? '', request.encoding === 'base64' ? 'base64' : 'utf8') };
+    // 8.12 takes the author from the request only when both halves are given (blank is not given); the committer is always the caller.
+    const committer = { name: writer.name, email: writer.email };
+    const author = present(request.authorEmail) && present(request.authorName) ? { name: request.authorName, email: request.authorEmail } : committer;
+
+    const result = await this.commitWithRetries(repoPath, request.branch, {
+      branch: request.branch,
+      changes: [change],
+      message: request.commitMessage,
+      author,
+      committer,
+      // Should the branch vanish meanwhile, commit on the head that was checked, never on an empty tree.
+      startRef: head?.commit.id,
+    });
+    const oldId = result.branchCreated ? ZERO_OID : ((await resolveCommit(repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
+    if (empty && result.branchCreated) await this.defaultBranch.adopt(project, request.branch);
+    await enqueuePushProcessing(this.ctx, project.id, writer.id, [{ oldId, newId: result.commitId, ref: `refs/heads/${request.branch}` }]);
+    return filePath;
+  }
+
+  /** 8.12: while a repository is empty, a protecting `default_branch_protection` (2 or 3) protects whatever branch comes first. */
+  private async emptyRepositoryProtection(rules: ProtectedBranch[], branch: string): Promise<BranchProtection> {
+    const { default_branch_protection: level } = await this.settings.get();
+    if (level === 2 || level === 3) return { protected: true, developersCanPush: false, developersCanMerge: level === 3 };
+    return protectionOf(rules, branch);
+  }
+
+  /** Local writers of the branch queue; a writer elsewhere that moved it first makes this one read again and retry. */
+  private commitWithRetries(repoPath: string, branch: string, options: Parameters<typeof commitFiles>[1]): Promise<CommitFilesResult> {
+    return withRefLock(repoPath, `refs/heads/${branch}`, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await commitFiles(repoPath, options);
+        } catch (error) {
+          const raced = error instanceof GitStoreError && (error.code === 'ref_moved' || error.code === 'ref_exists');
+          if (raced && attempt < ATTEMPTS) continue;
+          throw commitFailure(error, branch);
+        }
+      }
+    });
+  }
+}
+
+const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+
+/** 8.12's `Files::CreateService` checks; one leading `/` is dropped, as it did. */
+function checkedNewPath(value: string): string {
+  if (value.includes('..')) throw badRequest(MESSAGES.traversal);
+  if (!FILE_PATH.test(value)) throw badRequest(MESSAGES.fileName);
+  return value.startsWith('/') ? value.slice(1) : value;
+}
+
+function commitFailure(error: unknown, branch: string): unknown {
+  if (!(error instanceof GitStoreError)) return error;
+  switch (error.code) {
+    case 'file_exists':
+      return badRequest(MESSAGES.exists);
+    case 'file_missing':
+      return badRequest(MESSAGES.missing);
+    case 'path_conflict':
+      return badRequest(`Your changes could not be committed because ${error.message}`);
+    // The message of 8.12's `Gitlab::Git::Repository::InvalidBlobName` for a path it refused.
+    case 'invalid_path':
+      return badRequest('Invalid path');
+    case 'invalid_ref_name':
+      return badRequest('Branch name is invalid');
+    case 'invalid_identity':
+      return badRequest('Something went wrong. Your changes were not committed');
+    // Still losing the race after the retries: 8.12's `Repository::CommitError` text.
+    case 'ref_moved':
+    case 'ref_exists':
+      return badRequest(`Could not update branch ${branch}. Please refresh and try again.`);
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,94 @@
+import type { PushedCommit } from '../../git/push-log';
+import type { Project } from '../projects/types';
+import type { User } from '../users/users';
+import { avatarUrl, projectUrls } from '../../lib/urls';
+
+/** At most this many commits travel in push data (GitLab's "latest 20 commits"). */
+export const PUSH_DATA_COMMITS = 20;
+
+export interface PushDataInput {
+  project: Project;
+  user: User;
+  externalUrl: string;
+  oldId: string;
+  newId: string;
+  /** The full ref: `refs/heads/…` or `refs/tags/…`. */
+  ref: string;
+  /** The commits to list, oldest first, at most `PUSH_DATA_COMMITS`. */
+  commits: PushedCommit[];
+  totalCommits: number;
+  /** The commit a checkout of the ref gets: null when the ref was deleted or a tag names no commit. */
+  checkoutSha: string | null;
+  /** A tag's annotation; null for branches and lightweight tags. */
+  message: string | null;
+}
+
+export type PushData = ReturnType<typeof buildPushData>;
+
+/** GitLab 8.12's `Gitlab::DataBuilder::Push.build`: the payload of push events, hooks and the event's `data`. */
+export function buildPushData(input: PushDataInput) {
+  const { project, user } = input;
+  const kind = input.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
+  const urls = projectUrls(input.externalUrl, project);
+  const hookAttributes = {
+    name: project.name,
+    description: project.description,
+    web_url: urls.web,
+    avatar_url: null,
+    git_ssh_url: urls.ssh,
+    git_http_url: urls.http,
+    namespace: project.namespace.name,
+    visibility_level: project.visibility_level,
+    path_with_namespace: urls.pathWithNamespace,
+    default_branch: project.default_branch,
+    // GitLab keeps these older names for hooks written against them.
+    homepage: urls.web,
+    url: urls.ssh,
+    ssh_url: urls.ssh,
+    http_url: urls.http,
+  };
+  return {
+    object_kind: kind,
+    event_name: kind,
+    before: input.oldId,
+    after: input.newId,
+    ref: input.ref,
+    checkout_sha: input.checkoutSha,
+    message: input.message,
+    user_id: user.id,
+    user_name: user.name,
+    user_email: user.email,
+    user_avatar: avatarUrl(user.email),
+    project_id: project.id,
+    project: hookAttributes,
+    commits: input.commits.map((pushed) => commitHookAttributes(pushed, urls.web)),
+    total_commits_count: input.totalCommits,
+    repository: {
+      name: hookAttributes.name,
+      url: hookAttributes.url,
+      description: hookAttributes.description,
+      homepage: hookAttributes.homepage,
+      git_http_url: hookAttributes.git_http_url,
+      git_ssh_url: hookAttributes.git_ssh_url,
+      visibility_level: hookAttributes.visibility_level,
+    },
+  };
+}
+
+/** GitLab's `Commit#hook_attrs(with_changed_files: true)`. */
+function commitHookAttributes({ commit, added, modified, removed }: PushedCommit, webUrl: string) {
+  return {
+    id: commit.id,
+    message: commit.message,
+    // Ruby's `xmlschema`: seconds, in the committer's own offset.
+    timestamp: commit.committer.date.replace(/\.\d{3}(?=[+-]|Z$)/, ''),
+    url: `${webUrl}/commit/${commit.id}`,
+    author: { name: commit.author.name, email: commit.author.email },
+    added,
+    modified,
+    removed,
+  };
+}
+
+/** The same addresses the Project entity shows. */
+

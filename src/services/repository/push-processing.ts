@@ -1,0 +1,116 @@
+import type { Services } from '../index';
+import { catFile } from '../../git/cat-file';
+import { parseTag } from '../../git/objects';
+import { commitsChanges, pushCommits } from '../../git/push-log';
+import { ZERO_OID } from '../../git/ref-names';
+import { emitProjectEvent } from '../hooks/project-events';
+import { emitFlaggedSystemEvents } from '../hooks/system-events';
+import { buildPushData, PUSH_DATA_COMMITS, type PushDataInput } from './push-data';
+import { repoPathOf } from './repositories';
+
+export interface RefChange {
+  oldId: string;
+  newId: string;
+  ref: string;
+}
+
+/** The `push.process` job: one per accepted push, enqueued after git took it. */
+export interface PushJob {
+  projectId: number;
+  userId: number;
+  updates: RefChange[];
+}
+
+type PushRead = Omit<PushDataInput, 'project' | 'user' | 'externalUrl'>;
+
+/**
+ * What GitLab 8.12's `GitPushService` and `GitTagPushService` do after a push, per branch or tag:
+ * the project event (with the push data), project hooks, system hooks and the project's
+ * `last_activity_at`, all in one transaction so that a retried job never doubles anything.
+ */
+export async function processPush(services: Services, job: PushJob): Promise<void> {
+  const { ctx } = services;
+  const [project, user] = await Promise.all([services.projects.find(job.projectId), services.users.findById(job.userId)]);
+  // The project was deleted or the pusher removed meanwhile: nobody to show the push to.
+  if (!project || !user) return;
+  const repoPath = repoPathOf(ctx, project.id);
+  // Other refs (notes, merge request heads) make no events, as in GitLab's `PostReceive`.
+  const changes = job.updates.filter((change) => isBranch(change.ref) || isTag(change.ref));
+  if (changes.length === 0) return;
+  const reads = await readPushes(repoPath, changes);
+  const base = { project, user, externalUrl: ctx.config.externalUrl };
+
+  await ctx.db.transaction().execute(async (trx) => {
+    const systemPushes: unknown[] = [];
+    const systemTagPushes: unknown[] = [];
+    for (const read of reads) {
+      const data = buildPushData({ ...base, ...read });
+      await services.events.record(trx, { projectId: project.id, authorId: user.id, action: actionOf(read), data });
+      // System hooks get the push without its commits; a tag's message is empty there (GitLab 8.12).
+      const systemData = buildPushData({ ...base, ...read, commits: [], totalCommits: 0, message: isTag(read.ref) ? '' : null });
+      if (isTag(read.ref)) {
+        await emitProjectEvent(ctx, trx, project.id, 'tag_push_events', 'Tag Push Hook', data);
+        systemTagPushes.push(systemData);
+      } else {
+        await emitProjectEvent(ctx, trx, project.id, 'push_events', 'Push Hook', data);
+        systemPushes.push(systemData);
+      }
+      // CI: create the pipeline for this push here
+    }
+    await emitFlaggedSystemEvents(ctx, trx, 'push_events', systemPushes);
+    await emitFlaggedSystemEvents(ctx, trx, 'tag_push_events', systemTagPushes);
+    await services.projects.touch(project.id, trx);
+  });
+}
+
+const isBranch = (ref: string) => ref.startsWith('refs/heads/');
+const isTag = (ref: string) => ref.startsWith('refs/tags/');
+
+/** GitLab's `Event#action_name` for pushes. */
+function actionOf(change: RefChange): string {
+  if (change.oldId === ZERO_OID) return 'pushed new';
+  if (change.newId === ZERO_OID) return 'deleted';
+  return 'pushed to';
+}
+
+/** Branch reads run this many at a time: a mirror push of many branches must not start a process storm. */
+const PARALLEL_READS = 4;
+
+/**
+ * The commits and details of each ref change, in order; a deleted ref has none. A branch lists
+ * the commits after the old head (for a new branch, those no other branch has); a tag lists the
+ * commit it names, with its annotation.
+ */
+async function readPushes(repoPath: string, changes: RefChange[]): Promise<PushRead[]> {
+  const reads: PushRead[] = changes.map((change) => ({ ...change, commits: [], totalCommits: 0, checkoutSha: null, message: null }));
+  const live = reads.filter((read) => read.newId !== ZERO_OID);
+  await readBranches(repoPath, live.filter((read) => isBranch(read.ref)));
+  await readTags(repoPath, live.filter((read) => isTag(read.ref)));
+  return reads;
+}
+
+async function readBranches(repoPath: string, reads: PushRead[]): Promise<void> {
+  for (let start = 0; start < reads.length; start += PARALLEL_READS) {
+    await Promise.all(
+      reads.slice(start, start + PARALLEL_READS).map(async (read) => {
+        const range = read.oldId === ZERO_OID ? { newBranch: read.ref.slice('refs/heads/'.length) } : { oldId: read.oldId };
+        const { commits, total } = await pushCommits(repoPath, read.newId, range, PUSH_DATA_COMMITS);
+        Object.assign(read, { commits, totalCommits: total, checkoutSha: read.newId });
+      }),
+    );
+  }
+}
+
+/** All tags in one pipelined cat-file exchange and one `git log`. */
+async function readTags(repoPath: string, reads: PushRead[]): Promise<void> {
+  const objects = await catFile.readMany(repoPath, reads.flatMap((read) => [read.newId, `${read.newId}^{commit}`]));
+  const peeled = reads.map((_, index) => objects[2 * index + 1]);
+  const changes = await commitsChanges(repoPath, peeled.flatMap((object) => (object?.type === 'commit' ? [object.oid] : [])));
+  reads.forEach((read, index) => {
+    const target = objects[2 * index];
+    if (target?.type === 'tag') read.message = parseTag(target.oid, target.content).message;
+    // A tag of a tree or a blob has no commit to check out.
+    const pushed = peeled[index]?.type === 'commit' ? changes.get(peeled[index]!.oid) : undefined;
+    if (pushed) Object.assign(read, { commits: [pushed], totalCommits: 1, checkoutSha: pushed.commit.id });
+  });
+}

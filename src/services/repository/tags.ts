@@ -1,0 +1,129 @@
+import type { Selectable } from 'kysely';
+import type { ServiceContext } from '../context';
+import type { Project } from '../projects/types';
+import type { ReleasesTable } from '../../db/schema';
+import { repoPathOf } from './repositories';
+import { enqueuePushProcessing } from './branches';
+import { ApiError, badRequest, conflict, notFound } from '../../errors';
+import { now } from '../../lib/time';
+import { findTag, listTags, type TagRef } from '../../git/refs';
+import { createTag, deleteTag } from '../../git/write';
+import { resolveCommitId } from '../../git/commits';
+import { GitStoreError } from '../../git/errors';
+import { isValidTagName, ZERO_OID } from '../../git/ref-names';
+
+export type Release = Selectable<ReleasesTable>;
+
+export interface TagView extends TagRef {
+  release: Release | null;
+}
+
+export interface NewTag {
+  name: string;
+  ref: string;
+  /** Makes an annotated tag. */
+  message?: string;
+  releaseDescription?: string;
+}
+
+const tagMissing = () => new ApiError(404, { message: 'Tag does not exist' });
+
+/** Tags of a project's repository and their release notes (kept in the database). */
+export class TagsService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** Newest name first: GitLab sorts by name and reverses. */
+  async list(project: Project): Promise<TagView[]> {
+    const [tags, releases] = await Promise.all([listTags(repoPathOf(this.ctx, project.id)), this.releases(project.id)]);
+    const byTag = new Map(releases.map((release) => [release.tag, release]));
+    return tags.reverse().map((tag) => ({ ...tag, release: byTag.get(tag.name) ?? null }));
+  }
+
+  async find(project: Project, name: string): Promise<TagView> {
+    const [tag, releases] = await Promise.all([findTag(repoPathOf(this.ctx, project.id), name), this.releases(project.id, name)]);
+    if (!tag) throw notFound('Tag');
+    return { ...tag, release: releases[0] ?? null };
+  }
+
+  /** GitLab's `CreateTagService`: the name, then the target (a commit), then whether the tag exists. */
+  async create(project: Project, tagger: { id: number; name: string; email: string }, tag: NewTag): Promise<TagView> {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    if (!isValidTagName(tag.name)) throw badRequest('Tag name invalid');
+    const target = await resolveCommitId(repoPath, tag.ref);
+    if (target === undefined) throw badRequest(`Target ${tag.ref} is invalid`);
+    const annotation = tag.message === undefined ? undefined : { message: tag.message.trim(), tagger: { name: tagger.name, email: tagger.email } };
+    let id: string;
+    try {
+      id = await createTag(repoPath, tag.name, target, annotation);
+    } catch (error) {
+      if (error instanceof GitStoreError && error.code === 'ref_exists') throw badRequest(`Tag ${tag.name} already exists`);
+      // `v1/x` next to a tag `v1`: git cannot store both; 8.12 answered 500.
+      if (error instanceof GitStoreError && error.code === 'ref_name_conflict') throw badRequest(`Tag ${tag.name} conflicts with an existing tag`);
+      throw error;
+    }
+    // A blank description makes no release (8.12's model refused it silently).
+    if (tag.releaseDescription !== undefined && tag.releaseDescription.trim() !== '') {
+      await this.upsertRelease(project.id, tag.name, tag.releaseDescription);
+    }
+    await enqueuePushProcessing(this.ctx, project.id, tagger.id, [{ oldId: ZERO_OID, newId: id, ref: `refs/tags/${tag.name}` }]);
+    return this.find(project, tag.name);
+  }
+
+  /** Deletes the tag and its release notes. */
+  async remove(project: Project, userId: number, name: string): Promise<void> {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const tag = await findTag(repoPath, name);
+    if (!tag) throw new ApiError(404, { message: 'No such tag' });
+    try {
+      await deleteTag(repoPath, name, tag.targetId);
+    } catch (error) {
+      if (error instanceof GitStoreError && error.code === 'ref_missing') throw new ApiError(404, { message: 'No such tag' });
+      if (error instanceof GitStoreError && error.code === 'ref_moved') throw badRequest('Failed to remove tag');
+      throw error;
+    }
+    await this.ctx.db.deleteFrom('releases').where('project_id', '=', project.id).where('tag', '=', name).execute();
+    await enqueuePushProcessing(this.ctx, project.id, userId, [{ oldId: tag.targetId, newId: ZERO_OID, ref: `refs/tags/${name}` }]);
+  }
+
+  async createRelease(project: Project, tagName: string, description: string): Promise<Release> {
+    if (!(await findTag(repoPathOf(this.ctx, project.id), tagName))) throw tagMissing();
+    const time = now();
+    // The unique (project, tag) index decides between two concurrent creators.
+    const created = await this.ctx.db
+      .insertInto('releases')
+      .values({ project_id: project.id, tag: tagName, description, created_at: time, updated_at: time })
+      .onConflict((oc) => oc.columns(['project_id', 'tag']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!created) throw conflict('Release already exists');
+    return created;
+  }
+
+  async updateRelease(project: Project, tagName: string, description: string): Promise<Release> {
+    if (!(await findTag(repoPathOf(this.ctx, project.id), tagName))) throw tagMissing();
+    const updated = await this.ctx.db
+      .updateTable('releases')
+      .set({ description, updated_at: now() })
+      .where('project_id', '=', project.id)
+      .where('tag', '=', tagName)
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw new ApiError(404, { message: 'Release does not exist' });
+    return updated;
+  }
+
+  private async upsertRelease(projectId: number, tagName: string, description: string): Promise<void> {
+    const time = now();
+    await this.ctx.db
+      .insertInto('releases')
+      .values({ project_id: projectId, tag: tagName, description, created_at: time, updated_at: time })
+      .onConflict((oc) => oc.columns(['project_id', 'tag']).doUpdateSet({ description, updated_at: time }))
+      .execute();
+  }
+
+  private releases(projectId: number, tagName?: string): Promise<Release[]> {
+    let query = this.ctx.db.selectFrom('releases').selectAll().where('project_id', '=', projectId);
+    if (tagName !== undefined) query = query.where('tag', '=', tagName);
+    return query.execute();
+  }
+}

@@ -1,0 +1,46 @@
+import type { TestApp } from './app';
+import { commitFiles, type FileChange } from '../../src/git/commit-files';
+import { blobInfoAtPath } from '../../src/git/blob-read';
+import { resolveCommitId } from '../../src/git/commits';
+import { repoPathOf } from '../../src/services/repository/repositories';
+
+export interface SeedCommit {
+  /** Default `master`. */
+  branch?: string;
+  /** Files to write (created or updated). */
+  files?: Record<string, string | Buffer>;
+  /** Files to delete. */
+  deletes?: string[];
+  message?: string;
+  /** Author and committer time (default now). */
+  time?: Date;
+  author?: { name: string; email: string };
+  /** Where a new branch starts (default: a root commit). */
+  startRef?: string;
+}
+
+/**
+ * Writes a commit straight into a project's bare repository (faster than a push, no hooks or
+ * events) and returns its sha.
+ */
+export async function seedCommit(app: TestApp, projectId: number, commit: SeedCommit = {}): Promise<string> {
+  const repoPath = repoPathOf(app.services.ctx, projectId);
+  const branch = commit.branch ?? 'master';
+  const parent = (await resolveCommitId(repoPath, `refs/heads/${branch}`)) ?? (commit.startRef ? await resolveCommitId(repoPath, commit.startRef) : undefined);
+  const entries = Object.entries(commit.files ?? {});
+  const existing = await Promise.all(entries.map(([path]) => (parent ? blobInfoAtPath(repoPath, parent, path) : undefined)));
+  const changes: FileChange[] = [
+    ...entries.map(([path, content], index): FileChange => ({ action: existing[index] ? 'update' : 'create', path, content: Buffer.from(content) })),
+    ...(commit.deletes ?? []).map((path): FileChange => ({ action: 'delete', path })),
+  ];
+  const author = { ...(commit.author ?? { name: 'Ada Tester', email: 'ada@example.com' }), time: commit.time };
+  const result = await commitFiles(repoPath, { branch, changes, message: commit.message ?? 'a commit\n', author, startRef: commit.startRef });
+  return result.commitId;
+}
+
+/** Several commits in order; their shas in the same order. */
+export async function seedCommits(app: TestApp, projectId: number, commits: SeedCommit[]): Promise<string[]> {
+  const shas: string[] = [];
+  for (const commit of commits) shas.push(await seedCommit(app, projectId, commit));
+  return shas;
+}
