@@ -66,11 +66,13 @@ function accepts(schema: Schema | undefined, type: string): boolean {
 
 /**
  * Applies GitLab's coercions before validation: `key[]` arrays, booleans by
- * `to_boolean`, and blank required values treated as missing.
+ * `to_boolean`, nulls dropped, and blank required values treated as missing.
  */
 function normalize(params: Params, schema: Schema): Params {
   const result: Params = {};
   for (const [rawKey, value] of Object.entries(params)) {
+    // A JSON null is an absent parameter, as in GitLab; validation would otherwise coerce it to 0, false or "".
+    if (value === null) continue;
     const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
     result[key] = value;
   }
@@ -87,7 +89,7 @@ function normalize(params: Params, schema: Schema): Params {
   }
   for (const key of schema.required ?? []) {
     const value = result[key];
-    if (value === null || (typeof value === 'string' && value.trim() === '')) delete result[key];
+    if (typeof value === 'string' && value.trim() === '') delete result[key];
   }
   return result;
 }

@@ -92,6 +92,15 @@ describe('parameters', () => {
     assert.deepEqual(post.body, { message: '400 (Bad request) "email" not given' });
   });
 
+  test('a JSON null is an absent parameter: it neither sets a field nor counts as given', async () => {
+    const { user } = await app.createUser({ projects_limit: 7 });
+    const updated = await app.root.put(`/users/${user.id}`, { projects_limit: null, bio: 'kept' });
+    assert.equal(updated.status, 200);
+    assert.equal(updated.body.projects_limit, 7);
+    const missing = await app.root.post('/users', { email: null, password: 'password123', name: 'N', username: 'nulluser' });
+    assert.deepEqual(missing.body, { message: '400 (Bad request) "email" not given' });
+  });
+
   test('a malformed JSON body answers 400, not 500', async () => {
     const response = await app.root.raw('POST', '/api/v3/users', { body: '{"email":', headers: { 'content-type': 'application/json' } });
     assert.equal(response.status, 400);

@@ -4,7 +4,6 @@ import { Group, GroupDetail, GroupRecord, presentGroup, presentGroupRecord } fro
 import { Project, presentProject } from './entities/project';
 import { ListFilters } from './projects';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { loadProjectDetails } from '../../services/projects/details';
 import type { Group as GroupRow, GroupAttributes } from '../../services/groups/groups';
 import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
@@ -29,7 +28,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
   const groups = services.groups;
 
   async function presentProjects(list: ProjectRecord[], caller: User) {
-    const details = await loadProjectDetails(services.ctx.db, list, caller);
+    const details = await services.projects.details(list, caller);
     return list.map((project) => presentProject(project, details, presenter));
   }
 

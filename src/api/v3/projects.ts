@@ -5,7 +5,6 @@ import { RecordId, givenAttributes } from './params';
 import { BasicProjectDetails, Project, presentBasicProject, presentProject } from './entities/project';
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { loadProjectDetails } from '../../services/projects/details';
 import type { Project as ProjectRecord, ProjectListScope } from '../../services/projects/types';
 import type { ProjectAttributes } from '../../services/projects/projects';
 import type { User } from '../../services/users/users';
@@ -50,7 +49,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   const projects = services.projects;
 
   async function presentOne(project: ProjectRecord, caller: User | null, runnersToken: boolean) {
-    const details = await loadProjectDetails(services.ctx.db, [project], caller);
+    const details = await services.projects.details([project], caller);
     return presentProject(project, details, presenter, {
       withAccess: true,
       runnersToken: runnersToken ? projects.runnersToken(project) : undefined,
@@ -58,7 +57,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   }
 
   async function presentList(list: ProjectRecord[], caller: User, withAccess: boolean) {
-    const details = await loadProjectDetails(services.ctx.db, list, caller);
+    const details = await services.projects.details(list, caller);
     return list.map((project) => presentProject(project, details, presenter, { withAccess }));
   }
 

@@ -16,6 +16,7 @@ import type { NamespaceRow, Project, ProjectListOptions, ProjectRow } from './ty
 import type { EventsService } from '../events/events';
 import type { SettingsReader } from '../settings-reader';
 import { countPersonalProjects } from './counts';
+import { loadProjectDetails, type ProjectDetails } from './details';
 import { isValidBranchName } from '../../git/ref-names';
 import { emitSystemEvent, emitSystemEvents, projectEventData, projectMemberEventData, projectMovedEventData } from '../hooks/system-events';
 
@@ -153,6 +154,11 @@ export class ProjectsService {
     const sharedAccess = shared.length ? Math.max(...shared.map((s) => Math.min(s.group_access, s.access_level))) : null;
     const namespaceOwner = isGroup ? groupAccess === OWNER : project.namespace.owner_id === caller.id;
     return { ...base, projectAccess, groupAccess, sharedAccess, namespaceOwner };
+  }
+
+  /** What Project responses show beyond the rows, for a whole page in a fixed number of queries. */
+  details(projects: Project[], caller: Caller | null): Promise<ProjectDetails> {
+    return loadProjectDetails(this.db, projects, caller);
   }
 
   authorize(standing: ProjectStanding, ability: ProjectAbility): void {
