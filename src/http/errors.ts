@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, invalidParam, notFound, notGiven } from '../errors';
+import { trackRoutes } from './method-not-allowed';
 
 interface AjvError {
   keyword: string;
@@ -19,7 +20,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(apiError.status).headers(apiError.headers).send(apiError.body);
   });
 
-  app.setNotFoundHandler((_request, reply) => {
+  const answeredMethodNotAllowed = trackRoutes(app);
+  app.setNotFoundHandler((request, reply) => {
+    if (answeredMethodNotAllowed(request, reply)) return;
     reply.status(404).send({ message: '404 Not Found' });
   });
 }

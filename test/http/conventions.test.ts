@@ -137,6 +137,15 @@ describe('routes', () => {
     assert.equal(anonymous.status, 404);
   });
 
+  test('a known path asked with another method answers 405 with an Allow header, before authentication', async () => {
+    const response = await app.anonymous.put('/users/ASDF/emails', {});
+    assert.equal(response.status, 405);
+    assert.deepEqual(response.body, { error: '405 Not Allowed' });
+    assert.match(response.headers.get('allow') ?? '', /GET/);
+    assert.match(response.headers.get('allow') ?? '', /POST/);
+    assert.equal((await app.root.delete('/projects/1/hooks')).status, 405);
+  });
+
   test('timestamps are ISO 8601 with milliseconds and Z', async () => {
     const response = await app.root.get('/user');
     assert.match(response.body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

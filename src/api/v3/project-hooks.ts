@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { ProjectHook, presentProjectHook } from './entities/project-hook';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { ApiError } from '../../errors';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // A string, so that `abc` is an unknown hook (404) as in GitLab, not an unmatched route.
@@ -60,15 +59,4 @@ export function projectHooksRoutes(api: Api, { services, presenter }: RouteDeps)
     config: { project: 'admin_project' },
     schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
   }, async (request) => presentProjectHook(await hooks.delete(request.project.id, request.params.hook_id)));
-
-  // GitLab's router answered a known path with an unsupported method 405, before authentication.
-  api.route({
-    method: ['PUT', 'DELETE', 'PATCH'],
-    url: '/projects/:id/hooks',
-    config: { access: 'public' },
-    schema: { hide: true },
-    handler: async () => {
-      throw new ApiError(405, { error: '405 Not Allowed' }, { Allow: 'OPTIONS, GET, POST, HEAD' });
-    },
-  });
 }
