@@ -32,6 +32,11 @@ async function serve(): Promise<void> {
     if (stopping) return;
     stopping = true;
     server.log.info({ signal }, 'shutting down');
+    // Requests in flight get 30 seconds; a client that never reads its download does not hold the process.
+    setTimeout(() => {
+      server.log.warn('requests still in flight after 30 s: exiting');
+      process.exit(1);
+    }, 30_000).unref();
     // Stop accepting, let requests in flight finish, then stop background work and the database.
     await server.close();
     await background.stop();
