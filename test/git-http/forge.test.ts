@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startApp, type TestApp } from '../support/app';
 import { grantProjectRole } from '../support/roles';
 import { cloneUrl, commit, git, tempDir, workTree } from '../support/git';
+import { digestToken } from '../../src/lib/secrets';
 
 let app: TestApp;
 before(async () => {
@@ -83,6 +84,26 @@ describe('git clone and fetch over HTTP', () => {
     const response = await fetch(`${app.url}/${p.path}.git/info/refs?service=git-upload-pack`, { headers: { authorization: 'Basic ' + Buffer.from('nobody:nothing').toString('base64') } });
     assert.equal(response.status, 401);
     assert.match(response.headers.get('www-authenticate') ?? '', /^Basic/);
+  });
+
+  test('gitlab-ci-token with a running build\'s token fetches that build\'s project only', async () => {
+    const p = await project(0);
+    const other = await project(0);
+    const db = app.services.ctx.db;
+    const time = new Date().toISOString();
+    const pipeline = await db.insertInto('ci_pipelines').values({ project_id: p.id, ref: 'master', sha: '0'.repeat(40), tag: 0, status: 'running', created_at: time, updated_at: time }).returning('id').executeTakeFirstOrThrow();
+    await db
+      .insertInto('ci_builds')
+      .values({
+        project_id: p.id, pipeline_id: pipeline.id, type: 'Build', name: 'test', stage: 'test', stage_idx: 0, ref: 'master', tag: 0, status: 'running',
+        allow_failure: 0, when: 'on_success', options: '', yaml_variables: '', trace_size: 0, token_digest: digestToken('build-token-1'), created_at: time, updated_at: time,
+      })
+      .execute();
+    assert.equal((await clone(cloneUrl(app.url, p.path, 'gitlab-ci-token', 'build-token-1'))).code, 0);
+    assert.notEqual((await clone(cloneUrl(app.url, other.path, 'gitlab-ci-token', 'build-token-1'))).code, 0);
+    assert.notEqual((await clone(cloneUrl(app.url, p.path, 'gitlab-ci-token', 'wrong-token'))).code, 0);
+    const dir = await workTree('ci-branch');
+    assert.notEqual((await git(['push', cloneUrl(app.url, p.path, 'gitlab-ci-token', 'build-token-1'), 'ci-branch'], dir)).code, 0);
   });
 
   test('fetch brings new commits', async () => {

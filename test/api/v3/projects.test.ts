@@ -465,6 +465,20 @@ describe('POST /projects/:id/share', () => {
   });
 });
 
+describe('DELETE /projects/:id/share/:group_id', () => {
+  test('removes the share: the group loses access; an unknown share answers 404', async () => {
+    const { client } = await app.createUser();
+    const project = await client.post('/projects', { name: 'unshared' });
+    const member = await app.createUser();
+    const groupId = await createGroupRow(app, 'grp-unshare', member.user.id, 0);
+    await client.post(`/projects/${project.body.id}/share`, { group_id: groupId, group_access: 30 });
+    assert.equal((await member.client.get(`/projects/${project.body.id}`)).status, 200);
+    assert.equal((await client.delete(`/projects/${project.body.id}/share/${groupId}`)).status, 200);
+    assert.equal((await member.client.get(`/projects/${project.body.id}`)).status, 404);
+    assert.equal((await client.delete(`/projects/${project.body.id}/share/${groupId}`)).status, 404);
+  });
+});
+
 describe('GET /projects/search/:query', () => {
   test('matches visible projects by name, path, description or namespace name', async () => {
     const { client } = await app.createUser();
