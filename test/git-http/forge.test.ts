@@ -110,10 +110,10 @@ describe('git clone and fetch over HTTP', () => {
     const p = await project(0);
     const dir = tempDir() + '/c';
     assert.equal((await git(['clone', '-q', p.url(p.owner), dir])).code, 0);
-    const other = await workTree();
-    await git(['pull', '-q', p.url(p.owner), 'master'], other);
+    const other = tempDir() + '/writer';
+    assert.equal((await git(['clone', '-q', p.url(p.owner), other])).code, 0);
     await commit(other, { 'more.txt': 'more\n' }, 'second commit');
-    assert.equal((await git(['push', '-q', p.url(p.owner), 'master'], other)).code, 0);
+    assert.equal((await git(['push', '-q', 'origin', 'master'], other)).code, 0);
     assert.equal((await git(['fetch', '-q', 'origin'], dir)).code, 0);
     const log = await git(['log', '--format=%s', 'origin/master'], dir);
     assert.match(log.stdout, /second commit/);
