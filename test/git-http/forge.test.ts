@@ -201,7 +201,7 @@ describe('repository storage', () => {
     const repoPath = app.services.repositories.path(p.id);
     assert.ok(fs.existsSync(path.join(repoPath, 'HEAD')));
     assert.equal((await app.as(p.owner.token).delete(`/projects/${p.id}`)).status, 200);
-    for (let i = 0; i < 100 && fs.existsSync(repoPath); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && fs.existsSync(repoPath); i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(fs.existsSync(repoPath), false);
   });
 
@@ -221,7 +221,7 @@ describe('repository storage', () => {
     const created = await app.as(owner.token).post('/projects', { name: 'imported', import_url: cloneUrl(app.url, source.path) });
     assert.equal(created.status, 201);
     let shown = created.body;
-    for (let i = 0; i < 100 && !['finished', 'failed'].includes(shown.import_status); i++) {
+    for (let i = 0; i < 600 && !['finished', 'failed'].includes(shown.import_status); i++) {
       await new Promise((r) => setTimeout(r, 50));
       shown = (await app.as(owner.token).get(`/projects/${created.body.id}`)).body;
     }
@@ -236,7 +236,7 @@ describe('repository storage', () => {
     const url = `file://${app.services.repositories.path(secret.id)}`;
     const created = await app.as(owner.token).post('/projects', { name: 'sneaky', import_url: url });
     let shown = created.body;
-    for (let i = 0; i < 100 && !['finished', 'failed'].includes(shown.import_status); i++) {
+    for (let i = 0; i < 600 && !['finished', 'failed'].includes(shown.import_status); i++) {
       await new Promise((r) => setTimeout(r, 50));
       shown = (await app.as(owner.token).get(`/projects/${created.body.id}`)).body;
     }
