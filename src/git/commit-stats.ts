@@ -1,12 +1,29 @@
-import type { DiffStats } from './diff';
+import { diffStats, smallCommitDiff, type DiffStats } from './diff';
+import { ImmutableCache } from './immutable-cache';
 import type { Commit } from './objects';
 import { runGit } from './run';
 
+/** Recent commits' counts: they never change. */
+const stats = new ImmutableCache<DiffStats>({ maxEntries: 5000 });
+
+/** Past this much output the patch is not read for the counts alone. */
+const SMALL_PATCH_BYTES = 512 * 1024;
+
 /**
  * Lines a commit added and deleted against its first parent (against nothing for a root commit),
- * without rename detection, as GitLab's `CommitStats` counted them. One git process, no patch text.
+ * without rename detection, as GitLab's `CommitStats` counted them. A small diff is read whole and
+ * kept, so the commit's diff, usually asked next, is ready; with no rename in it, its counts are
+ * those. Otherwise git counts them without the patch text.
  */
-export async function commitStats(repoPath: string, commit: Commit): Promise<DiffStats> {
+export function commitStats(repoPath: string, commit: Commit): Promise<DiffStats> {
+  return stats.get(`${repoPath}\0${commit.id}`, async () => {
+    const diff = await smallCommitDiff(repoPath, commit, SMALL_PATCH_BYTES);
+    if (diff && !diff.files.some((file) => file.renamedFile)) return diffStats(diff.files);
+    return countLines(repoPath, commit);
+  });
+}
+
+async function countLines(repoPath: string, commit: Commit): Promise<DiffStats> {
   const parent = commit.parentIds[0];
   const args = ['diff-tree', '-r', '-z', '--numstat', '--no-commit-id', '--no-renames'];
   const { stdout } = await runGit(repoPath, parent === undefined ? [...args, '--root', '--end-of-options', commit.id] : [...args, '--end-of-options', parent, commit.id]);

@@ -21,8 +21,11 @@ export async function compare(repoPath: string, from: string, to: string): Promi
   const empty: Comparison = { commits: [], diffs: [], sameRef: false, overflow: false };
   if (baseId === undefined || headId === undefined) return empty;
   if (baseId === headId) return { ...empty, sameRef: true };
-  const [commits, mergeBaseId] = await Promise.all([commitsBetween(repoPath, baseId, headId), mergeBase(repoPath, baseId, headId)]);
-  const { files, overflow } = await diffTrees(repoPath, mergeBaseId ?? null, headId);
+  // The history and the diff do not depend on each other: they run side by side.
+  const [commits, { files, overflow }] = await Promise.all([
+    commitsBetween(repoPath, baseId, headId),
+    mergeBase(repoPath, baseId, headId).then((mergeBaseId) => diffTrees(repoPath, mergeBaseId ?? null, headId)),
+  ]);
   return { commits, diffs: files, sameRef: false, overflow };
 }
 

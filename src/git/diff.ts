@@ -1,4 +1,5 @@
 import { GitCommandError } from './errors';
+import { ImmutableCache } from './immutable-cache';
 import type { Commit } from './objects';
 import { runGit } from './run';
 
@@ -37,22 +38,62 @@ const EMPTY_TREE: Record<number, string> = {
 /** Above this much patch text a diff is listed without its text (GitLab's `compare_timeout`). */
 const MAX_PATCH_BYTES = 32 * 1024 * 1024;
 
+/** Recent commits' diffs, up to 32 MiB of them: a commit page and its diff page ask for the same one. */
+const commitDiffs = new ImmutableCache<DiffResult>({
+  maxEntries: 500,
+  maxBytes: 32 * 1024 * 1024,
+  weigh: ({ files }) => files.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200),
+});
+
 /** What a commit changed against its first parent (against nothing for a root commit), renames detected. */
 export function commitDiff(repoPath: string, commit: Commit): Promise<DiffResult> {
-  return diffTrees(repoPath, commit.parentIds[0] ?? null, commit.id);
+  return commitDiffs.get(commitKey(repoPath, commit), () => diffTrees(repoPath, parentOf(commit), commit.id));
 }
 
-/** The diff between two commits or trees; `from` null means the empty tree. One git process. */
+/**
+ * `commitDiff` when git's output stays within `maxBytes`, else undefined: for callers that want
+ * the diff only when it is cheap. What it reads is kept for `commitDiff`.
+ */
+export async function smallCommitDiff(repoPath: string, commit: Commit, maxBytes: number): Promise<DiffResult | undefined> {
+  const key = commitKey(repoPath, commit);
+  const known = commitDiffs.peek(key);
+  if (known) return known;
+  const files = await patchDiff(repoPath, baseOf(parentOf(commit), commit.id), commit.id, maxBytes);
+  if (files === undefined) return undefined;
+  const result = { files, overflow: false };
+  commitDiffs.set(key, result);
+  return result;
+}
+
+const commitKey = (repoPath: string, commit: Commit): string => `${repoPath}\0${commit.id}`;
+const parentOf = (commit: Commit): string | null => commit.parentIds[0] ?? null;
+const baseOf = (from: string | null, to: string): string => from ?? EMPTY_TREE[to.length] ?? EMPTY_TREE[40];
+
+const DIFF_TREE = ['-c', 'core.quotePath=false', 'diff-tree', '-r', '-z', '-M', '--raw', '--no-commit-id'];
+
+/**
+ * The diff between two commits or trees; `from` null means the empty tree. One git process, two
+ * when the patch is too large to carry.
+ */
 export async function diffTrees(repoPath: string, from: string | null, to: string): Promise<DiffResult> {
-  const base = from ?? EMPTY_TREE[to.length] ?? EMPTY_TREE[40];
-  const args = ['-c', 'core.quotePath=false', 'diff-tree', '-r', '-z', '-M', '--raw', '--numstat', '--no-commit-id'];
+  const base = baseOf(from, to);
+  const files = await patchDiff(repoPath, base, to, MAX_PATCH_BYTES);
+  if (files !== undefined) return { files, overflow: false };
+  const { stdout } = await runGit(repoPath, [...DIFF_TREE, '--numstat', '--end-of-options', base, to]);
+  return { files: parseDiffTree(stdout, false), overflow: true };
+}
+
+/**
+ * Files with their patch text, or undefined past `maxBytes` of output. Line counts are read from
+ * the patch: `--numstat` beside `-p` would make git diff every file twice.
+ */
+async function patchDiff(repoPath: string, base: string, to: string, maxBytes: number): Promise<DiffFile[] | undefined> {
   try {
-    const { stdout } = await runGit(repoPath, [...args, '-p', '--end-of-options', base, to], { maxOutput: MAX_PATCH_BYTES });
-    return { files: parseDiffTree(stdout, true), overflow: false };
+    const { stdout } = await runGit(repoPath, [...DIFF_TREE, '-p', '--end-of-options', base, to], { maxOutput: maxBytes });
+    return parseDiffTree(stdout, true);
   } catch (error) {
-    if (!(error instanceof GitCommandError) || error.stderr !== 'output too large') throw error;
-    const { stdout } = await runGit(repoPath, [...args, '--end-of-options', base, to]);
-    return { files: parseDiffTree(stdout, false), overflow: true };
+    if (error instanceof GitCommandError && error.stderr === 'output too large') return undefined;
+    throw error;
   }
 }
 
@@ -63,9 +104,9 @@ export function diffStats(files: readonly DiffFile[]): DiffStats {
 }
 
 /**
- * `diff-tree -z --raw --numstat [-p]` output: raw records (`:mode mode oid oid status\0path\0[path\0]`),
- * as many numstat records (`add\tdel\tpath\0`, or `add\tdel\t\0old\0new\0` for a rename), a NUL, then
- * the patch, one `diff --git` section per record in the same order.
+ * `diff-tree -z --raw (-p | --numstat)` output: raw records (`:mode mode oid oid status\0path\0[path\0]`),
+ * then either the patch, one `diff --git` section per record in the same order, or as many numstat
+ * records (`add\tdel\tpath\0`, or `add\tdel\t\0old\0new\0` for a rename).
  */
 function parseDiffTree(output: Buffer, withPatch: boolean): DiffFile[] {
   let offset = 0;
@@ -96,24 +137,49 @@ function parseDiffTree(output: Buffer, withPatch: boolean): DiffFile[] {
       typeChanged: kind === 'T',
     });
   }
-  for (const file of files) {
-    const [additions, deletions, path] = token().split('\t');
-    if (path === '') offset = skipTokens(output, offset, 2);
-    // Binary files count `-`: no lines.
-    file.additions = Number.parseInt(additions, 10) || 0;
-    file.deletions = Number.parseInt(deletions, 10) || 0;
+  if (files.length === 0) return [];
+  if (!withPatch) {
+    for (const file of files) {
+      const [additions, deletions, path] = token().split('\t');
+      if (path === '') offset = skipTokens(output, offset, 2);
+      // Binary files count `-`: no lines.
+      file.additions = Number.parseInt(additions, 10) || 0;
+      file.deletions = Number.parseInt(deletions, 10) || 0;
+    }
+    return files.map(withoutTypeChange);
   }
-  if (!withPatch || files.length === 0) return files.map(withoutTypeChange);
   if (output[offset] === 0) offset += 1;
   const sections = output.toString('utf8', offset).split(/^diff --git /m).slice(1);
   let next = 0;
   for (const file of files) {
     // A change of type (file ⇄ symlink ⇄ submodule) is printed as a deletion and a creation.
-    const count = file.typeChanged ? 2 : 1;
-    file.diff = sections.slice(next, next + count).map(patchBody).join('');
-    next += count;
+    const bodies = sections.slice(next, next + (file.typeChanged ? 2 : 1)).map(patchBody);
+    next += bodies.length;
+    file.diff = bodies.join('');
+    for (const body of bodies) {
+      const counted = changedLines(body);
+      file.additions += counted.additions;
+      file.deletions += counted.deletions;
+    }
   }
   return files.map(withoutTypeChange);
+}
+
+/** The `+` and `-` lines of a patch's hunks, as `--numstat` counts them (a binary patch has none). */
+function changedLines(body: string): { additions: number; deletions: number } {
+  let additions = 0;
+  let deletions = 0;
+  // The `---`/`+++` header comes before the first hunk; every line from there starts with its kind.
+  const firstHunk = body.indexOf('\n@@');
+  if (firstHunk === -1) return { additions, deletions };
+  for (let start = firstHunk + 1; start < body.length; ) {
+    const kind = body.charCodeAt(start);
+    if (kind === 0x2b /* + */) additions += 1;
+    else if (kind === 0x2d /* - */) deletions += 1;
+    const end = body.indexOf('\n', start);
+    start = end === -1 ? body.length : end + 1;
+  }
+  return { additions, deletions };
 }
 
 const withoutTypeChange = ({ typeChanged: _, ...file }: DiffFile & { typeChanged: boolean }): DiffFile => file;

@@ -1,7 +1,8 @@
 import { gitText } from './run';
-import { readCommits, resolveCommitId } from './commits';
+import { readCommits, resolveCommit, resolveCommitId } from './commits';
 import type { Commit } from './objects';
 import { normalizeRepoPath } from './paths';
+import { WALK_LIMIT, walkHistory } from './walk';
 
 export interface LogOptions {
   /** Where history starts: sha, branch or tag. */
@@ -20,8 +21,25 @@ export interface LogOptions {
 
 /** History newest first, as `git log` walks it; empty for an unknown ref or path. */
 export async function log(repoPath: string, options: LogOptions): Promise<Commit[]> {
+  const walked = await walkedPage(repoPath, options);
+  if (walked) return walked;
   const ids = await logIds(repoPath, options);
   return ids.length === 0 ? [] : readCommits(repoPath, ids);
+}
+
+/**
+ * A first page of the whole history (no path, dates or merge filter) read through the cat-file
+ * process; undefined when git must walk it.
+ */
+async function walkedPage(repoPath: string, options: LogOptions): Promise<Commit[] | undefined> {
+  const offset = Math.max(0, Math.floor(options.offset ?? 0)) || 0;
+  const limit = Math.max(0, Math.floor(options.limit ?? Number.NaN));
+  const plain = (options.path === undefined || normalizeRepoPath(options.path) === '') && !options.since && !options.until && !options.noMerges;
+  if (!plain || !Number.isFinite(limit) || offset + limit > WALK_LIMIT) return undefined;
+  if (limit === 0) return [];
+  const start = await resolveCommit(repoPath, options.ref);
+  if (start === undefined) return [];
+  return (await walkHistory(repoPath, start, offset + limit))?.slice(offset);
 }
 
 /** Only the shas of `log`. */
