@@ -1,18 +1,11 @@
 import { loadConfig, ConfigError } from './config';
 import { openDatabase } from './db/index';
 import { migrateToLatest } from './db/migrate';
-import { buildApp } from './http/app';
-import { ensureRootUser } from './services/users/bootstrap';
-import { startBackgroundWork } from './jobs/index';
+import { startServer } from './server';
 
 async function serve(): Promise<void> {
   const config = loadConfig();
-  const database = openDatabase({ ...config, onIdleError: (error) => console.error(`database connection lost: ${error.message}`) });
-  await migrateToLatest(database);
-  const { server, services } = await buildApp({ config, database });
-  const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
-  const background = startBackgroundWork(services);
-  await server.listen({ port: config.port, host: config.host });
+  const { server, root, close } = await startServer(config);
   if (root) {
     // Printed once, on the first start only: nothing else ever shows generated credentials.
     console.log(
@@ -38,9 +31,7 @@ async function serve(): Promise<void> {
       process.exit(1);
     }, 30_000).unref();
     // Stop accepting, let requests in flight finish, then stop background work and the database.
-    await server.close();
-    await background.stop();
-    await database.db.destroy();
+    await close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

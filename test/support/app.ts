@@ -4,11 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../src/config';
-import { openDatabase } from '../../src/db/index';
-import { migrateToLatest } from '../../src/db/migrate';
-import { buildApp } from '../../src/http/app';
-import { ensureRootUser } from '../../src/services/users/bootstrap';
-import { startBackgroundWork } from '../../src/jobs/index';
+import { startServer } from '../../src/server';
 import type { Services } from '../../src/services/index';
 import { ApiClient } from './client';
 
@@ -29,7 +25,7 @@ export interface TestApp {
 
 let counter = 0;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -40,11 +36,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh PostgreSQL database per app when TEST_DATABASE_URL is set; SQLite in the data dir otherwise. */
-async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
+/** A fresh PostgreSQL database per app when `base` (default TEST_DATABASE_URL) is set; SQLite in the data dir otherwise. */
+export async function freshDatabaseUrl(base = process.env.TEST_DATABASE_URL, prefix = 'forge_test'): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!base) return { url: '', drop: async () => {} };
-  const name = `forge_test_${process.pid}_${Date.now()}_${counter++}`;
+  const name = `${prefix}_${process.pid}_${Date.now()}_${counter++}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -78,12 +73,8 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
     JOB_RETRY_BASE_MS: '200',
     ...env,
   });
-  const handle = openDatabase(config);
-  await migrateToLatest(handle);
-  const { server, services } = await buildApp({ config, database: handle, logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false });
-  await ensureRootUser(handle.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
-  const worker = startBackgroundWork(services);
-  await server.listen({ port, host: '127.0.0.1' });
+  const running = await startServer(config, { logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false });
+  const { services } = running;
   const url = `http://127.0.0.1:${port}`;
   const as = (token: string) => new ApiClient(url, token);
   let users = 0;
@@ -112,9 +103,7 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
       return { user: created.body, client: as(token), token, password };
     },
     async close() {
-      await server.close();
-      await worker.stop();
-      await handle.db.destroy();
+      await running.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
