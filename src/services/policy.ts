@@ -27,6 +27,8 @@ export interface ProjectStanding {
   caller: Caller | null;
   visibilityLevel: number;
   archived: boolean;
+  /** With builds off, the build abilities go too (GitLab 8.12's feature check). */
+  buildsEnabled: boolean;
   /** The caller's own membership of the project. */
   projectAccess: number | null;
   /** The caller's membership of the project's group. */
@@ -74,13 +76,14 @@ export function can(standing: ProjectStanding, ability: ProjectAbility, options:
     case 'download_code':
       return access >= REPORTER || open;
     case 'read_build':
-      return access >= REPORTER || (open && options.publicBuilds === true);
+      return standing.buildsEnabled && (access >= REPORTER || (open && options.publicBuilds === true));
     case 'push_code':
       return access >= DEVELOPER && !standing.archived;
     case 'create_commit_status':
       return access >= DEVELOPER;
-    case 'admin_project':
     case 'admin_build':
+      return standing.buildsEnabled && access >= MASTER;
+    case 'admin_project':
     case 'admin_project_member':
       return access >= MASTER;
     case 'rename_project':

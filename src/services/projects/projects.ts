@@ -118,6 +118,7 @@ export class ProjectsService {
       caller,
       visibilityLevel: project.visibility_level,
       archived: project.archived === 1,
+      buildsEnabled: project.builds_enabled === 1,
       projectAccess: null,
       groupAccess: null,
       sharedAccess: null,

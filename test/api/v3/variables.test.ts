@@ -133,6 +133,13 @@ describe('GET /projects/:id/variables', () => {
     assert.deepEqual(response.body, projectNotFound);
   });
 
+  test('with builds disabled the variables are out of reach: 403, even for the owner', async () => {
+    const project = await owner.post('/projects', { name: 'no builds', builds_enabled: false });
+    assert.equal(project.status, 201);
+    const response = await owner.get(`/projects/${project.body.id}/variables`);
+    assert.deepEqual([response.status, response.body], [403, { message: '403 Forbidden' }]);
+  });
+
   test('on a public project, a signed-in non-member gets 403', async () => {
     const { body: project } = await owner.post('/projects', { name: 'public vars', visibility_level: 20 });
     const response = await outsider.get(`/projects/${project.id}/variables`);
