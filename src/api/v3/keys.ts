@@ -62,7 +62,6 @@ export function keysRoutes(api: Api, { services, presenter }: RouteDeps): void {
     const key = await keys.find(recordId(request.params.id));
     const owner = key.user_id === null ? undefined : await services.users.findById(key.user_id);
     if (!owner) return { ...presentKey(key), user: null };
-    const [identities, personalProjects] = await Promise.all([services.users.identities([owner.id]), services.users.personalProjectCount(owner.id)]);
-    return { ...presentKey(key), user: presentUserFull(owner, { identities: identities.get(owner.id) ?? [], personalProjects }, presenter) };
+    return { ...presentKey(key), user: presentUserFull(owner, await services.users.profileExtras(owner.id), presenter) };
   });
 }

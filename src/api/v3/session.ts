@@ -12,11 +12,11 @@ export function sessionRoutes(api: Api, { services, presenter }: RouteDeps): voi
   }, async (request, reply) => {
     const { login, email, password } = request.body;
     const user = await services.users.login(email || login, password);
-    const identities = await services.users.identities([user.id]);
-    const personalProjects = await services.users.personalProjectCount(user.id);
-    return reply.status(201).send({
-      ...presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects }, presenter),
-      private_token: services.users.privateToken(user),
-    });
+    const extras = await services.users.profileExtras(user.id);
+    return reply.status(201).send(
+      Object.assign(presentUserFull(user, extras, presenter), {
+        private_token: services.users.privateToken(user),
+      }),
+    );
   });
 }

@@ -45,10 +45,7 @@ const UpdateUser = Type.Object({
 export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const users = services.users;
 
-  const full = async (user: UserRow) => {
-    const [identities, personalProjects] = await Promise.all([users.identities([user.id]), users.personalProjectCount(user.id)]);
-    return presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects }, presenter);
-  };
+  const full = async (user: UserRow) => presentUserFull(user, await users.profileExtras(user.id), presenter);
 
   api.get('/users', {
     schema: {

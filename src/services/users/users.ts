@@ -6,7 +6,8 @@ import { ApiError, Validation, conflict, forbidden, notFound, recordNotFound, un
 import { digestToken, hashPassword, randomToken, sameSecret, verifyPassword } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
-import { countPersonalProjects } from '../projects/counts';
+import { personalProjectCountQuery } from '../projects/counts';
+import { preparedQuery } from '../../db/prepared';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
 import { emitSystemEvent, emitSystemEvents, keyEventData, userEventData } from '../hooks/system-events';
 
@@ -39,7 +40,12 @@ export interface Identity {
 
 /** Users: accounts, their tokens and their personal namespaces. */
 export class UsersService {
-  constructor(private readonly ctx: ServiceContext) {}
+  /** What every authenticated request asks, built once. */
+  private readonly hot: ReturnType<typeof hotQueries>;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.hot = hotQueries(ctx.db);
+  }
 
   private get db(): Db {
     return this.ctx.db;
@@ -68,7 +74,7 @@ export class UsersService {
 
   /** The active user owning a private token; blocked users are nobody. */
   async findByToken(token: string): Promise<User | undefined> {
-    const user = await this.db.selectFrom('users').selectAll().where('token_digest', '=', digestToken(token)).executeTakeFirst();
+    const [user] = await this.hot.userByTokenDigest(digestToken(token));
     return user && user.state === 'active' ? user : undefined;
   }
 
@@ -140,9 +146,10 @@ export class UsersService {
     return byUser;
   }
 
-  /** How many personal projects a user may still create (`can_create_project`). */
-  async personalProjectCount(userId: number): Promise<number> {
-    return countPersonalProjects(this.db, userId);
+  /** What the full user shape adds to the row: identities, and personal projects for `can_create_project`. */
+  async profileExtras(userId: number): Promise<{ identities: Identity[]; personalProjects: number }> {
+    const [identities, [{ count }]] = await Promise.all([this.hot.identitiesOf(userId), this.hot.personalProjectCount(userId)]);
+    return { identities, personalProjects: Number(count) };
   }
 
   async create(attributes: UserAttributes & { email: string; password: string; name: string; username: string }, token?: string): Promise<User> {
@@ -305,3 +312,13 @@ export class UsersService {
 }
 
 const notFoundWith = (message: string) => new ApiError(404, { message });
+
+function hotQueries(db: Db) {
+  return {
+    userByTokenDigest: preparedQuery(db, (digest: string) => db.selectFrom('users').selectAll().where('token_digest', '=', digest)),
+    identitiesOf: preparedQuery(db, (userId: number) =>
+      db.selectFrom('identities').select(['provider', 'extern_uid']).where('user_id', '=', userId).orderBy('id'),
+    ),
+    personalProjectCount: preparedQuery(db, (userId: number) => personalProjectCountQuery(db, userId)),
+  };
+}

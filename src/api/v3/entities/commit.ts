@@ -90,18 +90,17 @@ export function presentRepoCommit(commit: Commit): Static<typeof RepoCommit> {
 }
 
 export function presentRepoCommitListItem(commit: Commit): Static<typeof RepoCommitListItem> {
-  return { ...presentRepoCommit(commit), allow_failure: false };
+  return Object.assign(presentRepoCommit(commit), { allow_failure: false });
 }
 
 export function presentRepoCommitDetail({ commit, stats, status }: CommitDetail): Static<typeof RepoCommitDetail> {
-  return {
-    ...presentRepoCommit(commit),
+  return Object.assign(presentRepoCommit(commit), {
     parent_ids: commit.parentIds,
     committed_date: commit.committer.date,
     authored_date: commit.author.date,
     stats: presentStats(stats),
     status,
-  };
+  });
 }
 
 const presentStats = (stats: DiffStats): Static<typeof RepoCommitStats> => ({ additions: stats.additions, deletions: stats.deletions, total: stats.total });
@@ -141,6 +140,6 @@ export function presentCommitNoteListItem(note: CommitNoteRow, author: User | un
     line: note.line,
     line_type: note.line_type,
     created_at: note.created_at,
-    author: author ? { ...presentUserBasic(author, presenter), email: author.email, created_at: author.created_at } : null,
+    author: author ? Object.assign(presentUserBasic(author, presenter), { email: author.email, created_at: author.created_at }) : null,
   };
 }

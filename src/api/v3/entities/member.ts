@@ -26,18 +26,16 @@ export const AccessRequester = Type.Object({
 export const AccessRevoked = Type.Object({ message: Type.Literal('Access revoked'), id: Type.Integer() });
 
 export function presentMember({ member, user }: MemberWithUser, presenter: Presenter): Static<typeof Member> {
-  return {
-    ...presentUserBasic(user, presenter),
+  return Object.assign(presentUserBasic(user, presenter), {
     created_at: member.created_at,
     access_level: member.access_level,
     expires_at: member.expires_at,
-  };
+  });
 }
 
 export function presentAccessRequester({ member, user }: MemberWithUser, presenter: Presenter): Static<typeof AccessRequester> {
-  return {
-    ...presentUserBasic(user, presenter),
+  return Object.assign(presentUserBasic(user, presenter), {
     created_at: member.created_at,
     requested_at: member.requested_at!,
-  };
+  });
 }
