@@ -19,7 +19,7 @@ export function randomToken(length = 20): string {
 export const randomHex = (length = 30): string => crypto.randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
 
 /** The look-up digest of a token: a copy of the database alone does not reveal tokens. */
-export const digestToken = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
+export const digestToken = (token: string): string => crypto.hash('sha256', token, 'hex');
 
 export function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);

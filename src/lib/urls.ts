@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 
 /** A user's avatar: Gravatar's identicon for the e-mail, as GitLab 8.12 shows by default. */
 export function avatarUrl(email: string): string {
-  const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  const hash = crypto.hash('md5', email.trim().toLowerCase(), 'hex');
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
 }
 

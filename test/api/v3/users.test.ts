@@ -260,9 +260,21 @@ describe('DELETE /users/:id', () => {
 describe('PUT /users/:id/block and /unblock', () => {
   test('block: 200 true, state blocked, and the token no longer works', async () => {
     const { user, client } = await app.createUser();
+    assert.equal((await client.get('/user')).status, 200);
     const response = await app.root.put(`/users/${user.id}/block`);
     assert.deepEqual([response.status, response.body], [200, true]);
     assert.equal((await app.root.get(`/users/${user.id}`)).body.state, 'blocked');
+    assert.equal((await client.get('/user')).status, 401);
+  });
+
+  test('a change to a signed-in user holds from its next request on: admin flag, username, deletion', async () => {
+    const { user, client } = await app.createUser();
+    assert.equal((await client.get('/application/settings')).status, 403);
+    await app.root.put(`/users/${user.id}`, { admin: true, username: `${user.username}-renamed` });
+    const renamed = await client.get('/user');
+    assert.deepEqual([renamed.body.is_admin, renamed.body.username], [true, `${user.username}-renamed`]);
+    assert.equal((await client.get('/application/settings')).status, 200);
+    await app.root.delete(`/users/${user.id}`);
     assert.equal((await client.get('/user')).status, 401);
   });
 
