@@ -3,9 +3,16 @@ import { JobWorker, type JobHandler } from './worker';
 import { deliverHook } from './hook-delivery';
 import { importProjectRepository, removeProjectRepository } from './repository-jobs';
 import { processPush } from '../services/repository/push-processing';
+import { runPeriodically } from './periodic';
 
-/** Starts the background workers over the app's services. */
-export function startBackgroundWork(services: Services): JobWorker {
+const HOUR_MS = 60 * 60 * 1000;
+
+export interface BackgroundWork {
+  stop(): Promise<void>;
+}
+
+/** Starts the background workers over the app's services, and the hourly sweep of expired memberships. */
+export function startBackgroundWork(services: Services): BackgroundWork {
   const { ctx } = services;
   const handlers: Record<string, JobHandler> = {
     'hook.deliver': (payload, signal) => deliverHook(ctx, payload, signal),
@@ -15,5 +22,10 @@ export function startBackgroundWork(services: Services): JobWorker {
   };
   const worker = new JobWorker(ctx.jobs, handlers, ctx.log, { retryBaseMs: ctx.config.jobRetryBaseMs });
   worker.start();
-  return worker;
+  const expiry = runPeriodically('members.remove_expired', HOUR_MS, () => services.members.removeExpired(), ctx.log);
+  return {
+    async stop() {
+      await Promise.all([worker.stop(), expiry.stop()]);
+    },
+  };
 }

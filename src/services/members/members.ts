@@ -7,7 +7,7 @@ import { now } from '../../lib/time';
 import { announceJoin, announceLeave } from './announce';
 import { findRow, isLastOwner, pageOfRows, withUsers } from './rows';
 import { accessLevelFor, expiryDate, isBlank, toInteger, type LooseParam } from './rules';
-import { findSource, personalOwnerId, type SourceFinders } from './sources';
+import { findSource, personalOwnerId, sourceOfRow, type SourceFinders } from './sources';
 import type { MemberSource, MemberWithUser, SourceKind } from './types';
 
 export interface NewMember {
@@ -140,5 +140,33 @@ export class MembersService {
       await announceLeave(this.ctx, this.events, trx, source, removed!);
       return removed!;
     });
+  }
+
+  /**
+   * Removes the memberships whose `expires_at` day has come, as GitLab's daily worker did, each
+   * announced as a removal (`left` event, system hook). Several processes may sweep at once: the
+   * one whose delete takes the row announces it.
+   */
+  async removeExpired(today = now().slice(0, 10)): Promise<number> {
+    const expired = await this.db
+      .selectFrom('members')
+      .selectAll()
+      .where('requested_at', 'is', null)
+      .where('expires_at', '<=', today)
+      .orderBy('id')
+      .execute();
+    let removed = 0;
+    for (const row of expired) {
+      const source = await sourceOfRow(this.finders, row);
+      if (!source) continue;
+      removed += await this.db.transaction().execute(async (trx) => {
+        const deleted = await trx.deleteFrom('members').where('id', '=', row.id).returningAll().execute();
+        if (deleted.length === 0) return 0;
+        const [left] = await withUsers(trx, deleted);
+        await announceLeave(this.ctx, this.events, trx, source, left!);
+        return 1;
+      });
+    }
+    return removed;
   }
 }
