@@ -9,7 +9,7 @@ export type JobRow = Selectable<JobsTable>;
 /** A claimed lock older than this is taken to belong to a process that died. */
 const STALE_LOCK_MS = 5 * 60 * 1000;
 
-/** Where a job that used up its attempts is parked: never due, kept for inspection. */
+/** Where a job that used up its attempts is parked: never due, kept a while for inspection (`purgeGivenUp`). */
 const GAVE_UP_AT = '9999-12-31T00:00:00.000Z';
 
 /**
@@ -78,7 +78,7 @@ export class JobQueue {
     await this.db.deleteFrom('jobs').where('id', '=', job.id).execute();
   }
 
-  /** Schedules another try after `delayMs`, or gives up after the last attempt (the row stays, for inspection). */
+  /** Schedules another try after `delayMs`, or gives up after the last attempt (the row stays a while, for inspection). */
   async fail(job: JobRow, error: string, delayMs: number): Promise<void> {
     const giveUp = job.attempts >= job.max_attempts;
     await this.db
@@ -91,6 +91,16 @@ export class JobQueue {
       })
       .where('id', '=', job.id)
       .execute();
+  }
+
+  /** Deletes the jobs given up more than `keepMs` ago (they are kept that long for inspection); answers how many. */
+  async purgeGivenUp(keepMs: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('jobs')
+      .where('locked_by', '=', 'failed')
+      .where('run_at', '<', new Date(Date.now() - keepMs).toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Hands back a job interrupted by a shutdown, without counting the attempt. */
