@@ -20,11 +20,12 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER, why = ''): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  if (value > max) throw new ConfigError(`${name} must be at most ${max}${why}, got "${raw}"`);
   return value;
 }
 
@@ -51,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     jobRetryBaseMs: integer(env, 'JOB_RETRY_BASE_MS', 1000),
     jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 10),
-    hookTimeoutMs: integer(env, 'HOOK_TIMEOUT_MS', 10000),
+    // A job's lock is taken for abandoned after 5 minutes (src/jobs/queue.ts): a longer delivery would be sent twice.
+    hookTimeoutMs: integer(env, 'HOOK_TIMEOUT_MS', 10000, 240_000, ' (a delivery must end well within the 5 minutes a job stays locked)'),
   };
 }
