@@ -109,14 +109,16 @@ export class MembersService {
     const accessLevel = accessLevelFor(source, changes.access_level);
     // Blank values never clear a field (GitLab's `attributes_for_keys`).
     const expiresAt = isBlank(changes.expires_at) ? row.expires_at : expiryDate(changes.expires_at);
-    if (accessLevel !== row.access_level && (await isLastOwner(this.db, source, row))) throw forbidden();
-    const member = await this.db
-      .updateTable('members')
-      .set({ access_level: accessLevel, expires_at: expiresAt, updated_at: now() })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return (await withUsers(this.db, [member]))[0]!;
+    return this.db.transaction().execute(async (trx) => {
+      if (accessLevel !== row.access_level && (await isLastOwner(trx, this.ctx.dialect, source, row))) throw forbidden();
+      const member = await trx
+        .updateTable('members')
+        .set({ access_level: accessLevel, expires_at: expiresAt, updated_at: now() })
+        .where('id', '=', row.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return (await withUsers(trx, [member]))[0]!;
+    });
   }
 
   /**
@@ -132,9 +134,10 @@ export class MembersService {
       // As in 8.12, whoever can read the project gets this answer: there is nothing to remove.
       return null;
     }
-    if (row.user_id === personalOwnerId(source) || (await isLastOwner(this.db, source, row))) throw forbidden();
+    if (row.user_id === personalOwnerId(source)) throw forbidden();
     if (!source.callerAdmins && row.user_id !== caller.id) throw forbidden();
     return this.db.transaction().execute(async (trx) => {
+      if (await isLastOwner(trx, this.ctx.dialect, source, row)) throw forbidden();
       const [removed] = await withUsers(trx, [row]);
       await trx.deleteFrom('members').where('id', '=', row.id).execute();
       await announceLeave(this.ctx, this.events, trx, source, removed!);

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/index';
+import type { Db, DialectName } from '../../db/index';
 import { containsText } from '../../db/search';
 import { OWNER } from '../policy';
 import type { MemberRow, MemberSource, MemberWithUser } from './types';
@@ -46,12 +46,14 @@ export async function withUsers(db: Db, rows: MemberRow[]): Promise<MemberWithUs
   return rows.map((member) => ({ member, user: byId.get(member.user_id)! }));
 }
 
-/** A group's only owner may be neither removed nor demoted. */
-export async function isLastOwner(db: Db, source: MemberSource, member: MemberRow): Promise<boolean> {
+/**
+ * A group's only owner may be neither removed nor demoted. Ask inside the transaction that changes
+ * the row: on PostgreSQL the owners' rows stay locked until it ends, so that two owners demoting each
+ * other at once cannot both succeed (SQLite runs one writing transaction at a time).
+ */
+export async function isLastOwner(trx: Db, dialect: DialectName, source: MemberSource, member: MemberRow): Promise<boolean> {
   if (source.type !== 'Namespace' || member.access_level !== OWNER) return false;
-  const { total } = await rowsOf(db, source, 'member')
-    .where('members.access_level', '=', OWNER)
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  return Number(total) <= 1;
+  let owners = rowsOf(trx, source, 'member').where('members.access_level', '=', OWNER).select('members.id');
+  if (dialect === 'postgres') owners = owners.forUpdate();
+  return (await owners.execute()).length <= 1;
 }

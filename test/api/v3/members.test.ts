@@ -370,6 +370,22 @@ for (const kind of SOURCE_KINDS) {
         assert.equal(admin.status, 403);
       });
 
+      test('two owners demoting or removing each other at once: exactly one succeeds, one owner remains', async () => {
+        for (let round = 0; round < 5; round++) {
+          const source = await createSource(app, kind, cast.master);
+          await grant(app, source, cast.stranger.user.id, 50);
+          const [first, second] = await Promise.all([
+            cast.master.client.put(`${source.base}/members/${cast.stranger.user.id}`, { access_level: 40 }),
+            round % 2 === 0
+              ? cast.stranger.client.put(`${source.base}/members/${cast.master.user.id}`, { access_level: 40 })
+              : cast.stranger.client.delete(`${source.base}/members/${cast.master.user.id}`),
+          ]);
+          assert.deepEqual([first.status, second.status].sort(), [200, 403]);
+          const owners = (await app.root.get(`${source.base}/members`)).body.filter((member: any) => member.access_level === 50);
+          assert.equal(owners.length, 1);
+        }
+      });
+
       test('an owner can be demoted while another owner remains', async () => {
         const source = await populatedSource(app, kind, cast);
         await grant(app, source, cast.stranger.user.id, 50);
