@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db, DialectName } from '../db/index';
 import type { JobsTable } from '../db/schema';
 import { now } from '../lib/time';
+import { chunksOf } from '../db/chunks';
 
 export type JobRow = Selectable<JobsTable>;
 
@@ -31,14 +32,12 @@ export class JobQueue {
     return this.enqueueMany(kind, [payload], executor);
   }
 
-  /** Adds one job per payload in a single insert. */
+  /** Adds one job per payload, in as few inserts as the database's parameter limit allows. */
   async enqueueMany(kind: string, payloads: unknown[], executor: Db = this.db): Promise<void> {
     if (payloads.length === 0) return;
     const time = now();
-    await executor
-      .insertInto('jobs')
-      .values(payloads.map((payload) => ({ kind, payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: this.maxAttempts, created_at: time })))
-      .execute();
+    const rows = payloads.map((payload) => ({ kind, payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: this.maxAttempts, created_at: time }));
+    for (const chunk of chunksOf(rows)) await executor.insertInto('jobs').values(chunk).execute();
     // Wake idle workers in this process (they look again until the transaction
     // commits); other processes find the job on their next poll.
     setImmediate(() => this.listeners.forEach((listener) => listener()));

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
@@ -285,6 +286,32 @@ describe('push processing: tags', () => {
     await listener.waitFor(projectHook('system-tags', 'refs/tags/v2'));
     await eventually(async () => (await app.services.ctx.db.selectFrom('jobs').select('id').where('kind', '=', 'hook.deliver').execute()).length === 0);
     assert.equal(listener.received.filter(systemHook(project.id, 'refs/tags/v2')).length, 0);
+  });
+});
+
+describe('push processing: large pushes', () => {
+  test('a push of 600 tags records 600 events in the pushed order and sends 600 Tag Push Hooks', async () => {
+    const project = await hookedProject('many-tags');
+    const repo = repoPathOf(app.services.ctx, project.id);
+    const sha = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
+    const names = Array.from({ length: 600 }, (_, i) => `t${String(i).padStart(3, '0')}`);
+    const refs = names.map((name) => `create refs/tags/${name} ${sha}\n`).join('');
+    const created = await new Promise<number>((resolve) => {
+      const child = spawn('git', ['update-ref', '--stdin'], { cwd: repo, stdio: ['pipe', 'ignore', 'ignore'] });
+      child.on('close', (code) => resolve(code ?? 1));
+      child.stdin.end(refs);
+    });
+    assert.equal(created, 0);
+    const before = Number((await pusher.client.get(`/projects/${project.id}/events`)).headers.get('x-total'));
+
+    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: names.map((name) => ({ oldId: ZERO, newId: sha, ref: `refs/tags/${name}` })) });
+    const events = await pusher.client.get(`/projects/${project.id}/events`, { per_page: 100 });
+    assert.equal(Number(events.headers.get('x-total')), before + 600);
+    // Newest first: the last pushed tag on top.
+    assert.deepEqual(events.body.slice(0, 3).map((event: any) => event.data.ref), ['refs/tags/t599', 'refs/tags/t598', 'refs/tags/t597']);
+    await eventually(async () => listener.received.filter((hook) => hook.url === '/hook?project=many-tags').length === 600);
+    const refsHooked = new Set(listener.received.filter((hook) => hook.url === '/hook?project=many-tags').map((hook) => hook.body.ref));
+    assert.equal(refsHooked.size, 600);
   });
 });
 

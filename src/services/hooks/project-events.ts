@@ -17,19 +17,19 @@ export interface ProjectEventHeaders {
 export type ProjectEventFlag = keyof ProjectEventHeaders;
 
 /**
- * Queues the delivery of one project event to each of the project's hooks that
- * has `flag` on, in one insert inside the caller's transaction: the event goes
- * out if and only if the change commits.
+ * Queues the delivery of project events, in order, to each of the project's hooks that has
+ * `flag` on, inside the caller's transaction: the events go out if and only if the change commits.
  */
-export async function emitProjectEvent<F extends ProjectEventFlag>(
+export async function emitProjectEvents<F extends ProjectEventFlag>(
   ctx: ServiceContext,
   executor: Db,
   projectId: number,
   flag: F,
   eventHeader: ProjectEventHeaders[F],
-  payload: unknown,
+  payloads: unknown[],
 ): Promise<void> {
+  if (payloads.length === 0) return;
   const hooks = await executor.selectFrom('hooks').select('id').where('project_id', '=', projectId).where(flag as ProjectEventFlag, '=', 1).orderBy('id').execute();
-  const deliveries: HookDelivery[] = hooks.map((hook) => ({ hookId: hook.id, event: eventHeader, payload }));
+  const deliveries: HookDelivery[] = payloads.flatMap((payload) => hooks.map((hook) => ({ hookId: hook.id, event: eventHeader, payload })));
   await ctx.jobs.enqueueMany('hook.deliver', deliveries, executor);
 }

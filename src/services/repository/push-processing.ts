@@ -3,7 +3,7 @@ import { catFile } from '../../git/cat-file';
 import { parseTag } from '../../git/objects';
 import { commitsChanges, pushCommits } from '../../git/push-log';
 import { ZERO_OID } from '../../git/ref-names';
-import { emitProjectEvent } from '../hooks/project-events';
+import { emitProjectEvents } from '../hooks/project-events';
 import { emitFlaggedSystemEvents } from '../hooks/system-events';
 import { buildPushData, PUSH_DATA_COMMITS, type PushDataInput } from './push-data';
 import { repoPathOf } from './repositories';
@@ -40,25 +40,20 @@ export async function processPush(services: Services, job: PushJob): Promise<voi
   const reads = await readPushes(repoPath, changes);
   const base = { project, user, externalUrl: ctx.config.externalUrl };
 
+  const events = reads.map((read) => ({ read, data: buildPushData({ ...base, ...read }) }));
+  // System hooks get the push without its commits; a tag's message is empty there (GitLab 8.12).
+  const systemData = (read: PushRead) => buildPushData({ ...base, ...read, commits: [], totalCommits: 0, message: isTag(read.ref) ? '' : null });
+  const branches = events.filter(({ read }) => !isTag(read.ref));
+  const tags = events.filter(({ read }) => isTag(read.ref));
+
+  // A few statements whatever the number of refs: a mirror push of thousands of tags is one batch.
   await ctx.db.transaction().execute(async (trx) => {
-    const systemPushes: unknown[] = [];
-    const systemTagPushes: unknown[] = [];
-    for (const read of reads) {
-      const data = buildPushData({ ...base, ...read });
-      await services.events.record(trx, { projectId: project.id, authorId: user.id, action: actionOf(read), data });
-      // System hooks get the push without its commits; a tag's message is empty there (GitLab 8.12).
-      const systemData = buildPushData({ ...base, ...read, commits: [], totalCommits: 0, message: isTag(read.ref) ? '' : null });
-      if (isTag(read.ref)) {
-        await emitProjectEvent(ctx, trx, project.id, 'tag_push_events', 'Tag Push Hook', data);
-        systemTagPushes.push(systemData);
-      } else {
-        await emitProjectEvent(ctx, trx, project.id, 'push_events', 'Push Hook', data);
-        systemPushes.push(systemData);
-      }
-      // CI: create the pipeline for this push here
-    }
-    await emitFlaggedSystemEvents(ctx, trx, 'push_events', systemPushes);
-    await emitFlaggedSystemEvents(ctx, trx, 'tag_push_events', systemTagPushes);
+    await services.events.recordMany(trx, events.map(({ read, data }) => ({ projectId: project.id, authorId: user.id, action: actionOf(read), data })));
+    await emitProjectEvents(ctx, trx, project.id, 'push_events', 'Push Hook', branches.map(({ data }) => data));
+    await emitProjectEvents(ctx, trx, project.id, 'tag_push_events', 'Tag Push Hook', tags.map(({ data }) => data));
+    await emitFlaggedSystemEvents(ctx, trx, 'push_events', branches.map(({ read }) => systemData(read)));
+    await emitFlaggedSystemEvents(ctx, trx, 'tag_push_events', tags.map(({ read }) => systemData(read)));
+    // CI: create the pipelines for this push here
     await services.projects.touch(project.id, trx);
   });
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { HookListener } from '../../support/hook-listener';
 import type { ApiClient } from '../../support/client';
-import { emitProjectEvent } from '../../../src/services/hooks/project-events';
+import { emitProjectEvents } from '../../../src/services/hooks/project-events';
 
 let app: TestApp;
 let owner: ApiClient;
@@ -337,7 +337,7 @@ describe('project hook deliveries', () => {
 
       const { ctx } = app.services;
       await ctx.db.transaction().execute(async (trx) => {
-        await emitProjectEvent(ctx, trx, id, 'push_events', 'Push Hook', payload);
+        await emitProjectEvents(ctx, trx, id, 'push_events', 'Push Hook', [payload]);
         // Inside the transaction, before any worker can see them: one job, for the push hook only.
         const jobs = await trx.selectFrom('jobs').select('payload').where('kind', '=', 'hook.deliver').execute();
         const queued = jobs.map((job) => JSON.parse(job.payload)).filter((job) => [pushHook.id, quietHook.id, foreignHook.id].includes(job.hookId));
@@ -361,7 +361,7 @@ describe('project hook deliveries', () => {
       const id = await createProject('delivered without token');
       await createHook({ url: listener.url, tag_push_events: true }, id);
       const { ctx } = app.services;
-      await emitProjectEvent(ctx, ctx.db, id, 'tag_push_events', 'Tag Push Hook', { object_kind: 'tag_push' });
+      await emitProjectEvents(ctx, ctx.db, id, 'tag_push_events', 'Tag Push Hook', [{ object_kind: 'tag_push' }]);
       const received = await listener.waitFor(() => true);
       assert.equal(received.headers['x-gitlab-event'], 'Tag Push Hook');
       assert.equal(received.headers['x-gitlab-token'], undefined);
