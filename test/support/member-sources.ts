@@ -1,4 +1,5 @@
-import type { TestApp } from './app';
+import { startApp, type TestApp } from './app';
+import { HookListener } from './hook-listener';
 import type { ApiClient } from './client';
 import { createGroupRow, grantGroupRole, grantProjectRole } from './roles';
 
@@ -29,6 +30,22 @@ export interface Source {
 }
 
 let sources = 0;
+
+export interface MembersWorld {
+  app: TestApp;
+  cast: Cast;
+  /** Receives every system hook of `app`. */
+  listener: HookListener;
+  close(): Promise<void>;
+}
+
+/** The members tests' set-up: a server, the cast, and a system hook pointing at a listener. */
+export async function startMembersWorld(): Promise<MembersWorld> {
+  const app = await startApp();
+  const [cast, listener] = await Promise.all([createCast(app), HookListener.start()]);
+  await app.root.post('/hooks', { url: listener.url });
+  return { app, cast, listener, close: async () => void (await Promise.all([app.close(), listener.close()])) };
+}
 
 export async function createCast(app: TestApp): Promise<Cast> {
   const [master, developer, requester, stranger] = await Promise.all([

@@ -1,23 +1,19 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, type TestApp } from '../../support/app';
-import { HookListener } from '../../support/hook-listener';
-import { SOURCE_KINDS, createCast, createSource, type Cast } from '../../support/member-sources';
+import type { TestApp } from '../../support/app';
+import type { HookListener } from '../../support/hook-listener';
+import { SOURCE_KINDS, createSource, startMembersWorld, type Cast, type MembersWorld } from '../../support/member-sources';
 
 // Its own server: the sweep removes every expired membership, those of other tests included.
 let app: TestApp;
 let cast: Cast;
 let listener: HookListener;
+let world: MembersWorld;
 before(async () => {
-  app = await startApp();
-  cast = await createCast(app);
-  listener = await HookListener.start();
-  await app.root.post('/hooks', { url: listener.url });
+  world = await startMembersWorld();
+  ({ app, cast, listener } = world);
 });
-after(async () => {
-  await app.close();
-  await listener.close();
-});
+after(() => world.close());
 
 const today = () => new Date().toISOString().slice(0, 10);
 const tomorrow = () => new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);

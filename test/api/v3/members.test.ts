@@ -1,22 +1,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startApp, type TestApp } from '../../support/app';
-import { HookListener } from '../../support/hook-listener';
-import { SOURCE_KINDS, createCast, createSource, grant, populatedSource, rowsOf, type Cast, type Source } from '../../support/member-sources';
+import type { TestApp } from '../../support/app';
+import type { HookListener } from '../../support/hook-listener';
+import { SOURCE_KINDS, createSource, grant, populatedSource, rowsOf, startMembersWorld, type Cast, type MembersWorld, type Source } from '../../support/member-sources';
 
 let app: TestApp;
 let cast: Cast;
 let listener: HookListener;
+let world: MembersWorld;
 before(async () => {
-  app = await startApp();
-  cast = await createCast(app);
-  listener = await HookListener.start();
-  await app.root.post('/hooks', { url: listener.url });
+  world = await startMembersWorld();
+  ({ app, cast, listener } = world);
 });
-after(async () => {
-  await app.close();
-  await listener.close();
-});
+after(() => world.close());
 
 const MEMBER_FIELDS = ['access_level', 'avatar_url', 'created_at', 'expires_at', 'id', 'name', 'state', 'username', 'web_url'];
 const notFoundSource = (source: Source) => ({ message: source.kind === 'projects' ? '404 Project Not Found' : '404 Group Not Found' });
