@@ -1,7 +1,5 @@
-import type { Socket } from 'node:net';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawnGit } from './run';
 import { GitCommandError } from './errors';
+import { PooledGitProcess, ProcessPool } from './process-pool';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -25,81 +23,33 @@ interface Pending {
 
 const HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) (commit|tree|blob|tag) (\d+)$/;
 const EMPTY = Buffer.alloc(0);
+const ARGS = ['cat-file', '--batch-command'];
 
 /**
  * One long-lived `git cat-file --batch-command` (both `info` and `contents` in one process).
  * Requests are written as they come and answered in order, so callers pipeline freely.
  */
-class BatchProcess {
-  private readonly child: ChildProcessWithoutNullStreams;
+class BatchProcess extends PooledGitProcess {
   private readonly queue: Pending[] = [];
   private headerParts: Buffer[] = [];
   private body: Buffer | undefined;
   private bodyFilled = 0;
   private current: ObjectInfo | undefined;
   private awaitingNewline = false;
-  private stderr = '';
-  private idleTimer: NodeJS.Timeout | undefined;
-  private closing = false;
-  readonly exited: Promise<void>;
 
-  constructor(
-    readonly repoPath: string,
-    private readonly idleMs: number,
-    onGone: (process: BatchProcess) => void,
-  ) {
-    this.child = spawnGit(repoPath, ['cat-file', '--batch-command']);
-    this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
-    this.child.stderr.on('data', (chunk: Buffer) => {
-      if (this.stderr.length < 8192) this.stderr += chunk.toString('utf8');
-    });
-    this.child.stdin.on('error', () => {});
-    this.exited = new Promise((resolve) => {
-      const gone = (code: number | null) => {
-        onGone(this);
-        this.failAll(new GitCommandError(['cat-file', '--batch-command'], code, this.stderr || 'cat-file exited'));
-        resolve();
-      };
-      this.child.on('error', () => gone(null));
-      this.child.on('close', gone);
-    });
-    this.setReferenced(false);
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  get isClosing(): boolean {
-    return this.closing;
+  constructor(repoPath: string, idleMs: number, onGone: (process: PooledGitProcess) => void) {
+    super(repoPath, ARGS, idleMs, onGone);
   }
 
   request(kind: Kind, rev: string): Promise<GitObject | undefined> {
     return new Promise((resolve, reject) => {
-      if (this.queue.length === 0) this.setReferenced(true);
-      clearTimeout(this.idleTimer);
+      this.busy();
       this.queue.push({ kind, resolve, reject });
       this.child.stdin.write(`${kind} ${rev}\n`);
     });
   }
 
-  /** Ends input: git answers what it was already asked, then exits. */
-  close(): void {
-    if (this.closing) return;
-    this.closing = true;
-    clearTimeout(this.idleTimer);
-    // Whoever waits for the exit must not see the event loop run dry first.
-    this.setReferenced(true);
-    this.child.stdin.end();
-  }
-
-  kill(): void {
-    this.closing = true;
-    this.setReferenced(true);
-    this.child.kill();
-  }
-
-  private onData(chunk: Buffer): void {
+  protected onData(chunk: Buffer): void {
     let offset = 0;
     while (offset < chunk.length) {
       if (this.body) {
@@ -148,14 +98,15 @@ class BatchProcess {
     this.current = undefined;
     this.awaitingNewline = false;
     this.queue.shift()?.resolve(result);
-    if (this.queue.length === 0 && !this.closing) {
-      this.setReferenced(false);
-      this.idleTimer = setTimeout(() => this.close(), this.idleMs).unref();
-    }
+    if (this.queue.length === 0) this.idle();
+  }
+
+  protected onExit(code: number | null): void {
+    this.failAll(new GitCommandError(ARGS, code, this.stderr || 'cat-file exited'));
   }
 
   private protocolError(message: string): void {
-    this.failAll(new GitCommandError(['cat-file', '--batch-command'], null, message));
+    this.failAll(new GitCommandError(ARGS, null, message));
     this.kill();
   }
 
@@ -164,14 +115,6 @@ class BatchProcess {
     this.body = undefined;
     this.awaitingNewline = false;
     this.headerParts = [];
-  }
-
-  /** An idle process never keeps the server (or a test run) alive; a busy one does. */
-  private setReferenced(on: boolean): void {
-    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ ref(): void; unref(): void } | Socket>) {
-      if (on) handle.ref();
-      else handle.unref();
-    }
   }
 }
 
@@ -188,13 +131,11 @@ export interface CatFilePoolOptions {
  * A process that dies is replaced on the next request; requests it held are rejected.
  */
 export class CatFilePool {
-  private readonly processes = new Map<string, BatchProcess>();
-  private readonly maxProcesses: number;
-  private readonly idleMs: number;
+  private readonly processes: ProcessPool<BatchProcess>;
 
   constructor(options: CatFilePoolOptions = {}) {
-    this.maxProcesses = options.maxProcesses ?? 64;
-    this.idleMs = options.idleMs ?? 10_000;
+    const idleMs = options.idleMs ?? 10_000;
+    this.processes = new ProcessPool(options.maxProcesses ?? 64, (repoPath, onGone) => new BatchProcess(repoPath, idleMs, onGone));
   }
 
   /** The object a revision names (`<sha>`, `<ref>`, `<commit>:<path>`, `<rev>^{commit}` …), or undefined. */
@@ -213,43 +154,22 @@ export class CatFilePool {
 
   /** Ends the repository's process (before the repository is deleted or replaced). */
   close(repoPath: string): void {
-    const process = this.processes.get(repoPath);
-    this.processes.delete(repoPath);
-    process?.close();
+    this.processes.close(repoPath);
   }
 
-  async closeAll(): Promise<void> {
-    const all = [...this.processes.values()];
-    this.processes.clear();
-    for (const process of all) process.close();
-    await Promise.all(all.map((process) => process.exited));
+  closeAll(): Promise<void> {
+    return this.processes.closeAll();
   }
 
   /** Repositories with a live process, for diagnostics and tests. */
   active(): Array<{ repoPath: string; pid: number | undefined }> {
-    return [...this.processes.values()].map((process) => ({ repoPath: process.repoPath, pid: process.pid }));
+    return this.processes.active();
   }
 
   private request(repoPath: string, kind: Kind, rev: string): Promise<GitObject | undefined> {
     // One request per line: a newline would smuggle a second command in.
     if (rev === '' || /[\n\r\0]/.test(rev)) return Promise.resolve(undefined);
-    return this.processFor(repoPath).request(kind, rev);
-  }
-
-  private processFor(repoPath: string): BatchProcess {
-    let process = this.processes.get(repoPath);
-    if (process && !process.isClosing) {
-      // Map order is the recency order.
-      this.processes.delete(repoPath);
-      this.processes.set(repoPath, process);
-      return process;
-    }
-    process = new BatchProcess(repoPath, this.idleMs, (gone) => {
-      if (this.processes.get(gone.repoPath) === gone) this.processes.delete(gone.repoPath);
-    });
-    this.processes.set(repoPath, process);
-    if (this.processes.size > this.maxProcesses) this.close(this.processes.keys().next().value!);
-    return process;
+    return this.processes.get(repoPath).request(kind, rev);
   }
 }
 

@@ -1,3 +1,5 @@
+import { catFile } from './cat-file';
+import { DiffTreePool } from './diff-tree-pool';
 import { GitCommandError } from './errors';
 import { ImmutableCache } from './immutable-cache';
 import type { Commit } from './objects';
@@ -72,8 +74,8 @@ const baseOf = (from: string | null, to: string): string => from ?? EMPTY_TREE[t
 const DIFF_TREE = ['-c', 'core.quotePath=false', 'diff-tree', '-r', '-z', '-M', '--raw', '--no-commit-id'];
 
 /**
- * The diff between two commits or trees; `from` null means the empty tree. One git process, two
- * when the patch is too large to carry.
+ * The diff between two commits or trees; `from` null means the empty tree. Read from the
+ * repository's long-lived `diff-tree`; one git process more when the patch is too large to carry.
  */
 export async function diffTrees(repoPath: string, from: string | null, to: string): Promise<DiffResult> {
   const base = baseOf(from, to);
@@ -83,18 +85,48 @@ export async function diffTrees(repoPath: string, from: string | null, to: strin
   return { files: parseDiffTree(stdout, false), overflow: true };
 }
 
+/** Each recently used repository's long-lived `diff-tree --stdin`, printing what `patchDiff` reads. */
+export const patchProcesses = new DiffTreePool([...DIFF_TREE, '-p']);
+
 /**
  * Files with their patch text, or undefined past `maxBytes` of output. Line counts are read from
  * the patch: `--numstat` beside `-p` would make git diff every file twice.
  */
 async function patchDiff(repoPath: string, base: string, to: string, maxBytes: number): Promise<DiffFile[] | undefined> {
+  const stdout = await patchOutput(repoPath, base, to, maxBytes);
+  return stdout && parseDiffTree(stdout, true);
+}
+
+/**
+ * git's output for `patchDiff`, from the repository's long-lived process: no process started. When
+ * that cannot answer (an object it cannot read, a process gone), git is run once, and answers or
+ * fails exactly as it always did.
+ */
+async function patchOutput(repoPath: string, base: string, to: string, maxBytes: number): Promise<Buffer | undefined> {
+  const [baseTree, toTree] = await Promise.all([treeOf(repoPath, base), treeOf(repoPath, to)]);
+  if (baseTree !== undefined && toTree !== undefined) {
+    try {
+      return await patchProcesses.diff(repoPath, baseTree, toTree, maxBytes);
+    } catch {
+      // Run once below, for git's own answer.
+    }
+  }
   try {
     const { stdout } = await runGit(repoPath, [...DIFF_TREE, '-p', '--end-of-options', base, to], { maxOutput: maxBytes });
-    return parseDiffTree(stdout, true);
+    return stdout;
   } catch (error) {
     if (error instanceof GitCommandError && error.stderr === 'output too large') return undefined;
     throw error;
   }
+}
+
+/** The tree a commit or tree names (`diff-tree --stdin` reads ids of trees), or undefined. */
+function treeOf(repoPath: string, rev: string): Promise<string | undefined> {
+  if (rev === EMPTY_TREE[rev.length]) return Promise.resolve(rev);
+  return catFile.info(repoPath, `${rev}^{tree}`).then(
+    (info) => info?.oid,
+    () => undefined,
+  );
 }
 
 export function diffStats(files: readonly DiffFile[]): DiffStats {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { catFile } from './cat-file';
+import { patchProcesses } from './diff';
 import { GitCommandError, GitStoreError } from './errors';
 import { runGit } from './run';
 import { headBranch } from './refs';
@@ -54,6 +55,7 @@ export async function createRepository(repoPath: string): Promise<void> {
 /** Removes a repository; a missing one is already removed. */
 export async function deleteRepository(repoPath: string): Promise<void> {
   catFile.close(repoPath);
+  patchProcesses.close(repoPath);
   const trash = await scratchPath(repoPath, 'deleted');
   try {
     await fs.rename(repoPath, trash);

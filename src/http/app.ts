@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { registerGitHttp } from '../git-http/plugin';
 import { forgeGitBackend } from '../git-http/forge-backend';
 import { catFile } from '../git/cat-file';
+import { patchProcesses } from '../git/diff';
 
 export interface AppOptions {
   config: Config;
@@ -61,7 +62,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
   await server.register(async (api) => registerApiV3(api as Api, { services, presenter: { externalUrl: config.externalUrl } }), { prefix: '/api/v3' });
   await registerGitHttp(server, { backend: forgeGitBackend(services) });
-  server.addHook('onClose', async () => catFile.closeAll());
+  server.addHook('onClose', async () => { await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]); });
   server.get('/api/v3/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => server.swagger());
   return { server, services };
 }
