@@ -93,22 +93,31 @@ function packBytes(repoPath: string): number {
   return fs.readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((sum, f) => sum + fs.statSync(path.join(packDir, f)).size, 0);
 }
 
-/** `git clone` over HTTP beside `git clone --no-local` of the same bare repository, alternating. */
+/**
+ * `git clone` over HTTP beside `git clone --no-local` of the same bare repository, after one untimed
+ * clone of each, in alternating order (ABBA). Clones are deleted only at the end: on this kind of
+ * machine a clone started right after deleting one (5,000 files) took up to twice as long.
+ */
 async function measureClone(httpUrl: string, repoPath: string, scratch: string, reps: number): Promise<Outcome & { bytes?: number }> {
   const probe = await timedRequest(`${httpUrl}/info/refs?service=git-upload-pack`);
   if (probe.status !== 200) return { kind: probe.status === 404 ? 'unavailable' : 'error', detail: `info/refs: ${probe.status} ${probe.body.toString().slice(0, 120)}` };
+  const overHttp = (n: number) => timeSpawn('git', ['clone', '--quiet', httpUrl, path.join(scratch, `http-${n}`)]);
+  const local = (n: number) => timeSpawn('git', ['clone', '--quiet', '--no-local', repoPath, path.join(scratch, `local-${n}`)]);
+  await overHttp(0);
+  await local(0);
   const httpTimes: number[] = [];
   const localTimes: number[] = [];
-  let bytes = 0;
-  for (let n = 0; n < reps; n++) {
-    const overHttp = path.join(scratch, `http-${n}`);
-    const local = path.join(scratch, `local-${n}`);
-    httpTimes.push((await timeSpawn('git', ['clone', '--quiet', httpUrl, overHttp])).ms);
-    localTimes.push((await timeSpawn('git', ['clone', '--quiet', '--no-local', repoPath, local])).ms);
-    bytes = packBytes(path.join(overHttp, '.git'));
-    fs.rmSync(overHttp, { recursive: true, force: true });
-    fs.rmSync(local, { recursive: true, force: true });
+  for (let n = 1; n <= reps; n++) {
+    if (n % 2 === 1) {
+      httpTimes.push((await overHttp(n)).ms);
+      localTimes.push((await local(n)).ms);
+    } else {
+      localTimes.push((await local(n)).ms);
+      httpTimes.push((await overHttp(n)).ms);
+    }
   }
+  const bytes = packBytes(path.join(scratch, 'http-0', '.git'));
+  fs.rmSync(scratch, { recursive: true, force: true });
   return { kind: 'measured', api: median(httpTimes), git: median(localTimes), samples: reps, bytes };
 }
 
@@ -130,7 +139,7 @@ async function projectWithHistory(app: BenchApp, shape: { commits: number; files
 async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
   const shape = quick ? { commits: 5_000, files: 2_000 } : { commits: 20_000, files: 5_000 };
   const reps = quick ? 5 : 11;
-  const cloneReps = quick ? 1 : 3;
+  const cloneReps = quick ? 2 : 4;
   const app = await startBenchApp();
   try {
     const { project, repoPath, fixture } = await projectWithHistory(app, shape);
