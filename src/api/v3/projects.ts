@@ -101,8 +101,10 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     const page = pageOf(request.query);
     const { events, total } = await services.events.list(request.project.id, page);
     setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    const authors = await services.users.findMany(events.map((event) => event.author_id).filter((id): id is number => id !== null));
-    return events.map((event) => presentEvent(event, authors, presenter));
+    const notes = await services.events.notesOf(events);
+    const authorIds = [...events.map((event) => event.author_id), ...[...notes.values()].map((note) => note.author_id)];
+    const authors = await services.users.findMany(authorIds.filter((id): id is number => id !== null));
+    return events.map((event) => presentEvent(event, authors, notes, presenter));
   });
 
   api.post('/projects', {

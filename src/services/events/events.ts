@@ -1,11 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index';
-import type { EventsTable } from '../../db/schema';
+import type { EventsTable, NotesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
 import { chunksOf } from '../../db/chunks';
 
 export type EventRow = Selectable<EventsTable>;
+export type NoteRow = Selectable<NotesTable>;
 
 export interface NewEvent {
   projectId: number;
@@ -50,5 +51,13 @@ export class EventsService {
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { events, total: Number(count.total) };
+  }
+
+  /** The notes that comment events (`target_type` Note) point at, by id. */
+  async notesOf(events: EventRow[]): Promise<Map<number, NoteRow>> {
+    const ids = events.flatMap((event) => (event.target_type === 'Note' && event.target_id !== null ? [event.target_id] : []));
+    if (ids.length === 0) return new Map();
+    const notes = await this.ctx.db.selectFrom('notes').selectAll().where('id', 'in', ids).execute();
+    return new Map(notes.map((note) => [note.id, note]));
   }
 }

@@ -321,8 +321,19 @@ describe('POST /projects/:id/repository/commits/:sha/comments', () => {
     const created = await post(owner, sha.first, { note: 'event please' });
     assert.equal(created.status, 201);
     const events = await owner.get(`/projects/${code.id}/events`);
-    assert.equal(events.body[0].action_name, 'commented on');
-    assert.equal(events.body[0].target_type, 'Note');
+    const [event] = events.body;
+    assert.deepEqual([event.action_name, event.target_type, event.author_id], ['commented on', 'Note', event.author.id]);
+    const { note } = event;
+    assert.deepEqual(Object.keys(note), ['id', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'upvote?', 'downvote?']);
+    assert.deepEqual(
+      [note.id, note.body, note.attachment, note.author.id, note.system, note.noteable_id, note.noteable_type, note['upvote?'], note['downvote?']],
+      [event.target_id, 'event please', null, event.author.id, false, null, 'Commit', false, false],
+    );
+    // Only comment events carry a note.
+    const all = (await owner.get(`/projects/${code.id}/events`, { per_page: 100 })).body;
+    const others = all.filter((item: any) => item.target_type !== 'Note');
+    assert.ok(others.length > 0);
+    assert.ok(others.every((item: any) => !('note' in item)));
   });
 
   test('anonymous callers get 401; guests of private projects 403; strangers 404; readers of public projects may comment', async () => {

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { EventRow } from '../../../services/events/events';
+import type { EventRow, NoteRow } from '../../../services/events/events';
 import type { User } from '../../../services/users/users';
 import { UserBasic, presentUserBasic } from './user';
+import { Note, presentNote } from './note';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 export const Event = Type.Object({
@@ -14,12 +15,15 @@ export const Event = Type.Object({
   data: Nullable(Type.Object({}, { additionalProperties: true })),
   target_title: Nullable(Type.String()),
   created_at: Timestamp,
+  /** Only on comment events. */
+  note: Type.Optional(Note),
   author: Type.Optional(UserBasic),
   author_username: Nullable(Type.String()),
 });
 
-export function presentEvent(event: EventRow, authors: Map<number, User>, presenter: Presenter): Static<typeof Event> {
+export function presentEvent(event: EventRow, authors: Map<number, User>, notes: Map<number, NoteRow>, presenter: Presenter): Static<typeof Event> {
   const author = event.author_id !== null ? authors.get(event.author_id) : undefined;
+  const note = event.target_type === 'Note' && event.target_id !== null ? notes.get(event.target_id) : undefined;
   return {
     title: null,
     project_id: event.project_id,
@@ -30,6 +34,7 @@ export function presentEvent(event: EventRow, authors: Map<number, User>, presen
     data: event.data === null ? null : JSON.parse(event.data),
     target_title: event.target_title,
     created_at: event.created_at,
+    note: note ? presentNote(note, note.author_id !== null ? authors.get(note.author_id) : undefined, presenter) : undefined,
     author: author ? presentUserBasic(author, presenter) : undefined,
     author_username: author?.username ?? null,
   };
