@@ -77,7 +77,7 @@ export function commitsRoutes(api: Api, { services, presenter }: RouteDeps): voi
     },
   }, async (request, reply) => {
     const { note, path, line, line_type } = request.body;
-    const created = await comments.create(request.project, request.user!.id, request.params.sha, { note, path, line, lineType: line_type });
+    const created = await comments.create(request.project, request.user!, request.params.sha, { note, path, line, lineType: line_type });
     return reply.status(201).send(presentCommitNote(created, request.user!, presenter));
   });
 }

@@ -6,7 +6,10 @@ import type { Project } from '../projects/types';
 import type { CommitReadsService } from './commit-reads';
 import { repoPathOf } from './repositories';
 import { now } from '../../lib/time';
-import { commitDiff } from '../../git/diff';
+import { commitDiff, type DiffFile } from '../../git/diff';
+import { emitProjectEvents } from '../hooks/project-events';
+import type { User } from '../users/users';
+import { buildCommitNoteData } from './note-data';
 import type { Commit } from '../../git/objects';
 import { isFullOid } from '../../git/ref-names';
 
@@ -26,12 +29,18 @@ interface Placement {
   lineType: string;
 }
 
+/** Where a placed comment sits: its line on the old side, and its file's diff (for the Note Hook). */
+interface FoundLine {
+  oldLine: number;
+  file: DiffFile;
+}
+
 /**
  * Finds the diff line a comment asks for, as GitLab's `Gitlab::Diff::Parser` numbers lines: the
  * file whose new path is `path`, a line whose new-side number is `line` and whose type is
  * `line_type` (`new` for an added line, `old` for a removed one; context lines have no type).
  */
-function findLine(diffs: Array<{ newPath: string; diff: string }>, wanted: Placement): boolean {
+function findLine(diffs: DiffFile[], wanted: Placement): FoundLine | undefined {
   for (const file of diffs) {
     if (file.newPath !== wanted.path) continue;
     let oldLine = 1;
@@ -48,7 +57,7 @@ function findLine(diffs: Array<{ newPath: string; diff: string }>, wanted: Place
       // The `---`/`+++` file names come before the first hunk; inside one they are lines like any other.
       if (!inHunk || text === '') continue;
       const type = text[0] === '+' ? 'new' : text[0] === '-' ? 'old' : undefined;
-      if (type === wanted.lineType && newLine === wanted.line) return true;
+      if (type === wanted.lineType && newLine === wanted.line) return { oldLine, file };
       if (text[0] === '+') newLine += 1;
       else if (text[0] === '-') oldLine += 1;
       else if (text[0] !== '\\') {
@@ -57,7 +66,7 @@ function findLine(diffs: Array<{ newPath: string; diff: string }>, wanted: Place
       }
     }
   }
-  return false;
+  return undefined;
 }
 
 /** Comments on commits (`notes` with `noteable_type` 'Commit'). */
@@ -87,9 +96,10 @@ export class CommitCommentsService {
    * `path`, `line` and `line_type` name a line it changed; otherwise on the commit as a whole
    * (`path`, `line` and `line_type` null).
    */
-  async create(project: Project, authorId: number, sha: string, comment: NewCommitComment): Promise<CommitNote> {
+  async create(project: Project, author: User, sha: string, comment: NewCommitComment): Promise<CommitNote> {
     const commit = await this.commits.find(project, sha);
     const placement = isFullOid(sha) ? await this.placement(project, commit, comment) : undefined;
+    const authorId = author.id;
     const time = now();
     return this.ctx.db.transaction().execute(async (trx) => {
       const note = await trx
@@ -112,15 +122,18 @@ export class CommitCommentsService {
         .returningAll()
         .executeTakeFirstOrThrow();
       await this.events.record(trx, { projectId: project.id, authorId, action: 'commented on', targetId: note.id, targetType: 'Note' });
+      const data = buildCommitNoteData({ note, author, project, commit, placement, externalUrl: this.ctx.config.externalUrl });
+      await emitProjectEvents(this.ctx, trx, project.id, 'note_events', 'Note Hook', [data]);
       return note;
     });
   }
 
-  private async placement(project: Project, commit: Commit, comment: NewCommitComment): Promise<Placement | undefined> {
+  private async placement(project: Project, commit: Commit, comment: NewCommitComment): Promise<(Placement & FoundLine) | undefined> {
     const line = Number.parseInt(String(comment.line ?? ''), 10);
     if (!comment.path || !comment.lineType || !Number.isFinite(line)) return undefined;
     const wanted = { path: comment.path, line, lineType: comment.lineType };
     const { files } = await commitDiff(repoPathOf(this.ctx, project.id), commit);
-    return findLine(files, wanted) ? wanted : undefined;
+    const found = findLine(files, wanted);
+    return found && { ...wanted, ...found };
   }
 }

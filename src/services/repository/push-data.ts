@@ -1,7 +1,8 @@
 import type { PushedCommit } from '../../git/push-log';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
-import { avatarUrl, projectUrls } from '../../lib/urls';
+import { avatarUrl } from '../../lib/urls';
+import { commitHookAttributes, projectHookAttributes } from '../hooks/hook-attributes';
 
 /** At most this many commits travel in push data (GitLab's "latest 20 commits"). */
 export const PUSH_DATA_COMMITS = 20;
@@ -29,24 +30,7 @@ export type PushData = ReturnType<typeof buildPushData>;
 export function buildPushData(input: PushDataInput) {
   const { project, user } = input;
   const kind = input.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
-  const urls = projectUrls(input.externalUrl, project);
-  const hookAttributes = {
-    name: project.name,
-    description: project.description,
-    web_url: urls.web,
-    avatar_url: null,
-    git_ssh_url: urls.ssh,
-    git_http_url: urls.http,
-    namespace: project.namespace.name,
-    visibility_level: project.visibility_level,
-    path_with_namespace: urls.pathWithNamespace,
-    default_branch: project.default_branch,
-    // GitLab keeps these older names for hooks written against them.
-    homepage: urls.web,
-    url: urls.ssh,
-    ssh_url: urls.ssh,
-    http_url: urls.http,
-  };
+  const hookAttributes = projectHookAttributes(project, input.externalUrl);
   return {
     object_kind: kind,
     event_name: kind,
@@ -61,7 +45,9 @@ export function buildPushData(input: PushDataInput) {
     user_avatar: avatarUrl(user.email),
     project_id: project.id,
     project: hookAttributes,
-    commits: input.commits.map((pushed) => commitHookAttributes(pushed, urls.web)),
+    commits: input.commits.map(({ commit, added, modified, removed }) =>
+      Object.assign(commitHookAttributes(commit, hookAttributes.web_url), { added, modified, removed }),
+    ),
     total_commits_count: input.totalCommits,
     repository: {
       name: hookAttributes.name,
@@ -74,21 +60,3 @@ export function buildPushData(input: PushDataInput) {
     },
   };
 }
-
-/** GitLab's `Commit#hook_attrs(with_changed_files: true)`. */
-function commitHookAttributes({ commit, added, modified, removed }: PushedCommit, webUrl: string) {
-  return {
-    id: commit.id,
-    message: commit.message,
-    // Ruby's `xmlschema`: seconds, in the committer's own offset.
-    timestamp: commit.committer.date.replace(/\.\d{3}(?=[+-]|Z$)/, ''),
-    url: `${webUrl}/commit/${commit.id}`,
-    author: { name: commit.author.name, email: commit.author.email },
-    added,
-    modified,
-    removed,
-  };
-}
-
-/** The same addresses the Project entity shows. */
-

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
 import { grantProjectRole } from '../../support/roles';
+import { HookListener } from '../../support/hook-listener';
 import { seedCommit, seedCommits } from '../../support/repo';
 import { createTag } from '../../../src/git/write';
 import { repoPathOf } from '../../../src/services/repository/repositories';
@@ -347,6 +349,63 @@ describe('POST /projects/:id/repository/commits/:sha/comments', () => {
     assert.deepEqual(byStranger.body, { message: '404 Project Not Found' });
     const onPublic = await post(stranger, sha.openHead, { note: 'hi' }, open.id);
     assert.equal(onPublic.status, 201);
+  });
+});
+
+describe('Note Hook for commit comments', () => {
+  test('project hooks with note_events get GitLab 8.12\'s note payload; inline comments carry line_code and st_diff', async () => {
+    const post = (client: ApiClient, ref: string, body: Record<string, unknown>) => client.post(`${commits(code.id)}/${ref}/comments`, body);
+    const listener = await HookListener.start();
+    try {
+      const hook = await owner.post(`/projects/${code.id}/hooks`, { url: listener.url, note_events: true, push_events: false });
+      assert.equal(hook.status, 201);
+      const whole = await post(reporter, sha.second, { note: 'hook me' });
+      const inline = await post(reporter, sha.second, { note: 'hook this line', path: 'README.md', line: 4, line_type: 'new' });
+      const received = await listener.waitFor((request) => request.body?.object_attributes?.note === 'hook me');
+      assert.equal(received.headers['x-gitlab-event'], 'Note Hook');
+      const body = received.body;
+      assert.deepEqual(Object.keys(body), ['object_kind', 'user', 'project_id', 'project', 'repository', 'object_attributes', 'commit']);
+      assert.equal(body.object_kind, 'note');
+      assert.deepEqual(body.user, { name: 'Rita Reporter', username: 'commits-reporter', avatar_url: reporterUser.avatar_url });
+      assert.equal(body.project_id, code.id);
+      assert.equal(body.project.path_with_namespace, 'commits-owner/code');
+      assert.deepEqual(Object.keys(body.repository), ['name', 'url', 'description', 'homepage']);
+      const attributes = body.object_attributes;
+      assert.deepEqual(Object.keys(attributes), [
+        'id', 'note', 'noteable_type', 'author_id', 'created_at', 'updated_at', 'project_id', 'attachment', 'line_code', 'commit_id', 'noteable_id', 'system', 'st_diff', 'url',
+      ]);
+      assert.deepEqual(
+        [attributes.noteable_type, attributes.author_id, attributes.project_id, attributes.commit_id, attributes.noteable_id, attributes.system, attributes.line_code, attributes.st_diff],
+        ['Commit', reporterUser.id, code.id, sha.second, null, false, null, null],
+      );
+      assert.match(attributes.created_at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+      assert.match(attributes.url, new RegExp(`/commits-owner/code/commit/${sha.second}#note_\\d+$`));
+      assert.deepEqual(body.commit, {
+        id: sha.second,
+        message: 'second commit\n',
+        timestamp: '2016-02-01T10:00:00+00:00',
+        url: `${(code as any).web_url}/commit/${sha.second}`,
+        author: { name: 'Grace Hopper', email: 'grace@example.com' },
+      });
+      assert.equal(whole.status, 201);
+
+      assert.equal(inline.body.line, 4);
+      const placed = (await listener.waitFor((request) => request.body?.object_attributes?.note === 'hook this line')).body.object_attributes;
+      const readmeSha1 = createHash('sha1').update('README.md').digest('hex');
+      assert.equal(placed.line_code, `${readmeSha1}_4_4`);
+      assert.deepEqual(placed.st_diff, {
+        diff: '--- a/README.md\n+++ b/README.md\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n three\n+four\n',
+        new_path: 'README.md',
+        old_path: 'README.md',
+        a_mode: '100644',
+        b_mode: '100644',
+        new_file: false,
+        renamed_file: false,
+        deleted_file: false,
+      });
+    } finally {
+      await listener.close();
+    }
   });
 });
 
