@@ -11,7 +11,7 @@ import {
   can, visibilityName, type Caller, type ProjectAbility, type ProjectStanding,
 } from '../policy';
 import { authorizedFor, ownedBy, visibleTo } from './queries';
-import { checkProjectName, checkProjectPath, parameterize } from './rules';
+import { checkProjectName, checkProjectPath, checkVisibility, parameterize, requestedVisibility } from './rules';
 import type { NamespaceRow, Project, ProjectListOptions, ProjectRow } from './types';
 import type { EventsService } from '../events/events';
 import type { SettingsReader } from '../settings-reader';
@@ -271,11 +271,11 @@ export class ProjectsService {
     if (namespace.kind === 'user') await this.checkProjectLimit(owner);
     const name = attributes.name;
     const path = attributes.path || (name ? parameterize(name) : undefined);
-    const visibility = this.requestedVisibility(attributes) ?? forkedFrom?.visibility_level ?? settings.default_project_visibility;
+    const visibility = requestedVisibility(attributes) ?? forkedFrom?.visibility_level ?? settings.default_project_visibility;
     const validation = new Validation();
     checkProjectName(validation, name);
     checkProjectPath(validation, path);
-    this.checkVisibility(validation, actor, visibility, namespace, settings.restricted_visibility_levels, forkedFrom);
+    checkVisibility(validation, actor, visibility, namespace, settings.restricted_visibility_levels, forkedFrom);
     if (attributes.default_branch !== undefined && !isValidBranchName(attributes.default_branch)) validation.add('default_branch', 'is invalid');
     if (validation.ok) await this.checkTaken(validation, namespace.id, name!, path!, undefined);
     validation.throwIfInvalid();
@@ -332,29 +332,6 @@ export class ProjectsService {
     return project;
   }
 
-  private requestedVisibility(attributes: ProjectAttributes): number | undefined {
-    // An explicit visibility_level wins; `public` alone means 20 or 0.
-    if (attributes.visibility_level !== undefined) return attributes.visibility_level;
-    if (attributes.public !== undefined) return attributes.public ? PUBLIC : PRIVATE;
-    return undefined;
-  }
-
-  private checkVisibility(validation: Validation, actor: Caller, level: number, namespace: NamespaceRow, restricted: number[], forkedFrom?: ProjectRow): void {
-    if (![PRIVATE, INTERNAL, PUBLIC].includes(level)) {
-      validation.add('visibility_level', 'is not included in the list');
-      return;
-    }
-    if (actor.admin !== 1 && restricted.includes(level)) {
-      validation.add('visibility_level', `${visibilityName(level)} has been restricted by your GitLab administrator`);
-    }
-    if (namespace.kind === 'group' && level > namespace.visibility_level) {
-      validation.add('visibility_level', `${visibilityName(level)} is not allowed in a ${visibilityName(namespace.visibility_level)} group.`);
-    }
-    if (forkedFrom && level > forkedFrom.visibility_level) {
-      validation.add('visibility_level', `${visibilityName(level)} is not allowed since the fork source project has lower visibility.`);
-    }
-  }
-
   private async checkTaken(validation: Validation, namespaceId: number, name: string, path: string, selfId: number | undefined): Promise<void> {
     const clashes = await this.db
       .selectFrom('projects')
@@ -380,7 +357,7 @@ export class ProjectsService {
 
   async update(project: Project, standing: ProjectStanding, actor: User, attributes: ProjectAttributes): Promise<Project> {
     this.authorize(standing, 'admin_project');
-    const visibility = this.requestedVisibility(attributes);
+    const visibility = requestedVisibility(attributes);
     if (attributes.name !== undefined && attributes.name !== project.name) this.authorize(standing, 'rename_project');
     if (visibility !== undefined && visibility !== project.visibility_level) this.authorize(standing, 'change_visibility_level');
     const name = attributes.name ?? project.name;
@@ -391,7 +368,7 @@ export class ProjectsService {
     if (visibility !== undefined && visibility !== project.visibility_level) {
       const settings = await this.settings.get();
       const forkedFrom = project.forked_from_project_id ? await this.db.selectFrom('projects').selectAll().where('id', '=', project.forked_from_project_id).executeTakeFirst() : undefined;
-      this.checkVisibility(validation, actor, visibility, project.namespace, settings.restricted_visibility_levels, forkedFrom);
+      checkVisibility(validation, actor, visibility, project.namespace, settings.restricted_visibility_levels, forkedFrom);
     }
     if (validation.ok) await this.checkTaken(validation, project.namespace_id, name, path, project.id);
     validation.throwIfInvalid();

@@ -1,4 +1,6 @@
 import type { Validation } from '../../errors';
+import { INTERNAL, PRIVATE, PUBLIC, visibilityName, type Caller } from '../policy';
+import type { NamespaceRow, ProjectRow } from './types';
 
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}\p{Pd}_. ]*$/u;
 const PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
@@ -37,4 +39,28 @@ export function parameterize(name: string): string {
     .replace(/-{2,}/g, '-')
     .replace(/^-|-$/g, '')
     .toLowerCase();
+}
+
+/** The visibility a create or update asks for: an explicit `visibility_level` wins; `public` alone means 20 or 0. */
+export function requestedVisibility(attributes: { visibility_level?: number; public?: boolean }): number | undefined {
+  if (attributes.visibility_level !== undefined) return attributes.visibility_level;
+  if (attributes.public !== undefined) return attributes.public ? PUBLIC : PRIVATE;
+  return undefined;
+}
+
+/** GitLab's visibility validations: a known level, not restricted (but for admins), not above the group's or the fork source's. */
+export function checkVisibility(validation: Validation, actor: Caller, level: number, namespace: NamespaceRow, restricted: number[], forkedFrom?: ProjectRow): void {
+  if (![PRIVATE, INTERNAL, PUBLIC].includes(level)) {
+    validation.add('visibility_level', 'is not included in the list');
+    return;
+  }
+  if (actor.admin !== 1 && restricted.includes(level)) {
+    validation.add('visibility_level', `${visibilityName(level)} has been restricted by your GitLab administrator`);
+  }
+  if (namespace.kind === 'group' && level > namespace.visibility_level) {
+    validation.add('visibility_level', `${visibilityName(level)} is not allowed in a ${visibilityName(namespace.visibility_level)} group.`);
+  }
+  if (forkedFrom && level > forkedFrom.visibility_level) {
+    validation.add('visibility_level', `${visibilityName(level)} is not allowed since the fork source project has lower visibility.`);
+  }
 }
