@@ -29,7 +29,8 @@ import { CommitStatusesService } from './ci/commit-statuses';
 export function createServices(ctx: ServiceContext) {
   const settings = new SettingsService(ctx);
   const events = new EventsService(ctx);
-  const projects = new ProjectsService(ctx, settings, events);
+  const users = new UsersService(ctx);
+  const projects = new ProjectsService(ctx, settings, events, () => users.forgetProfiles());
   const repositories = new RepositoryStore(ctx);
   projects.repositories = repositories;
   const protectedBranches = new ProtectedBranchesService(ctx);
@@ -54,7 +55,7 @@ export function createServices(ctx: ServiceContext) {
     accessRequests: new AccessRequestsService(ctx, events),
     namespaces: new NamespacesService(ctx),
     ctx,
-    users: new UsersService(ctx),
+    users,
     templates: new TemplatesService(),
     systemHooks: new SystemHooksService(ctx),
     keys: new KeysService(ctx),

@@ -62,6 +62,8 @@ export class ProjectsService {
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsReader,
     private readonly events: EventsService,
+    /** Called once a change to a personal namespace's projects is committed (users remember their counts). */
+    private readonly personalProjectsChanged: () => void = () => {},
   ) {}
 
   private get db(): Db {
@@ -325,6 +327,7 @@ export class ProjectsService {
       if (attributes.import_url) await this.repositories?.scheduleImport(row.id, attributes.import_url, trx);
       return full;
     });
+    if (namespace.kind === 'user') this.personalProjectsChanged();
     if (!attributes.import_url) {
       if (forkedFrom) await this.repositories?.fork(forkedFrom.id, project.id);
       else await this.repositories?.create(project.id, project.default_branch ?? undefined);
@@ -430,6 +433,7 @@ export class ProjectsService {
   async remove(project: Project, standing: ProjectStanding): Promise<void> {
     this.authorize(standing, 'remove_project');
     await this.db.transaction().execute((trx) => this.destroy(trx, project));
+    if (project.namespace.kind === 'user') this.personalProjectsChanged();
   }
 
   /** Deletes a project's rows inside `trx` and queues its repository's removal. */
@@ -490,13 +494,15 @@ export class ProjectsService {
       validation.add('visibility_level', `${visibilityName(project.visibility_level)} is not allowed in a ${visibilityName(group.visibility_level)} group.`);
     }
     if (!validation.ok) throw new ApiError(400, { message: `Failed to transfer project ${JSON.stringify(validation.messages)}` });
-    return this.db.transaction().execute(async (trx) => {
+    const moved = await this.db.transaction().execute(async (trx) => {
       const row = await trx.updateTable('projects').set({ namespace_id: group.id, updated_at: now() }).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
       const moved = { ...row, namespace: group };
       const owner = await this.ownerOf(moved, trx);
       await emitSystemEvent(this.ctx, trx, 'project_transfer', projectMovedEventData(eventProject(moved), owner ?? { name: '' }, `${project.namespace.path}/${project.path}`));
       return moved;
     });
+    if (project.namespace.kind === 'user') this.personalProjectsChanged();
+    return moved;
   }
 
   async share(project: Project, standing: ProjectStanding, groupId: number, groupAccess: number) {

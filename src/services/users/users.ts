@@ -8,7 +8,7 @@ import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
 import { personalProjectCountQuery } from '../projects/counts';
 import { preparedQuery } from '../../db/prepared';
-import { TokenOwners } from './token-owners';
+import { RecentCache } from '../../lib/recent-cache';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
 import { emitSystemEvent, emitSystemEvents, keyEventData, userEventData } from '../hooks/system-events';
 
@@ -39,11 +39,27 @@ export interface Identity {
   extern_uid: string;
 }
 
+export interface ProfileExtras {
+  identities: Identity[];
+  personalProjects: number;
+}
+
+/** How long another process may go on seeing a user as it was. */
+const RECENT_MS = 1000;
+
 /** Users: accounts, their tokens and their personal namespaces. */
 export class UsersService {
   /** What every authenticated request asks, built once. */
   private readonly hot: ReturnType<typeof hotQueries>;
-  private readonly tokenOwners = new TokenOwners();
+  /**
+   * Who owns a private token (every API request asks) and the extras of the full user shape (every
+   * `GET /user`), remembered for a second: their queries were most of a simple request's time.
+   * Exact within this process: user writes here, and project writes through `forgetProfiles`, forget
+   * them once committed. Other processes (several may share one PostgreSQL) see a change within
+   * the second: a block, the admin flag, `can_create_project`.
+   */
+  private readonly tokenOwners = new RecentCache<string, User>(RECENT_MS);
+  private readonly profiles = new RecentCache<number, ProfileExtras>(RECENT_MS);
 
   constructor(private readonly ctx: ServiceContext) {
     this.hot = hotQueries(ctx.db);
@@ -76,7 +92,8 @@ export class UsersService {
 
   /** The active user owning a private token; blocked users are nobody. */
   async findByToken(token: string): Promise<User | undefined> {
-    const user = await this.tokenOwners.get(digestToken(token), async (digest) => (await this.hot.userByTokenDigest(digest))[0]);
+    const digest = digestToken(token);
+    const user = await this.tokenOwners.get(digest, async () => (await this.hot.userByTokenDigest(digest))[0]);
     return user && user.state === 'active' ? user : undefined;
   }
 
@@ -116,7 +133,7 @@ export class UsersService {
       .set({ last_sign_in_at: user.current_sign_in_at ?? time, current_sign_in_at: time })
       .where('id', '=', user.id)
       .execute();
-    this.tokenOwners.forgetAll();
+    this.forgetRecent();
     return { ...user, last_sign_in_at: user.current_sign_in_at ?? time, current_sign_in_at: time };
   }
 
@@ -150,11 +167,24 @@ export class UsersService {
   }
 
   /** What the full user shape adds to the row: identities, and personal projects for `can_create_project`. */
-  async profileExtras(userId: number): Promise<{ identities: Identity[]; personalProjects: number }> {
-    // Few users have identities (LDAP, OAuth): counting them beside the projects saves a query.
-    const [counts] = await this.hot.profileCounts(userId);
-    const identities = Number(counts.identities) > 0 ? await this.hot.identitiesOf(userId) : [];
-    return { identities, personalProjects: Number(counts.personal_projects) };
+  async profileExtras(userId: number): Promise<ProfileExtras> {
+    const extras = await this.profiles.get(userId, async () => {
+      // Few users have identities (LDAP, OAuth): counting them beside the projects saves a query.
+      const [counts] = await this.hot.profileCounts(userId);
+      const identities = Number(counts.identities) > 0 ? await this.hot.identitiesOf(userId) : [];
+      return { identities, personalProjects: Number(counts.personal_projects) };
+    });
+    return extras!;
+  }
+
+  /** Personal projects were created, removed or moved: remembered profile extras are stale. */
+  forgetProfiles(): void {
+    this.profiles.forgetAll();
+  }
+
+  private forgetRecent(): void {
+    this.tokenOwners.forgetAll();
+    this.profiles.forgetAll();
   }
 
   async create(attributes: UserAttributes & { email: string; password: string; name: string; username: string }, token?: string): Promise<User> {
@@ -243,7 +273,7 @@ export class UsersService {
       }
       return updated;
     });
-    this.tokenOwners.forgetAll();
+    this.forgetRecent();
     return updated;
   }
 
@@ -258,7 +288,7 @@ export class UsersService {
       await emitSystemEvents(this.ctx, trx, keys.map((key) => ({ name: 'key_destroy' as const, data: keyEventData(key, user) })));
       await emitSystemEvent(this.ctx, trx, 'user_destroy', userEventData(user));
     });
-    this.tokenOwners.forgetAll();
+    this.forgetRecent();
     return user;
   }
 
@@ -270,7 +300,7 @@ export class UsersService {
       throw forbidden(blocked ? 'LDAP blocked users cannot be modified by the API' : 'LDAP blocked users cannot be unblocked by the API');
     }
     await this.db.updateTable('users').set({ state: blocked ? 'blocked' : 'active', updated_at: now() }).where('id', '=', id).execute();
-    this.tokenOwners.forgetAll();
+    this.forgetRecent();
     return true;
   }
 

@@ -267,6 +267,22 @@ describe('PUT /users/:id/block and /unblock', () => {
     assert.equal((await client.get('/user')).status, 401);
   });
 
+  test('can_create_project follows the personal projects at once: create, delete, transfer to a group', async () => {
+    const { user, client } = await app.createUser({ projects_limit: 1 });
+    const canCreate = async () => (await client.get('/user')).body.can_create_project;
+    assert.equal(await canCreate(), true);
+    const first = await client.post('/projects', { name: 'only-one' });
+    assert.equal(first.status, 201);
+    assert.equal(await canCreate(), false);
+    assert.equal((await client.delete(`/projects/${first.body.id}`)).status, 200);
+    assert.equal(await canCreate(), true);
+    const second = await client.post('/projects', { name: 'only-one-again', visibility_level: 0 });
+    assert.equal(await canCreate(), false);
+    const group = await app.root.post('/groups', { name: `can-create-${user.id}`, path: `can-create-${user.id}` });
+    assert.equal((await app.root.post(`/groups/${group.body.id}/projects/${second.body.id}`)).status, 201);
+    assert.equal(await canCreate(), true);
+  });
+
   test('a change to a signed-in user holds from its next request on: admin flag, username, deletion', async () => {
     const { user, client } = await app.createUser();
     assert.equal((await client.get('/application/settings')).status, 403);
