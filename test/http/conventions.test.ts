@@ -201,5 +201,8 @@ describe('operability', () => {
     assert.match(response.body.openapi, /^3\./);
     assert.ok(response.body.paths['/api/v3/users']);
     assert.ok(response.body.paths['/api/v3/users/{id}'].put);
+    // OpenAPI 3.0 has no `type: [T, "null"]`: a field that may be null says `nullable`.
+    const user = response.body.paths['/api/v3/user'].get.responses['200'].content['application/json'].schema;
+    assert.deepEqual(user.properties.last_sign_in_at, { type: 'string', format: 'date-time', nullable: true });
   });
 });
