@@ -47,7 +47,7 @@ export function buildCommitNoteData({ note, author, project, commit, placement, 
 
 /** GitLab's `Gitlab::Diff::LineCode.generate`: the file's SHA-1, the old line, the new line. */
 const lineCode = (path: string, oldLine: number, newLine: number): string =>
-  `${crypto.createHash('sha1').update(path).digest('hex')}_${oldLine}_${newLine}`;
+  `${crypto.hash('sha1', path, 'hex')}_${oldLine}_${newLine}`;
 
 /** `Gitlab::Git::Diff#to_hash`, which an inline (legacy diff) note keeps as `st_diff`. */
 const diffHash = (file: DiffFile) => ({

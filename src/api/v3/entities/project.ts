@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Project as ProjectRecord } from '../../../services/projects/types';
 import type { ProjectDetails } from '../../../services/projects/details';
-import { avatarUrl, projectUrls } from '../../../lib/urls';
+import { projectUrls } from '../../../lib/urls';
+import { presentUserBasic } from './user';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
 
 export const BasicProjectDetails = Type.Object({
@@ -126,7 +127,7 @@ export function presentProject(project: ProjectRecord, details: ProjectDetails, 
     http_url_to_repo: http,
     web_url: webUrl,
     owner: owner
-      ? { name: owner.name, username: owner.username, id: owner.id, state: owner.state, avatar_url: avatarUrl(owner.email), web_url: `${presenter.externalUrl}/u/${owner.username}`, created_at: owner.created_at }
+      ? Object.assign(presentUserBasic(owner, presenter), { created_at: owner.created_at })
       : undefined,
     name: project.name,
     name_with_namespace: `${namespaceHumanName(project, details)} / ${project.name}`,
