@@ -205,4 +205,10 @@ describe('operability', () => {
     const user = response.body.paths['/api/v3/user'].get.responses['200'].content['application/json'].schema;
     assert.deepEqual(user.properties.last_sign_in_at, { type: 'string', format: 'date-time', nullable: true });
   });
+
+  test('the health endpoints are in the OpenAPI document', async () => {
+    const { paths } = (await app.anonymous.get('/api/v3/openapi.json')).body;
+    assert.ok(paths['/-/health'].get.responses['200']);
+    assert.ok(paths['/-/readiness'].get.responses['503']);
+  });
 });
