@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
 import { grantProjectRole } from '../../support/roles';
+import { eventually } from '../../support/eventually';
 import { seedCommit } from '../../support/repo';
 import { resolveCommit } from '../../../src/git/commits';
 import { findBranch } from '../../../src/git/refs';
@@ -52,16 +53,6 @@ const branchUrl = (p: Fixture, name: string) => `/projects/${p.id}/repository/br
 
 async function protectRule(p: Fixture, name: string, push: boolean, merge: boolean): Promise<void> {
   await app.services.protectedBranches.protect(p.id, name, { developersCanPush: push, developersCanMerge: merge });
-}
-
-/** Background work (push processing) finishes on its own schedule: wait for what it leaves. */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the background work never happened');
 }
 
 /** The shared fixture of tests that change nothing. */

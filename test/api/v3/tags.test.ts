@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
 import { grantProjectRole } from '../../support/roles';
+import { eventually } from '../../support/eventually';
 import { seedCommit } from '../../support/repo';
 import { catFile } from '../../../src/git/cat-file';
 import { parseTag } from '../../../src/git/objects';
@@ -43,16 +44,6 @@ async function fixture(): Promise<Fixture> {
 
 const tagsUrl = (p: Fixture) => `/projects/${p.id}/repository/tags`;
 const tagUrl = (p: Fixture, name: string) => `${tagsUrl(p)}/${encodeURIComponent(name)}`;
-
-/** Background work (push processing) finishes on its own schedule: wait for what it leaves. */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the background work never happened');
-}
 
 /** The shared fixture of tests that change nothing: tags v1.0.0 (lightweight), v1.1.0 (annotated, with a release). */
 let p: Fixture;
