@@ -2,9 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { grantProjectRole } from '../../support/roles';
+import { createProjectWorld } from '../../support/project-world';
 import { eventually } from '../../support/eventually';
-import { seedCommit } from '../../support/repo';
 import { catFile } from '../../../src/git/cat-file';
 import { parseTag } from '../../../src/git/objects';
 import { findTag } from '../../../src/git/refs';
@@ -27,19 +26,13 @@ let projects = 0;
 
 /** A private project with two commits on master and a member of each role. */
 async function fixture(): Promise<Fixture> {
-  const { client: owner } = await app.createUser();
-  const created = await owner.post('/projects', { name: `tags${++projects}` });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const id = created.body.id as number;
-  const members = [];
-  for (const level of [30, 20, 10]) {
-    const member = await app.createUser();
-    await grantProjectRole(app, id, member.user.id, level);
-    members.push(member);
-  }
-  await seedCommit(app, id, { files: { 'README.md': '# readme\n' } });
-  const head = await seedCommit(app, id, { files: { 'a.txt': 'a\n' } });
-  return { id, owner, developer: members[0].client, developerUser: members[0].user, reporter: members[1].client, guest: members[2].client, head };
+  const world = await createProjectWorld(app, {
+    name: `tags${++projects}`,
+    roles: ['developer', 'reporter', 'guest'],
+    commits: [{ files: { 'README.md': '# readme\n' } }, { files: { 'a.txt': 'a\n' } }],
+  });
+  const { id, owner, developer, reporter, guest } = world;
+  return { id, owner: owner.client, developer: developer.client, developerUser: developer.user, reporter: reporter.client, guest: guest.client, head: world.shas[1] };
 }
 
 const tagsUrl = (p: Fixture) => `/projects/${p.id}/repository/tags`;
