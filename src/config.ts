@@ -56,3 +56,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hookTimeoutMs: integer(env, 'HOOK_TIMEOUT_MS', 10000, 240_000, ' (a delivery must end well within the 5 minutes a job stays locked)'),
   };
 }
+
+/**
+ * PORT=0 lets the system pick a free port when Forge listens (tests and benchmarks: probing for one
+ * races with other processes). An external URL naming port 0 (the default `http://localhost:0`, or
+ * say `EXTERNAL_URL=http://127.0.0.1:0`) is then settled to the port bound. Everything that shows
+ * URLs reads them from this same config object when it shows them, so it sees the settled one.
+ */
+export function settleListeningPort(config: Config, boundPort: number): void {
+  if (config.port !== 0) return;
+  config.port = boundPort;
+  const url = new URL(config.externalUrl);
+  if (url.port !== '0') return;
+  url.port = String(boundPort);
+  config.externalUrl = url.toString().replace(/\/+$/, '');
+}

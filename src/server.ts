@@ -1,4 +1,5 @@
-import type { Config } from './config';
+import type { AddressInfo } from 'node:net';
+import { settleListeningPort, type Config } from './config';
 import { openDatabase, type DbHandle } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { buildApp, type App, type AppOptions } from './http/app';
@@ -22,8 +23,10 @@ export async function startServer(config: Config, options: { logger?: AppOptions
   await migrateToLatest(database);
   const { server, services } = await buildApp({ config, database, logger: options.logger });
   const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
-  const worker = startBackgroundWork(services);
   await server.listen({ port: config.port, host: config.host });
+  settleListeningPort(config, (server.server.address() as AddressInfo).port);
+  // After the port is settled: jobs left from an earlier run may put the external URL in hook payloads.
+  const worker = startBackgroundWork(services);
   return {
     server,
     services,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import type { DbHandle } from '../../src/db/index';
 import { startServer } from '../../src/server';
-// Benchmarks start Forge as the tests do: a free loopback port, a scratch database.
-import { freePort, freshDatabaseUrl } from '../../test/support/app';
+// Benchmarks start Forge as the tests do: a loopback port the system picks, a scratch database.
+import { freshDatabaseUrl } from '../../test/support/app';
 import type { Services } from '../../src/services/index';
 
 /** The real server, as `forge serve` builds it, on a loopback port over a throw-away data directory and database. */
@@ -24,21 +24,20 @@ export const databaseKind = (): string => (process.env.BENCH_DATABASE_URL ? 'Pos
 
 export async function startBenchApp(): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-bench-'));
-  const port = await freePort();
   const database = await freshDatabaseUrl(process.env.BENCH_DATABASE_URL ?? '', 'forge_bench');
-  const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({
     DATA_DIR: dataDir,
-    PORT: String(port),
+    PORT: '0',
     HOST: '127.0.0.1',
-    EXTERNAL_URL: url,
+    // Clone URLs name 127.0.0.1, not localhost (which may resolve to ::1 first); port 0 is settled once listening.
+    EXTERNAL_URL: 'http://127.0.0.1:0',
     DATABASE_URL: database.url,
     INITIAL_ROOT_PASSWORD: 'rootpassword',
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
   });
   const running = await startServer(config, { logger: false });
   return {
-    url,
+    url: config.externalUrl,
     config,
     database: running.database,
     services: running.services,

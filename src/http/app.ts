@@ -50,8 +50,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     log: server.log,
   });
 
+  // URLs are read from `config` when shown, not copied now: with PORT=0 the external URL is settled after listening.
   await server.register(swagger, {
-    openapi: { info: { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0' }, servers: [{ url: config.externalUrl }] },
+    openapi: { info: { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0' }, servers: [{ get url() { return config.externalUrl; } }] },
   });
   registerErrorHandling(server);
   registerAuthentication(server, services.users);
@@ -60,7 +61,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerOperability(server, async () => {
     await sql`select 1`.execute(database.db);
   });
-  await server.register(async (api) => registerApiV3(api as Api, { services, presenter: { externalUrl: config.externalUrl } }), { prefix: '/api/v3' });
+  await server.register(async (api) => registerApiV3(api as Api, { services, presenter: config }), { prefix: '/api/v3' });
   await registerGitHttp(server, { backend: forgeGitBackend(services) });
   server.addHook('onClose', async () => { await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]); });
   server.get('/api/v3/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => server.swagger());

@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { buildFixture, git, tempDir, type Fixture } from './fixture';
+import { eventually } from '../support/eventually';
 import { CatFilePool } from '../../src/git/cat-file';
 import { createRepository } from '../../src/git/repositories';
 import { GitCommandError } from '../../src/git/errors';
@@ -16,10 +16,6 @@ before(async () => {
 });
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const waitFor = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i += 1) await sleep(10);
-  assert.ok(condition());
-};
 
 describe('the cat-file pool', () => {
   test('read gives id, type, size and content; info leaves the content out; missing objects are undefined', async () => {
@@ -84,7 +80,7 @@ describe('the cat-file pool', () => {
         (object) => assert.equal(object?.oid, fx.c2, 'answered before the kill landed'),
         (error) => assert.ok(error instanceof GitCommandError),
       );
-      await waitFor(() => pool.active().every((p) => p.pid !== pid));
+      await eventually(() => pool.active().every((p) => p.pid !== pid));
       assert.equal((await pool.read(fx.repoPath, fx.c3))!.oid, fx.c3);
       assert.notEqual(pool.active()[0].pid, pid);
     } finally {
@@ -112,7 +108,7 @@ describe('the cat-file pool', () => {
       for (const repo of repos) await pool.info(repo, 'HEAD');
       assert.ok(pool.active().length <= 2);
       assert.ok(!pool.active().some((p) => p.repoPath === repos[0]), 'the least recently used went first');
-      await waitFor(() => pool.active().length === 0);
+      await eventually(() => pool.active().length === 0);
     } finally {
       await pool.closeAll();
     }

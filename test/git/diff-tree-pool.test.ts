@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { clientEnv, git, tempDir } from './fixture';
+import { eventually } from '../support/eventually';
 import { catFile } from '../../src/git/cat-file';
 import { resolveCommit } from '../../src/git/commits';
 import { commitStats } from '../../src/git/commit-stats';
@@ -23,10 +23,6 @@ const END_LINE = `%forge-end ${MARKER}`;
 const once = (repo: string, from: string, to: string): Buffer =>
   execFileSync('git', [`--git-dir=${repo}`, ...DIFF_TREE, '--end-of-options', from, to], { env: clientEnv(), maxBuffer: 1 << 28 });
 const treeOf = (repo: string, rev: string): string => git(repo, ['rev-parse', `${rev}^{tree}`]).trim();
-const waitFor = async (condition: () => boolean) => {
-  for (let i = 0; i < 300 && !condition(); i += 1) await sleep(10);
-  assert.ok(condition());
-};
 
 /** Names git has to quote in a patch, or that would end a line of output, or that are the end line. */
 const ODD_NAMES = [
@@ -266,7 +262,7 @@ describe('the diff-tree pool', () => {
       assert.equal(pids.size, 3);
       await pool.diff(sha256.repo, EMPTY_TREE[64], EMPTY_TREE[64], 100);
       assert.deepEqual(pool.active().map((p) => p.repoPath), [sha256.repo], 'the least recently used went first');
-      await waitFor(() => pool.active().length === 0);
+      await eventually(() => pool.active().length === 0);
     } finally {
       await pool.closeAll();
     }
@@ -335,7 +331,7 @@ describe('commit diffs read through the pool', () => {
     const [{ pid }] = pool(sha1.repo);
     process.kill(pid!, 'SIGKILL');
     assert.deepEqual(await diffTrees(sha1.repo, sha1.root, sha1.empty), expected);
-    await waitFor(() => pool(sha1.repo).every((p) => p.pid !== pid));
+    await eventually(() => pool(sha1.repo).every((p) => p.pid !== pid));
     assert.deepEqual(await diffTrees(sha1.repo, sha1.root, sha1.empty), expected);
     assert.equal(pool(sha1.repo).length, 1);
   });

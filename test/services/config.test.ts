@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig, settleListeningPort } from '../../src/config';
 
 test('settings: defaults, and clear errors for values that cannot work', () => {
   const config = loadConfig({});
@@ -14,4 +14,22 @@ test('settings: defaults, and clear errors for values that cannot work', () => {
   ] as const) {
     assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
   }
+});
+
+test('PORT=0: the port chosen at listen settles an external URL naming port 0, and only such a one', () => {
+  const defaulted = loadConfig({ PORT: '0' });
+  settleListeningPort(defaulted, 43121);
+  assert.deepEqual([defaulted.port, defaulted.externalUrl], [43121, 'http://localhost:43121']);
+
+  const loopback = loadConfig({ PORT: '0', EXTERNAL_URL: 'http://127.0.0.1:0/forge/' });
+  settleListeningPort(loopback, 43122);
+  assert.equal(loopback.externalUrl, 'http://127.0.0.1:43122/forge');
+
+  const fixed = loadConfig({ PORT: '0', EXTERNAL_URL: 'https://forge.example.com' });
+  settleListeningPort(fixed, 43123);
+  assert.deepEqual([fixed.port, fixed.externalUrl], [43123, 'https://forge.example.com']);
+
+  const chosen = loadConfig({ PORT: '8081' });
+  settleListeningPort(chosen, 8081);
+  assert.deepEqual([chosen.port, chosen.externalUrl], [8081, 'http://localhost:8081']);
 });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -25,17 +24,6 @@ export interface TestApp {
 
 let counter = 0;
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** A fresh PostgreSQL database per app when `base` (default TEST_DATABASE_URL) is set; SQLite in the data dir otherwise. */
 export async function freshDatabaseUrl(base = process.env.TEST_DATABASE_URL, prefix = 'forge_test'): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!base) return { url: '', drop: async () => {} };
@@ -57,15 +45,18 @@ export async function freshDatabaseUrl(base = process.env.TEST_DATABASE_URL, pre
   };
 }
 
-/** Starts the real server on a loopback port over its own temporary data directory and database. */
+/**
+ * Starts the real server on a loopback port the system picks (PORT=0: probing for a free one races
+ * with other processes) over its own temporary data directory and database. The external URL the
+ * API shows is `http://localhost:<that port>` unless `env` sets EXTERNAL_URL.
+ */
 export async function startApp(env: Record<string, string> = {}, logStream?: NodeJS.WritableStream): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-test-'));
-  const port = await freePort();
   const database = await freshDatabaseUrl();
   const rootToken = 'root-private-token-0001';
   const config = loadConfig({
     DATA_DIR: dataDir,
-    PORT: String(port),
+    PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
     INITIAL_ROOT_PASSWORD: 'rootpassword',
@@ -75,7 +66,8 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
   });
   const running = await startServer(config, { logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false });
   const { services } = running;
-  const url = `http://127.0.0.1:${port}`;
+  // Settled by startServer once listening.
+  const url = `http://127.0.0.1:${config.port}`;
   const as = (token: string) => new ApiClient(url, token);
   let users = 0;
   return {

@@ -81,11 +81,5 @@ export class HookListener {
   }
 }
 
-/** Polls a condition of the database (or anything) until it holds. */
-export async function eventually<T>(probe: () => Promise<T | undefined | false>): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+// Kept where it was first exported from, for the tests that import it from here.
+export { eventually } from './eventually';

@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { grantProjectRole } from '../../support/roles';
+import { createProjectWorld } from '../../support/project-world';
+import { eventually } from '../../support/eventually';
 import { seedCommit } from '../../support/repo';
 import { resolveCommit } from '../../../src/git/commits';
 import { findBranch } from '../../../src/git/refs';
@@ -27,41 +28,30 @@ let projects = 0;
 
 /** A private project with `master` (two commits) and `feature` (one more), and a member of each role. */
 async function fixture(visibility = 0): Promise<Fixture> {
-  const { client: owner } = await app.createUser();
-  const created = await owner.post('/projects', { name: `branches${++projects}`, visibility_level: visibility });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const id = created.body.id as number;
-  const members: ApiClient[] = [];
-  for (const level of [30, 20, 10]) {
-    const { user, client } = await app.createUser();
-    await grantProjectRole(app, id, user.id, level);
-    members.push(client);
-  }
-  await seedCommit(app, id, { files: { 'README.md': '# readme\n' }, message: 'first\n' });
-  const head = await seedCommit(app, id, {
-    files: { 'a.txt': 'a\n' },
-    message: 'Second commit\n\nwith a body\n',
-    author: { name: 'Grace Author', email: 'grace@example.com' },
-    time: new Date('2016-09-20T06:06:12Z'),
+  const world = await createProjectWorld(app, {
+    name: `branches${++projects}`,
+    visibility,
+    roles: ['developer', 'reporter', 'guest'],
+    commits: [
+      { files: { 'README.md': '# readme\n' }, message: 'first\n' },
+      {
+        files: { 'a.txt': 'a\n' },
+        message: 'Second commit\n\nwith a body\n',
+        author: { name: 'Grace Author', email: 'grace@example.com' },
+        time: new Date('2016-09-20T06:06:12Z'),
+      },
+    ],
   });
-  const feature = await seedCommit(app, id, { branch: 'feature', startRef: head, files: { 'f.txt': 'f\n' } });
-  return { id, path: created.body.path_with_namespace, owner, developer: members[0], reporter: members[1], guest: members[2], head, feature };
+  const [, head] = world.shas;
+  const feature = await seedCommit(app, world.id, { branch: 'feature', startRef: head, files: { 'f.txt': 'f\n' } });
+  const { id, path, owner, developer, reporter, guest } = world;
+  return { id, path, owner: owner.client, developer: developer.client, reporter: reporter.client, guest: guest.client, head, feature };
 }
 
 const branchUrl = (p: Fixture, name: string) => `/projects/${p.id}/repository/branches/${encodeURIComponent(name)}`;
 
 async function protectRule(p: Fixture, name: string, push: boolean, merge: boolean): Promise<void> {
   await app.services.protectedBranches.protect(p.id, name, { developersCanPush: push, developersCanMerge: merge });
-}
-
-/** Background work (push processing) finishes on its own schedule: wait for what it leaves. */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the background work never happened');
 }
 
 /** The shared fixture of tests that change nothing. */

@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { grantProjectRole } from '../../support/roles';
+import { createProjectWorld } from '../../support/project-world';
+import { eventually } from '../../support/eventually';
 import { seedCommit } from '../../support/repo';
 import { resolveCommit } from '../../../src/git/commits';
 import { log } from '../../../src/git/log';
@@ -31,27 +32,22 @@ interface Fixture {
 
 let projects = 0;
 
-async function member(projectId: number, level: number): Promise<Member> {
-  const { user, client } = await app.createUser();
-  await grantProjectRole(app, projectId, user.id, level);
-  return { client, user };
-}
-
 /** A private project with a member of each role; with commits on master unless `empty`. */
 async function fixture(options: { empty?: boolean } = {}): Promise<Fixture> {
-  const { client, user } = await app.createUser();
-  const created = await client.post('/projects', { name: `files${++projects}` });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const id = created.body.id as number;
-  const [developer, reporter, guest] = [await member(id, 30), await member(id, 20), await member(id, 10)];
-  let head = '';
-  let popenCommit = '';
-  if (!options.empty) {
-    await seedCommit(app, id, { files: { 'README.md': '# readme\n' } });
-    popenCommit = await seedCommit(app, id, { files: { 'files/ruby/popen.rb': "require 'fileutils'\nrequire 'open3'\n" } });
-    head = await seedCommit(app, id, { files: { 'other.txt': 'other\n' } });
-  }
-  return { id, owner: { client, user }, developer, reporter, guest, head, popenCommit };
+  const world = await createProjectWorld(app, {
+    name: `files${++projects}`,
+    roles: ['developer', 'reporter', 'guest'],
+    commits: options.empty
+      ? []
+      : [
+          { files: { 'README.md': '# readme\n' } },
+          { files: { 'files/ruby/popen.rb': "require 'fileutils'\nrequire 'open3'\n" } },
+          { files: { 'other.txt': 'other\n' } },
+        ],
+  });
+  const [, popenCommit = '', head = ''] = world.shas;
+  const { id, owner, developer, reporter, guest } = world;
+  return { id, owner, developer, reporter, guest, head, popenCommit };
 }
 
 const filesUrl = (p: Fixture) => `/projects/${p.id}/repository/files`;
@@ -67,16 +63,6 @@ const newFile = (overrides: Record<string, unknown> = {}) => ({
   commit_message: 'Added newfile',
   ...overrides,
 });
-
-/** Background work (push processing) finishes on its own schedule: wait for what it leaves. */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the background work never happened');
-}
 
 /** The shared fixture of tests that change nothing. */
 let p: Fixture;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { HookListener } from '../../support/hook-listener';
 import type { ApiClient } from '../../support/client';
+import { createProjectWorld } from '../../support/project-world';
 import { emitProjectEvents } from '../../../src/services/hooks/project-events';
 
 let app: TestApp;
@@ -18,15 +19,6 @@ let otherProjectId: number;
 const URL_A = 'http://127.0.0.1:9/hook-a';
 const URL_B = 'https://127.0.0.1:9/hook-b';
 
-/** Gives a user a role on a project directly in the database (the members API is tested on its own). */
-async function grant(project: number, userId: number, accessLevel: number): Promise<void> {
-  const time = new Date().toISOString();
-  await app.services.ctx.db
-    .insertInto('members')
-    .values({ source_type: 'Project', source_id: project, user_id: userId, access_level: accessLevel, notification_level: 3, created_at: time, updated_at: time })
-    .execute();
-}
-
 async function createProject(name: string): Promise<number> {
   const response = await owner.post('/projects', { name });
   assert.equal(response.status, 201, JSON.stringify(response.body));
@@ -35,18 +27,13 @@ async function createProject(name: string): Promise<number> {
 
 before(async () => {
   app = await startApp();
-  owner = (await app.createUser()).client;
-  projectId = await createProject('hooked');
+  const world = await createProjectWorld(app, { name: 'hooked' });
+  owner = world.owner.client;
+  projectId = world.id;
   otherProjectId = await createProject('other hooked');
-  const members = [];
-  for (const [role, level] of [['master', 40], ['developer', 30], ['reporter', 20], ['guest', 10]] as const) {
-    const member = await app.createUser();
-    await grant(projectId, member.user.id, level);
-    members.push({ role, client: member.client });
-  }
-  master = members[0].client;
-  lesser = members.slice(1);
-  outsider = (await app.createUser()).client;
+  master = world.master.client;
+  lesser = (['developer', 'reporter', 'guest'] as const).map((role) => ({ role, client: world[role].client }));
+  outsider = world.stranger.client;
 });
 after(() => app.close());
 

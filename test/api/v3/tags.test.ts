@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { grantProjectRole } from '../../support/roles';
-import { seedCommit } from '../../support/repo';
+import { createProjectWorld } from '../../support/project-world';
+import { eventually } from '../../support/eventually';
 import { catFile } from '../../../src/git/cat-file';
 import { parseTag } from '../../../src/git/objects';
 import { findTag } from '../../../src/git/refs';
@@ -26,33 +26,17 @@ let projects = 0;
 
 /** A private project with two commits on master and a member of each role. */
 async function fixture(): Promise<Fixture> {
-  const { client: owner } = await app.createUser();
-  const created = await owner.post('/projects', { name: `tags${++projects}` });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const id = created.body.id as number;
-  const members = [];
-  for (const level of [30, 20, 10]) {
-    const member = await app.createUser();
-    await grantProjectRole(app, id, member.user.id, level);
-    members.push(member);
-  }
-  await seedCommit(app, id, { files: { 'README.md': '# readme\n' } });
-  const head = await seedCommit(app, id, { files: { 'a.txt': 'a\n' } });
-  return { id, owner, developer: members[0].client, developerUser: members[0].user, reporter: members[1].client, guest: members[2].client, head };
+  const world = await createProjectWorld(app, {
+    name: `tags${++projects}`,
+    roles: ['developer', 'reporter', 'guest'],
+    commits: [{ files: { 'README.md': '# readme\n' } }, { files: { 'a.txt': 'a\n' } }],
+  });
+  const { id, owner, developer, reporter, guest } = world;
+  return { id, owner: owner.client, developer: developer.client, developerUser: developer.user, reporter: reporter.client, guest: guest.client, head: world.shas[1] };
 }
 
 const tagsUrl = (p: Fixture) => `/projects/${p.id}/repository/tags`;
 const tagUrl = (p: Fixture, name: string) => `${tagsUrl(p)}/${encodeURIComponent(name)}`;
-
-/** Background work (push processing) finishes on its own schedule: wait for what it leaves. */
-async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the background work never happened');
-}
 
 /** The shared fixture of tests that change nothing: tags v1.0.0 (lightweight), v1.1.0 (annotated, with a release). */
 let p: Fixture;

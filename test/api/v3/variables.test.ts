@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
+import { createProjectWorld } from '../../support/project-world';
 
 let app: TestApp;
 let owner: ApiClient;
@@ -12,39 +13,16 @@ let lesser: Array<{ role: string; client: ApiClient }>;
 let projectId: number;
 let projectPath: string;
 
-/** Gives a user a role on a project directly in the database (the members API is tested on its own). */
-async function grant(project: number, userId: number, accessLevel: number): Promise<void> {
-  const time = new Date().toISOString();
-  await app.services.ctx.db
-    .insertInto('members')
-    .values({ source_type: 'Project', source_id: project, user_id: userId, access_level: accessLevel, notification_level: 3, created_at: time, updated_at: time })
-    .execute();
-}
-
 before(async () => {
   app = await startApp();
-  const created = await app.createUser();
-  owner = created.client;
-  const project = await owner.post('/projects', { name: 'vars' });
-  assert.equal(project.status, 201, JSON.stringify(project.body));
-  projectId = project.body.id;
-  projectPath = project.body.path_with_namespace;
-  const roles = [
-    { role: 'master', level: 40 },
-    { role: 'developer', level: 30 },
-    { role: 'reporter', level: 20 },
-    { role: 'guest', level: 10 },
-  ];
-  const members = [];
-  for (const { role, level } of roles) {
-    const member = await app.createUser();
-    await grant(projectId, member.user.id, level);
-    members.push({ role, client: member.client, token: member.token });
-  }
-  master = members[0].client;
-  masterToken = members[0].token;
-  lesser = members.slice(1);
-  outsider = (await app.createUser()).client;
+  const world = await createProjectWorld(app, { name: 'vars' });
+  owner = world.owner.client;
+  projectId = world.id;
+  projectPath = world.path;
+  master = world.master.client;
+  masterToken = world.master.token;
+  lesser = (['developer', 'reporter', 'guest'] as const).map((role) => ({ role, client: world[role].client }));
+  outsider = world.stranger.client;
 });
 after(() => app.close());
 

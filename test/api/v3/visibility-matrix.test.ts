@@ -1,32 +1,15 @@
 import { after, before, describe, test } from 'node:test';
-import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
-import { grantProjectRole } from '../../support/roles';
 import type { ApiClient } from '../../support/client';
+import { createPeople, createProjectWorld, type Caller, type ProjectWorld, type Role } from '../../support/project-world';
+import { assertAccess, canSee, expectedStatus, VISIBILITY_LEVELS, type Visibility } from '../../support/access-matrix';
 
 /**
  * The visibility rules as one table: for each visibility level, each kind of caller
  * and a representative read and write endpoint, the status the caller gets.
  */
-type Caller = 'anonymous' | 'non-member' | 'guest' | 'reporter' | 'developer' | 'master' | 'owner' | 'administrator';
-type Visibility = 'private' | 'internal' | 'public';
-
-const CALLERS: Caller[] = ['anonymous', 'non-member', 'guest', 'reporter', 'developer', 'master', 'owner', 'administrator'];
-const LEVELS: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
-const ROLES: Partial<Record<Caller, number>> = { guest: 10, reporter: 20, developer: 30, master: 40 };
-
-function canRead(visibility: Visibility, caller: Caller): boolean {
-  if (caller === 'anonymous') return visibility === 'public';
-  if (caller === 'non-member') return visibility !== 'private';
-  return true;
-}
-
 /** Writes need a signed-in caller (401), then visibility (404), then the role (403). */
-function writeStatus(visibility: Visibility, caller: Caller, minimum: Caller, success: number): number {
-  if (caller === 'anonymous') return 401;
-  if (!canRead(visibility, caller)) return 404;
-  return CALLERS.indexOf(caller) >= CALLERS.indexOf(minimum) ? success : 403;
-}
+const writeStatus = (v: Visibility, c: Caller, minimum: Caller, success: number) => expectedStatus(v, c, { signedIn: true, minimum, success });
 
 interface Endpoint {
   name: string;
@@ -35,8 +18,8 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'GET /projects/:id', call: (c, id) => c.get(`/projects/${id}`), expected: (v, c) => (canRead(v, c) ? 200 : 404) },
-  { name: 'GET /projects/:id/events', call: (c, id) => c.get(`/projects/${id}/events`), expected: (v, c) => (canRead(v, c) ? 200 : 404) },
+  { name: 'GET /projects/:id', call: (c, id) => c.get(`/projects/${id}`), expected: (v, c) => (canSee(v, c) ? 200 : 404) },
+  { name: 'GET /projects/:id/events', call: (c, id) => c.get(`/projects/${id}/events`), expected: (v, c) => (canSee(v, c) ? 200 : 404) },
   {
     name: 'POST /projects/:id/star',
     call: (c, id) => c.post(`/projects/${id}/star`),
@@ -55,7 +38,7 @@ const ENDPOINTS: Endpoint[] = [
   {
     name: 'GET /projects/:id/members (signed-in readers)',
     call: (c, id) => c.get(`/projects/${id}/members`),
-    expected: (v, c) => (c === 'anonymous' ? 401 : canRead(v, c) ? 200 : 404),
+    expected: (v, c) => (c === 'anonymous' ? 401 : canSee(v, c) ? 200 : 404),
   },
   {
     name: 'GET /projects/:id/variables (master)',
@@ -76,42 +59,24 @@ const ENDPOINTS: Endpoint[] = [
 ];
 
 let app: TestApp;
-const clients = {} as Record<Caller, ApiClient>;
-const projects = {} as Record<Visibility, number>;
+const projects = {} as Record<Visibility, ProjectWorld<Role>>;
 
 before(async () => {
   app = await startApp();
-  const owner = await app.createUser({ username: 'matrix-owner' });
-  clients.owner = owner.client;
-  clients.anonymous = app.anonymous;
-  clients.administrator = app.root;
-  clients['non-member'] = (await app.createUser({ username: 'matrix-stranger' })).client;
-  const members: Partial<Record<Caller, number>> = {};
-  for (const role of Object.keys(ROLES) as Caller[]) {
-    const created = await app.createUser({ username: `matrix-${role}` });
-    clients[role] = created.client;
-    members[role] = created.user.id;
-  }
-  for (const visibility of Object.keys(LEVELS) as Visibility[]) {
-    const project = await owner.client.post('/projects', { name: `matrix ${visibility}`, visibility_level: LEVELS[visibility] });
-    assert.equal(project.status, 201);
-    projects[visibility] = project.body.id;
-    for (const [role, userId] of Object.entries(members)) await grantProjectRole(app, project.body.id, userId!, ROLES[role as Caller]!);
+  // One cast of callers, with the same role on a project of each visibility.
+  const people = await createPeople(app);
+  for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
+    projects[visibility] = await createProjectWorld(app, { people, name: `matrix ${visibility}`, visibility: VISIBILITY_LEVELS[visibility] });
   }
 });
 after(() => app.close());
 
-for (const visibility of Object.keys(LEVELS) as Visibility[]) {
+for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
   describe(`a ${visibility} project`, () => {
     for (const endpoint of ENDPOINTS) {
       test(endpoint.name, async () => {
-        const actual: Record<string, number> = {};
-        const expected: Record<string, number> = {};
-        for (const caller of CALLERS) {
-          actual[caller] = (await endpoint.call(clients[caller], projects[visibility])).status;
-          expected[caller] = endpoint.expected(visibility, caller);
-        }
-        assert.deepEqual(actual, expected);
+        const project = projects[visibility];
+        await assertAccess(project.clients, (client) => endpoint.call(client, project.id), (caller) => endpoint.expected(visibility, caller));
       });
     }
   });
