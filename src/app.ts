@@ -68,7 +68,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   // The doors.
   await server.register(async (api) => registerApiV3(api as Api, { services, presenter: { externalUrl: config.externalUrl } }), { prefix: '/api/v3' });
-  await registerGitHttp(server, { backend: forgeGitBackend(services) });
+  await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
   return { server, services };
 }
 
