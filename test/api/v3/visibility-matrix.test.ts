@@ -15,10 +15,17 @@ const CALLERS: Caller[] = ['anonymous', 'non-member', 'guest', 'reporter', 'deve
 const LEVELS: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
 const ROLES: Partial<Record<Caller, number>> = { guest: 10, reporter: 20, developer: 30, master: 40 };
 
+/** Whether a signed-in caller sees the project. Anonymous callers see none: every API row needs a signed-in caller. */
 function canRead(visibility: Visibility, caller: Caller): boolean {
-  if (caller === 'anonymous') return visibility === 'public';
+  if (caller === 'anonymous') return false;
   if (caller === 'non-member') return visibility !== 'private';
   return true;
+}
+
+/** Reads need a signed-in caller (401), then visibility (404). */
+function readStatus(visibility: Visibility, caller: Caller): number {
+  if (caller === 'anonymous') return 401;
+  return canRead(visibility, caller) ? 200 : 404;
 }
 
 /** Writes need a signed-in caller (401), then visibility (404), then the role (403). */
@@ -35,8 +42,8 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'GET /projects/:id', call: (c, id) => c.get(`/projects/${id}`), expected: (v, c) => (canRead(v, c) ? 200 : 404) },
-  { name: 'GET /projects/:id/events', call: (c, id) => c.get(`/projects/${id}/events`), expected: (v, c) => (canRead(v, c) ? 200 : 404) },
+  { name: 'GET /projects/:id', call: (c, id) => c.get(`/projects/${id}`), expected: readStatus },
+  { name: 'GET /projects/:id/events', call: (c, id) => c.get(`/projects/${id}/events`), expected: readStatus },
   {
     name: 'POST /projects/:id/star',
     call: (c, id) => c.post(`/projects/${id}/star`),
@@ -55,7 +62,7 @@ const ENDPOINTS: Endpoint[] = [
   {
     name: 'GET /projects/:id/members (signed-in readers)',
     call: (c, id) => c.get(`/projects/${id}/members`),
-    expected: (v, c) => (c === 'anonymous' ? 401 : canRead(v, c) ? 200 : 404),
+    expected: readStatus,
   },
   {
     name: 'GET /projects/:id/variables (master)',
