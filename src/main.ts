@@ -1,7 +1,7 @@
 import { loadConfig, ConfigError } from './config';
 import { openDatabase } from './db/index';
 import { migrateToLatest } from './db/migrate';
-import { startServer } from './server';
+import { startServer } from './app';
 
 async function serve(): Promise<void> {
   const config = loadConfig();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import type { DbHandle } from '../../src/db/index';
-import { startServer } from '../../src/server';
+import { startServer } from '../../src/app';
 // Benchmarks start Forge as the tests do: a loopback port the system picks, a scratch database.
 import { freshDatabaseUrl } from '../../test/support/app';
 import type { Services } from '../../src/services/index';

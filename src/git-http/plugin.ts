@@ -41,8 +41,18 @@ export async function registerGitHttp(app: FastifyInstance, options: GitHttpOpti
 }
 
 async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }: GitHttpOptions): Promise<void> {
-  app.addContentTypeParser(['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'], (_request, _payload, done) => done(null));
+  // No body here is parsed (JSON, forms, multipart): git reads its own, and a wrong one is refused (415) unread.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
   const config = { access: 'public' as const };
+
+  /** git's http-backend answers 415 to a service request of any other content type. */
+  const unsupportedMedia = (request: FastifyRequest, reply: FastifyReply, service: GitService) => {
+    if (header(request, 'content-type')?.split(';')[0].trim().toLowerCase() === `application/x-git-${service}-request`) return false;
+    reply.code(415).type('text/plain').send('Unsupported Media Type\n');
+    drained(request, reply);
+    return true;
+  };
 
   /** Who is asking and for which project, or an answer already sent (401, 403, 404). */
   const authorize = async (request: FastifyRequest<{ Params: RepoParams }>, reply: FastifyReply, action: GitAction) => {
@@ -81,6 +91,7 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
   });
 
   app.post<{ Params: RepoParams }>('/:namespace/:project/git-upload-pack', { config }, async (request, reply) => {
+    if (unsupportedMedia(request, reply, 'upload-pack')) return reply;
     const allowed = await authorize(request, reply, 'read');
     if (!allowed) return drained(request, reply);
     const protocol = protocolFor('upload-pack', header(request, 'git-protocol'));
@@ -89,6 +100,7 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
   });
 
   app.post<{ Params: RepoParams }>('/:namespace/:project/git-receive-pack', { config }, async (request, reply) => {
+    if (unsupportedMedia(request, reply, 'receive-pack')) return reply;
     const allowed = await authorize(request, reply, 'write');
     if (!allowed) return drained(request, reply);
     const { user, project } = allowed;

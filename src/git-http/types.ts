@@ -1,3 +1,5 @@
+import type { RefUpdate } from '../git/ref-update';
+
 /**
  * What the smart HTTP door needs from the rest of Forge, injected so that it knows nothing of the
  * database: find a project, check a password, decide access, check and record pushes.
@@ -17,12 +19,8 @@ export type GitAction = 'read' | 'write';
  */
 export type GitAccess = 'ok' | 'unauthorized' | 'not_found' | 'forbidden';
 
-/** One ref update of a push: an all-zero old id creates the ref, an all-zero new id deletes it. */
-export interface RefUpdate {
-  oldId: string;
-  newId: string;
-  ref: string;
-}
+/** The ref update type is git's own (`src/git/ref-update.ts`); re-exported for the door's users. */
+export type { RefUpdate } from '../git/ref-update';
 
 /** A refused ref update and the reason `git push` shows for it. */
 export interface PushRejection {

@@ -3,8 +3,14 @@ import type { User } from '../services/users/users';
 import type { UsersService } from '../services/users/users';
 import { forbidden, notFound, unauthorized } from '../errors';
 import { mergeParams } from './params';
+import { authenticate, headerValue, stringParam, type TokenStrategy } from './tokens';
 
-/** Who may call a route: anyone, anyone (user resolved when given), signed-in users, administrators. */
+/**
+ * Who may call a consumer API route. Every row of the API needs a signed-in user unless stated:
+ * `public` routes are open to anyone (session, templates, health, the OpenAPI document);
+ * `optional` reads a token when given but never refuses (`GET /licenses/:key` fills the copyright
+ * holder with it); `admin` needs an administrator.
+ */
 export type Access = 'public' | 'optional' | 'user' | 'admin';
 
 declare module 'fastify' {
@@ -17,21 +23,30 @@ declare module 'fastify' {
   }
 }
 
+/** The user private token: the `PRIVATE-TOKEN` header (also spelled `PRIVATE_TOKEN`) or the `private_token` parameter. Blocked users are nobody. */
+export function userToken(users: UsersService): TokenStrategy<User> {
+  return {
+    kind: 'user',
+    read: (request, params) => headerValue(request, 'private-token') ?? headerValue(request, 'private_token') ?? stringParam(params.private_token),
+    resolve: (token) => users.findByToken(token),
+  };
+}
+
 /**
- * Resolves the caller from the `PRIVATE-TOKEN` header (also spelled `PRIVATE_TOKEN`)
- * or the `private_token` parameter, applies `sudo`, and enforces the route's access.
- * Runs before validation: an anonymous call is 401 whatever its parameters.
+ * Resolves the caller of the consumer API, applies `sudo`, and enforces the route's access.
+ * Runs before validation and before any look-up (the project guard comes after): an anonymous
+ * call is 401 whatever its parameters, and whether or not the project it names exists.
  */
 export function registerAuthentication(app: FastifyInstance, users: UsersService): void {
+  const strategy = userToken(users);
   app.decorateRequest('user', null);
   app.addHook('preValidation', async (request, reply) => {
     const access = request.routeOptions.config.access ?? 'user';
     if (access === 'public' || request.is404) return;
     const params = safeParams(request);
-    const token = header(request, 'private-token') ?? header(request, 'private_token') ?? stringParam(params.private_token);
-    let user = token ? await users.findByToken(token) : undefined;
+    let user = await authenticate(strategy, request, params);
     if (user) {
-      const sudo = stringParam(params.sudo) ?? header(request, 'sudo');
+      const sudo = stringParam(params.sudo) ?? headerValue(request, 'sudo');
       if (sudo !== undefined && sudo !== '') user = await applySudo(users, user, sudo);
       request.user = user;
       // Every line of this request, "request completed" included, names the caller (never the token).
@@ -51,15 +66,6 @@ async function applySudo(users: UsersService, caller: User, value: string): Prom
   const target = await users.findByIdOrUsername(value);
   if (!target) throw notFound(`No user id or username for: ${value}`);
   return target;
-}
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function stringParam(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
 
 function safeParams(request: FastifyRequest): Record<string, unknown> {

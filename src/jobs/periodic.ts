@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger';
 
 export interface PeriodicTask {
   /** Stops the schedule and waits for a run under way. */
@@ -6,7 +6,7 @@ export interface PeriodicTask {
 }
 
 /** Runs `task` now and then every `intervalMs`; a failed run is logged and the next one still comes. */
-export function runPeriodically(name: string, intervalMs: number, task: () => Promise<unknown>, log: FastifyBaseLogger): PeriodicTask {
+export function runPeriodically(name: string, intervalMs: number, task: () => Promise<unknown>, log: Logger): PeriodicTask {
   let current: Promise<void> = Promise.resolve();
   const run = () => {
     current = current.then(task).then(

@@ -4,6 +4,7 @@ import type { Db, DialectName } from '../db/index';
 import type { JobsTable } from '../db/schema';
 import { now } from '../lib/time';
 import { chunksOf } from '../db/chunks';
+import type { JobKind, JobKinds } from './kinds';
 
 export type JobRow = Selectable<JobsTable>;
 
@@ -28,12 +29,12 @@ export class JobQueue {
   ) {}
 
   /** Adds a job; pass the transaction of the change that causes it. */
-  enqueue(kind: string, payload: unknown, executor: Db = this.db): Promise<void> {
+  enqueue<K extends JobKind>(kind: K, payload: JobKinds[K], executor: Db = this.db): Promise<void> {
     return this.enqueueMany(kind, [payload], executor);
   }
 
   /** Adds one job per payload, in as few inserts as the database's parameter limit allows. */
-  async enqueueMany(kind: string, payloads: unknown[], executor: Db = this.db): Promise<void> {
+  async enqueueMany<K extends JobKind>(kind: K, payloads: JobKinds[K][], executor: Db = this.db): Promise<void> {
     if (payloads.length === 0) return;
     const time = now();
     const rows = payloads.map((payload) => ({ kind, payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: this.maxAttempts, created_at: time }));

@@ -1,8 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger';
+import type { JobHandlers } from './kinds';
 import type { JobQueue, JobRow } from './queue';
-
-/** Runs one job; `signal` aborts when the worker stops, so nothing outlives a shutdown. */
-export type JobHandler = (payload: any, signal: AbortSignal) => Promise<void>;
 
 /** How often idle workers look for jobs of other processes. */
 const POLL_MS = 1000;
@@ -32,8 +30,8 @@ export class JobWorker {
 
   constructor(
     private readonly queue: JobQueue,
-    private readonly handlers: Record<string, JobHandler>,
-    private readonly log: FastifyBaseLogger,
+    private readonly handlers: JobHandlers,
+    private readonly log: Logger,
     private readonly options: { retryBaseMs: number; concurrency?: number },
   ) {}
 
@@ -118,7 +116,8 @@ export class JobWorker {
   }
 
   private async execute(job: JobRow): Promise<void> {
-    const handler = this.handlers[job.kind];
+    // A row of a kind this version does not know (written by a newer process) fails like any error.
+    const handler = Object.hasOwn(this.handlers, job.kind) ? (this.handlers[job.kind as keyof JobHandlers] as (payload: unknown, signal: AbortSignal) => Promise<void>) : undefined;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(JSON.parse(job.payload), this.shutdown.signal);

@@ -1,8 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Db, DialectName } from '../db/index';
 import type { SecretBox } from '../lib/secrets';
 import type { JobQueue } from '../jobs/queue';
+import type { Logger } from '../lib/logger';
 
 /** What every service is given: the stores and settings, never HTTP. */
 export interface ServiceContext {
@@ -11,5 +11,5 @@ export interface ServiceContext {
   dialect: DialectName;
   secrets: SecretBox;
   jobs: JobQueue;
-  log: FastifyBaseLogger;
+  log: Logger;
 }

@@ -24,6 +24,10 @@ import { BranchesService } from './repository/branches';
 import { TagsService } from './repository/tags';
 import { FilesService } from './repository/files';
 import { CommitStatusesService } from './ci/commit-statuses';
+import { BuildTokensService } from './ci/build-tokens';
+import { PushRulesService } from './repository/push-rules';
+import { PushesService } from './repository/pushes';
+import { GitAccessService } from './repository/git-access';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -38,6 +42,8 @@ export function createServices(ctx: ServiceContext) {
   const repositoryReads = new RepositoryReadsService(ctx);
   const commitReads = new CommitReadsService(ctx, repositoryReads);
   const defaultBranch = new DefaultBranchService(ctx, settings, protectedBranches);
+  const pushRules = new PushRulesService(protectedBranches, settings);
+  const buildTokens = new BuildTokensService(ctx);
   return {
     events,
     projects,
@@ -47,9 +53,12 @@ export function createServices(ctx: ServiceContext) {
     commitReads,
     commitComments: new CommitCommentsService(ctx, commitReads, events),
     defaultBranch,
-    branches: new BranchesService(ctx, protectedBranches),
+    pushRules,
+    buildTokens,
+    gitAccess: new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch)),
+    branches: new BranchesService(ctx, protectedBranches, pushRules),
     tags: new TagsService(ctx),
-    files: new FilesService(ctx, protectedBranches, settings, defaultBranch),
+    files: new FilesService(ctx, pushRules, defaultBranch),
     groups,
     members: new MembersService(ctx, { projects, groups }, events),
     accessRequests: new AccessRequestsService(ctx, events),

@@ -20,3 +20,30 @@ test('request logs name the user id and never carry the private token', async ()
   for (const record of completed) assert.equal(record.userId, 1);
   assert.ok(!lines.some((line) => line.includes(app.rootToken)), 'a log line holds the token');
 });
+
+test('each request is logged once at info, with method, url, status, response time and user id; its arrival only at debug', async () => {
+  const lines: string[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+  const app = await startApp({}, stream);
+  try {
+    await app.root.get('/user');
+    await app.anonymous.get('/projects/404');
+  } finally {
+    await app.close();
+  }
+  const INFO = 30;
+  const records = lines.map((line) => JSON.parse(line)).filter((record) => record.reqId !== undefined);
+  const byRequest = new Map<string, any[]>();
+  for (const record of records) byRequest.set(record.reqId, [...(byRequest.get(record.reqId) ?? []), record]);
+  assert.equal(byRequest.size, 2);
+  for (const [, lines] of byRequest) assert.equal(lines.filter((record) => record.level === INFO).length, 1, JSON.stringify(lines));
+  const [user, anonymous] = [...byRequest.values()].map((lines) => lines.find((record) => record.level === INFO));
+  assert.equal(user.req.method, 'GET');
+  assert.equal(user.req.url, '/api/v3/user');
+  assert.equal(user.res.statusCode, 200);
+  assert.equal(typeof user.responseTime, 'number');
+  assert.equal(user.userId, 1);
+  assert.equal(anonymous.res.statusCode, 401);
+  assert.equal(anonymous.userId, undefined);
+});

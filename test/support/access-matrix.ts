@@ -5,9 +5,8 @@ import { CALLERS, type Caller } from './project-world';
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITY_LEVELS: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
 
-/** Whether `caller` sees a project of that visibility at all. */
-export function canSee(visibility: Visibility, caller: Caller): boolean {
-  if (caller === 'anonymous') return visibility === 'public';
+/** Whether a signed-in `caller` sees a project of that visibility at all (anonymous callers get 401 first). */
+export function canSee(visibility: Visibility, caller: Exclude<Caller, 'anonymous'>): boolean {
   if (caller === 'non-member') return visibility !== 'private';
   return true;
 }
@@ -17,16 +16,14 @@ export interface Rule {
   minimum?: Caller;
   /** The status of an allowed call (default 200). */
   success?: number;
-  /** Whether the endpoint asks for a token before anything else (writes, member lists): 401 for anonymous. */
-  signedIn?: boolean;
 }
 
 /**
- * The status GitLab gives `caller`, in GitLab's order of checks: a token when the endpoint needs one
- * (401), then the project's visibility (404, the project stays hidden), then the role (403).
+ * The status `caller` gets from a project route, in GitLab's order of checks: a token, which every
+ * API row asks (401), then the project's visibility (404, the project stays hidden), then the role (403).
  */
-export function expectedStatus(visibility: Visibility, caller: Caller, { minimum = 'anonymous', success = 200, signedIn = false }: Rule = {}): number {
-  if (signedIn && caller === 'anonymous') return 401;
+export function expectedStatus(visibility: Visibility, caller: Caller, { minimum = 'non-member', success = 200 }: Rule = {}): number {
+  if (caller === 'anonymous') return 401;
   if (!canSee(visibility, caller)) return 404;
   return CALLERS.indexOf(caller) >= CALLERS.indexOf(minimum) ? success : 403;
 }

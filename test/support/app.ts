@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../src/config';
-import { startServer } from '../../src/server';
+import { startServer } from '../../src/app';
 import type { Services } from '../../src/services/index';
 import { ApiClient } from './client';
 

@@ -10,7 +10,7 @@ const ProjectId = Type.Object({ id: Type.String() });
 const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });
 
 // Commit reads need `download_code`: reporters and up, or anyone who may read a public or internal project.
-const read = { access: 'optional', project: 'download_code' } as const;
+const read = { project: 'download_code' } as const;
 
 export function commitsRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const commits = services.commitReads;

@@ -90,12 +90,12 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     schema: { params: Type.Object({ query: Type.String() }), querystring: ListQuery, response: { 200: ProjectOrBasicList } },
   }, (request, reply) => listRoute(request, reply, 'visible', false, request.params.query));
 
-  api.get('/projects/:id', { config: { access: 'optional', project: 'read_project' }, schema: { params: ProjectId, response: { 200: Project } } }, async (request) =>
+  api.get('/projects/:id', { config: { project: 'read_project' }, schema: { params: ProjectId, response: { 200: Project } } }, async (request) =>
     presentOne(request.project, request.user, can(request.standing, 'admin_project')),
   );
 
   api.get('/projects/:id/events', {
-    config: { access: 'optional', project: 'read_project' },
+    config: { project: 'read_project' },
     schema: { params: ProjectId, querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }), response: { 200: Type.Array(Event) } },
   }, async (request, reply) => {
     const page = pageOf(request.query);

@@ -20,7 +20,7 @@ const RawBytes = {
 };
 
 // Repository reads need `download_code`: reporters and up, or anyone who may read a public or internal project.
-const read = { access: 'optional', project: 'download_code' } as const;
+const read = { project: 'download_code' } as const;
 
 /**
  * Serves file bytes as GitLab's workhorse did: inline, typed by content. `nosniff` keeps a browser

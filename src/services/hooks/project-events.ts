@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
-import type { HookDelivery } from '../../jobs/hook-delivery';
+import type { HookDelivery } from '../../jobs/kinds';
 
 /** Each project hook flag and the `X-Gitlab-Event` header GitLab sends with its events. */
 export interface ProjectEventHeaders {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
-import type { HookDelivery } from '../../jobs/hook-delivery';
+import type { HookDelivery } from '../../jobs/kinds';
 import { visibilityName } from '../policy';
 
 /**

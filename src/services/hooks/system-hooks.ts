@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { HooksTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
-import type { HookDelivery } from '../../jobs/hook-delivery';
+import type { HookDelivery } from '../../jobs/kinds';
 import { Validation, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { checkHookUrl } from './hook-url';

@@ -1,7 +1,9 @@
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
-import { can, effectiveAccess, MASTER, type ProjectStanding } from '../policy';
-import { protectionOf, type BranchProtection, type ProtectedBranch, type ProtectedBranchesService } from './protected-branches';
+import type { ProjectStanding } from '../policy';
+import { protectionOf, type BranchProtection, type ProtectedBranchesService } from './protected-branches';
+import { ruleFor, type PushRulesService } from './push-rules';
+import { enqueuePushProcessing } from './pushes';
 import { repoPathOf } from './repositories';
 import { ApiError, badRequest, notFound } from '../../errors';
 import { defaultBranch, findBranch, listBranches, type Branch } from '../../git/refs';
@@ -17,35 +19,12 @@ export interface BranchView extends BranchProtection {
   commit: Commit;
 }
 
-export interface RefUpdate {
-  oldId: string;
-  newId: string;
-  ref: string;
-}
-
-
-
-/**
- * `Gitlab::UserAccess#can_push_to_branch?`: developers push to unprotected branches and to protected
- * ones that let developers push; masters push anywhere.
- */
-export function mayPushToBranch(standing: ProjectStanding, protection: BranchProtection): boolean {
-  if (!can(standing, 'push_code')) return false;
-  return !protection.protected || protection.developersCanPush || effectiveAccess(standing) >= MASTER;
-}
-
-/** GitLab ran its post-receive processing (events, hooks, CI) after every ref change made through the API. */
-export async function enqueuePushProcessing(ctx: ServiceContext, projectId: number, userId: number, updates: RefUpdate[]): Promise<void> {
-  await ctx.jobs.enqueue('push.process', { projectId, userId, updates });
-}
-
-const NOT_ALLOWED_TO_PUSH = 'You are not allowed to push code to protected branches on this project.';
-
 /** Branches of a project's repository and their protection. */
 export class BranchesService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly protectedBranches: ProtectedBranchesService,
+    private readonly pushRules: PushRulesService,
   ) {}
 
   async list(project: Project): Promise<BranchView[]> {
@@ -83,10 +62,12 @@ export class BranchesService {
   async create(project: Project, standing: ProjectStanding, userId: number, name: string, ref: string): Promise<BranchView> {
     const repoPath = repoPathOf(this.ctx, project.id);
     if (!isValidBranchName(name)) throw badRequest('Branch name is invalid');
-    const [existing, target, rules] = await Promise.all([findBranch(repoPath, name), resolveCommitId(repoPath, ref), this.protectedBranches.list(project.id)]);
+    // A repository with a commit to branch from is not empty.
+    const [existing, target, ground] = await Promise.all([findBranch(repoPath, name), resolveCommitId(repoPath, ref), this.pushRules.ground(project, standing, false)]);
     if (existing) throw badRequest('Branch already exists');
     if (target === undefined) throw badRequest('Invalid reference name');
-    if (!mayPushToBranch(standing, protectionOf(rules, name))) throw badRequest(NOT_ALLOWED_TO_PUSH);
+    const ruling = ruleFor(ground, { oldId: ZERO_OID, newId: target, ref: `refs/heads/${name}` });
+    if ('refusal' in ruling) throw badRequest(ruling.refusal);
     try {
       await createBranch(repoPath, name, target);
     } catch (error) {

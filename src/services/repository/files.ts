@@ -2,11 +2,10 @@ import path from 'node:path';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { ProjectStanding } from '../policy';
-import type { SettingsService } from '../settings/settings';
-import { protectionOf, type BranchProtection, type ProtectedBranch, type ProtectedBranchesService } from './protected-branches';
+import { mayCommitTo, type PushRulesService } from './push-rules';
 import type { DefaultBranchService } from './default-branch';
 import { repoPathOf } from './repositories';
-import { enqueuePushProcessing, mayPushToBranch } from './branches';
+import { enqueuePushProcessing } from './pushes';
 import { badRequest, notFound } from '../../errors';
 import { commitFiles, type CommitFilesResult, type FileChange } from '../../git/commit-files';
 import { resolveCommit } from '../../git/commits';
@@ -68,8 +67,7 @@ const ATTEMPTS = 3;
 export class FilesService {
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly protectedBranches: ProtectedBranchesService,
-    private readonly settings: SettingsService,
+    private readonly pushRules: PushRulesService,
     private readonly defaultBranch: DefaultBranchService,
   ) {}
 
@@ -98,10 +96,8 @@ export class FilesService {
    */
   async write(project: Project, standing: ProjectStanding, writer: Writer, request: FileWrite): Promise<string> {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const [empty, head, rules] = await Promise.all([isEmpty(repoPath), findBranch(repoPath, request.branch), this.protectedBranches.list(project.id)]);
-    if (!mayPushToBranch(standing, empty ? await this.emptyRepositoryProtection(rules, request.branch) : protectionOf(rules, request.branch))) {
-      throw badRequest(MESSAGES.notAllowed);
-    }
+    const [empty, head] = await Promise.all([isEmpty(repoPath), findBranch(repoPath, request.branch)]);
+    if (!mayCommitTo(await this.pushRules.ground(project, standing, empty), request.branch)) throw badRequest(MESSAGES.notAllowed);
     if (!empty && !head) throw badRequest(MESSAGES.notOnBranch);
     const filePath = request.action === 'create' ? checkedNewPath(request.filePath) : request.filePath;
 
@@ -126,13 +122,6 @@ export class FilesService {
     if (empty && result.branchCreated) await this.defaultBranch.adopt(project, request.branch);
     await enqueuePushProcessing(this.ctx, project.id, writer.id, [{ oldId, newId: result.commitId, ref: `refs/heads/${request.branch}` }]);
     return filePath;
-  }
-
-  /** 8.12: while a repository is empty, a protecting `default_branch_protection` (2 or 3) protects whatever branch comes first. */
-  private async emptyRepositoryProtection(rules: ProtectedBranch[], branch: string): Promise<BranchProtection> {
-    const { default_branch_protection: level } = await this.settings.get();
-    if (level === 2 || level === 3) return { protected: true, developersCanPush: false, developersCanMerge: level === 3 };
-    return protectionOf(rules, branch);
   }
 
   /** Local writers of the branch queue; a writer elsewhere that moved it first makes this one read again and retry. */

@@ -1,4 +1,9 @@
-import type { Services } from '../index';
+import type { ServiceContext } from '../context';
+import type { ProjectsService } from '../projects/projects';
+import type { UsersService } from '../users/users';
+import type { EventsService } from '../events/events';
+import type { PushJob } from '../../jobs/kinds';
+import type { RefUpdate } from '../../git/ref-update';
 import { catFile } from '../../git/cat-file';
 import { parseTag } from '../../git/objects';
 import { commitsChanges, pushCommits } from '../../git/push-log';
@@ -8,17 +13,12 @@ import { emitFlaggedSystemEvents } from '../hooks/system-events';
 import { buildPushData, PUSH_DATA_COMMITS, type PushDataInput } from './push-data';
 import { repoPathOf } from './repositories';
 
-export interface RefChange {
-  oldId: string;
-  newId: string;
-  ref: string;
-}
-
-/** The `push.process` job: one per accepted push, enqueued after git took it. */
-export interface PushJob {
-  projectId: number;
-  userId: number;
-  updates: RefChange[];
+/** What processing a push needs. */
+export interface PushProcessingDeps {
+  ctx: ServiceContext;
+  projects: ProjectsService;
+  users: UsersService;
+  events: EventsService;
 }
 
 type PushRead = Omit<PushDataInput, 'project' | 'user' | 'externalUrl'>;
@@ -28,7 +28,7 @@ type PushRead = Omit<PushDataInput, 'project' | 'user' | 'externalUrl'>;
  * the project event (with the push data), project hooks, system hooks and the project's
  * `last_activity_at`, all in one transaction so that a retried job never doubles anything.
  */
-export async function processPush(services: Services, job: PushJob): Promise<void> {
+export async function processPush(services: PushProcessingDeps, job: PushJob): Promise<void> {
   const { ctx } = services;
   const [project, user] = await Promise.all([services.projects.find(job.projectId), services.users.findById(job.userId)]);
   // The project was deleted or the pusher removed meanwhile: nobody to show the push to.
@@ -62,7 +62,7 @@ const isBranch = (ref: string) => ref.startsWith('refs/heads/');
 const isTag = (ref: string) => ref.startsWith('refs/tags/');
 
 /** GitLab's `Event#action_name` for pushes. */
-function actionOf(change: RefChange): string {
+function actionOf(change: RefUpdate): string {
   if (change.oldId === ZERO_OID) return 'pushed new';
   if (change.newId === ZERO_OID) return 'deleted';
   return 'pushed to';
@@ -76,7 +76,7 @@ const PARALLEL_READS = 4;
  * the commits after the old head (for a new branch, those no other branch has); a tag lists the
  * commit it names, with its annotation.
  */
-async function readPushes(repoPath: string, changes: RefChange[]): Promise<PushRead[]> {
+async function readPushes(repoPath: string, changes: RefUpdate[]): Promise<PushRead[]> {
   const reads: PushRead[] = changes.map((change) => ({ ...change, commits: [], totalCommits: 0, checkoutSha: null, message: null }));
   const live = reads.filter((read) => read.newId !== ZERO_OID);
   await readBranches(repoPath, live.filter((read) => isBranch(read.ref)));

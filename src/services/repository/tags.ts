@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { ReleasesTable } from '../../db/schema';
 import { repoPathOf } from './repositories';
-import { enqueuePushProcessing } from './branches';
+import { enqueuePushProcessing } from './pushes';
 import { ApiError, badRequest, conflict, notFound } from '../../errors';
 import { now } from '../../lib/time';
 import { findTag, listTags, type TagRef } from '../../git/refs';

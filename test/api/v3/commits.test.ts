@@ -69,8 +69,9 @@ async function assertReadPermissions(call: (client: ApiClient, projectId: number
   const strangerCall = await call(stranger, code.id);
   assert.equal(strangerCall.status, 404, 'stranger');
   assert.deepEqual(strangerCall.body, { message: '404 Project Not Found' });
-  assert.equal((await call(app.anonymous, code.id)).status, 404, 'anonymous on a private project');
-  assert.equal((await call(app.anonymous, open.id)).status, 200, 'anonymous on a public project');
+  // Every consumer API row needs a signed-in caller, public projects included.
+  assert.equal((await call(app.anonymous, code.id)).status, 401, 'anonymous on a private project');
+  assert.equal((await call(app.anonymous, open.id)).status, 401, 'anonymous on a public project');
   assert.equal((await call(stranger, open.id)).status, 200, 'stranger on a public project');
 }
 

@@ -151,12 +151,15 @@ describe('GET /projects/:id', () => {
     }
   });
 
-  test('a public project is readable without a token', async () => {
+  test('a public project is readable by any signed-in user, not without a token (401)', async () => {
     const { client } = await app.createUser();
     const created = await client.post('/projects', { name: 'open', visibility_level: 20 });
-    const response = await app.anonymous.get(`/projects/${created.body.id}`);
-    assert.equal(response.status, 200);
-    assert.equal(response.body.permissions.project_access, null);
+    const anonymous = await app.anonymous.get(`/projects/${created.body.id}`);
+    assert.equal(anonymous.status, 401);
+    assert.deepEqual(anonymous.body, { message: '401 Unauthorized' });
+    const stranger = await (await app.createUser()).client.get(`/projects/${created.body.id}`);
+    assert.equal(stranger.status, 200);
+    assert.equal(stranger.body.permissions.project_access, null);
   });
 });
 

@@ -77,9 +77,11 @@ async function assertReadPermissions(call: (client: ApiClient, projectId: number
   const strangerCall = await call(stranger, code.id);
   assert.equal(strangerCall.status, 404, 'stranger to a private project');
   assert.deepEqual(strangerCall.body, { message: '404 Project Not Found' });
+  // Every consumer API row needs a signed-in caller, public projects included.
   const anonymousPrivate = await call(app.anonymous, code.id);
-  assert.equal(anonymousPrivate.status, 404, 'anonymous on a private project');
-  assert.equal((await call(app.anonymous, open.id)).status, 200, 'anonymous on a public project');
+  assert.equal(anonymousPrivate.status, 401, 'anonymous on a private project');
+  assert.deepEqual(anonymousPrivate.body, { message: '401 Unauthorized' });
+  assert.equal((await call(app.anonymous, open.id)).status, 401, 'anonymous on a public project');
   assert.equal((await call(stranger, open.id)).status, 200, 'stranger on a public project');
 }
 
@@ -141,7 +143,7 @@ describe('GET /projects/:id/repository/tree', () => {
     assert.deepEqual(response.body, { message: '404 Tree Not Found' });
   });
 
-  test('needs download_code: anonymous on public, reporters; guests of private projects 403, strangers 404', async () => {
+  test('needs download_code: anyone signed in on public, reporters; guests of private projects 403, strangers 404, anonymous 401', async () => {
     await assertReadPermissions((client, id) => client.get(`${repo(id)}/tree`));
   });
 });

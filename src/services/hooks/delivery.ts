@@ -1,12 +1,6 @@
-import type { ServiceContext } from '../services/context';
+import type { ServiceContext } from '../context';
+import type { HookDelivery } from '../../jobs/kinds';
 import { postForStatus } from './http-post';
-
-export interface HookDelivery {
-  hookId: number;
-  /** The `X-Gitlab-Event` header: `System Hook`, `Push Hook`, … */
-  event: string;
-  payload: unknown;
-}
 
 /**
  * POSTs one event to one hook, as it is at delivery time (a deleted hook gets

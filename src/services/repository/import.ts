@@ -1,29 +1,25 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Services } from '../services/index';
-import { importRepository } from '../git/repositories';
-import { defaultBranch } from '../git/refs';
-import { now } from '../lib/time';
-
-export interface ImportJob {
-  projectId: number;
-  url: string;
-}
+import type { ServiceContext } from '../context';
+import type { RepositoryStore } from './repositories';
+import { importRepository } from '../../git/repositories';
+import { defaultBranch } from '../../git/refs';
+import { now } from '../../lib/time';
+import type { JobKinds } from '../../jobs/kinds';
 
 /**
  * Clones `import_url` into the project's repository. `file://` URLs are allowed (the issue asks for
  * them) except into Forge's own data directory, which holds every project's private repository.
  * A failed import is recorded on the project, not retried: most failures (a wrong URL) are permanent.
  */
-export async function importProjectRepository(services: Services, job: ImportJob): Promise<void> {
-  const { ctx } = services;
+export async function importProjectRepository(ctx: ServiceContext, repositories: RepositoryStore, job: JobKinds['repository.import']): Promise<void> {
   const setStatus = (status: string, defaultBranchName?: string | null) =>
     ctx.db
       .updateTable('projects')
       .set({ import_status: status, updated_at: now(), ...(defaultBranchName !== undefined ? { default_branch: defaultBranchName } : {}) })
       .where('id', '=', job.projectId)
       .execute();
-  const repoPath = services.repositories.path(job.projectId);
+  const repoPath = repositories.path(job.projectId);
   await setStatus('started');
   try {
     if (insideDataDir(job.url, ctx.config.dataDir)) throw new Error('Import url is invalid');
@@ -44,8 +40,4 @@ function insideDataDir(url: string, dataDir: string): boolean {
   } catch {
     return true;
   }
-}
-
-export async function removeProjectRepository(services: Services, job: { projectId: number }): Promise<void> {
-  await services.repositories.remove(job.projectId);
 }

@@ -1,0 +1,131 @@
+import { sql } from 'kysely';
+import type { AddressInfo } from 'node:net';
+import { settleListeningPort, type Config } from './config';
+import { openDatabase, type DbHandle } from './db/index';
+import { migrateToLatest } from './db/migrate';
+import { catFile } from './git/cat-file';
+import { patchProcesses } from './git/diff';
+import { SecretBox } from './lib/secrets';
+import { JobQueue } from './jobs/queue';
+import type { JobHandlers } from './jobs/kinds';
+import { startBackgroundWork, type BackgroundWork, type Sweep } from './jobs/background';
+import { createServices, type Services } from './services/index';
+import { ensureRootUser, type RootCredentials } from './services/users/bootstrap';
+import { hookJobs } from './services/hooks/jobs';
+import { repositoryJobs } from './services/repository/jobs';
+import { createHttpServer, type HttpLogging } from './http/server';
+import { registerErrorHandling } from './http/errors';
+import { registerAuthentication } from './http/auth';
+import { registerParamParsing } from './http/params';
+import { registerProjectGuard } from './http/project-guard';
+import { registerOperability } from './http/operability';
+import { registerApiV3 } from './api/v3/index';
+import type { Api } from './api/v3/types';
+import { registerGitHttp } from './git-http/plugin';
+import { forgeGitBackend } from './git-http/forge-backend';
+
+/*
+ * The composition root: the one place that knows everybody. It builds the stores, the services,
+ * the doors and the background work, hands each only what it needs, and starts and stops them
+ * in order. `forge serve`, the tests and the benchmarks all start Forge through `startServer`.
+ */
+
+const HOUR_MS = 60 * 60 * 1000;
+/** How long a job that used up its attempts stays in the table for inspection. */
+const GIVEN_UP_KEPT_MS = 7 * 24 * HOUR_MS;
+
+export interface AppOptions {
+  config: Config;
+  /** A migrated database. */
+  database: DbHandle;
+  logger?: HttpLogging;
+}
+
+export interface App {
+  server: Api;
+  services: Services;
+}
+
+/** Builds the services and every door over a migrated database; listening and background work are `startServer`'s. */
+export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
+  const server = await createHttpServer({ logLevel: config.logLevel, logger, config });
+  const services = createServices({
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    secrets: SecretBox.open(config.dataDir),
+    jobs: new JobQueue(database.db, database.dialect, config.jobMaxAttempts),
+    log: server.log,
+  });
+
+  // HTTP concerns every door shares, in the order they act on a request.
+  registerErrorHandling(server);
+  registerAuthentication(server, services.users);
+  await registerParamParsing(server);
+  registerProjectGuard(server, services.projects);
+  registerOperability(server, async () => {
+    await sql`select 1`.execute(database.db);
+  });
+
+  // The doors.
+  await server.register(async (api) => registerApiV3(api as Api, { services, presenter: config }), { prefix: '/api/v3' });
+  await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
+  return { server, services };
+}
+
+/** A handler for every job kind, each from the domain that owns the work. */
+function jobHandlers(services: Services): JobHandlers {
+  const { ctx, repositories, projects, users, events } = services;
+  return {
+    ...hookJobs(ctx),
+    ...repositoryJobs({ ctx, repositories, projects, users, events }),
+  };
+}
+
+function sweeps(services: Services): Sweep[] {
+  return [
+    { name: 'members.remove_expired', intervalMs: HOUR_MS, run: () => services.members.removeExpired() },
+    { name: 'jobs.purge_given_up', intervalMs: HOUR_MS, run: () => services.ctx.jobs.purgeGivenUp(GIVEN_UP_KEPT_MS) },
+  ];
+}
+
+export interface RunningServer extends App {
+  database: DbHandle;
+  /** The administrator's credentials when this start created them (an empty database). */
+  root: RootCredentials | undefined;
+  /** Stops accepting, lets requests in flight finish, stops background work, closes the git processes and the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything `forge serve` does to run: migrate, build the app, make sure `root` exists, listen,
+ * then start background work.
+ */
+export async function startServer(config: Config, options: { logger?: HttpLogging } = {}): Promise<RunningServer> {
+  const database = openDatabase({ ...config, onIdleError: (error) => console.error(`database connection lost: ${error.message}`) });
+  await migrateToLatest(database);
+  const { server, services } = await buildApp({ config, database, logger: options.logger });
+  const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
+  await server.listen({ port: config.port, host: config.host });
+  settleListeningPort(config, (server.server.address() as AddressInfo).port);
+  // After the port is settled: jobs left from an earlier run may put the external URL in hook payloads.
+  const background: BackgroundWork = startBackgroundWork({
+    queue: services.ctx.jobs,
+    handlers: jobHandlers(services),
+    sweeps: sweeps(services),
+    log: services.ctx.log,
+    retryBaseMs: config.jobRetryBaseMs,
+  });
+  return {
+    server,
+    services,
+    database,
+    root,
+    async close() {
+      await server.close();
+      await background.stop();
+      await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]);
+      await database.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import Fastify from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { RequestLog, requestSummary } from './request-log';
+
+/** Where log lines go and from which level; false for silence (tests). */
+export type HttpLogging = false | { level?: string; stream?: NodeJS.WritableStream };
+
+/**
+ * The Fastify instance every door is mounted on: logging (one line per request), GitLab's `.json`
+ * suffixes, body limits, validation settings and the OpenAPI document of the routes added later.
+ */
+export async function createHttpServer(options: { logLevel: string; logger?: HttpLogging; config: { readonly externalUrl: string } }) {
+  const { config } = options;
+  const { logger } = options;
+  const server = Fastify({
+    logger: logger === false ? false : { level: options.logLevel, ...logger, serializers: { req: requestSummary } },
+    // One line per request at info, not Fastify's two.
+    logController: new RequestLog(),
+    // GitLab's framework answered every route with a `.json` suffix as well.
+    rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
+    bodyLimit: 100 * 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  // The URL is read when shown, not copied now: with PORT=0 the external URL is settled after listening.
+  await server.register(swagger, {
+    openapi: { info: { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0' }, servers: [{ get url() { return config.externalUrl; } }] },
+  });
+  server.get('/api/v3/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => server.swagger());
+  return server;
+}
+
+function stripJsonSuffix(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  if (!path.startsWith('/api/v3/') || !path.endsWith('.json') || path === '/api/v3/openapi.json') return url;
+  return path.slice(0, -'.json'.length) + (queryAt === -1 ? '' : url.slice(queryAt));
+}

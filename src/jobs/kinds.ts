@@ -1,0 +1,39 @@
+import type { RefUpdate } from '../git/ref-update';
+
+/**
+ * Every kind of background job and the payload it carries, in one place: `enqueue` and the
+ * handlers are type-checked against it. Payloads are stored as JSON, so they hold plain data only.
+ * The handlers live with the domain that owns the work (`services/<domain>/jobs.ts`).
+ */
+export interface JobKinds {
+  /** POST one event to one project or system hook. */
+  'hook.deliver': HookDelivery;
+  /** Clone `import_url` into a new project's repository. */
+  'repository.import': { projectId: number; url: string };
+  /** Delete a removed project's repository. */
+  'repository.remove': { projectId: number };
+  /** Events, hooks (and later CI) for the ref updates of one accepted push. */
+  'push.process': PushJob;
+}
+
+export type JobKind = keyof JobKinds;
+
+export interface HookDelivery {
+  hookId: number;
+  /** The `X-Gitlab-Event` header: `System Hook`, `Push Hook`, … */
+  event: string;
+  payload: unknown;
+}
+
+/** One per accepted push (over git or through the API), enqueued after git took it. */
+export interface PushJob {
+  projectId: number;
+  userId: number;
+  updates: RefUpdate[];
+}
+
+/** Runs one job; `signal` aborts when the worker stops, so nothing outlives a shutdown. */
+export type JobHandler<K extends JobKind> = (payload: JobKinds[K], signal: AbortSignal) => Promise<void>;
+
+/** A handler for every kind: the composition root fails to compile when one is missing. */
+export type JobHandlers = { [K in JobKind]: JobHandler<K> };

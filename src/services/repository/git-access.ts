@@ -1,0 +1,81 @@
+import type { ProjectsService } from '../projects/projects';
+import type { Project } from '../projects/types';
+import type { User, UsersService } from '../users/users';
+import type { BuildTokensService } from '../ci/build-tokens';
+import { can } from '../policy';
+import { CredentialCache } from '../users/credential-cache';
+import { PUSH_REFUSALS, type PushRulesService, type PushVerdict } from './push-rules';
+import type { PushesService } from './pushes';
+import type { RefUpdate } from '../../git/ref-update';
+
+/** A person, or a running build fetching its own project with `gitlab-ci-token`. */
+export type GitCaller = { kind: 'user'; user: User } | { kind: 'build'; projectId: number };
+
+/**
+ * `unauthorized`: ask for credentials; `not_found`: hide the project; `forbidden`: the caller may
+ * see the project but not do this.
+ */
+export type GitAccessAnswer = 'ok' | 'unauthorized' | 'not_found' | 'forbidden';
+
+/** Who may fetch from and push to a repository, for git's transports (smart HTTP now, SSH later). */
+export class GitAccessService {
+  private readonly credentials = new CredentialCache();
+
+  constructor(
+    private readonly users: UsersService,
+    private readonly projects: ProjectsService,
+    private readonly buildTokens: BuildTokensService,
+    private readonly pushRules: PushRulesService,
+    private readonly pushes: PushesService,
+  ) {}
+
+  /** The project at `namespace/path`, or undefined. */
+  findProject(fullPath: string): Promise<Project | undefined> {
+    return this.projects.find(fullPath);
+  }
+
+  /** HTTP Basic credentials: a login with its password or private token, or `gitlab-ci-token` with a running build's token. */
+  async authenticate(login: string, secret: string): Promise<GitCaller | undefined> {
+    if (login === 'gitlab-ci-token') {
+      const projectId = await this.buildTokens.projectOfRunningBuild(secret);
+      return projectId === undefined ? undefined : { kind: 'build', projectId };
+    }
+    const key = this.credentials.key(login, secret);
+    const cachedId = this.credentials.get(key);
+    if (cachedId !== undefined) {
+      const user = await this.users.findById(cachedId);
+      if (user?.state === 'active') return { kind: 'user', user };
+    }
+    const user = await this.users.checkCredentials(login, secret);
+    if (!user) return undefined;
+    this.credentials.set(key, user.id);
+    return { kind: 'user', user };
+  }
+
+  /** Whether this caller (null: anonymous) may fetch (`read`) or push (`write`); a build only fetches its own project. */
+  async access(caller: GitCaller | null, project: Project, action: 'read' | 'write'): Promise<GitAccessAnswer> {
+    if (caller?.kind === 'build') {
+      if (action === 'read' && caller.projectId === project.id) return 'ok';
+      return action === 'read' ? 'not_found' : 'forbidden';
+    }
+    const user = caller?.user ?? null;
+    const standing = await this.projects.standing(project, user);
+    if (can(standing, action === 'read' ? 'download_code' : 'push_code')) return 'ok';
+    if (!user) return 'unauthorized';
+    return can(standing, 'read_project') ? 'forbidden' : 'not_found';
+  }
+
+  /** The push rule for a push's ref updates, before git sees the pack. */
+  async checkPush(caller: GitCaller, project: Project, updates: RefUpdate[]): Promise<PushVerdict> {
+    if (caller.kind !== 'user') return { rejections: updates.map((update) => ({ ref: update.ref, message: PUSH_REFUSALS.push })), fastForwardOnly: [] };
+    const standing = await this.projects.standing(project, caller.user);
+    // A project without a default branch has never received one: cheaper to know than asking git.
+    return this.pushRules.judge(project, standing, updates, project.default_branch === null);
+  }
+
+  /** Once git applied a push: the updates that took effect. */
+  async afterPush(caller: GitCaller, project: Project, updates: RefUpdate[]): Promise<void> {
+    if (caller.kind !== 'user') return;
+    await this.pushes.accepted(project, caller.user.id, updates);
+  }
+}

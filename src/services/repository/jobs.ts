@@ -1,0 +1,17 @@
+import type { JobHandlers } from '../../jobs/kinds';
+import type { ServiceContext } from '../context';
+import type { RepositoryStore } from './repositories';
+import { importProjectRepository } from './import';
+import { processPush, type PushProcessingDeps } from './push-processing';
+
+/** The background work of repositories: imports, removals, and what follows a push. */
+export function repositoryJobs(
+  deps: PushProcessingDeps & { ctx: ServiceContext; repositories: RepositoryStore },
+): Pick<JobHandlers, 'repository.import' | 'repository.remove' | 'push.process'> {
+  const { ctx, repositories } = deps;
+  return {
+    'repository.import': (job) => importProjectRepository(ctx, repositories, job),
+    'repository.remove': (job) => repositories.remove(job.projectId),
+    'push.process': (job) => processPush(deps, job),
+  };
+}
