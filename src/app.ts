@@ -17,7 +17,7 @@ import { createHttpServer, type HttpLogging } from './http/server';
 import { registerErrorHandling } from './http/errors';
 import { registerAuthentication } from './http/auth';
 import { registerParamParsing } from './http/params';
-import { registerProjectGuard } from './http/project-guard';
+import { registerProjectGuard } from './api/v3/project-guard';
 import { registerOperability } from './http/operability';
 import { registerApiV3 } from './api/v3/index';
 import type { Api } from './api/v3/types';

@@ -1,8 +1,7 @@
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { advertisement, appliedUpdates, protocolFor, receivePackProcess, serviceProcess, speaksV2, type GitService } from '../git/transport';
+import { advertisement, appliedUpdates, protocolFor, receivePackProcess, serviceProcess, speaksV2, type GitService, type GitServiceProcess } from '../git/transport';
 import { repositoryExists } from '../git/repositories';
 import { basicCredentials } from './credentials';
 import { FLUSH, pktLine, readPushCommands, refusalReport } from './pkt-line';
@@ -134,7 +133,7 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
 function runService(
   request: FastifyRequest,
   reply: FastifyReply,
-  child: ChildProcessWithoutNullStreams,
+  child: GitServiceProcess,
   service: GitService,
   body: Readable,
   afterExit?: () => Promise<void>,

@@ -5,6 +5,9 @@ import { runGit, spawnGit } from './run';
 
 export type GitService = 'upload-pack' | 'receive-pack';
 
+/** A running `git upload-pack`/`receive-pack`, streamed by a transport. */
+export type GitServiceProcess = ChildProcessWithoutNullStreams;
+
 /**
  * The `GIT_PROTOCOL` value a client asked for (`version=2`), kept only when it is made of the
  * characters git's own keys and values use. Pushes ignore it: receive-pack speaks v0 only, and

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { User } from '../services/users/users';
-import type { UsersService } from '../services/users/users';
 import { forbidden, notFound, unauthorized } from '../errors';
 import { mergeParams } from './params';
 import { authenticate, headerValue, stringParam, type TokenStrategy } from './tokens';
@@ -14,17 +12,31 @@ import { authenticate, headerValue, stringParam, type TokenStrategy } from './to
 export type Access = 'public' | 'optional' | 'user' | 'admin';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** The caller after `sudo`, or null for anonymous callers. */
-    user: User | null;
-  }
   interface FastifyContextConfig {
     access?: Access;
   }
 }
 
+/**
+ * What authentication needs to know of a user. The door declares `request.user` with its own,
+ * fuller type (`src/api/v3/request.ts`); this layer knows no service.
+ */
+export interface Principal {
+  id: number;
+  username: string;
+  /** 1 for administrators, as stored. */
+  admin: number;
+}
+
+export interface UserDirectory<User extends Principal> {
+  /** The active user owning this private token; undefined for unknown tokens and blocked users. */
+  findByToken(token: string): Promise<User | undefined>;
+  /** The user `sudo` names, by id or username. */
+  findByIdOrUsername(value: string): Promise<User | undefined>;
+}
+
 /** The user private token: the `PRIVATE-TOKEN` header (also spelled `PRIVATE_TOKEN`) or the `private_token` parameter. Blocked users are nobody. */
-export function userToken(users: UsersService): TokenStrategy<User> {
+export function userToken<User extends Principal>(users: UserDirectory<User>): TokenStrategy<User> {
   return {
     kind: 'user',
     read: (request, params) => headerValue(request, 'private-token') ?? headerValue(request, 'private_token') ?? stringParam(params.private_token),
@@ -37,9 +49,10 @@ export function userToken(users: UsersService): TokenStrategy<User> {
  * Runs before validation and before any look-up (the project guard comes after): an anonymous
  * call is 401 whatever its parameters, and whether or not the project it names exists.
  */
-export function registerAuthentication(app: FastifyInstance, users: UsersService): void {
+export function registerAuthentication<User extends Principal>(app: FastifyInstance, users: UserDirectory<User>): void {
   const strategy = userToken(users);
   app.decorateRequest('user', null);
+  const setUser = (request: FastifyRequest, user: User) => ((request as unknown as { user: User }).user = user);
   app.addHook('preValidation', async (request, reply) => {
     const access = request.routeOptions.config.access ?? 'user';
     if (access === 'public' || request.is404) return;
@@ -48,19 +61,19 @@ export function registerAuthentication(app: FastifyInstance, users: UsersService
     if (user) {
       const sudo = stringParam(params.sudo) ?? headerValue(request, 'sudo');
       if (sudo !== undefined && sudo !== '') user = await applySudo(users, user, sudo);
-      request.user = user;
+      setUser(request, user);
       // Every line of this request, "request completed" included, names the caller (never the token).
       request.log = request.log.child({ userId: user.id });
       reply.log = request.log;
     }
     if (access === 'optional') return;
-    if (!request.user) throw unauthorized();
-    if (access === 'admin' && request.user.admin !== 1) throw forbidden();
+    if (!user) throw unauthorized();
+    if (access === 'admin' && user.admin !== 1) throw forbidden();
   });
 }
 
 /** GitLab 8.12.0's sudo: to oneself is a no-op; to anyone else needs an administrator. */
-async function applySudo(users: UsersService, caller: User, value: string): Promise<User> {
+async function applySudo<User extends Principal>(users: UserDirectory<User>, caller: User, value: string): Promise<User> {
   if (value === String(caller.id) || value.toLowerCase() === caller.username.toLowerCase()) return caller;
   if (caller.admin !== 1) throw forbidden('Must be admin to use sudo');
   const target = await users.findByIdOrUsername(value);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ProjectsService } from '../services/projects/projects';
-import type { Project } from '../services/projects/types';
-import type { ProjectAbility, ProjectStanding } from '../services/policy';
+import type { ProjectsService } from '../../services/projects/projects';
+import type { Project } from '../../services/projects/types';
+import type { ProjectAbility, ProjectStanding } from '../../services/policy';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,7 +17,8 @@ declare module 'fastify' {
 }
 
 /**
- * Declared where routes are declared: `config: { project: 'download_code' }`. In GitLab's order:
+ * The v3 door's `/projects/:id` resolution (it knows services' project types, which `src/http` may
+ * not). Declared where routes are declared: `config: { project: 'download_code' }`. In GitLab's order:
  * 401 (anonymous, by the auth hook) → 404 Project Not Found (missing or hidden) → 403 (ability)
  * → 400 (parameters, by validation afterwards).
  */
