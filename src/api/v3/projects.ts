@@ -151,11 +151,11 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   });
 
   api.post('/projects/fork/:id', {
+    config: { project: 'fork_project' },
     schema: { params: ProjectId, body: Type.Object({ namespace: Type.Optional(Type.Union([Type.String(), Type.Integer()])) }), response: { 201: Project } },
   }, async (request, reply) => {
-    const { project } = await projects.findReadable(request.params.id, request.user);
     const namespace = request.body.namespace === undefined ? undefined : String(request.body.namespace);
-    const fork = await projects.fork(project, request.user!, namespace);
+    const fork = await projects.fork(request.project, request.standing, request.user!, namespace);
     return reply.status(201).send(await presentOne(fork, request.user, true));
   });
 

@@ -457,7 +457,8 @@ export class ProjectsService {
   // ---- fork, transfer, share ----
 
   /** Forks into the caller's namespace or a given one (id or path) they may create projects in. */
-  async fork(source: Project, caller: User, namespaceRef?: string): Promise<Project> {
+  async fork(source: Project, standing: ProjectStanding, caller: User, namespaceRef?: string): Promise<Project> {
+    this.authorize(standing, 'fork_project');
     let namespace: NamespaceRow | undefined;
     if (namespaceRef === undefined || namespaceRef === '') {
       namespace = await this.personalNamespace(caller.id);
