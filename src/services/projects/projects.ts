@@ -18,7 +18,7 @@ import type { SettingsReader } from '../settings-reader';
 import { countPersonalProjects } from './counts';
 import { loadProjectDetails, type ProjectDetails } from './details';
 import { isValidBranchName } from '../../git/ref-names';
-import { emitSystemEvent, emitSystemEvents, projectEventData, projectMemberEventData, projectMovedEventData } from '../hooks/system-events';
+import { emitSystemEvent, emitSystemEvents, eventProject, projectEventData, projectMemberEventData, projectMovedEventData } from '../hooks/system-events';
 
 export interface ProjectAttributes {
   name?: string;
@@ -537,8 +537,3 @@ export class ProjectsService {
   }
 }
 
-
-/** The project as system hook payloads describe it. */
-function eventProject(project: Project) {
-  return { ...project, path_with_namespace: `${project.namespace.path}/${project.path}` };
-}
