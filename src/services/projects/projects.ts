@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { User } from '../users/users';
-import { ApiError, Validation, forbidden, notFound, notModified, validationFailed } from '../../errors';
+import { ApiError, Validation, badRequest, conflict, forbidden, notFound, notModified, validationFailed, type ValidationMessages } from '../../errors';
 import { digestToken, randomHex } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
@@ -480,7 +480,7 @@ export class ProjectsService {
       return await this.createIn(caller, namespace, { name: source.name, path: source.path }, owner, source);
     } catch (error) {
       // GitLab answers a fork that cannot be saved with 409 and the validation messages.
-      if (error instanceof ApiError && error.status === 400) throw new ApiError(409, error.body);
+      if (error instanceof ApiError && error.status === 400) throw conflict((error.body as { message: ValidationMessages }).message);
       throw error;
     }
   }
@@ -494,7 +494,7 @@ export class ProjectsService {
     if (project.visibility_level > group.visibility_level) {
       validation.add('visibility_level', `${visibilityName(project.visibility_level)} is not allowed in a ${visibilityName(group.visibility_level)} group.`);
     }
-    if (!validation.ok) throw new ApiError(400, { message: `Failed to transfer project ${JSON.stringify(validation.messages)}` });
+    if (!validation.ok) throw badRequest(`Failed to transfer project ${JSON.stringify(validation.messages)}`);
     const moved = await this.db.transaction().execute(async (trx) => {
       const row = await trx.updateTable('projects').set({ namespace_id: group.id, updated_at: now() }).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
       const moved = { ...row, namespace: group };
@@ -508,12 +508,12 @@ export class ProjectsService {
 
   async share(project: Project, standing: ProjectStanding, groupId: number, groupAccess: number) {
     this.authorize(standing, 'admin_project');
-    if (project.namespace.share_with_group_lock === 1) throw new ApiError(400, { message: 'The project sharing with group is disabled' });
+    if (project.namespace.share_with_group_lock === 1) throw badRequest('The project sharing with group is disabled');
     const group = await this.db.selectFrom('namespaces').selectAll().where('id', '=', groupId).where('kind', '=', 'group').executeTakeFirst();
     if (!group) throw notFound('Group');
-    if (!GROUP_ACCESS_LEVELS.slice(0, 4).includes(groupAccess)) throw new ApiError(409, { message: 'Group access is not included in the list' });
+    if (!GROUP_ACCESS_LEVELS.slice(0, 4).includes(groupAccess)) throw conflict('Group access is not included in the list');
     const existing = await this.db.selectFrom('project_group_links').select('id').where('project_id', '=', project.id).where('group_id', '=', groupId).executeTakeFirst();
-    if (existing) throw new ApiError(409, { message: 'Group already taken' });
+    if (existing) throw conflict('Group already taken');
     const time = now();
     return this.db
       .insertInto('project_group_links')
