@@ -6,7 +6,7 @@ import { BasicProjectDetails, Project, presentBasicProject, presentProject } fro
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import type { Project as ProjectRecord, ProjectListScope } from '../../services/projects/types';
-import type { ProjectAttributes } from '../../services/projects/projects';
+import type { ProjectAttributes } from '../../services/projects/attributes';
 import type { User } from '../../services/users/users';
 import { can } from '../../services/policy';
 import { recordNotFound } from '../../errors';
