@@ -18,6 +18,9 @@ export class ApiError extends Error {
 export const notFound = (resource?: string) =>
   new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
 
+/** A 404 whose message names what is missing in GitLab's own words (`No such tag`). */
+export const notFoundMessage = (message: string) => new ApiError(404, { message });
+
 /** GitLab's global handler for a failed record lookup (lower-case f). */
 export const recordNotFound = () => new ApiError(404, { message: '404 Not found' });
 
@@ -39,7 +42,8 @@ export const badRequest = (message: string) => new ApiError(400, { message });
 /** A model validation failure: `{"message": {"field": ["text"]}}`. */
 export const validationFailed = (messages: ValidationMessages) => new ApiError(400, { message: messages });
 
-export const conflict = (message = '409 Conflict') => new ApiError(409, { message });
+/** `409` with a message, or with validation messages (a fork that cannot be saved). */
+export const conflict = (message: string | ValidationMessages = '409 Conflict') => new ApiError(409, { message });
 
 export const notModified = () => new ApiError(304, undefined);
 

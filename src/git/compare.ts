@@ -35,9 +35,3 @@ export async function mergeBase(repoPath: string, a: string, b: string): Promise
   const id = stdout.toString('utf8').trim();
   return code === 0 && id !== '' ? id : undefined;
 }
-
-/** Whether `ancestor` is reachable from `descendant` (a fast-forward from one to the other). */
-export async function isAncestor(repoPath: string, ancestor: string, descendant: string): Promise<boolean> {
-  const { code } = await runGit(repoPath, ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant], { okCodes: [0, 1] });
-  return code === 0;
-}

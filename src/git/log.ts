@@ -63,13 +63,6 @@ export async function lastCommitForPath(repoPath: string, ref: string, path: str
   return (await log(repoPath, { ref, path, limit: 1 }))[0];
 }
 
-/** Number of commits reachable from a ref. */
-export async function countCommits(repoPath: string, ref: string): Promise<number> {
-  const start = await resolveCommitId(repoPath, ref);
-  if (start === undefined) return 0;
-  return Number((await gitText(repoPath, ['rev-list', '--count', '--end-of-options', start, '--'])).trim());
-}
-
 /** Commits reachable from `head` and not from `base`, oldest first (GitLab's `commits_between`). */
 export async function commitsBetween(repoPath: string, baseId: string, headId: string): Promise<Commit[]> {
   const ids = lines(await gitText(repoPath, ['rev-list', '--reverse', '--date-order', '--end-of-options', headId, `^${baseId}`, '--']));

@@ -42,13 +42,6 @@ export async function blobAtPath(repoPath: string, commitId: string, path: strin
   return object?.type === 'blob' ? { id: object.oid, size: object.size, content: object.content } : undefined;
 }
 
-/** A blob by (possibly abbreviated) sha, or undefined when no blob has it. */
-export async function readBlob(repoPath: string, blobId: string): Promise<Blob | undefined> {
-  if (!/^[0-9a-f]{4,64}$/i.test(blobId)) return undefined;
-  const object = await catFile.read(repoPath, blobId.toLowerCase());
-  return object?.type === 'blob' ? { id: object.oid, size: object.size, content: object.content } : undefined;
-}
-
 /** A blob's bytes as a stream, for files too large to hold in memory; the caller checked it exists. */
 export function blobStream(repoPath: string, blobId: string): Readable {
   if (!/^[0-9a-f]{4,64}$/.test(blobId)) throw new RangeError(`not an object id: ${blobId}`);

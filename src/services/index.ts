@@ -19,7 +19,7 @@ import { ProtectedBranchesService } from './repository/protected-branches';
 import { DefaultBranchService } from './repository/default-branch';
 import { RepositoryReadsService } from './repository/reads';
 import { CommitReadsService } from './repository/commit-reads';
-import { CommitCommentsService } from './repository/commit-comments';
+import { CommitCommentsService } from './notes/commit-comments';
 import { BranchesService } from './repository/branches';
 import { TagsService } from './repository/tags';
 import { FilesService } from './repository/files';

@@ -42,6 +42,7 @@ export interface ProjectStanding {
 export type ProjectAbility =
   | 'read_project'
   | 'download_code'
+  | 'fork_project'
   | 'read_build'
   | 'push_code'
   | 'create_commit_status'
@@ -73,7 +74,9 @@ export function can(standing: ProjectStanding, ability: ProjectAbility, options:
   switch (ability) {
     case 'read_project':
       return access >= GUEST || open;
+    // A fork is a copy of the code: whoever may download it may fork it, nobody else (GitLab 8.12's `fork_project`).
     case 'download_code':
+    case 'fork_project':
       return access >= REPORTER || open;
     case 'read_build':
       return standing.buildsEnabled && (access >= REPORTER || (open && options.publicBuilds === true));

@@ -7,11 +7,11 @@ import { buildFixture, tempDir, type Fixture } from './fixture';
 import { catFile } from '../../src/git/cat-file';
 import { readCommits, resolveCommit, resolveCommitId } from '../../src/git/commits';
 import { commitDiff, diffStats } from '../../src/git/diff';
-import { blobAtPath, blobStream, listTree, readBlob } from '../../src/git/tree';
-import { compare, isAncestor, mergeBase } from '../../src/git/compare';
+import { blobAtPath, blobStream, listTree } from '../../src/git/tree';
+import { compare, mergeBase } from '../../src/git/compare';
 import { contributors } from '../../src/git/contributors';
 import { archiveFormat, archiveStream } from '../../src/git/archive';
-import { countCommits, lastCommitForPath, log } from '../../src/git/log';
+import { lastCommitForPath, log } from '../../src/git/log';
 import { branchNames, defaultBranch, findBranch, findTag, headBranch, listBranches, listTags } from '../../src/git/refs';
 import { commitTitle, gitTime } from '../../src/git/objects';
 
@@ -116,7 +116,6 @@ describe('log', () => {
   test('newest first from a ref, with offset and limit', async () => {
     assert.deepEqual((await log(fx.repoPath, { ref: 'master' })).map((c) => c.id), [fx.c4, fx.c3, fx.c2, fx.c1]);
     assert.deepEqual((await log(fx.repoPath, { ref: 'master', offset: 1, limit: 2 })).map((c) => c.id), [fx.c3, fx.c2]);
-    assert.equal(await countCommits(fx.repoPath, 'feature'), 4);
   });
 
   test('since and until are inclusive committer dates', async () => {
@@ -195,15 +194,12 @@ describe('trees and blobs', () => {
     assert.equal(await listTree(fx.repoPath, fx.c3, '../..'), undefined);
   });
 
-  test('a blob by path at a commit, and by sha', async () => {
+  test('a blob by path at a commit', async () => {
     const blob = (await blobAtPath(fx.repoPath, fx.c1, '/files/ruby/popen.rb'))!;
     assert.match(blob.content.toString(), /^require 'fileutils'\n/);
     assert.equal(blob.size, blob.content.length);
-    assert.deepEqual((await readBlob(fx.repoPath, blob.id))!.content, blob.content);
     assert.equal(await blobAtPath(fx.repoPath, fx.c1, 'files'), undefined);
     assert.equal(await blobAtPath(fx.repoPath, fx.c1, 'files/../README.md'), undefined);
-    assert.equal(await readBlob(fx.repoPath, '123456'), undefined);
-    assert.equal(await readBlob(fx.repoPath, fx.c1), undefined);
   });
 
   test('a blob streams without being held in memory', async () => {
@@ -230,8 +226,6 @@ describe('compare', () => {
     assert.ok(forward.diffs.length > 0);
     const backward = await compare(fx.repoPath, 'v1.1.0', 'v1.0.0');
     assert.deepEqual([backward.commits, backward.diffs, backward.sameRef], [[], [], false]);
-    assert.equal(await isAncestor(fx.repoPath, fx.c1, fx.c2), true);
-    assert.equal(await isAncestor(fx.repoPath, fx.c2, fx.c1), false);
   });
 
   test('the same ref compares empty with compare_same_ref; unknown refs compare empty', async () => {

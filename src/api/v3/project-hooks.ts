@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { ProjectHook, presentProjectHook } from './entities/project-hook';
+import { optionalFlagProperties } from './entities/hook-flags';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 
 const ProjectId = Type.Object({ id: Type.String() });
@@ -10,15 +11,7 @@ const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.
 
 const HookAttributes = Type.Object({
   url: Type.String(),
-  push_events: Type.Optional(Type.Boolean()),
-  issues_events: Type.Optional(Type.Boolean()),
-  merge_requests_events: Type.Optional(Type.Boolean()),
-  tag_push_events: Type.Optional(Type.Boolean()),
-  note_events: Type.Optional(Type.Boolean()),
-  build_events: Type.Optional(Type.Boolean()),
-  pipeline_events: Type.Optional(Type.Boolean()),
-  wiki_page_events: Type.Optional(Type.Boolean()),
-  enable_ssl_verification: Type.Optional(Type.Boolean()),
+  ...optionalFlagProperties(),
   /** Sent back as `X-Gitlab-Token` with every delivery; never shown. */
   token: Type.Optional(Type.String()),
 });
@@ -26,7 +19,6 @@ const HookAttributes = Type.Object({
 /** Project hooks: masters only (GitLab's `admin_project`). */
 export function projectHooksRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const hooks = services.projectHooks;
-
 
   api.get('/projects/:id/hooks', {
     config: { project: 'admin_project' },

@@ -6,7 +6,7 @@ import { BasicProjectDetails, Project, presentBasicProject, presentProject } fro
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import type { Project as ProjectRecord, ProjectListScope } from '../../services/projects/types';
-import type { ProjectAttributes } from '../../services/projects/projects';
+import type { ProjectAttributes } from '../../services/projects/attributes';
 import type { User } from '../../services/users/users';
 import { can } from '../../services/policy';
 import { recordNotFound } from '../../errors';
@@ -151,11 +151,11 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   });
 
   api.post('/projects/fork/:id', {
+    config: { project: 'fork_project' },
     schema: { params: ProjectId, body: Type.Object({ namespace: Type.Optional(Type.Union([Type.String(), Type.Integer()])) }), response: { 201: Project } },
   }, async (request, reply) => {
-    const { project } = await projects.findReadable(request.params.id, request.user);
     const namespace = request.body.namespace === undefined ? undefined : String(request.body.namespace);
-    const fork = await projects.fork(project, request.user!, namespace);
+    const fork = await projects.fork(request.project, request.standing, request.user!, namespace);
     return reply.status(201).send(await presentOne(fork, request.user, true));
   });
 

@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index';
-import type { EventsTable, NotesTable } from '../../db/schema';
+import type { EventsTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
 import { chunksOf } from '../../db/chunks';
+import type { NoteRow } from '../notes/types';
 
 export type EventRow = Selectable<EventsTable>;
-export type NoteRow = Selectable<NotesTable>;
 
 export interface NewEvent {
   projectId: number;

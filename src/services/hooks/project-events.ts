@@ -1,9 +1,13 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { HookDelivery } from '../../jobs/kinds';
+import type { HookFlag } from './flags';
 
-/** Each project hook flag and the `X-Gitlab-Event` header GitLab sends with its events. */
-export interface ProjectEventHeaders {
+/** The flags that choose which events a project hook receives. */
+export type ProjectEventFlag = Exclude<HookFlag, 'enable_ssl_verification'>;
+
+/** Each project hook event flag and the `X-Gitlab-Event` header GitLab sends with its events. */
+export interface ProjectEventHeaders extends Record<ProjectEventFlag, string> {
   push_events: 'Push Hook';
   tag_push_events: 'Tag Push Hook';
   issues_events: 'Issue Hook';
@@ -13,8 +17,6 @@ export interface ProjectEventHeaders {
   pipeline_events: 'Pipeline Hook';
   wiki_page_events: 'Wiki Page Hook';
 }
-
-export type ProjectEventFlag = keyof ProjectEventHeaders;
 
 /**
  * Queues the delivery of project events, in order, to each of the project's hooks that has

@@ -5,30 +5,11 @@ import type { ServiceContext } from '../context';
 import { ApiError, Validation, notFound, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { checkHookUrl } from './hook-url';
+import { HOOK_FLAGS, HOOK_FLAG_DEFAULTS, flagColumns, type HookFlag } from './flags';
 
 export type ProjectHook = Selectable<HooksTable> & { project_id: number };
 
-export const PROJECT_HOOK_FLAGS = [
-  'push_events', 'issues_events', 'merge_requests_events', 'tag_push_events', 'note_events',
-  'build_events', 'pipeline_events', 'wiki_page_events', 'enable_ssl_verification',
-] as const;
-
-export type ProjectHookFlag = (typeof PROJECT_HOOK_FLAGS)[number];
-
-export type ProjectHookAttributes = { url: string; token?: string } & Partial<Record<ProjectHookFlag, boolean>>;
-
-/** GitLab's defaults for a new project hook: pushes, with certificate checks; nothing else. */
-const DEFAULTS: Record<ProjectHookFlag, boolean> = {
-  push_events: true,
-  issues_events: false,
-  merge_requests_events: false,
-  tag_push_events: false,
-  note_events: false,
-  build_events: false,
-  pipeline_events: false,
-  wiki_page_events: false,
-  enable_ssl_verification: true,
-};
+export type ProjectHookAttributes = { url: string; token?: string } & Partial<Record<HookFlag, boolean>>;
 
 /** GitLab 8.12 answered a rejected hook URL with this body, not with the field's validation message. */
 const invalidUrl = () => new ApiError(422, { error: 'Invalid url given' });
@@ -61,11 +42,11 @@ export class ProjectHooksService {
 
   async create(projectId: number, attributes: ProjectHookAttributes): Promise<ProjectHook> {
     const url = this.checkedUrl(attributes.url);
-    const flags = { ...DEFAULTS, ...pickFlags(attributes) };
+    const flags = { ...HOOK_FLAG_DEFAULTS, ...pickFlags(attributes) };
     const time = now();
     const hook = await this.db
       .insertInto('hooks')
-      .values({ project_id: projectId, url, token: attributes.token || null, ...toColumns(flags), created_at: time, updated_at: time })
+      .values({ project_id: projectId, url, token: attributes.token || null, ...flagColumns(flags), created_at: time, updated_at: time })
       .returningAll()
       .executeTakeFirstOrThrow();
     return hook as ProjectHook;
@@ -80,7 +61,7 @@ export class ProjectHooksService {
       .set({
         url,
         ...(attributes.token !== undefined ? { token: attributes.token || null } : {}),
-        ...toColumns(pickFlags(attributes)),
+        ...flagColumns(pickFlags(attributes)),
         updated_at: now(),
       })
       .where('id', '=', hook.id)
@@ -127,10 +108,6 @@ function hookIdOf(text: string): number | undefined {
   return /^\d+$/.test(text) && id <= MAX_ID ? id : undefined;
 }
 
-function pickFlags(attributes: ProjectHookAttributes): Partial<Record<ProjectHookFlag, boolean>> {
-  return Object.fromEntries(PROJECT_HOOK_FLAGS.filter((flag) => attributes[flag] !== undefined).map((flag) => [flag, attributes[flag]]));
-}
-
-function toColumns<T extends Partial<Record<ProjectHookFlag, boolean>>>(flags: T): { [K in keyof T]: 0 | 1 } {
-  return Object.fromEntries(Object.entries(flags).map(([flag, on]) => [flag, on ? 1 : 0])) as { [K in keyof T]: 0 | 1 };
+function pickFlags(attributes: ProjectHookAttributes): Partial<Record<HookFlag, boolean>> {
+  return Object.fromEntries(HOOK_FLAGS.filter((flag) => attributes[flag] !== undefined).map((flag) => [flag, attributes[flag]]));
 }

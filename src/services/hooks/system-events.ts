@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { HookDelivery } from '../../jobs/kinds';
 import { visibilityName } from '../policy';
+import type { Project } from '../projects/types';
 
 /**
  * System hook events and their payloads, as GitLab 8.12's `SystemHooksService`
@@ -55,6 +56,17 @@ export interface EventProject extends Timestamps {
   path_with_namespace: string;
   visibility_level: number;
 }
+
+/** A project as the system hook payloads describe it. */
+export const eventProject = (project: Project): EventProject => ({
+  id: project.id,
+  name: project.name,
+  path: project.path,
+  path_with_namespace: `${project.namespace.path}/${project.path}`,
+  visibility_level: project.visibility_level,
+  created_at: project.created_at,
+  updated_at: project.updated_at,
+});
 
 /** A project's owner: its group (no e-mail) or the user owning its namespace. */
 export interface EventOwner {

@@ -5,6 +5,7 @@ import type { HookDelivery } from '../../jobs/kinds';
 import { Validation, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { checkHookUrl } from './hook-url';
+import { HOOK_FLAG_DEFAULTS, flagColumns } from './flags';
 import { TEST_EVENT } from './system-events';
 
 export type Hook = Selectable<HooksTable>;
@@ -29,16 +30,8 @@ export class SystemHooksService {
         project_id: null,
         url: trimmed,
         token: null,
-        // GitLab's column defaults; system hooks get every event whatever these say.
-        push_events: 1,
-        tag_push_events: 0,
-        issues_events: 0,
-        merge_requests_events: 0,
-        note_events: 0,
-        build_events: 0,
-        pipeline_events: 0,
-        wiki_page_events: 0,
-        enable_ssl_verification: 1,
+        // GitLab's column defaults; of these only `push_events` and `tag_push_events` choose what a system hook receives.
+        ...flagColumns(HOOK_FLAG_DEFAULTS),
         created_at: time,
         updated_at: time,
       })

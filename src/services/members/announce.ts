@@ -1,20 +1,9 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
-import { emitSystemEvent, groupMemberEventData, projectMemberEventData, type EventProject } from '../hooks/system-events';
-import type { Project } from '../projects/types';
+import { emitSystemEvent, eventProject, groupMemberEventData, projectMemberEventData } from '../hooks/system-events';
 import { personalOwnerId } from './sources';
 import type { MemberSource, MemberWithUser } from './types';
-
-const eventProject = (project: Project): EventProject => ({
-  id: project.id,
-  name: project.name,
-  path: project.path,
-  path_with_namespace: `${project.namespace.path}/${project.path}`,
-  visibility_level: project.visibility_level,
-  created_at: project.created_at,
-  updated_at: project.updated_at,
-});
 
 function systemData(source: MemberSource, { member, user }: MemberWithUser) {
   return source.type === 'Project'

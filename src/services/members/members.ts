@@ -6,7 +6,8 @@ import { conflict, forbidden, notFound, notGiven, recordNotFound, validationFail
 import { now } from '../../lib/time';
 import { announceJoin, announceLeave } from './announce';
 import { findRow, isLastOwner, pageOfRows, withUsers } from './rows';
-import { accessLevelFor, expiryDate, isBlank, toInteger, type LooseParam } from './rules';
+import { accessLevelFor, expiryDate, isBlank, type LooseParam } from './rules';
+import { toInteger } from '../../lib/to-integer';
 import { findSource, personalOwnerId, sourceOfRow, type SourceFinders } from './sources';
 import type { MemberSource, MemberWithUser, SourceKind } from './types';
 

@@ -1,6 +1,7 @@
 import { ApiError, invalidParam } from '../../errors';
 import { GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../policy';
 import type { MemberSource } from './types';
+import { toInteger } from '../../lib/to-integer';
 
 /** A parameter as clients send it: a number, or text from a form or query. */
 export type LooseParam = number | string | null | undefined;
@@ -11,14 +12,6 @@ export const unknownAccessLevel = () => new ApiError(422, { message: 'Access lev
 /** Absent, null and blank values count as not given, as GitLab's `required_attributes!` does. */
 export const isBlank = (value: LooseParam): value is null | undefined | '' =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
-/** Ruby's `to_i`: leading digits, else nothing. */
-export function toInteger(value: LooseParam): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : undefined;
-  if (typeof value !== 'string') return undefined;
-  const number = Number.parseInt(value.trim(), 10);
-  return Number.isNaN(number) ? undefined : number;
-}
 
 /** Projects know guest to master; groups also owner. */
 export function accessLevelFor(source: MemberSource, value: LooseParam): number {

@@ -8,6 +8,7 @@ import { commitStats } from '../../git/commit-stats';
 import { commitDiff, type DiffFile, type DiffStats } from '../../git/diff';
 import { log } from '../../git/log';
 import type { Commit } from '../../git/objects';
+import { toInteger } from '../../lib/to-integer';
 
 export interface CommitListOptions {
   ref?: string;
@@ -59,13 +60,6 @@ function zoneMinutes(zone: string): number {
   return zone.startsWith('-') ? -minutes : minutes;
 }
 
-/** `to_i` of a parameter: leading digits, else 0. */
-function toInteger(value: unknown): number {
-  if (typeof value === 'number') return Math.trunc(value);
-  const parsed = Number.parseInt(String(value ?? ''), 10);
-  return Number.isFinite(parsed) ? parsed : 0;
-}
-
 /** History, single commits and their diffs. */
 export class CommitReadsService {
   constructor(
@@ -81,9 +75,9 @@ export class CommitReadsService {
     const since = parseTimestamp('since', options.since);
     const until = parseTimestamp('until', options.until);
     // GitLab passed a zero or negative page size on to git and failed (500); the default is meant.
-    const given = toInteger(options.perPage);
+    const given = toInteger(options.perPage) ?? 0;
     const perPage = given > 0 ? given : DEFAULT_PER_PAGE;
-    const page = Math.max(0, toInteger(options.page));
+    const page = Math.max(0, toInteger(options.page) ?? 0);
     const ref = await this.reads.refOrDefault(project, options.ref);
     return log(repoPathOf(this.ctx, project.id), { ref, path: options.path, since, until, offset: page * perPage, limit: perPage });
   }

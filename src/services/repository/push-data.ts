@@ -24,8 +24,6 @@ export interface PushDataInput {
   message: string | null;
 }
 
-export type PushData = ReturnType<typeof buildPushData>;
-
 /** GitLab 8.12's `Gitlab::DataBuilder::Push.build`: the payload of push events, hooks and the event's `data`. */
 export function buildPushData(input: PushDataInput) {
   const { project, user } = input;

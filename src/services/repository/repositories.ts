@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context';
 import type { Db } from '../../db/index';
 import { repositoryPath } from '../../git/paths';
 import { createRepository, deleteRepository, forkRepository, setHeadBranch } from '../../git/repositories';
-import type { RepositoryLifecycle } from '../projects/projects';
+import type { RepositoryLifecycle } from '../projects/deps';
 
 /** Where a project's bare repository lives: by id, so renames and transfers move no files. */
 export const repoPathOf = (ctx: ServiceContext, projectId: number): string => repositoryPath(ctx.config.dataDir, projectId);

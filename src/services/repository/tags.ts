@@ -4,7 +4,7 @@ import type { Project } from '../projects/types';
 import type { ReleasesTable } from '../../db/schema';
 import { repoPathOf } from './repositories';
 import { enqueuePushProcessing } from './pushes';
-import { ApiError, badRequest, conflict, notFound } from '../../errors';
+import { badRequest, conflict, notFound, notFoundMessage } from '../../errors';
 import { now } from '../../lib/time';
 import { findTag, listTags, type TagRef } from '../../git/refs';
 import { createTag, deleteTag } from '../../git/write';
@@ -26,7 +26,7 @@ export interface NewTag {
   releaseDescription?: string;
 }
 
-const tagMissing = () => new ApiError(404, { message: 'Tag does not exist' });
+const tagMissing = () => notFoundMessage('Tag does not exist');
 
 /** Tags of a project's repository and their release notes (kept in the database). */
 export class TagsService {
@@ -73,11 +73,11 @@ export class TagsService {
   async remove(project: Project, userId: number, name: string): Promise<void> {
     const repoPath = repoPathOf(this.ctx, project.id);
     const tag = await findTag(repoPath, name);
-    if (!tag) throw new ApiError(404, { message: 'No such tag' });
+    if (!tag) throw notFoundMessage('No such tag');
     try {
       await deleteTag(repoPath, name, tag.targetId);
     } catch (error) {
-      if (error instanceof GitStoreError && error.code === 'ref_missing') throw new ApiError(404, { message: 'No such tag' });
+      if (error instanceof GitStoreError && error.code === 'ref_missing') throw notFoundMessage('No such tag');
       if (error instanceof GitStoreError && error.code === 'ref_moved') throw badRequest('Failed to remove tag');
       throw error;
     }
@@ -108,7 +108,7 @@ export class TagsService {
       .where('tag', '=', tagName)
       .returningAll()
       .executeTakeFirst();
-    if (!updated) throw new ApiError(404, { message: 'Release does not exist' });
+    if (!updated) throw notFoundMessage('Release does not exist');
     return updated;
   }
 

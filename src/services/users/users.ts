@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { UsersTable } from '../../db/schema';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
-import { ApiError, Validation, conflict, forbidden, notFound, recordNotFound, unauthorized } from '../../errors';
+import { Validation, conflict, forbidden, notFound, notFoundMessage, recordNotFound, unauthorized } from '../../errors';
 import { digestToken, hashPassword, randomToken, sameSecret, verifyPassword } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
@@ -329,7 +329,7 @@ export class UsersService {
       const taken =
         (await this.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).where('id', '!=', self).executeTakeFirst()) ??
         (await this.db.selectFrom('emails').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).executeTakeFirst());
-      if (taken) throw status === 409 ? conflict('Email has already been taken') : notFoundWith('Email has already been taken');
+      if (taken) throw status === 409 ? conflict('Email has already been taken') : notFoundMessage('Email has already been taken');
     }
     if (attributes.username !== undefined) {
       const path = attributes.username.toLowerCase();
@@ -339,7 +339,7 @@ export class UsersService {
         .where((eb) => eb(eb.fn('lower', ['path']), '=', path))
         .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '!=', self), eb('kind', '!=', 'user')]))
         .executeTakeFirst();
-      if (taken) throw status === 409 ? conflict('Username has already been taken') : notFoundWith('Username has already been taken');
+      if (taken) throw status === 409 ? conflict('Username has already been taken') : notFoundMessage('Username has already been taken');
     }
   }
 
@@ -349,8 +349,6 @@ export class UsersService {
     return { projectsLimit: data.default_projects_limit ?? 10 };
   }
 }
-
-const notFoundWith = (message: string) => new ApiError(404, { message });
 
 function hotQueries(db: Db) {
   return {

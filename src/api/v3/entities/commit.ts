@@ -3,7 +3,7 @@ import type { Commit } from '../../../git/objects';
 import type { Contributor as ContributorRecord } from '../../../git/contributors';
 import type { DiffFile, DiffStats } from '../../../git/diff';
 import type { CommitDetail } from '../../../services/repository/commit-reads';
-import type { CommitNote as CommitNoteRow } from '../../../services/repository/commit-comments';
+import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
 import { Nullable, Timestamp, type Presenter } from './common';
 import { UserBasic, presentUserBasic } from './user';
@@ -122,7 +122,7 @@ export function presentContributor(contributor: ContributorRecord): Static<typeo
   return { name: contributor.name, email: contributor.email, commits: contributor.commits, additions: contributor.additions, deletions: contributor.deletions };
 }
 
-export function presentCommitNote(note: CommitNoteRow, author: User | undefined, presenter: Presenter): Static<typeof CommitNote> {
+export function presentCommitNote(note: NoteRow, author: User | undefined, presenter: Presenter): Static<typeof CommitNote> {
   return {
     note: note.note,
     path: note.path,
@@ -133,7 +133,7 @@ export function presentCommitNote(note: CommitNoteRow, author: User | undefined,
   };
 }
 
-export function presentCommitNoteListItem(note: CommitNoteRow, author: User | undefined, presenter: Presenter): Static<typeof CommitNoteListItem> {
+export function presentCommitNoteListItem(note: NoteRow, author: User | undefined, presenter: Presenter): Static<typeof CommitNoteListItem> {
   return {
     note: note.note,
     path: note.path,

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { EventRow, NoteRow } from '../../../services/events/events';
+import type { EventRow } from '../../../services/events/events';
+import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
 import { UserBasic, presentUserBasic } from './user';
 import { Note, presentNote } from './note';

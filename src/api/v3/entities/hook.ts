@@ -1,6 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Hook as HookRow } from '../../../services/hooks/system-hooks';
 import { Timestamp } from './common';
+import { flagProperties, presentFlags } from './hook-flags';
+
+/** The flags the spec shows of a deleted system hook's record, in its order. */
+const RECORD_FLAGS = ['enable_ssl_verification', 'push_events', 'tag_push_events', 'issues_events', 'merge_requests_events', 'note_events'] as const;
 
 /** A system hook as listed and created. */
 export const SystemHook = Type.Object({
@@ -17,12 +21,7 @@ export const SystemHookRecord = Type.Object({
   updated_at: Timestamp,
   project_id: Type.Null(),
   service_id: Type.Null(),
-  enable_ssl_verification: Type.Boolean(),
-  push_events: Type.Boolean(),
-  tag_push_events: Type.Boolean(),
-  issues_events: Type.Boolean(),
-  merge_requests_events: Type.Boolean(),
-  note_events: Type.Boolean(),
+  ...flagProperties(RECORD_FLAGS),
 });
 
 /** What testing a system hook answers: the sample event it sent. */
@@ -47,11 +46,6 @@ export function presentSystemHookRecord(hook: HookRow): Static<typeof SystemHook
     updated_at: hook.updated_at,
     project_id: null,
     service_id: null,
-    enable_ssl_verification: hook.enable_ssl_verification === 1,
-    push_events: hook.push_events === 1,
-    tag_push_events: hook.tag_push_events === 1,
-    issues_events: hook.issues_events === 1,
-    merge_requests_events: hook.merge_requests_events === 1,
-    note_events: hook.note_events === 1,
+    ...presentFlags(hook, RECORD_FLAGS),
   };
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { NoteRow } from '../../../services/events/events';
+import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
 import { UserBasic, presentUserBasic } from './user';
 import { Nullable, Timestamp, type Presenter } from './common';

@@ -1,19 +1,17 @@
-import type { Selectable } from 'kysely';
-import type { NotesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { Project } from '../projects/types';
-import type { CommitReadsService } from './commit-reads';
-import { repoPathOf } from './repositories';
+import type { CommitReadsService } from '../repository/commit-reads';
+import { repoPathOf } from '../repository/repositories';
 import { now } from '../../lib/time';
-import { commitDiff, type DiffFile } from '../../git/diff';
+import { commitDiff } from '../../git/diff';
 import { emitProjectEvents } from '../hooks/project-events';
 import type { User } from '../users/users';
-import { buildCommitNoteData } from './note-data';
 import type { Commit } from '../../git/objects';
 import { isFullOid } from '../../git/ref-names';
-
-export type CommitNote = Selectable<NotesTable>;
+import type { NoteRow } from './types';
+import { buildCommitNoteData } from './commit-note-data';
+import { findLine, type FoundLine, type Placement } from './diff-lines';
 
 export interface NewCommitComment {
   note: string;
@@ -21,52 +19,6 @@ export interface NewCommitComment {
   /** As sent: GitLab read it with `to_i`. */
   line?: unknown;
   lineType?: string;
-}
-
-interface Placement {
-  path: string;
-  line: number;
-  lineType: string;
-}
-
-/** Where a placed comment sits: its line on the old side, and its file's diff (for the Note Hook). */
-interface FoundLine {
-  oldLine: number;
-  file: DiffFile;
-}
-
-/**
- * Finds the diff line a comment asks for, as GitLab's `Gitlab::Diff::Parser` numbers lines: the
- * file whose new path is `path`, a line whose new-side number is `line` and whose type is
- * `line_type` (`new` for an added line, `old` for a removed one; context lines have no type).
- */
-function findLine(diffs: DiffFile[], wanted: Placement): FoundLine | undefined {
-  for (const file of diffs) {
-    if (file.newPath !== wanted.path) continue;
-    let oldLine = 1;
-    let newLine = 1;
-    let inHunk = false;
-    for (const text of file.diff.split('\n')) {
-      const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(text);
-      if (hunk) {
-        oldLine = Number(hunk[1]);
-        newLine = Number(hunk[2]);
-        inHunk = true;
-        continue;
-      }
-      // The `---`/`+++` file names come before the first hunk; inside one they are lines like any other.
-      if (!inHunk || text === '') continue;
-      const type = text[0] === '+' ? 'new' : text[0] === '-' ? 'old' : undefined;
-      if (type === wanted.lineType && newLine === wanted.line) return { oldLine, file };
-      if (text[0] === '+') newLine += 1;
-      else if (text[0] === '-') oldLine += 1;
-      else if (text[0] !== '\\') {
-        newLine += 1;
-        oldLine += 1;
-      }
-    }
-  }
-  return undefined;
 }
 
 /** Comments on commits (`notes` with `noteable_type` 'Commit'). */
@@ -81,7 +33,7 @@ export class CommitCommentsService {
    * A commit's comments, oldest first. GitLab listed every project's comments on that sha (a fork's
    * private comments included); only this project's are listed here.
    */
-  async list(project: Project, sha: string, page: { offset: number; limit: number }): Promise<{ notes: CommitNote[]; total: number }> {
+  async list(project: Project, sha: string, page: { offset: number; limit: number }): Promise<{ notes: NoteRow[]; total: number }> {
     const commit = await this.commits.find(project, sha);
     const query = this.ctx.db.selectFrom('notes').where('project_id', '=', project.id).where('noteable_type', '=', 'Commit').where('commit_id', '=', commit.id);
     const [notes, count] = await Promise.all([
@@ -96,7 +48,7 @@ export class CommitCommentsService {
    * `path`, `line` and `line_type` name a line it changed; otherwise on the commit as a whole
    * (`path`, `line` and `line_type` null).
    */
-  async create(project: Project, author: User, sha: string, comment: NewCommitComment): Promise<CommitNote> {
+  async create(project: Project, author: User, sha: string, comment: NewCommitComment): Promise<NoteRow> {
     const commit = await this.commits.find(project, sha);
     const placement = isFullOid(sha) ? await this.placement(project, commit, comment) : undefined;
     const authorId = author.id;

@@ -1,0 +1,24 @@
+import type { Db } from '../../db/index';
+import type { ProjectStanding } from '../policy';
+import { emitSystemEvent, eventProject, projectEventData } from '../hooks/system-events';
+import type { ProjectDeps } from './deps';
+import { authorize, hookOwnerOf } from './lookup';
+import type { Project } from './types';
+
+/** Removes the project at once (owners); its repository goes through the job queue. */
+export async function removeProject(deps: ProjectDeps, project: Project, standing: ProjectStanding): Promise<void> {
+  authorize(standing, 'remove_project');
+  await deps.ctx.db.transaction().execute((trx) => destroyProject(deps, trx, project));
+  if (project.namespace.kind === 'user') deps.personalProjectsChanged();
+}
+
+/** Deletes a project's rows inside `trx` and queues its repository's removal. */
+export async function destroyProject(deps: ProjectDeps, trx: Db, project: Project): Promise<void> {
+  const owner = await hookOwnerOf(trx, project);
+  await trx.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', project.id).execute();
+  await trx.deleteFrom('hooks').where('project_id', '=', project.id).execute();
+  await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', project.id).execute();
+  await trx.deleteFrom('projects').where('id', '=', project.id).execute();
+  await emitSystemEvent(deps.ctx, trx, 'project_destroy', projectEventData(eventProject(project), owner ?? { name: '' }));
+  await deps.repositories?.scheduleRemoval(project.id, trx);
+}

@@ -1,0 +1,61 @@
+import type { Db } from '../../db/index';
+import { notFound, validationFailed, type Validation } from '../../errors';
+import { MASTER, type Caller } from '../policy';
+import type { NamespaceRow } from './types';
+
+/** The user's own namespace. */
+export function personalNamespace(db: Db, userId: number): Promise<NamespaceRow> {
+  return db.selectFrom('namespaces').selectAll().where('owner_id', '=', userId).where('kind', '=', 'user').executeTakeFirstOrThrow();
+}
+
+/** Administrators anywhere; users in their own namespace and in groups where they are masters or owners. */
+export async function mayCreateIn(db: Db, caller: Caller, namespace: NamespaceRow): Promise<boolean> {
+  if (caller.admin === 1) return true;
+  if (namespace.kind === 'user') return namespace.owner_id === caller.id;
+  const member = await db
+    .selectFrom('members')
+    .select('access_level')
+    .where('source_type', '=', 'Namespace')
+    .where('source_id', '=', namespace.id)
+    .where('user_id', '=', caller.id)
+    .where('requested_at', 'is', null)
+    .executeTakeFirst();
+  return (member?.access_level ?? 0) >= MASTER;
+}
+
+/** A namespace (by id) the caller may create projects in; a 400 on `namespace` otherwise, as GitLab validates it. */
+export async function usableNamespace(db: Db, caller: Caller, namespaceId: number): Promise<NamespaceRow> {
+  const namespace = await db.selectFrom('namespaces').selectAll().where('id', '=', namespaceId).executeTakeFirst();
+  if (!namespace || !(await mayCreateIn(db, caller, namespace))) throw validationFailed({ namespace: ['is not valid'] });
+  return namespace;
+}
+
+/** A fork's target: the caller's namespace, or one given by id, path or name they may create projects in. */
+export async function forkTarget(db: Db, caller: Caller, namespaceRef: string | undefined): Promise<NamespaceRow> {
+  if (namespaceRef === undefined || namespaceRef === '') return personalNamespace(db, caller.id);
+  const namespace = await db
+    .selectFrom('namespaces')
+    .selectAll()
+    .where((eb) =>
+      /^\d+$/.test(namespaceRef)
+        ? eb('id', '=', Number(namespaceRef))
+        : eb.or([eb(eb.fn('lower', ['path']), '=', namespaceRef.toLowerCase()), eb('name', '=', namespaceRef)]),
+    )
+    .orderBy('id')
+    .executeTakeFirst();
+  if (!namespace || !(await mayCreateIn(db, caller, namespace))) throw notFound('Target Namespace');
+  return namespace;
+}
+
+/** A name or path (ignoring case) another project of the namespace already has. */
+export async function checkTaken(db: Db, validation: Validation, namespaceId: number, name: string, path: string, selfId: number | undefined): Promise<void> {
+  const clashes = await db
+    .selectFrom('projects')
+    .select(['name', 'path'])
+    .where('namespace_id', '=', namespaceId)
+    .where('id', '!=', selfId ?? -1)
+    .where((eb) => eb.or([eb('name', '=', name), eb(eb.fn('lower', ['path']), '=', path.toLowerCase())]))
+    .execute();
+  if (clashes.some((c) => c.name === name)) validation.add('name', 'has already been taken');
+  if (clashes.some((c) => c.path.toLowerCase() === path.toLowerCase())) validation.add('path', 'has already been taken');
+}

@@ -1,0 +1,92 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, type TestApp } from '../../support/app';
+import type { ApiClient } from '../../support/client';
+import { grantProjectRole } from '../../support/roles';
+import { seedCommits } from '../../support/repo';
+
+/**
+ * Every route that copies or shows a project's code needs `download_code` (GitLab 8.12's
+ * `fork_project` asks the same: reporters and up, or any reader of a public or internal project).
+ * A guest of a private project may see the project but not its code.
+ */
+let app: TestApp;
+let guest: ApiClient;
+let reporter: ApiClient;
+let project: { id: number };
+let sha: { first: string; second: string; blob: string };
+
+before(async () => {
+  app = await startApp();
+  const owner = await app.createUser({ username: 'code-owner' });
+  const guestUser = await app.createUser({ username: 'code-guest' });
+  const reporterUser = await app.createUser({ username: 'code-reporter' });
+  guest = guestUser.client;
+  reporter = reporterUser.client;
+  project = (await owner.client.post('/projects', { name: 'secret', visibility_level: 0 })).body;
+  await grantProjectRole(app, project.id, guestUser.user.id, 10);
+  await grantProjectRole(app, project.id, reporterUser.user.id, 20);
+  const [first, second] = await seedCommits(app, project.id, [
+    { files: { 'README.md': '# secret\n' }, message: 'first\n' },
+    { files: { 'README.md': '# secret\n\nmore\n' }, message: 'second\n' },
+  ]);
+  const file = await reporter.get(`/projects/${project.id}/repository/files`, { file_path: 'README.md', ref: 'master' });
+  sha = { first: first!, second: second!, blob: file.body.blob_id };
+  await owner.client.post(`/projects/${project.id}/repository/tags`, { tag_name: 'v1', ref: 'master' });
+});
+after(() => app.close());
+
+const repo = () => `/projects/${project.id}/repository`;
+
+/** Each read of the code, and what a reporter gets from it. */
+const READS: { name: string; call(client: ApiClient): Promise<{ status: number }>; ok: number }[] = [
+  { name: 'GET tree', call: (c) => c.get(`${repo()}/tree`), ok: 200 },
+  { name: 'GET files', call: (c) => c.get(`${repo()}/files`, { file_path: 'README.md', ref: 'master' }), ok: 200 },
+  { name: 'GET blobs/:sha', call: (c) => c.get(`${repo()}/blobs/${sha.second}`, { filepath: 'README.md' }), ok: 200 },
+  { name: 'GET commits/:sha/blob', call: (c) => c.get(`${repo()}/commits/${sha.second}/blob`, { filepath: 'README.md' }), ok: 200 },
+  { name: 'GET raw_blobs/:sha', call: (c) => c.get(`${repo()}/raw_blobs/${sha.blob}`), ok: 200 },
+  { name: 'GET archive', call: (c) => c.get(`${repo()}/archive`), ok: 200 },
+  { name: 'GET archive.zip', call: (c) => c.get(`${repo()}/archive.zip`), ok: 200 },
+  { name: 'GET compare', call: (c) => c.get(`${repo()}/compare`, { from: sha.first, to: sha.second }), ok: 200 },
+  { name: 'GET contributors', call: (c) => c.get(`${repo()}/contributors`), ok: 200 },
+  { name: 'GET commits', call: (c) => c.get(`${repo()}/commits`), ok: 200 },
+  { name: 'GET commits/:sha', call: (c) => c.get(`${repo()}/commits/${sha.second}`), ok: 200 },
+  { name: 'GET commits/:sha/diff', call: (c) => c.get(`${repo()}/commits/${sha.second}/diff`), ok: 200 },
+  { name: 'GET commits/:sha/comments', call: (c) => c.get(`${repo()}/commits/${sha.second}/comments`), ok: 200 },
+  { name: 'POST commits/:sha/comments', call: (c) => c.post(`${repo()}/commits/${sha.second}/comments`, { note: 'looks good' }), ok: 201 },
+  { name: 'GET commits/:sha/statuses', call: (c) => c.get(`${repo()}/commits/${sha.second}/statuses`), ok: 200 },
+  { name: 'GET branches', call: (c) => c.get(`${repo()}/branches`), ok: 200 },
+  { name: 'GET branches/:branch', call: (c) => c.get(`${repo()}/branches/master`), ok: 200 },
+  { name: 'GET tags', call: (c) => c.get(`${repo()}/tags`), ok: 200 },
+  { name: 'GET tags/:tag', call: (c) => c.get(`${repo()}/tags/v1`), ok: 200 },
+];
+
+describe('routes that show the code of a private project', () => {
+  for (const read of READS) {
+    test(`${read.name}: a guest gets 403, a reporter gets through`, async () => {
+      const byGuest = await read.call(guest);
+      assert.equal(byGuest.status, 403, 'guest');
+      assert.deepEqual((byGuest as { body?: unknown }).body, { message: '403 Forbidden' });
+      assert.equal((await read.call(reporter)).status, read.ok, 'reporter');
+    });
+  }
+});
+
+describe('POST /projects/fork/:id', () => {
+  test('a guest of a private project may not fork it, and no project is created', async () => {
+    const before = await app.services.ctx.db.selectFrom('projects').select('id').execute();
+    const fork = await guest.post(`/projects/fork/${project.id}`);
+    assert.equal(fork.status, 403);
+    assert.deepEqual(fork.body, { message: '403 Forbidden' });
+    const afterwards = await app.services.ctx.db.selectFrom('projects').select('id').execute();
+    assert.deepEqual(afterwards, before);
+  });
+
+  test('a reporter of a private project may fork it, code included', async () => {
+    const fork = await reporter.post(`/projects/fork/${project.id}`);
+    assert.equal(fork.status, 201);
+    assert.equal(fork.body.forked_from_project.id, project.id);
+    const file = await reporter.get(`/projects/${fork.body.id}/repository/files`, { file_path: 'README.md', ref: 'master' });
+    assert.equal(file.status, 200);
+  });
+});
