@@ -151,7 +151,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   });
 
   api.post('/projects/fork/:id', {
-    config: { project: 'fork_project' },
+    config: { project: 'read_project' },
     schema: { params: ProjectId, body: Type.Object({ namespace: Type.Optional(Type.Union([Type.String(), Type.Integer()])) }), response: { 201: Project } },
   }, async (request, reply) => {
     const namespace = request.body.namespace === undefined ? undefined : String(request.body.namespace);
