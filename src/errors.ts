@@ -39,6 +39,9 @@ export const badRequest = (message: string) => new ApiError(400, { message });
 /** A model validation failure: `{"message": {"field": ["text"]}}`. */
 export const validationFailed = (messages: ValidationMessages) => new ApiError(400, { message: messages });
 
+/** A request body past its route's limit (`LIMITS`). */
+export const tooLarge = () => new ApiError(413, { message: '413 Request Entity Too Large' });
+
 export const conflict = (message = '409 Conflict') => new ApiError(409, { message });
 
 export const notModified = () => new ApiError(304, undefined);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, invalidParam, notFound, notGiven } from '../errors';
+import { ApiError, invalidParam, notFound, notGiven, tooLarge } from '../errors';
 import { trackRoutes } from './method-not-allowed';
 
 interface AjvError {
@@ -47,6 +47,7 @@ function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): Ap
   }
   // PostgreSQL refuses numbers beyond a column's range (SQLite stores them): that is bad input.
   if ((error as { code?: string }).code === '22003') return new ApiError(400, { message: '400 (Bad request) a number is out of range' });
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge();
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return new ApiError(status, { message: `${status} ${error.message}` });

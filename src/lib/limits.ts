@@ -1,0 +1,26 @@
+/**
+ * Every size limit of the API, in one place (the README lists them). Lengths count characters
+ * (Unicode code points, as Rails' length validator and Ajv's `maxLength` do); sizes count bytes.
+ */
+export const LIMITS = {
+  /** Names, paths, titles, usernames, emails, keys: GitLab's `varchar(255)` columns. */
+  name: 255,
+  /** Free text (descriptions, messages, notes, URLs): GitLab's `text` columns, 1 MiB in practice. */
+  text: 1024 * 1024,
+  /** A file path inside a repository: Linux's PATH_MAX, beyond which no checkout could write it. */
+  filePath: 4096,
+  /** A ref name in bytes: a loose ref is a file, so no component can pass NAME_MAX (255 bytes)... */
+  refComponentBytes: 255,
+  /** ...and the whole name cannot pass PATH_MAX (4096 bytes). Longer refs cannot exist in git. */
+  refBytes: 4096,
+  /** The JSON, urlencoded or multipart body of an API request, in bytes (git and artifact uploads have their own). */
+  apiBodyBytes: 3 * 1024 * 1024,
+  /** `per_page`: GitLab's maximum. */
+  perPage: 100,
+  /**
+   * `page`: past this every list is empty anyway. Clamping keeps `offset` (at most 10^9) a number
+   * every consumer takes: PostgreSQL refuses an OFFSET beyond bigint, SQLite beyond int64, and
+   * git reads `--skip` as a 32-bit int (a larger one wraps and shows the first page again).
+   */
+  page: 10_000_000,
+} as const;
