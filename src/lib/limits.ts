@@ -9,8 +9,11 @@ export const LIMITS = {
   text: 1024 * 1024,
   /** A file path inside a repository: Linux's PATH_MAX, beyond which no checkout could write it. */
   filePath: 4096,
-  /** A ref name in bytes: a loose ref is a file, so no component can pass NAME_MAX (255 bytes)... */
-  refComponentBytes: 255,
+  /**
+   * A ref name in bytes: a loose ref is a file, locked through `<name>.lock`, so no component can
+   * pass NAME_MAX (255 bytes) less `.lock`...
+   */
+  refComponentBytes: 250,
   /** ...and the whole name cannot pass PATH_MAX (4096 bytes). Longer refs cannot exist in git. */
   refBytes: 4096,
   /** The JSON, urlencoded or multipart body of an API request, in bytes (git and artifact uploads have their own). */
