@@ -52,7 +52,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
     schema: { body: Type.Object({ name: Type.String(), path: Type.String(), ...groupAttributes }), response: { 201: Group } },
   }, async (request, reply) => {
     // GitLab 8.12 answers an invalid group with `{"message":"Failed to save group {:path=>[...]}"}`, a Ruby hash
-    // inspected into a string; we answer the per-field body its other endpoints use, which clients can read.
+    // inspected into a string; so do we (the service renders it), as clients match on that text.
     const group = await groups.create(request.user!, givenAttributes(request.body));
     return reply.status(201).send(presentGroup(group, presenter));
   });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { User } from '../users/users';
-import { ApiError, Validation, forbidden, notFound, notModified, validationFailed } from '../../errors';
+import { ApiError, Validation, failedTo, forbidden, notFound, notModified, validationFailed } from '../../errors';
 import { digestToken, randomHex } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
@@ -493,7 +493,7 @@ export class ProjectsService {
     if (project.visibility_level > group.visibility_level) {
       validation.add('visibility_level', `${visibilityName(project.visibility_level)} is not allowed in a ${visibilityName(group.visibility_level)} group.`);
     }
-    if (!validation.ok) throw new ApiError(400, { message: `Failed to transfer project ${JSON.stringify(validation.messages)}` });
+    if (!validation.ok) throw failedTo('transfer project', validation.messages);
     const moved = await this.db.transaction().execute(async (trx) => {
       const row = await trx.updateTable('projects').set({ namespace_id: group.id, updated_at: now() }).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
       const moved = { ...row, namespace: group };
