@@ -1,11 +1,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, invalidParam, notFound, notGiven, tooLarge } from '../errors';
+import { ApiError, invalidParam, notFound, notGiven, tooLarge, validationFailed } from '../errors';
 import { trackRoutes } from './method-not-allowed';
 
 interface AjvError {
   keyword: string;
   instancePath: string;
-  params: { missingProperty?: string };
+  params: { missingProperty?: string; limit?: number };
 }
 
 /** Turns every error into GitLab's body; nothing answers 500 for bad input. */
@@ -40,6 +40,8 @@ function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): Ap
     const first = error.validation[0] as AjvError;
     const missing = first.keyword === 'required' ? first.params.missingProperty : undefined;
     const field = missing ?? first.instancePath.replace(/^\//, '').split('/')[0];
+    // A length past `LIMITS` is GitLab's length validation, whichever style the route's other errors take.
+    if (first.keyword === 'maxLength') return validationFailed({ [field]: [`is too long (maximum is ${first.params.limit} characters)`] });
     if (style?.grapeParams) {
       return new ApiError(400, { error: `${field} ${missing ? 'is missing' : 'is invalid'}` });
     }

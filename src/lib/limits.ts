@@ -5,6 +5,12 @@
 export const LIMITS = {
   /** Names, paths, titles, usernames, emails, keys: GitLab's `varchar(255)` columns. */
   name: 255,
+  /** A group's description: GitLab's own `Namespace` validation, kept though it is free text. */
+  groupDescription: 255,
+  /** An SSH key's text: GitLab's `Key` validation. */
+  sshKey: 5000,
+  /** A password: Devise's maximum. */
+  password: 128,
   /** Free text (descriptions, messages, notes, URLs): GitLab's `text` columns, 1 MiB in practice. */
   text: 1024 * 1024,
   /** A file path inside a repository: Linux's PATH_MAX, beyond which no checkout could write it. */

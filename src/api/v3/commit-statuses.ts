@@ -3,9 +3,13 @@ import type { Api, RouteDeps } from './types';
 import { CommitStatus, presentCommitStatus } from './entities/commit-status';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
+import { NameString, TextString } from './params';
 
 const CommitPath = Type.Object({ id: Type.String(), sha: Type.String() });
 const Text = Type.Optional(Type.String());
+// GitLab keeps a status's ref and name in `varchar(255)` columns, its URL and description in text.
+const Name = Type.Optional(NameString());
+const LongText = Type.Optional(TextString());
 
 /** Statuses of a commit: posted by outside CI systems, listed together with the project's builds. */
 export function commitStatusesRoutes(api: Api, { services, presenter }: RouteDeps): void {
@@ -37,7 +41,7 @@ export function commitStatusesRoutes(api: Api, { services, presenter }: RouteDep
     config: { project: 'create_commit_status' },
     schema: {
       params: CommitPath,
-      body: Type.Object({ state: Type.String(), ref: Text, name: Text, context: Text, target_url: Text, description: Text }),
+      body: Type.Object({ state: NameString(), ref: Name, name: Name, context: Name, target_url: LongText, description: LongText }),
       response: { 201: CommitStatus },
     },
   }, async (request, reply) => {

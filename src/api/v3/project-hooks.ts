@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { ProjectHook, presentProjectHook } from './entities/project-hook';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { NameString, TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // A string, so that `abc` is an unknown hook (404) as in GitLab, not an unmatched route.
@@ -9,7 +10,7 @@ const HookId = Type.Object({ id: Type.String(), hook_id: Type.String() });
 const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
 
 const HookAttributes = Type.Object({
-  url: Type.String(),
+  url: TextString(),
   push_events: Type.Optional(Type.Boolean()),
   issues_events: Type.Optional(Type.Boolean()),
   merge_requests_events: Type.Optional(Type.Boolean()),
@@ -20,7 +21,7 @@ const HookAttributes = Type.Object({
   wiki_page_events: Type.Optional(Type.Boolean()),
   enable_ssl_verification: Type.Optional(Type.Boolean()),
   /** Sent back as `X-Gitlab-Token` with every delivery; never shown. */
-  token: Type.Optional(Type.String()),
+  token: Type.Optional(NameString()),
 });
 
 /** Project hooks: masters only (GitLab's `admin_project`). */
