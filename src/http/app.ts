@@ -7,7 +7,7 @@ import { SecretBox } from '../lib/secrets';
 import { JobQueue } from '../jobs/queue';
 import { createServices, type Services } from '../services/index';
 import { registerParamParsing } from './params';
-import { registerErrorHandling } from './errors';
+import { registerErrorHandling, routerErrorOptions } from './errors';
 import { registerAuthentication } from './auth';
 import { registerProjectGuard } from './project-guard';
 import { registerOperability } from './operability';
@@ -38,6 +38,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     // GitLab's framework answered every route with a `.json` suffix as well.
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
     bodyLimit: 100 * 1024 * 1024,
+    ...routerErrorOptions,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

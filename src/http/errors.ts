@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, invalidParam, notFound, notGiven, tooLarge, validationFailed } from '../errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, badRequest, invalidParam, notFound, notGiven, tooLarge, validationFailed } from '../errors';
+import { LIMITS } from '../lib/limits';
 import { trackRoutes } from './method-not-allowed';
 
 interface AjvError {
@@ -26,6 +27,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     reply.status(404).send({ message: '404 Not Found' });
   });
 }
+
+/**
+ * Router options for the server: errors the router raises before any route or hook runs get
+ * GitLab's shapes too. A malformed percent-encoding is a bad request; a path parameter too long
+ * to name anything (and the async constraints Forge does not use) match no route: 404.
+ */
+export const routerErrorOptions = {
+  maxParamLength: LIMITS.pathParam,
+  frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+    const apiError = error.code === 'FST_ERR_BAD_URL' ? badRequest('400 (Bad request) the URL is malformed') : notFound();
+    reply.status(apiError.status).send(apiError.body);
+  },
+};
 
 export interface RouteErrorStyle {
   /** Parameters Grape itself declared answer `{"error":"x is missing"}`. */

@@ -22,6 +22,11 @@ export const LIMITS = {
   refComponentBytes: 250,
   /** ...and the whole name cannot pass PATH_MAX (4096 bytes). Longer refs cannot exist in git. */
   refBytes: 4096,
+  /**
+   * A path parameter in characters, as sent: room for `namespace%2Fproject` (2 × 255 + 3) and a
+   * percent-encoded ref. Past it the router matches nothing (404).
+   */
+  pathParam: 4096,
   /** The JSON, urlencoded or multipart body of an API request, in bytes (git and artifact uploads have their own). */
   apiBodyBytes: 3 * 1024 * 1024,
   /** `per_page`: GitLab's maximum. */

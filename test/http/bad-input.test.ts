@@ -93,3 +93,22 @@ describe('page and per_page', () => {
     }
   });
 });
+
+describe('a path', () => {
+  test('naming a project by a long namespace%2Fpath reaches it', async () => {
+    const project = await app.root.post('/projects', { name: 'p'.repeat(LIMITS.name) });
+    assert.equal(project.status, 201);
+    const response = await app.root.get(`/projects/root%2F${project.body.path}`);
+    assert.deepEqual([response.status, response.body.id], [200, project.body.id]);
+  });
+
+  test('with a parameter too long to name anything matches no route', async () => {
+    const response = await app.root.get(`/projects/${projectId}/repository/commits/${'d'.repeat(LIMITS.pathParam + 1)}`);
+    assert.deepEqual([response.status, response.body], [404, { message: '404 Not Found' }]);
+  });
+
+  test('with a malformed percent-encoding is a bad request', async () => {
+    const response = await app.root.get('/projects/%zz');
+    assert.deepEqual([response.status, response.body], [400, { message: '400 (Bad request) the URL is malformed' }]);
+  });
+});
