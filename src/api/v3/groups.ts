@@ -8,7 +8,7 @@ import type { Group as GroupRow, GroupAttributes } from '../../services/groups/g
 import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
 import { notFound, recordNotFound } from '../../errors';
-import { givenAttributes } from './params';
+import { NameString, givenAttributes } from './params';
 
 const GroupId = Type.Object({ id: Type.String() });
 const Paging = { page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) };
@@ -39,7 +39,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
   }
 
   api.get('/groups', {
-    schema: { querystring: Type.Object({ search: Type.Optional(Type.String()), ...Paging }), response: { 200: Type.Array(Group) } },
+    schema: { querystring: Type.Object({ search: Type.Optional(NameString()), ...Paging }), response: { 200: Type.Array(Group) } },
   }, async (request, reply) => {
     const page = pageOf(request.query);
     const result = await groups.list(request.user!, { search: request.query.search, offset: page.offset, limit: page.limit });

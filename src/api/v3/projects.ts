@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from './types';
-import { RecordId, TextString, givenAttributes } from './params';
+import { NameString, RecordId, TextString, givenAttributes } from './params';
 import { BasicProjectDetails, Project, presentBasicProject, presentProject } from './entities/project';
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
@@ -16,7 +16,7 @@ export const ProjectId = Type.Object({ id: Type.String() });
 export const ListFilters = {
   archived: Type.Optional(Type.Boolean()),
   visibility: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('internal'), Type.Literal('private')])),
-  search: Type.Optional(Type.String()),
+  search: Type.Optional(NameString()),
   order_by: Type.Optional(Type.Union(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'].map((v) => Type.Literal(v)))),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   simple: Type.Optional(Type.Boolean()),

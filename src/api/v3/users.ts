@@ -50,8 +50,8 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
   api.get('/users', {
     schema: {
       querystring: Type.Object({
-        search: Type.Optional(Type.String()),
-        username: Type.Optional(Type.String()),
+        search: Type.Optional(NameString()),
+        username: Type.Optional(NameString()),
         active: Type.Optional(Type.Any()),
         page: Type.Optional(Type.Any()),
         per_page: Type.Optional(Type.Any()),

@@ -107,3 +107,12 @@ describe('POST /projects/:id/repository/tags', () => {
     assert.deepEqual(answer(response), [400, tooLong('release_description', LIMITS.text)]);
   });
 });
+
+describe('list filters', () => {
+  // A filter is echoed four times in the Link header: unbounded, it made headers no client reads.
+  test('a search or ref filter past 255 characters is too long', async () => {
+    assert.deepEqual(answer(await app.root.get('/projects', { search: NAME_PAST })), [400, tooLong('search', LIMITS.name)]);
+    const statuses = await app.root.get(`/projects/${projectId}/repository/commits/${head}/statuses`, { ref: 'r'.repeat(5000) });
+    assert.deepEqual(answer(statuses), [400, tooLong('ref', LIMITS.name)]);
+  });
+});
