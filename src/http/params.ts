@@ -47,10 +47,14 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
  */
 async function readForm(request: FastifyRequest): Promise<Params> {
   const form: Params = {};
+  // busboy bounds each part; the whole form is bounded here, as `bodyLimit` bounds other bodies.
+  let size = 0;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field' && part.valueTruncated) throw tooLarge();
       const value = part.type === 'file' ? await part.toBuffer() : part.value;
+      size += Buffer.isBuffer(value) ? value.length : Buffer.byteLength(String(value));
+      if (size > (request.routeOptions.bodyLimit ?? LIMITS.apiBodyBytes)) throw tooLarge();
       const previous = form[part.fieldname];
       form[part.fieldname] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
     }

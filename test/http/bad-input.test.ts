@@ -46,6 +46,12 @@ describe('a multipart/form-data body', () => {
     assert.equal(response.body.name, 'multi-ok');
   });
 
+  test('whose fields together pass the API body limit is too large', async () => {
+    const half = 'd'.repeat(LIMITS.apiBodyBytes / 2 + 1);
+    const response = await post(`${part('name', 'halves')}${part('description', half)}${part('import_url', half)}--x--\r\n`, 'multipart/form-data; boundary=x');
+    assert.deepEqual([response.status, response.body], [413, TOO_LARGE]);
+  });
+
   test('with a field past the API body limit is too large', async () => {
     const response = await post(`${part('description', 'd'.repeat(LIMITS.apiBodyBytes + 1))}--x--\r\n`, 'multipart/form-data; boundary=x');
     assert.deepEqual([response.status, response.body], [413, TOO_LARGE]);
