@@ -45,6 +45,30 @@ export const validationFailed = (messages: ValidationMessages) => new ApiError(4
 /** `409` with a message, or with validation messages (a fork that cannot be saved). */
 export const conflict = (message: string | ValidationMessages = '409 Conflict') => new ApiError(409, { message });
 
+/** A request body past its route's limit (`LIMITS`). */
+export const tooLarge = () => new ApiError(413, { message: '413 Request Entity Too Large' });
+
+/**
+ * GitLab's `render_api_error!("Failed to save group #{group.errors.messages}", 400)`: the messages
+ * as Ruby inspects a Hash, inside a string (`Failed to save group {:path=>["has already been taken"]}`).
+ */
+export const failedTo = (action: string, messages: ValidationMessages) =>
+  new ApiError(400, { message: `Failed to ${action} ${rubyInspect(messages)}` });
+
+/** `String#inspect`'s escapes: named ones, `#` before an interpolation, `\u00XX` for other controls. */
+const RUBY_ESCAPES: Record<string, string> = {
+  '\\': '\\\\', '"': '\\"', '#': '\\#', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x1b': '\\e', '\x07': '\\a', '\b': '\\b', '\v': '\\v', '\f': '\\f',
+};
+
+const rubyString = (text: string) =>
+  `"${text.replace(/[\\"]|#(?=[{$@])|[\x00-\x1f\x7f]/g, (char) => RUBY_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)}"`;
+
+/** `Hash#inspect` of an errors hash: symbol keys, arrays of strings. */
+function rubyInspect(messages: ValidationMessages): string {
+  return `{${Object.entries(messages).map(([field, texts]) => `:${field}=>[${texts.map(rubyString).join(', ')}]`).join(', ')}}`;
+}
+
+
 export const notModified = () => new ApiError(304, undefined);
 
 /** Collects per-field validation messages, GitLab style. */

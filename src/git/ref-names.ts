@@ -1,13 +1,25 @@
+import { LIMITS } from '../lib/limits';
+
 /**
  * `git check-ref-format` rules, checked in-process (a spawn per check would be wasteful):
  * no control characters, space, `~ ^ : ? * [ \`, no `..` or `@{`, no component starting
  * with `.` or ending with `.lock`, no empty component, not ending with `.`, not `@`.
+ * And the filesystem's: a ref longer than git can store cannot exist, so it is refused before
+ * it reaches a command line (a 10 MB name would not even fit in one: E2BIG).
  */
 export function isValidRefName(name: string): boolean {
+  if (!withinRefLimits(name)) return false;
   if (name === '' || name === '@' || name.endsWith('.')) return false;
   if (name.includes('..') || name.includes('@{')) return false;
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+/** At most `LIMITS.refBytes` bytes, no component past `LIMITS.refComponentBytes` (a loose ref is a file). */
+function withinRefLimits(name: string): boolean {
+  // Every UTF-16 unit takes at least one byte: the cheap test keeps a 10 MB string from being measured.
+  if (name.length > LIMITS.refBytes || Buffer.byteLength(name) > LIMITS.refBytes) return false;
+  return name.split('/').every((part) => Buffer.byteLength(part) <= LIMITS.refComponentBytes);
 }
 
 /**
@@ -34,6 +46,7 @@ export const ZERO_OID = '0000000000000000000000000000000000000000';
  * so that no user input makes git search history or read it as an option.
  */
 export function isSafeRevision(value: string): boolean {
+  if (value.length > LIMITS.refBytes) return false;
   const match = /^(.+?)((?:[~^]\d{0,6})*)$/.exec(value);
   if (!match) return false;
   const base = match[1];

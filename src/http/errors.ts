@@ -1,11 +1,12 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, invalidParam, notFound, notGiven } from '../errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, badRequest, invalidParam, notFound, notGiven, tooLarge, validationFailed } from '../errors';
+import { LIMITS } from '../lib/limits';
 import { trackRoutes } from './method-not-allowed';
 
 interface AjvError {
   keyword: string;
   instancePath: string;
-  params: { missingProperty?: string };
+  params: { missingProperty?: string; limit?: number };
 }
 
 /** Turns every error into GitLab's body; nothing answers 500 for bad input. */
@@ -27,6 +28,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Router options for the server: errors the router raises before any route or hook runs get
+ * GitLab's shapes too. A malformed percent-encoding is a bad request; a path parameter too long
+ * to name anything (and the async constraints Forge does not use) match no route: 404.
+ */
+export const routerErrorOptions = {
+  maxParamLength: LIMITS.pathParam,
+  frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+    const apiError = error.code === 'FST_ERR_BAD_URL' ? badRequest('400 (Bad request) the URL is malformed') : notFound();
+    reply.status(apiError.status).send(apiError.body);
+  },
+};
+
 export interface RouteErrorStyle {
   /** Parameters Grape itself declared answer `{"error":"x is missing"}`. */
   grapeParams?: boolean;
@@ -40,6 +54,8 @@ function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): Ap
     const first = error.validation[0] as AjvError;
     const missing = first.keyword === 'required' ? first.params.missingProperty : undefined;
     const field = missing ?? first.instancePath.replace(/^\//, '').split('/')[0];
+    // A length past `LIMITS` is GitLab's length validation, whichever style the route's other errors take.
+    if (first.keyword === 'maxLength') return validationFailed({ [field]: [`is too long (maximum is ${first.params.limit} characters)`] });
     if (style?.grapeParams) {
       return new ApiError(400, { error: `${field} ${missing ? 'is missing' : 'is invalid'}` });
     }
@@ -47,6 +63,7 @@ function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): Ap
   }
   // PostgreSQL refuses numbers beyond a column's range (SQLite stores them): that is bad input.
   if ((error as { code?: string }).code === '22003') return new ApiError(400, { message: '400 (Bad request) a number is out of range' });
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge();
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return new ApiError(status, { message: `${status} ${error.message}` });

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mergeParams } from './params';
+import { LIMITS } from '../lib/limits';
 
 export interface Page {
   page: number;
@@ -9,17 +10,20 @@ export interface Page {
 }
 
 const DEFAULT_PER_PAGE = 20;
-const MAX_PER_PAGE = 100;
 
+/** A positive integer, else undefined; `1e308` and `9223372036854775808` count, and are clamped by the caller. */
 function positive(value: unknown): number | undefined {
   const number = Number(value);
   return Number.isInteger(number) && number > 0 ? number : undefined;
 }
 
-/** `page` (default 1) and `per_page` (default 20, at most 100); nonsense falls back to the defaults. */
+/**
+ * `page` (default 1) and `per_page` (default 20, at most 100); nonsense (`0`, `-1`, `abc`) falls back
+ * to the defaults and a page past `LIMITS.page` is that page: an empty one, never an offset a database refuses.
+ */
 export function pageOf(params: { page?: unknown; per_page?: unknown }): Page {
-  const page = positive(params.page) ?? 1;
-  const perPage = Math.min(positive(params.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const page = Math.min(positive(params.page) ?? 1, LIMITS.page);
+  const perPage = Math.min(positive(params.per_page) ?? DEFAULT_PER_PAGE, LIMITS.perPage);
   return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
 }
 

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { badRequest } from '../errors';
+import { ApiError, badRequest, tooLarge } from '../errors';
+import { LIMITS } from '../lib/limits';
 
 type Params = Record<string, unknown>;
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema };
@@ -24,9 +25,11 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
     }
   });
   await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 100 * 1024 * 1024 } });
+  // A field may be as large as the whole API body; past that busboy would cut it short silently.
+  await app.register(multipart, { limits: { fieldSize: LIMITS.apiBodyBytes, fileSize: LIMITS.apiBodyBytes } });
 
   app.addHook('preValidation', async (request) => {
+    if (request.isMultipart()) request.body = await readForm(request);
     const schema = request.routeOptions.schema;
     const merged = mergeParams(request);
     if (schema?.body) {
@@ -35,6 +38,32 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
       (request as { query: unknown }).query = normalize(merged, (schema?.querystring ?? {}) as Schema);
     }
   });
+}
+
+/**
+ * A multipart form as key/values (files as Buffers, repeated keys as arrays). The plugin's own
+ * `attachFieldsToBody` lets busboy's errors (no boundary, a truncated body, a boundary that never
+ * closes) through as 500s; here each is the client's bad request, and a part past the limit a 413.
+ */
+async function readForm(request: FastifyRequest): Promise<Params> {
+  const form: Params = {};
+  // busboy bounds each part; the whole form is bounded here, as `bodyLimit` bounds other bodies.
+  let size = 0;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field' && part.valueTruncated) throw tooLarge();
+      const value = part.type === 'file' ? await part.toBuffer() : part.value;
+      size += Buffer.isBuffer(value) ? value.length : Buffer.byteLength(String(value));
+      if (size > (request.routeOptions.bodyLimit ?? LIMITS.apiBodyBytes)) throw tooLarge();
+      const previous = form[part.fieldname];
+      form[part.fieldname] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if ((error as FastifyError).statusCode === 413) throw tooLarge();
+    throw badRequest('400 (Bad request) the multipart body is malformed');
+  }
+  return form;
 }
 
 /** All request parameters: query string first, the body's win. */

@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { RequestLog, requestSummary } from './request-log';
+import { routerErrorOptions } from './errors';
 
 /** Where log lines go and from which level; false for silence (tests). */
 export type HttpLogging = false | { level?: string; stream?: NodeJS.WritableStream };
@@ -20,6 +21,7 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
     // GitLab's framework answered every route with a `.json` suffix as well.
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
     bodyLimit: 100 * 1024 * 1024,
+    ...routerErrorOptions,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // The URL is read when shown, not copied now: with PORT=0 the external URL is settled after listening.

@@ -2,14 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { BroadcastMessage, presentBroadcastMessage } from './entities/broadcast-message';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { NameString, TextString } from './params';
 
 const MessageId = Type.Object({ id: Type.Integer() });
 
 const displayParams = {
-  starts_at: Type.Optional(Type.String({ description: 'default now' })),
-  ends_at: Type.Optional(Type.String({ description: 'default one hour after now' })),
-  color: Type.Optional(Type.String({ description: 'background, `#` and 3 or 6 hex digits; default #E75E40' })),
-  font: Type.Optional(Type.String({ description: 'foreground, `#` and 3 or 6 hex digits; default #FFFFFF' })),
+  starts_at: Type.Optional(NameString({ description: 'default now' })),
+  ends_at: Type.Optional(NameString({ description: 'default one hour after now' })),
+  color: Type.Optional(NameString({ description: 'background, `#` and 3 or 6 hex digits; default #E75E40' })),
+  font: Type.Optional(NameString({ description: 'foreground, `#` and 3 or 6 hex digits; default #FFFFFF' })),
 };
 
 // Administrators only: anonymous callers get 401, other users 403 (spec, Authentication rule 3).
@@ -39,14 +40,14 @@ export function broadcastMessagesRoutes(api: Api, { services, presenter }: Route
 
   api.post('/broadcast_messages', {
     config,
-    schema: { body: Type.Object({ message: Type.String(), ...displayParams }), response: { 201: BroadcastMessage } },
+    schema: { body: Type.Object({ message: TextString(), ...displayParams }), response: { 201: BroadcastMessage } },
   }, async (request, reply) => reply.status(201).send(presentBroadcastMessage(await messages.create(request.body))));
 
   api.put('/broadcast_messages/:id', {
     config,
     schema: {
       params: MessageId,
-      body: Type.Object({ message: Type.Optional(Type.String()), ...displayParams }),
+      body: Type.Object({ message: Type.Optional(TextString()), ...displayParams }),
       response: { 200: BroadcastMessage },
     },
   }, async (request) => presentBroadcastMessage(await messages.update(request.params.id, request.body)));

@@ -3,9 +3,12 @@ import type { Api, RouteDeps } from './types';
 import { CommitStatus, presentCommitStatus } from './entities/commit-status';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
+import { NameString, TextString } from './params';
 
 const CommitPath = Type.Object({ id: Type.String(), sha: Type.String() });
-const Text = Type.Optional(Type.String());
+// GitLab keeps a status's ref and name in `varchar(255)` columns, its URL and description in text.
+const Name = Type.Optional(NameString());
+const LongText = Type.Optional(TextString());
 
 /** Statuses of a commit: posted by outside CI systems, listed together with the project's builds. */
 export function commitStatusesRoutes(api: Api, { services, presenter }: RouteDeps): void {
@@ -18,7 +21,7 @@ export function commitStatusesRoutes(api: Api, { services, presenter }: RouteDep
     schema: {
       params: CommitPath,
       // GitLab 8.12 filters by `ref`; its documentation (and the spec) call it `ref_name`: both work.
-      querystring: Type.Object({ ref: Text, ref_name: Text, stage: Text, name: Text, all: Type.Optional(Type.Any()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+      querystring: Type.Object({ ref: Name, ref_name: Name, stage: Name, name: Name, all: Type.Optional(Type.Any()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
       response: { 200: Type.Array(CommitStatus) },
     },
   }, async (request, reply) => {
@@ -37,7 +40,7 @@ export function commitStatusesRoutes(api: Api, { services, presenter }: RouteDep
     config: { project: 'create_commit_status' },
     schema: {
       params: CommitPath,
-      body: Type.Object({ state: Type.String(), ref: Text, name: Text, context: Text, target_url: Text, description: Text }),
+      body: Type.Object({ state: NameString(), ref: Name, name: Name, context: Name, target_url: LongText, description: LongText }),
       response: { 201: CommitStatus },
     },
   }, async (request, reply) => {

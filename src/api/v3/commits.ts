@@ -5,6 +5,7 @@ import {
   presentCommitNote, presentCommitNoteListItem, presentRepoCommitDetail, presentRepoCommitListItem, presentRepoDiff,
 } from './entities/commit';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { FilePathString, NameString, TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });
@@ -23,9 +24,9 @@ export function commitsRoutes(api: Api, { services, presenter }: RouteDeps): voi
       params: ProjectId,
       querystring: Type.Object({
         ref_name: Type.Optional(Type.String()),
-        since: Type.Optional(Type.String()),
-        until: Type.Optional(Type.String()),
-        path: Type.Optional(Type.String()),
+        since: Type.Optional(NameString()),
+        until: Type.Optional(NameString()),
+        path: Type.Optional(FilePathString()),
         page: Type.Optional(Type.Any()),
         per_page: Type.Optional(Type.Any()),
       }),
@@ -68,10 +69,10 @@ export function commitsRoutes(api: Api, { services, presenter }: RouteDeps): voi
     schema: {
       params: ProjectSha,
       body: Type.Object({
-        note: Type.String(),
-        path: Type.Optional(Type.String()),
+        note: TextString(),
+        path: Type.Optional(FilePathString()),
         line: Type.Optional(Type.Any()),
-        line_type: Type.Optional(Type.String()),
+        line_type: Type.Optional(NameString()),
       }),
       response: { 201: CommitNote },
     },

@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { Email, presentEmail } from './entities/email';
 import { UserIdParam, recordId } from './keys';
+import { NameString } from './params';
 
-const CreateEmail = Type.Object({ email: Type.String() });
+const CreateEmail = Type.Object({ email: NameString() });
 
 export function emailsRoutes(api: Api, { services }: RouteDeps): void {
   const emails = services.emails;

@@ -2,26 +2,27 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { FileCommit, RepoFile, presentFile } from './entities/file';
 import type { FileWrite } from '../../services/repository/files';
+import { FilePathString, NameString, TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 
 // Required in the order GitLab checks them, so that the first missing one is named.
 const target = {
-  file_path: Type.String(),
+  file_path: FilePathString(),
   branch_name: Type.String(),
 };
 const author = {
-  author_email: Type.Optional(Type.String()),
-  author_name: Type.Optional(Type.String()),
+  author_email: Type.Optional(NameString()),
+  author_name: Type.Optional(NameString()),
 };
 const ContentBody = Type.Object({
   ...target,
   content: Type.String(),
-  commit_message: Type.String(),
-  encoding: Type.Optional(Type.String({ description: '`base64`, else text' })),
+  commit_message: TextString(),
+  encoding: Type.Optional(NameString({ description: '`base64`, else text' })),
   ...author,
 });
-const DeleteQuery = Type.Object({ ...target, commit_message: Type.String(), ...author });
+const DeleteQuery = Type.Object({ ...target, commit_message: TextString(), ...author });
 
 interface WriteParams {
   file_path: string;
@@ -50,7 +51,7 @@ export function filesRoutes(api: Api, { services }: RouteDeps): void {
 
   api.get('/projects/:id/repository/files', {
     config: { project: 'download_code' },
-    schema: { params: ProjectId, querystring: Type.Object({ file_path: Type.String(), ref: Type.String() }), response: { 200: RepoFile } },
+    schema: { params: ProjectId, querystring: Type.Object({ file_path: FilePathString(), ref: Type.String() }), response: { 200: RepoFile } },
   }, async (request) => presentFile(await files.get(request.project, request.query.file_path, request.query.ref)));
 
   api.post('/projects/:id/repository/files', {

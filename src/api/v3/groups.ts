@@ -8,7 +8,7 @@ import type { Group as GroupRow, GroupAttributes } from '../../services/groups/g
 import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
 import { notFound, recordNotFound } from '../../errors';
-import { givenAttributes } from './params';
+import { NameString, givenAttributes } from './params';
 
 const GroupId = Type.Object({ id: Type.String() });
 const Paging = { page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) };
@@ -39,7 +39,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
   }
 
   api.get('/groups', {
-    schema: { querystring: Type.Object({ search: Type.Optional(Type.String()), ...Paging }), response: { 200: Type.Array(Group) } },
+    schema: { querystring: Type.Object({ search: Type.Optional(NameString()), ...Paging }), response: { 200: Type.Array(Group) } },
   }, async (request, reply) => {
     const page = pageOf(request.query);
     const result = await groups.list(request.user!, { search: request.query.search, offset: page.offset, limit: page.limit });
@@ -52,7 +52,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
     schema: { body: Type.Object({ name: Type.String(), path: Type.String(), ...groupAttributes }), response: { 201: Group } },
   }, async (request, reply) => {
     // GitLab 8.12 answers an invalid group with `{"message":"Failed to save group {:path=>[...]}"}`, a Ruby hash
-    // inspected into a string; we answer the per-field body its other endpoints use, which clients can read.
+    // inspected into a string; so do we (the service renders it), as clients match on that text.
     const group = await groups.create(request.user!, givenAttributes(request.body));
     return reply.status(201).send(presentGroup(group, presenter));
   });

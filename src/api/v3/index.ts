@@ -20,9 +20,14 @@ import { branchesRoutes } from './branches';
 import { tagsRoutes } from './tags';
 import { filesRoutes } from './files';
 import { commitStatusesRoutes } from './commit-statuses';
+import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
 export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
+  // The server's own limit is sized for git and artifact uploads; an API body is parameters only.
+  api.addHook('onRoute', (route) => {
+    route.bodyLimit = Math.min(route.bodyLimit ?? LIMITS.apiBodyBytes, LIMITS.apiBodyBytes);
+  });
   sessionRoutes(api, deps);
   usersRoutes(api, deps);
   templatesRoutes(api, deps);

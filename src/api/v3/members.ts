@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { AccessRevoked, Member, presentMember } from './entities/member';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { NameString } from './params';
 import { SOURCE_KINDS } from '../../services/members/types';
 
 const SourceId = Type.Object({ id: Type.String() });
@@ -17,7 +18,7 @@ export function membersRoutes(api: Api, { services, presenter }: RouteDeps): voi
     api.get(`/${kind}/:id/members`, {
       schema: {
         params: SourceId,
-        querystring: Type.Object({ query: Type.Optional(Type.String()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+        querystring: Type.Object({ query: Type.Optional(NameString()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
         response: { 200: Type.Array(Member) },
       },
     }, async (request, reply) => {

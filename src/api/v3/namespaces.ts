@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { Namespace, presentNamespace } from './entities/namespace';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { NameString } from './params';
 
 export function namespacesRoutes(api: Api, { services, presenter }: RouteDeps): void {
   api.get('/namespaces', {
     schema: {
-      querystring: Type.Object({ search: Type.Optional(Type.String()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+      querystring: Type.Object({ search: Type.Optional(NameString()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
       response: { 200: Type.Array(Namespace) },
     },
   }, async (request, reply) => {

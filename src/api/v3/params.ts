@@ -1,4 +1,5 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type StringOptions } from '@sinclair/typebox';
+import { LIMITS } from '../../lib/limits';
 
 /**
  * A record id in a path. Ids are 32-bit integers in both databases, so a larger
@@ -13,3 +14,13 @@ export const RecordId = Type.Integer({ minimum: 0, maximum: 2147483647 });
 export function givenAttributes<T extends object>(params: T): T {
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== '' && value !== null && value !== undefined)) as T;
 }
+
+/**
+ * Strings bounded by `LIMITS` (which the OpenAPI document then shows): past them a request answers
+ * 400 `{"message":{"<field>":["is too long (maximum is N characters)"]}}`, GitLab's length validation.
+ * Fields a service already validates (names and paths of projects, groups and users, key titles,
+ * variable keys) keep that check, which reports every invalid field at once.
+ */
+export const NameString = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.name, ...options });
+export const TextString = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.text, ...options });
+export const FilePathString = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.filePath, ...options });

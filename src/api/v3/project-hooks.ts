@@ -3,6 +3,7 @@ import type { Api, RouteDeps } from './types';
 import { ProjectHook, presentProjectHook } from './entities/project-hook';
 import { optionalFlagProperties } from './entities/hook-flags';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { NameString, TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // A string, so that `abc` is an unknown hook (404) as in GitLab, not an unmatched route.
@@ -10,10 +11,10 @@ const HookId = Type.Object({ id: Type.String(), hook_id: Type.String() });
 const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
 
 const HookAttributes = Type.Object({
-  url: Type.String(),
+  url: TextString(),
   ...optionalFlagProperties(),
   /** Sent back as `X-Gitlab-Token` with every delivery; never shown. */
-  token: Type.Optional(Type.String()),
+  token: Type.Optional(NameString()),
 });
 
 /** Project hooks: masters only (GitLab's `admin_project`). */

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from './types';
-import { RecordId, givenAttributes } from './params';
+import { NameString, RecordId, TextString, givenAttributes } from './params';
 import { BasicProjectDetails, Project, presentBasicProject, presentProject } from './entities/project';
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
@@ -16,7 +16,7 @@ export const ProjectId = Type.Object({ id: Type.String() });
 export const ListFilters = {
   archived: Type.Optional(Type.Boolean()),
   visibility: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('internal'), Type.Literal('private')])),
-  search: Type.Optional(Type.String()),
+  search: Type.Optional(NameString()),
   order_by: Type.Optional(Type.Union(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'].map((v) => Type.Literal(v)))),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   simple: Type.Optional(Type.Boolean()),
@@ -27,7 +27,7 @@ const ListQuery = Type.Object(ListFilters);
 type ListQuery = Static<typeof ListQuery>;
 
 const projectAttributes = {
-  description: Type.Optional(Type.String()),
+  description: Type.Optional(TextString()),
   issues_enabled: Type.Optional(Type.Boolean()),
   merge_requests_enabled: Type.Optional(Type.Boolean()),
   builds_enabled: Type.Optional(Type.Boolean()),
@@ -113,7 +113,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
         name: Type.String(),
         path: Type.Optional(Type.String()),
         namespace_id: Type.Optional(RecordId),
-        import_url: Type.Optional(Type.String()),
+        import_url: Type.Optional(TextString()),
         ...projectAttributes,
       }),
       response: { 201: Project },
@@ -128,7 +128,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     config: { access: 'admin' },
     schema: {
       params: Type.Object({ user_id: RecordId }),
-      body: Type.Object({ name: Type.Optional(Type.String()), default_branch: Type.Optional(Type.String()), import_url: Type.Optional(Type.String()), ...projectAttributes }),
+      body: Type.Object({ name: Type.Optional(Type.String()), default_branch: Type.Optional(Type.String()), import_url: Type.Optional(TextString()), ...projectAttributes }),
       response: { 201: Project },
     },
   }, async (request, reply) => {

@@ -7,6 +7,7 @@ import { Contributor, presentContributor } from './entities/commit';
 import { notFound } from '../../errors';
 import { ARCHIVE_EXTENSIONS, type RawBlob } from '../../services/repository/reads';
 import type { Project } from '../../services/projects/types';
+import { FilePathString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });
@@ -48,7 +49,7 @@ export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
     config: read,
     schema: {
       params: ProjectId,
-      querystring: Type.Object({ path: Type.Optional(Type.String()), ref_name: Type.Optional(Type.String()) }),
+      querystring: Type.Object({ path: Type.Optional(FilePathString()), ref_name: Type.Optional(Type.String()) }),
       response: { 200: Type.Array(RepoTreeObject) },
     },
   }, async (request) => {
@@ -60,7 +61,7 @@ export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
   for (const path of ['/projects/:id/repository/blobs/:sha', '/projects/:id/repository/commits/:sha/blob']) {
     api.get(path, {
       config: read,
-      schema: { params: ProjectSha, querystring: Type.Object({ filepath: Type.String() }), response: RawBytes },
+      schema: { params: ProjectSha, querystring: Type.Object({ filepath: FilePathString() }), response: RawBytes },
     }, async (request, reply) => sendRaw(reply, await reads.blobAt(request.project, request.params.sha, request.query.filepath)));
   }
 

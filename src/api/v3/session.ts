@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
+import { NameString } from './params';
 import { UserLogin, presentUserFull } from './entities/user';
 
 export function sessionRoutes(api: Api, { services, presenter }: RouteDeps): void {
   api.post('/session', {
     config: { access: 'public' },
     schema: {
-      body: Type.Object({ login: Type.Optional(Type.String()), email: Type.Optional(Type.String()), password: Type.Optional(Type.String()) }),
+      body: Type.Object({ login: Type.Optional(NameString()), email: Type.Optional(NameString()), password: Type.Optional(NameString()) }),
       response: { 201: UserLogin },
     },
   }, async (request, reply) => {

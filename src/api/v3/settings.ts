@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { ApplicationSetting, presentSettings } from './entities/settings';
 import type { SettingChanges } from '../../services/settings/settings';
+import { NameString, TextString } from './params';
 
 /**
  * A setting that may also come blank (null). A list of types, not `anyOf`: Ajv then
@@ -20,9 +21,9 @@ const SettingsChanges = Type.Object({
   signup_enabled: OrBlank(Type.Boolean()),
   signin_enabled: OrBlank(Type.Boolean()),
   gravatar_enabled: OrBlank(Type.Boolean()),
-  sign_in_text: OrBlank(Type.String()),
-  after_sign_up_text: OrBlank(Type.String()),
-  home_page_url: OrBlank(Type.String()),
+  sign_in_text: OrBlank(TextString()),
+  after_sign_up_text: OrBlank(TextString()),
+  home_page_url: OrBlank(NameString()),
   default_branch_protection: OrBlank(Type.Integer({ description: '0, 1 or 2' })),
   restricted_visibility_levels: ListOrBlank(Level),
   max_attachment_size: OrBlank(Type.Integer()),
@@ -30,14 +31,14 @@ const SettingsChanges = Type.Object({
   default_project_visibility: OrBlank(Level),
   default_snippet_visibility: OrBlank(Level),
   default_group_visibility: OrBlank(Level),
-  domain_whitelist: ListOrBlank(Type.String()),
+  domain_whitelist: ListOrBlank(NameString()),
   domain_blacklist_enabled: OrBlank(Type.Boolean()),
-  domain_blacklist: ListOrBlank(Type.String()),
+  domain_blacklist: ListOrBlank(NameString()),
   user_oauth_applications: OrBlank(Type.Boolean()),
-  after_sign_out_path: OrBlank(Type.String()),
+  after_sign_out_path: OrBlank(NameString()),
   container_registry_token_expire_delay: OrBlank(Type.Integer()),
-  repository_storage: OrBlank(Type.String()),
-  runners_registration_token: OrBlank(Type.String()),
+  repository_storage: OrBlank(NameString()),
+  runners_registration_token: OrBlank(NameString()),
   shared_runners_enabled: OrBlank(Type.Boolean()),
 });
 

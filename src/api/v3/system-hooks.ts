@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
+import { TextString } from './params';
 import { HookTestResult, SystemHook, SystemHookRecord, presentSystemHook, presentSystemHookRecord } from './entities/hook';
 
 const HookId = Type.Object({ id: Type.Integer() });
@@ -19,7 +20,7 @@ export function systemHooksRoutes(api: Api, { services }: RouteDeps): void {
   // the validation error.
   api.post('/hooks', {
     config: admin,
-    schema: { body: Type.Object({ url: Type.String() }), response: { 201: Type.Array(SystemHook) } },
+    schema: { body: Type.Object({ url: TextString() }), response: { 201: Type.Array(SystemHook) } },
   }, async (request, reply) => reply.status(201).send([presentSystemHook(await hooks.create(request.body.url))]));
 
   // GitLab 8.12 posted the test event during the request; ours is queued, so a slow hook never holds the answer.

@@ -2,11 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { Release, RepoTag, presentRelease, presentTag } from './entities/tag';
 import { notFound } from '../../errors';
+import { TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 /** Tag names may hold `/` (encoded or not) and dots, so the name is the rest of the path. */
 const TagPath = Type.Object({ id: Type.String(), '*': Type.String() });
-const ReleaseBody = Type.Object({ description: Type.String() });
+const ReleaseBody = Type.Object({ description: TextString() });
 
 /** `<tag>/release`: the tag is everything before the last segment. */
 function releaseTag(rest: string): string {
@@ -37,8 +38,8 @@ export function tagsRoutes(api: Api, { services }: RouteDeps): void {
       body: Type.Object({
         tag_name: Type.String(),
         ref: Type.String(),
-        message: Type.Optional(Type.String({ description: 'makes an annotated tag' })),
-        release_description: Type.Optional(Type.String()),
+        message: Type.Optional(TextString({ description: 'makes an annotated tag' })),
+        release_description: Type.Optional(TextString()),
       }),
       response: { 201: RepoTag },
     },

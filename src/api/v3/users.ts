@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
-import { RecordId, givenAttributes } from './params';
+import { NameString, RecordId, givenAttributes } from './params';
 import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFull } from './entities/user';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { recordNotFound } from '../../errors';
@@ -9,12 +9,12 @@ import type { User as UserRow, UserAttributes } from '../../services/users/users
 const UserId = Type.Object({ id: RecordId });
 
 const optionalProfile = {
-  skype: Type.Optional(Type.String()),
-  linkedin: Type.Optional(Type.String()),
-  twitter: Type.Optional(Type.String()),
+  skype: Type.Optional(NameString()),
+  linkedin: Type.Optional(NameString()),
+  twitter: Type.Optional(NameString()),
   projects_limit: Type.Optional(Type.Integer({ maximum: 2147483647 })),
-  extern_uid: Type.Optional(Type.String()),
-  provider: Type.Optional(Type.String()),
+  extern_uid: Type.Optional(NameString()),
+  provider: Type.Optional(NameString()),
   bio: Type.Optional(Type.String()),
   location: Type.Optional(Type.String()),
   admin: Type.Optional(Type.Boolean()),
@@ -24,21 +24,21 @@ const optionalProfile = {
 
 // Required in the order GitLab checks them, so the first missing one is named.
 const CreateUser = Type.Object({
-  email: Type.String(),
+  email: NameString(),
   password: Type.String(),
   name: Type.String(),
   username: Type.String(),
   ...optionalProfile,
-  website_url: Type.Optional(Type.String()),
+  website_url: Type.Optional(NameString()),
   confirm: Type.Optional(Type.Boolean()),
 });
 
 const UpdateUser = Type.Object({
-  email: Type.Optional(Type.String()),
+  email: Type.Optional(NameString()),
   password: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
   username: Type.Optional(Type.String()),
-  website_url: Type.Optional(Type.String()),
+  website_url: Type.Optional(NameString()),
   ...optionalProfile,
 });
 
@@ -50,8 +50,8 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
   api.get('/users', {
     schema: {
       querystring: Type.Object({
-        search: Type.Optional(Type.String()),
-        username: Type.Optional(Type.String()),
+        search: Type.Optional(NameString()),
+        username: Type.Optional(NameString()),
         active: Type.Optional(Type.Any()),
         page: Type.Optional(Type.Any()),
         per_page: Type.Optional(Type.Any()),

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { Variable, presentVariable } from './entities/variable';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const VariableKey = Type.Object({ id: Type.String(), key: Type.String() });
@@ -29,7 +30,7 @@ export function variablesRoutes(api: Api, { services, presenter }: RouteDeps): v
 
   api.post('/projects/:id/variables', {
     config: { project: 'admin_build' },
-    schema: { params: ProjectId, body: Type.Object({ key: Type.String(), value: Type.String() }), response: { 201: Variable } },
+    schema: { params: ProjectId, body: Type.Object({ key: Type.String(), value: TextString() }), response: { 201: Variable } },
   }, async (request, reply) => {
     const created = await variables.create(request.project.id, { key: request.body.key, value: request.body.value });
     return reply.status(201).send(presentVariable(created));
@@ -38,7 +39,7 @@ export function variablesRoutes(api: Api, { services, presenter }: RouteDeps): v
   // GitLab 8.12 left `value` optional here; the spec requires it.
   api.put('/projects/:id/variables/:key', {
     config: { project: 'admin_build' },
-    schema: { params: VariableKey, body: Type.Object({ value: Type.String() }), response: { 200: Variable } },
+    schema: { params: VariableKey, body: Type.Object({ value: TextString() }), response: { 200: Variable } },
   }, async (request) => presentVariable(await variables.update(request.project.id, request.params.key, request.body.value)));
 
   api.delete('/projects/:id/variables/:key', {

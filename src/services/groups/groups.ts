@@ -4,7 +4,7 @@ import type { User } from '../users/users';
 import type { SettingsReader } from '../settings-reader';
 import type { ProjectsService } from '../projects/projects';
 import type { Project } from '../projects/types';
-import { Validation, forbidden, notFound, validationFailed } from '../../errors';
+import { Validation, failedTo, forbidden, notFound, validationFailed } from '../../errors';
 import { containsText } from '../../db/search';
 import { now } from '../../lib/time';
 import { OWNER, canOnGroup, visibilityName, visibleWithoutMembership, type Caller, type GroupAbility, type GroupStanding } from '../policy';
@@ -147,7 +147,8 @@ export class GroupsService {
       description: attributes.description,
       visibility,
     });
-    validation.throwIfInvalid();
+    // 8.12's POST /groups renders its errors hash inside a string (PUT renders them as fields).
+    if (!validation.ok) throw failedTo('save group', validation.messages);
     const time = now();
     try {
       return await this.db.transaction().execute(async (trx) => {
@@ -183,7 +184,7 @@ export class GroupsService {
       });
     } catch (error) {
       // Two creations racing for one path: the unique index decides, the loser gets the validation answer.
-      if (isUniqueViolation(error)) throw validationFailed({ path: ['has already been taken'] });
+      if (isUniqueViolation(error)) throw failedTo('save group', { path: ['has already been taken'] });
       throw error;
     }
   }

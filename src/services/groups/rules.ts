@@ -1,4 +1,5 @@
 import type { Validation } from '../../errors';
+import { LIMITS } from '../../lib/limits';
 import { INTERNAL, PRIVATE, PUBLIC, visibilityName } from '../policy';
 import { checkNamespacePath } from '../users/rules';
 
@@ -10,12 +11,14 @@ export const VISIBILITY_LEVELS = [PRIVATE, INTERNAL, PUBLIC];
 
 export function checkGroupName(validation: Validation, name: string): void {
   if (name.trim() === '') validation.add('name', "can't be blank");
-  if (name.length > 255) validation.add('name', 'is too long (maximum is 255 characters)');
+  if (name.length > LIMITS.name) validation.add('name', `is too long (maximum is ${LIMITS.name} characters)`);
   if (!GROUP_NAME.test(name)) validation.add('name', GROUP_NAME_MESSAGE);
 }
 
 export function checkGroupDescription(validation: Validation, description: string | undefined): void {
-  if (description !== undefined && description.length > 255) validation.add('description', 'is too long (maximum is 255 characters)');
+  if (description !== undefined && description.length > LIMITS.groupDescription) {
+    validation.add('description', `is too long (maximum is ${LIMITS.groupDescription} characters)`);
+  }
 }
 
 export function checkGroupPath(validation: Validation, path: string): void {

@@ -1,4 +1,5 @@
 import type { Validation } from '../../errors';
+import { LIMITS } from '../../lib/limits';
 import { INTERNAL, PRIVATE, PUBLIC, visibilityName, type Caller } from '../policy';
 import type { NamespaceRow, ProjectRow } from './types';
 
@@ -16,7 +17,7 @@ export function checkProjectName(validation: Validation, name: string | undefine
     return;
   }
   if (!NAME.test(name)) validation.add('name', NAME_MESSAGE);
-  if (name.length > 255) validation.add('name', 'is too long (maximum is 255 characters)');
+  if (name.length > LIMITS.name) validation.add('name', `is too long (maximum is ${LIMITS.name} characters)`);
 }
 
 export function checkProjectPath(validation: Validation, path: string | undefined): void {
@@ -27,7 +28,7 @@ export function checkProjectPath(validation: Validation, path: string | undefine
     return;
   }
   if (!PATH.test(path) || path.endsWith('.git') || path.endsWith('.atom')) validation.add('path', PATH_MESSAGE);
-  if (path.length > 255) validation.add('path', 'is too long (maximum is 255 characters)');
+  if (path.length > LIMITS.name) validation.add('path', `is too long (maximum is ${LIMITS.name} characters)`);
 }
 
 /** Rails' `parameterize`: the default path of a project named `name`. */

@@ -1,4 +1,4 @@
-import { Validation, badRequest } from '../../errors';
+import { Validation, failedTo } from '../../errors';
 import { now } from '../../lib/time';
 import { visibilityName } from '../policy';
 import { emitSystemEvent, eventProject, projectMovedEventData } from '../hooks/system-events';
@@ -17,7 +17,7 @@ export async function transferProject(deps: ProjectDeps, project: Project, group
   if (project.visibility_level > group.visibility_level) {
     validation.add('visibility_level', `${visibilityName(project.visibility_level)} is not allowed in a ${visibilityName(group.visibility_level)} group.`);
   }
-  if (!validation.ok) throw badRequest(`Failed to transfer project ${JSON.stringify(validation.messages)}`);
+  if (!validation.ok) throw failedTo('transfer project', validation.messages);
   const moved = await ctx.db.transaction().execute(async (trx) => {
     const row = await trx.updateTable('projects').set({ namespace_id: group.id, updated_at: now() }).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
     const moved = { ...row, namespace: group };

@@ -9,6 +9,7 @@ import { commitDiff, type DiffFile, type DiffStats } from '../../git/diff';
 import { log } from '../../git/log';
 import type { Commit } from '../../git/objects';
 import { toInteger } from '../../lib/to-integer';
+import { LIMITS } from '../../lib/limits';
 
 export interface CommitListOptions {
   ref?: string;
@@ -76,8 +77,9 @@ export class CommitReadsService {
     const until = parseTimestamp('until', options.until);
     // GitLab passed a zero or negative page size on to git and failed (500); the default is meant.
     const given = toInteger(options.perPage) ?? 0;
-    const perPage = given > 0 ? given : DEFAULT_PER_PAGE;
-    const page = Math.max(0, toInteger(options.page) ?? 0);
+    // Both clamped as every other list is (LIMITS), so that `--skip` stays an integer git reads.
+    const perPage = given > 0 ? Math.min(given, LIMITS.perPage) : DEFAULT_PER_PAGE;
+    const page = Math.min(Math.max(0, toInteger(options.page) ?? 0), LIMITS.page);
     const ref = await this.reads.refOrDefault(project, options.ref);
     return log(repoPathOf(this.ctx, project.id), { ref, path: options.path, since, until, offset: page * perPage, limit: perPage });
   }

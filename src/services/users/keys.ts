@@ -5,6 +5,7 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import { Validation, notFound, recordNotFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
+import { LIMITS } from '../../lib/limits';
 import { checkLength } from './rules';
 import { emitSystemEvent, keyEventData } from '../hooks/system-events';
 import type { User } from './users';
@@ -19,7 +20,6 @@ export interface KeyAttributes {
 
 /** GitLab 8.12's Key format: `ssh-…` or `ecdsa-…`, matched up to the first line break. */
 const KEY_FORMAT = /^(ssh|ecdsa)-[^\n]*$/;
-const KEY_MAX_LENGTH = 5000;
 
 /**
  * The MD5 fingerprint as `ssh-keygen -E md5 -lf` prints it (colon-separated hex),
@@ -120,7 +120,7 @@ export class KeysService {
   private async validate(title: string, text: string, fingerprint: string | undefined): Promise<void> {
     const validation = new Validation();
     checkLength(validation, 'title', title);
-    checkLength(validation, 'key', text, KEY_MAX_LENGTH);
+    checkLength(validation, 'key', text, LIMITS.sshKey);
     if (!KEY_FORMAT.test(text)) validation.add('key', 'is invalid');
     if (/[\n\r]/.test(text)) validation.add('key', 'should be a single line');
     if (!fingerprint) {

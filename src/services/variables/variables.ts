@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import { Validation, notFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
+import { LIMITS } from '../../lib/limits';
 import { isUniqueViolation } from '../../db/errors';
 
 /** A build variable as the API shows it: the value in clear. */
@@ -10,7 +11,6 @@ export interface Variable {
   value: string;
 }
 
-const KEY_MAX_LENGTH = 255;
 const KEY_FORMAT = /^[A-Za-z0-9_]+$/;
 const TAKEN = 'has already been taken';
 
@@ -88,7 +88,7 @@ export class VariablesService {
     const validation = new Validation();
     const existing = await this.db.selectFrom('ci_variables').select('id').where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
     if (existing) validation.add('key', TAKEN);
-    if ([...key].length > KEY_MAX_LENGTH) validation.add('key', `is too long (maximum is ${KEY_MAX_LENGTH} characters)`);
+    if ([...key].length > LIMITS.name) validation.add('key', `is too long (maximum is ${LIMITS.name} characters)`);
     if (!KEY_FORMAT.test(key)) validation.add('key', "can contain only letters, digits and '_'.");
     validation.throwIfInvalid();
   }

@@ -1,0 +1,40 @@
+/**
+ * Every size limit of the API, in one place (the README lists them). Lengths count characters
+ * (Unicode code points, as Rails' length validator and Ajv's `maxLength` do); sizes count bytes.
+ */
+export const LIMITS = {
+  /** Names, paths, titles, usernames, emails, keys: GitLab's `varchar(255)` columns. */
+  name: 255,
+  /** A group's description: GitLab's own `Namespace` validation, kept though it is free text. */
+  groupDescription: 255,
+  /** An SSH key's text: GitLab's `Key` validation. */
+  sshKey: 5000,
+  /** A password: Devise's maximum. */
+  password: 128,
+  /** Free text (descriptions, messages, notes, URLs): GitLab's `text` columns, 1 MiB in practice. */
+  text: 1024 * 1024,
+  /** A file path inside a repository: Linux's PATH_MAX, beyond which no checkout could write it. */
+  filePath: 4096,
+  /**
+   * A ref name in bytes: a loose ref is a file, locked through `<name>.lock`, so no component can
+   * pass NAME_MAX (255 bytes) less `.lock`...
+   */
+  refComponentBytes: 250,
+  /** ...and the whole name cannot pass PATH_MAX (4096 bytes). Longer refs cannot exist in git. */
+  refBytes: 4096,
+  /**
+   * A path parameter in characters, as sent: room for `namespace%2Fproject` (2 × 255 + 3) and a
+   * percent-encoded ref. Past it the router matches nothing (404).
+   */
+  pathParam: 4096,
+  /** The JSON, urlencoded or multipart body of an API request, in bytes (git and artifact uploads have their own). */
+  apiBodyBytes: 3 * 1024 * 1024,
+  /** `per_page`: GitLab's maximum. */
+  perPage: 100,
+  /**
+   * `page`: past this every list is empty anyway. Clamping keeps `offset` (at most 10^9) a number
+   * every consumer takes: PostgreSQL refuses an OFFSET beyond bigint, SQLite beyond int64, and
+   * git reads `--skip` as a 32-bit int (a larger one wraps and shows the first page again).
+   */
+  page: 10_000_000,
+} as const;

@@ -1,0 +1,120 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApp, type TestApp } from '../support/app';
+import { seedCommit } from '../support/repo';
+import { LIMITS } from '../../src/lib/limits';
+
+let app: TestApp;
+let projectId: number;
+
+before(async () => {
+  app = await startApp();
+  const project = await app.root.post('/projects', { name: 'bad-input' });
+  assert.equal(project.status, 201);
+  projectId = project.body.id;
+  await seedCommit(app, projectId, { files: { 'README.md': 'hello\n' } });
+});
+after(async () => {
+  await app.close();
+});
+
+const MALFORMED = { message: '400 (Bad request) the multipart body is malformed' };
+const TOO_LARGE = { message: '413 Request Entity Too Large' };
+const part = (name: string, value: string) => `--x\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+
+describe('a multipart/form-data body', () => {
+  const post = (body: string, contentType: string) => app.root.raw('POST', '/api/v3/projects', { body, headers: { 'content-type': contentType } });
+
+  test('without a boundary is a bad request', async () => {
+    const response = await post(`${part('name', 'x')}--x--\r\n`, 'multipart/form-data');
+    assert.deepEqual([response.status, response.body], [400, MALFORMED]);
+  });
+
+  test('cut short inside a part is a bad request', async () => {
+    const response = await post('--x\r\ncontent-disposition: form-data; name="name"\r\n\r\nab', 'multipart/form-data; boundary=x');
+    assert.deepEqual([response.status, response.body], [400, MALFORMED]);
+  });
+
+  test('whose boundary never closes is a bad request', async () => {
+    const response = await post(part('name', 'x'), 'multipart/form-data; boundary=x');
+    assert.deepEqual([response.status, response.body], [400, MALFORMED]);
+  });
+
+  test('that is well formed is read as parameters, repeated keys as arrays', async () => {
+    const response = await post(`${part('name', 'multi-ok')}${part('tag_list[]', 'a')}${part('tag_list[]', 'b')}--x--\r\n`, 'multipart/form-data; boundary=x');
+    assert.equal(response.status, 201, JSON.stringify(response.body));
+    assert.equal(response.body.name, 'multi-ok');
+  });
+
+  test('whose fields together pass the API body limit is too large', async () => {
+    const half = 'd'.repeat(LIMITS.apiBodyBytes / 2 + 1);
+    const response = await post(`${part('name', 'halves')}${part('description', half)}${part('import_url', half)}--x--\r\n`, 'multipart/form-data; boundary=x');
+    assert.deepEqual([response.status, response.body], [413, TOO_LARGE]);
+  });
+
+  test('with a field past the API body limit is too large', async () => {
+    const response = await post(`${part('description', 'd'.repeat(LIMITS.apiBodyBytes + 1))}--x--\r\n`, 'multipart/form-data; boundary=x');
+    assert.deepEqual([response.status, response.body], [413, TOO_LARGE]);
+  });
+});
+
+describe('an API body', () => {
+  test(`past ${LIMITS.apiBodyBytes} bytes is too large, in GitLab's error shape`, async () => {
+    const response = await app.root.post('/projects', { name: 'big', description: 'd'.repeat(LIMITS.apiBodyBytes) });
+    assert.deepEqual([response.status, response.body], [413, TOO_LARGE]);
+    const form = await app.root.form('POST', '/projects', { name: 'big', description: 'd'.repeat(LIMITS.apiBodyBytes) });
+    assert.deepEqual([form.status, form.body], [413, TOO_LARGE]);
+  });
+});
+
+describe('page and per_page', () => {
+  const NONSENSE = ['9223372036854775808', '1e308', '-1', '0', 'abc', '99999999999999999999'];
+
+  test('a page past any list is an empty page, nonsense the default; never an error (offset-paged lists)', async () => {
+    for (const path of ['/projects', '/projects/all', '/users', '/groups', '/namespaces', `/projects/${projectId}/members`, `/projects/${projectId}/hooks`]) {
+      for (const page of ['9223372036854775808', '1e308', '99999999999999999999']) {
+        const response = await app.root.get(path, { page });
+        assert.deepEqual([path, page, response.status, response.body], [path, page, 200, []]);
+        assert.equal(response.headers.get('x-page'), String(LIMITS.page), path);
+      }
+      for (const value of NONSENSE) {
+        const page = await app.root.get(path, { page: value === '9223372036854775808' || value === '1e308' ? '-1' : value });
+        assert.equal(page.status, 200, `${path} page=${value}`);
+        const perPage = await app.root.get(path, { per_page: value });
+        assert.equal(perPage.status, 200, `${path} per_page=${value}`);
+        assert.ok(Number(perPage.headers.get('x-per-page')) <= LIMITS.perPage);
+      }
+    }
+  });
+
+  test('the commits list (paged from 0 by git) answers an empty page past its history, nonsense the defaults', async () => {
+    const commits = `/projects/${projectId}/repository/commits`;
+    for (const page of ['9223372036854775808', '99999999999999999999', String(LIMITS.page * 10)]) {
+      const response = await app.root.get(commits, { page });
+      assert.deepEqual([page, response.status, response.body], [page, 200, []]);
+    }
+    for (const value of NONSENSE) {
+      const response = await app.root.get(commits, { per_page: value, page: value });
+      assert.equal(response.status, 200, `per_page=page=${value}`);
+    }
+  });
+});
+
+describe('a path', () => {
+  test('naming a project by a long namespace%2Fpath reaches it', async () => {
+    const project = await app.root.post('/projects', { name: 'p'.repeat(LIMITS.name) });
+    assert.equal(project.status, 201);
+    const response = await app.root.get(`/projects/root%2F${project.body.path}`);
+    assert.deepEqual([response.status, response.body.id], [200, project.body.id]);
+  });
+
+  test('with a parameter too long to name anything matches no route', async () => {
+    const response = await app.root.get(`/projects/${projectId}/repository/commits/${'d'.repeat(LIMITS.pathParam + 1)}`);
+    assert.deepEqual([response.status, response.body], [404, { message: '404 Not Found' }]);
+  });
+
+  test('with a malformed percent-encoding is a bad request', async () => {
+    const response = await app.root.get('/projects/%zz');
+    assert.deepEqual([response.status, response.body], [400, { message: '400 (Bad request) the URL is malformed' }]);
+  });
+});
