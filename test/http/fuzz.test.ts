@@ -9,6 +9,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import { startApp, type TestApp } from '../support/app';
 import { cloneUrl, commit, git, workTree } from '../support/git';
@@ -46,6 +47,8 @@ interface Probe {
   input: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Then ask again on the same kept-alive connection: the answer must not leave it unusable. */
+  reuse?: boolean;
 }
 
 interface Finding {
@@ -399,6 +402,8 @@ function gitProbes(operations: Operation[], rng: Rng): Probe[] {
     { label: 'update line of 65520 bytes', body: pkt(`${zero} ${world.sha} refs/heads/${'y'.repeat(65_400)}\0 report-status\n`) + '0000' },
     { label: 'gzip-labelled garbage', body: Buffer.from('not gzip at all') },
     { label: '1 MB of zeros', body: Buffer.alloc(1024 * 1024) },
+    { label: 'a JSON object', body: '{"a":1}' },
+    { label: 'a form', body: 'a=1&b=2' },
   ];
   for (const service of ['upload-pack', 'receive-pack']) {
     const op = find(`/git-${service}`);
@@ -408,10 +413,11 @@ function gitProbes(operations: Operation[], rng: Rng): Probe[] {
       for (const { label, body } of bodies) {
         const headers: Record<string, string> = { 'content-type': right, ...(label.startsWith('gzip') ? { 'content-encoding': 'gzip' } : {}), ...(label.startsWith('v2') ? { 'git-protocol': 'version=2' } : {}) };
         if (identity === 'root' || rng.next() < 0.3) probes.push({ op, identity, url: fill(op), input: label, headers, body });
+        if (identity === 'root') probes.push({ op, identity, url: fill(op), input: `${label}, then a request on the same connection`, headers, body, reuse: true });
       }
     }
     for (const contentType of wrongTypes) {
-      for (const { label, body } of rng.sample(bodies, 3)) {
+      for (const { label, body } of [bodies.at(-2)!, bodies.at(-1)!, ...rng.sample(bodies.slice(0, -2), 2)]) {
         probes.push({ op, identity: 'root', url: fill(op), input: `${label}, content type ${contentType ?? 'none'}`, headers: contentType ? { 'content-type': contentType } : {}, body: contentType ? body : Buffer.from(body) });
       }
     }
@@ -433,6 +439,7 @@ function authHeaders(probe: Probe): Record<string, string> {
 
 /** Sends one probe; what is wrong with the answer, if anything. */
 async function send(probe: Probe): Promise<string | undefined> {
+  if (probe.reuse) return sendThenReuse(probe);
   try {
     const response = await fetch(app.url + probe.url, {
       method: probe.op.method,
@@ -459,6 +466,31 @@ async function send(probe: Probe): Promise<string | undefined> {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     if (cause?.code === 'UND_ERR_HEADERS_OVERFLOW') return 'answer unreadable: response headers over 16 KB';
     return `no answer: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
+  }
+}
+
+/** Sends the probe, then `GET /api/v3/user` over the same kept-alive connection. */
+async function sendThenReuse(probe: Probe): Promise<string | undefined> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const request = (method: string, path: string, headers: Record<string, string>, body?: string | Buffer) =>
+    new Promise<number | 'timeout' | Error>((resolve) => {
+      const sent = http.request(`${app.url}${path}`, { method, headers, agent, timeout: TIMEOUT_MS }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      sent.on('timeout', () => (sent.destroy(), resolve('timeout')));
+      sent.on('error', (error) => resolve(error));
+      sent.end(body);
+    });
+  try {
+    const first = await request(probe.op.method, probe.url, { ...authHeaders(probe), ...probe.headers }, probe.body);
+    if (first === 'timeout') return `hang (no answer in ${TIMEOUT_MS / 1000} s)`;
+    if (typeof first === 'number' && first >= 500) return `${first}`;
+    const second = await request('GET', '/api/v3/user', { 'private-token': app.rootToken });
+    if (second === 'timeout') return `the next request on the same kept-alive connection got no answer in ${TIMEOUT_MS / 1000} s`;
+    return undefined;
+  } finally {
+    agent.destroy();
   }
 }
 
