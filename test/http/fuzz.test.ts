@@ -1,0 +1,631 @@
+/**
+ * A seeded fuzz pass over every operation of the OpenAPI document (`/api/v3/openapi.json`) and
+ * over git's smart HTTP: hostile path, query and body values, lying content types, broken
+ * multipart and pkt-line bodies, as root, as a normal user and anonymously. No answer may be a
+ * 5xx, none may hang, and every JSON answer of `/api/v3` must parse.
+ *
+ * Widen it by hand: `FUZZ_SEED=7 FUZZ_ROUNDS=5 npm run fuzz`; replay one route with
+ * `FUZZ_ONLY='repository/files'` (a regular expression over "METHOD /template"). The same seed sends the same requests.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { Writable } from 'node:stream';
+import { startApp, type TestApp } from '../support/app';
+import { cloneUrl, commit, git, workTree } from '../support/git';
+import { publicKeys } from '../fixtures/ssh-keys';
+import { bodyFieldValues, longString, PAGE_VALUES, pathSegments, queryValues, rawBodies, Rng, sizeLabel, type RawBody } from '../support/fuzz-values';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20240917);
+const ROUNDS = Math.max(1, Number(process.env.FUZZ_ROUNDS ?? 1));
+const ONLY = process.env.FUZZ_ONLY ? new RegExp(process.env.FUZZ_ONLY) : undefined;
+/** An answer that takes longer is a hang. */
+const TIMEOUT_MS = 10_000;
+const CONCURRENCY = 6;
+const SLOW_MS = 2_000;
+const MAX_IN_FLIGHT = 24;
+const PER_ROUTE = 2;
+/** Seeded branches `fuzz-0` … that writes are spread over. */
+const SPREAD_BRANCHES = 6;
+
+type Identity = 'root' | 'user' | 'anonymous';
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema; enum?: unknown[]; nullable?: boolean };
+
+interface Operation {
+  method: string;
+  template: string;
+  pathParams: string[];
+  queryParams: Array<{ name: string; schema: Schema; required: boolean }>;
+  body?: Schema;
+}
+
+interface Probe {
+  op: Operation;
+  identity: Identity;
+  url: string;
+  /** What is hostile about this request, in a few words. */
+  input: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Then ask again on the same kept-alive connection: the answer must not leave it unusable. */
+  reuse?: boolean;
+}
+
+interface Finding {
+  probe: Probe;
+  outcome: string;
+  /** What the server logged when the request was replayed alone. */
+  cause?: string;
+}
+
+/** The seeded data the fuzz aims at, so that ids resolve and deeper code runs. */
+interface World {
+  alice: { id: number; username: string; token: string };
+  bob: { id: number; username: string };
+  group: { id: number; path: string };
+  publicProject: { id: number; path: string };
+  privateProject: { id: number; path: string };
+  sha: string;
+  systemHook: number;
+  projectHook: number;
+  key: number;
+  email: number;
+  broadcast: number;
+}
+
+/** The server's error log lines, in order: a failing request replayed alone names its cause. */
+class ServerErrorLog extends Writable {
+  readonly causes: string[] = [];
+  private rest = '';
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    const lines = (this.rest + chunk.toString()).split('\n');
+    this.rest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!/"level":[56]0/.test(line)) continue;
+      const entry = JSON.parse(line);
+      this.causes.push(shorten((entry.err?.message ?? entry.msg ?? '').split('\n')[0]));
+    }
+    done();
+  }
+}
+
+let app: TestApp;
+let world: World;
+let serverErrors: ServerErrorLog;
+const findings: Finding[] = [];
+const answered = new Map<Probe, number>();
+let sent = 0;
+let elapsedMs = 0;
+let seededMs = 0;
+
+before(async () => {
+  serverErrors = new ServerErrorLog();
+  app = await startApp({}, serverErrors);
+  const seeding = Date.now();
+  world = await seed(app);
+  seededMs = Date.now() - seeding;
+  const document = await app.root.get('/api/v3/openapi.json');
+  assert.equal(document.status, 200);
+  const operations = operationsOf(document.body);
+  const rng = new Rng(SEED);
+  const probes = [...operations.flatMap((op) => probesFor(op, rng)), ...gitProbes(operations, rng)]
+    .filter((probe) => !ONLY || ONLY.test(`${probe.op.method} ${probe.op.template}`));
+  const started = Date.now();
+  // A phase is a barrier: the DELETEs start once everything else has answered.
+  for (const current of [0, 1, 2, 3]) {
+    const found = findings.length;
+    await runAll(probes.filter((probe) => phase(probe.op) === current));
+    await explain(findings.slice(found));
+  }
+  elapsedMs = Date.now() - started;
+  sent = probes.length;
+});
+
+after(async () => {
+  // A request the server never answers must not hold up the rest of the suite.
+  await Promise.race([app?.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+});
+
+describe('fuzz: every route of the OpenAPI document and git smart HTTP', () => {
+  test('the seeded data resolves: most plain requests as root answer 2xx', { skip: ONLY !== undefined }, () => {
+    const plain = [...answered].filter(([probe]) => probe.input === 'plain' && probe.identity === 'root' && probe.op.method === 'GET');
+    const ok = plain.filter(([, status]) => status < 300);
+    assert.ok(plain.length > 50, `only ${plain.length} plain GETs were sent`);
+    assert.ok(ok.length >= plain.length * 0.8, `only ${ok.length} of ${plain.length} plain GETs as root answered 2xx:\n${plain.filter(([, s]) => s >= 300).map(([p, s]) => `  ${s} GET ${p.url}`).join('\n')}`);
+  });
+
+  test('no request answers 5xx, hangs, or sends JSON that does not parse', () => {
+    process.stdout.write(`# fuzz: seeded in ${(seededMs / 1000).toFixed(1)} s, ${sent} requests in ${(elapsedMs / 1000).toFixed(1)} s (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS})\n`);
+    if (findings.length > 0) assert.fail(report(findings));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The document
+
+function operationsOf(document: any): Operation[] {
+  const operations: Operation[] = [];
+  for (const [template, item] of Object.entries<any>(document.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      const parameters: any[] = operation.parameters ?? [];
+      operations.push({
+        method: method.toUpperCase(),
+        template,
+        pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        queryParams: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true })),
+        body: operation.requestBody?.content?.['application/json']?.schema,
+      });
+    }
+  }
+  return operations;
+}
+
+const isGit = (op: Operation) => !op.template.startsWith('/api/');
+
+/** Reads first, then writes, then the writes that move or hide the seeded data, DELETEs last. */
+function phase(op: Operation): number {
+  if (isGit(op) || op.method === 'GET') return 0;
+  if (op.method === 'DELETE') return 3;
+  if (/\/(archive|block|transfer)$|^\/api\/v3\/groups\/\{id\}\/projects\/|^\/api\/v3\/projects\/\{id\}$/.test(op.template)) return 2;
+  return 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Real values: what each path parameter names in the seeded world
+
+function realValues(template: string, name: string): string[] {
+  const segments = template.split('/');
+  const at = segments.findIndex((segment) => segment.includes(`{${name}}`));
+  const previous = segments[at - 1] ?? '';
+  const { alice, bob, group, publicProject, privateProject, sha } = world;
+  if (name === 'namespace') return [alice.username];
+  if (name === 'project') return [publicProject.path.split('/')[1] + '.git', privateProject.path.split('/')[1]];
+  if (name === 'format') return ['zip', 'tar.gz'];
+  switch (previous) {
+    case 'users':
+    case 'user':
+    case 'members':
+    case 'access_requests':
+      return [String(bob.id), bob.username];
+    case 'projects':
+    case 'fork':
+      return [String(publicProject.id), String(privateProject.id), encodeURIComponent(publicProject.path)];
+    case 'groups':
+    case 'share':
+      return [String(group.id), group.path];
+    case 'hooks':
+      return [String(name === 'hook_id' ? world.projectHook : world.systemHook)];
+    case 'keys':
+      return [String(world.key)];
+    case 'emails':
+      return [String(world.email)];
+    case 'broadcast_messages':
+      return [String(world.broadcast)];
+    case 'variables':
+      return ['FUZZ_VAR'];
+    case 'commits':
+    case 'blobs':
+    case 'raw_blobs':
+    case 'statuses':
+      return [sha, 'master'];
+    case 'branches':
+      return ['master', 'feature%2Fx', 'feature/x'];
+    case 'tags':
+      return ['v1.0'];
+    case 'licenses':
+      return ['mit'];
+    case 'gitignores':
+      return ['Node'];
+    case 'gitlab_ci_ymls':
+      return ['Ruby'];
+    case 'search':
+      return ['fuzz'];
+    default:
+      return ['1'];
+  }
+}
+
+function fill(op: Operation, overrides: Record<string, string> = {}): string {
+  return op.template.replace(/\{([^}]+)\}/g, (_, name: string) => overrides[name] ?? realValues(op.template, name)[0]);
+}
+
+/** A value the route would accept, so that one hostile field at a time reaches deep code. */
+function plausible(name: string, schema: Schema): unknown {
+  const { sha, bob, group } = world;
+  const byName: Record<string, unknown> = {
+    branch_name: 'master', branch: 'master', ref: 'master', ref_name: 'master', from: 'v1.0', to: 'master', sha,
+    file_path: 'README.md', filepath: 'README.md', content: 'fuzzed\n', commit_message: 'fuzz', message: 'fuzz',
+    email: 'fuzz@example.com', url: 'http://127.0.0.1:9/hook', key: publicKeys['ed25519-1'].key, title: 'fuzz',
+    password: 'password123', tag_name: 'fuzz-tag', value: 'v', starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-02T00:00:00Z',
+    color: '#E75E40', font: '#FFFFFF', visibility_level: 20, access_level: 30, group_access: 30, user_id: bob.id, group_id: group.id,
+    state: 'success', note: 'fuzz', login: 'root', name: 'fuzz', path: 'fuzz', username: 'fuzz',
+  };
+  if (name in byName) return byName[name];
+  const option = schema.anyOf?.[0] ?? schema;
+  if (option.enum) return option.enum[0];
+  switch (Array.isArray(option.type) ? option.type[0] : option.type) {
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [plausible(name, option.items ?? {})];
+    case 'object':
+      return {};
+    default:
+      return 'fuzz';
+  }
+}
+
+function plausibleBody(schema: Schema, all: boolean): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (all || schema.required?.includes(name)) fields[name] = plausible(name, property);
+  }
+  return fields;
+}
+
+const acceptsString = (schema: Schema): boolean =>
+  schema.anyOf ? schema.anyOf.some(acceptsString) : schema.type === undefined || schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+
+/** Fields whose value reaches git as an argument or a revision. */
+const GITISH_FIELD = /^(ref|ref_name|branch|branch_name|sha|from|to|tag_name|file_path|filepath|path)$/;
+
+// ---------------------------------------------------------------------------------------------
+// Probes
+
+function probesFor(op: Operation, rng: Rng): Probe[] {
+  if (isGit(op)) return [];
+  const probes: Probe[] = [];
+  const hasBody = op.body !== undefined;
+  const required = hasBody ? plausibleBody(op.body!, false) : {};
+  /** The path with real values but for `overrides`; required query parameters plausible but for `hostile`. */
+  const url = (overrides: Record<string, string> = {}, hostile?: { name: string; value: string }) => {
+    const query = op.queryParams
+      .filter((p) => p.required && p.name !== hostile?.name)
+      .map((p) => `${p.name}=${encodeURIComponent(String(spread(op, { [p.name]: plausible(p.name, p.schema) })[p.name]))}`);
+    if (hostile) query.push(hostile.value);
+    return fill(op, overrides) + (query.length > 0 ? `?${query.join('&')}` : '');
+  };
+  const base = url();
+  const json = (fields: Record<string, unknown>) => ({ body: JSON.stringify(spread(op, fields)), headers: { 'content-type': 'application/json' } });
+  /** Root always; the normal user and anonymous for a seeded share of the probes. */
+  const add = (probe: Omit<Probe, 'op' | 'identity'>) => {
+    probes.push({ op, identity: 'root', ...probe });
+    if (rng.next() < 0.2) probes.push({ op, identity: 'user', ...probe });
+    if (rng.next() < 0.1) probes.push({ op, identity: 'anonymous', ...probe });
+  };
+  const withBody = (at: string, input: string, fields = required) => add({ url: at, input, ...(hasBody ? json(fields) : {}) });
+
+  // Plain requests, for every real value of every path parameter and every identity.
+  for (const identity of ['root', 'user', 'anonymous'] as const) {
+    probes.push({ op, identity, url: base, input: 'plain', ...(hasBody ? json(required) : {}) });
+  }
+  for (const name of op.pathParams) {
+    for (const real of realValues(op.template, name).slice(1)) withBody(url({ [name]: real }), `{${name}}=${real}`);
+  }
+  withBody(base.replace(/(\?|$)/, '.json$1'), '.json suffix');
+  if (hasBody) withBody(base, 'every field plausible', plausibleBody(op.body!, true));
+
+  // Hostile path parameters.
+  for (const name of op.pathParams) {
+    for (const segment of rng.sample(pathSegments(), 7 * ROUNDS)) withBody(url({ [name]: segment.value }), `{${name}}=${segment.label}`);
+  }
+
+  // Hostile query parameters, one at a time; page and per_page at their extremes.
+  for (const { name } of op.queryParams) {
+    const values = name === 'page' || name === 'per_page'
+      ? PAGE_VALUES.map((value) => ({ label: `${name}=${value || '""'}`, value: `${name}=${value}` }))
+      : rng.sample(queryValues(name), 3 * ROUNDS);
+    for (const value of values) withBody(url({}, { name, value: value.value }), value.label);
+  }
+  if (op.queryParams.length > 0) add({ url: `${fill(op)}?${op.queryParams.map((p) => `${p.name}[x]=1`).join('&')}&unknown=1`, input: 'every query parameter an object' });
+
+  if (!hasBody) {
+    if (op.method === 'POST' || op.method === 'PUT') for (const raw of rawBodies({ a: 1 })) add(rawProbe(base, raw));
+    return probes;
+  }
+
+  // Hostile body fields, one at a time over an otherwise plausible body.
+  const properties = Object.entries(op.body!.properties ?? {});
+  for (const [name, schema] of properties) {
+    for (const value of rng.sample(bodyFieldValues(), 3 * ROUNDS)) withBody(base, `body.${name}=${value.label}`, { ...required, [name]: value.value });
+    if (acceptsString(schema)) {
+      // 5 MB only where the value may reach git's command line; more with FUZZ_ROUNDS.
+      const sizes = [100 * 1024, ...(GITISH_FIELD.test(name) ? [5 * 1024 * 1024] : [])];
+      for (const size of sizes) probes.push({ op, identity: 'root', url: base, input: `body.${name}=${sizeLabel(size)} string`, ...json({ ...required, [name]: longString(size) }) });
+    }
+  }
+  for (let round = 1; round < ROUNDS && properties.length > 0; round++) {
+    const [name] = rng.pick(properties);
+    probes.push({ op, identity: 'root', url: base, input: `body.${name}=5 MB string`, ...json({ ...required, [name]: longString(5 * 1024 * 1024) }) });
+  }
+  for (let round = 0; round < 2 * ROUNDS; round++) {
+    const fields = Object.fromEntries(properties.map(([name]) => [name, rng.pick(bodyFieldValues()).value]));
+    withBody(base, `every field hostile (round ${round})`, fields);
+  }
+  withBody(base, 'unknown fields', { ...required, unknown_field: 1, 'a[b]': 'c', '': 'empty key' });
+  for (const raw of rawBodies(spread(op, plausibleBody(op.body!, true)))) add(rawProbe(base, raw));
+  return probes;
+}
+
+let writes = 0;
+/**
+ * Writes go to the seeded branches in turn, and new files to new paths, so that they neither
+ * queue behind each other on one branch nor all fail on "already exists".
+ */
+function spread(op: Operation, fields: Record<string, unknown>): Record<string, unknown> {
+  if (op.method === 'GET') return fields;
+  const result = { ...fields };
+  if (result.branch_name === 'master') result.branch_name = `fuzz-${writes++ % SPREAD_BRANCHES}`;
+  if (op.method === 'POST' && result.file_path === 'README.md') result.file_path = `fuzz/${writes++}.txt`;
+  return result;
+}
+
+function rawProbe(url: string, raw: RawBody): Omit<Probe, 'op' | 'identity'> {
+  return { url, input: raw.label, body: raw.contentType ? raw.body : Buffer.from(raw.body), headers: { ...(raw.contentType ? { 'content-type': raw.contentType } : {}), ...raw.headers } };
+}
+
+/** git's smart HTTP: services, protocol headers, content types and broken pkt-lines. */
+function gitProbes(operations: Operation[], rng: Rng): Probe[] {
+  const probes: Probe[] = [];
+  const find = (suffix: string) => operations.find((op) => op.template.endsWith(suffix))!;
+  const infoRefs = find('/info/refs');
+  const identities: Identity[] = ['root', 'user', 'anonymous'];
+  const services = ['git-upload-pack', 'git-receive-pack', 'git-bogus', '', 'git-upload-pack&service=git-receive-pack', '..%2Fgit-upload-pack'];
+  for (const identity of identities) {
+    for (const service of services) probes.push({ op: infoRefs, identity, url: `${fill(infoRefs)}?service=${service}`, input: `service=${service || '""'}` });
+    probes.push({ op: infoRefs, identity, url: fill(infoRefs), input: 'no service' });
+  }
+  for (const protocol of ['version=2', 'version=99999999999999999999', 'version=1:version=2', longString(8 * 1024)]) {
+    probes.push({ op: infoRefs, identity: 'root', url: `${fill(infoRefs)}?service=git-upload-pack`, input: `Git-Protocol: ${protocol.slice(0, 30)}`, headers: { 'git-protocol': protocol } });
+  }
+
+  const zero = '0'.repeat(40);
+  const pkt = (line: string) => (line.length + 4).toString(16).padStart(4, '0') + line;
+  const bodies: Array<{ label: string; body: string | Buffer }> = [
+    { label: 'empty body', body: '' },
+    { label: 'flush only', body: '0000' },
+    { label: 'truncated length', body: '00' },
+    { label: 'non-hex length', body: 'zzzzwant' },
+    { label: 'length beyond the body', body: 'ffffwant' },
+    { label: 'length 0001-0003', body: '0001' },
+    { label: 'empty pkt-line 0004', body: '00040000' },
+    { label: 'want of a bad sha', body: pkt('want nothex\n') + '0000' + pkt('done\n') },
+    { label: 'want of an unknown sha, no flush', body: pkt(`want ${'1'.repeat(40)}\n`) },
+    { label: 'v2 command=ls-refs', body: pkt('command=ls-refs\n') + '0001' + pkt('ref-prefix refs/\n') + '0000' },
+    { label: 'v2 unknown command', body: pkt('command=rm-rf\n') + '0000' },
+    { label: 'update without a pack', body: pkt(`${zero} ${world.sha} refs/heads/fuzz\0 report-status\n`) + '0000' },
+    { label: 'update of a ref "refs/heads/../../x"', body: pkt(`${zero} ${world.sha} refs/heads/../../x\0 report-status\n`) + '0000PACK' },
+    { label: 'update with bad shas', body: pkt('zz zz refs/heads/master\0report-status\n') + '0000' },
+    { label: 'update line of 65520 bytes', body: pkt(`${zero} ${world.sha} refs/heads/${'y'.repeat(65_400)}\0 report-status\n`) + '0000' },
+    { label: 'gzip-labelled garbage', body: Buffer.from('not gzip at all') },
+    { label: '1 MB of zeros', body: Buffer.alloc(1024 * 1024) },
+    { label: 'a JSON object', body: '{"a":1}' },
+    { label: 'a form', body: 'a=1&b=2' },
+  ];
+  for (const service of ['upload-pack', 'receive-pack']) {
+    const op = find(`/git-${service}`);
+    const right = `application/x-git-${service}-request`;
+    const wrongTypes = ['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'multipart/form-data', undefined];
+    for (const identity of identities) {
+      for (const { label, body } of bodies) {
+        const headers: Record<string, string> = { 'content-type': right, ...(label.startsWith('gzip') ? { 'content-encoding': 'gzip' } : {}), ...(label.startsWith('v2') ? { 'git-protocol': 'version=2' } : {}) };
+        if (identity === 'root' || rng.next() < 0.3) probes.push({ op, identity, url: fill(op), input: label, headers, body });
+        if (identity === 'root') probes.push({ op, identity, url: fill(op), input: `${label}, then a request on the same connection`, headers, body, reuse: true });
+      }
+    }
+    for (const contentType of wrongTypes) {
+      for (const { label, body } of [bodies.at(-2)!, bodies.at(-1)!, ...rng.sample(bodies.slice(0, -2), 2)]) {
+        probes.push({ op, identity: 'root', url: fill(op), input: `${label}, content type ${contentType ?? 'none'}`, headers: contentType ? { 'content-type': contentType } : {}, body: contentType ? body : Buffer.from(body) });
+      }
+    }
+    probes.push({ op, identity: 'root', url: fill(op), input: 'multipart unterminated part', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b\r\ncontent-disposition: form-data; name="x"\r\n\r\nabc' });
+  }
+  return probes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sending
+
+function authHeaders(probe: Probe): Record<string, string> {
+  const token = probe.identity === 'root' ? app.rootToken : probe.identity === 'user' ? world.alice.token : undefined;
+  if (!token) return {};
+  if (!isGit(probe.op)) return { 'private-token': token };
+  const login = probe.identity === 'root' ? 'root' : world.alice.username;
+  return { authorization: `Basic ${Buffer.from(`${login}:${token}`).toString('base64')}` };
+}
+
+/** Sends one probe; what is wrong with the answer, if anything. */
+async function send(probe: Probe): Promise<string | undefined> {
+  if (probe.reuse) return sendThenReuse(probe);
+  try {
+    const response = await fetch(app.url + probe.url, {
+      method: probe.op.method,
+      // A connection of its own: a request that leaves a kept-alive connection unusable would
+      // otherwise be blamed on whichever request happens to follow it.
+      headers: { connection: 'close', ...authHeaders(probe), ...probe.headers },
+      body: probe.body as BodyInit | undefined,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const text = await response.text();
+    answered.set(probe, response.status);
+    if (response.status >= 500) return `${response.status}`;
+    if (probe.url.startsWith('/api/v3') && (response.headers.get('content-type') ?? '').includes('json') && text !== '') {
+      try {
+        JSON.parse(text);
+      } catch {
+        return `${response.status} with a JSON content type and a body that is not JSON`;
+      }
+    }
+    return undefined;
+  } catch (error) {
+    if ((error as Error).name === 'TimeoutError') return `hang (no answer in ${TIMEOUT_MS / 1000} s)`;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code === 'UND_ERR_HEADERS_OVERFLOW') return 'answer unreadable: response headers over 16 KB';
+    return `no answer: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
+  }
+}
+
+/** Sends the probe, then `GET /api/v3/user` over the same kept-alive connection. */
+async function sendThenReuse(probe: Probe): Promise<string | undefined> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const request = (method: string, path: string, headers: Record<string, string>, body?: string | Buffer) =>
+    new Promise<number | 'timeout' | Error>((resolve) => {
+      const sent = http.request(`${app.url}${path}`, { method, headers, agent, timeout: TIMEOUT_MS }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      sent.on('timeout', () => (sent.destroy(), resolve('timeout')));
+      sent.on('error', (error) => resolve(error));
+      sent.end(body);
+    });
+  try {
+    const first = await request(probe.op.method, probe.url, { ...authHeaders(probe), ...probe.headers }, probe.body);
+    if (first === 'timeout') return `hang (no answer in ${TIMEOUT_MS / 1000} s)`;
+    if (typeof first === 'number' && first >= 500) return `${first}`;
+    const second = await request('GET', '/api/v3/user', { 'private-token': app.rootToken });
+    if (second === 'timeout') return `the next request on the same kept-alive connection got no answer in ${TIMEOUT_MS / 1000} s`;
+    return undefined;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Sends every probe, routes interleaved: at most CONCURRENCY requests are active, at most
+ * PER_ROUTE of one route (writers of one branch would only queue behind each other). A request
+ * unanswered after SLOW_MS stops counting as active, so that hangs do not stall the pass, but
+ * still counts against MAX_IN_FLIGHT.
+ */
+async function runAll(probes: Probe[]): Promise<void> {
+  const queue = interleaved(probes);
+  const active = new Map<Operation, number>();
+  let activeTotal = 0;
+  const inFlight = new Set<Promise<void>>();
+  let wake = () => {};
+  const start = (probe: Probe) => {
+    active.set(probe.op, (active.get(probe.op) ?? 0) + 1);
+    activeTotal++;
+    let counted = true;
+    const settle = () => {
+      if (!counted) return;
+      counted = false;
+      active.set(probe.op, active.get(probe.op)! - 1);
+      activeTotal--;
+      wake();
+    };
+    const timer = setTimeout(settle, SLOW_MS);
+    const request: Promise<void> = send(probe).then((outcome) => {
+      if (outcome) findings.push({ probe, outcome });
+      clearTimeout(timer);
+      inFlight.delete(request);
+      settle();
+      wake();
+    });
+    inFlight.add(request);
+  };
+  while (queue.length > 0 || inFlight.size > 0) {
+    for (let i = 0; i < queue.length && activeTotal < CONCURRENCY && inFlight.size < MAX_IN_FLIGHT; i++) {
+      if ((active.get(queue[i].op) ?? 0) >= PER_ROUTE) continue;
+      start(queue.splice(i--, 1)[0]);
+    }
+    await new Promise<void>((resolve) => (wake = resolve));
+  }
+}
+
+/** One probe of each route in turn. */
+function interleaved(probes: Probe[]): Probe[] {
+  const byRoute = new Map<Operation, Probe[]>();
+  for (const probe of probes) byRoute.set(probe.op, [...(byRoute.get(probe.op) ?? []), probe]);
+  const lists = [...byRoute.values()];
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  return Array.from({ length: longest }, (_, i) => lists.flatMap((list) => (i < list.length ? [list[i]] : []))).flat();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting
+
+const shorten = (text: string) => text.replace(/(.)\1{40,}/g, (run, char) => `${char}…(${run.length})`).slice(0, 160);
+
+/** Replays each 5xx alone, so that the error lines logged meanwhile are its own. */
+async function explain(found: Finding[]): Promise<void> {
+  for (const finding of found) {
+    if (!/^5/.test(finding.outcome)) continue;
+    const from = serverErrors.causes.length;
+    const again = await send(finding.probe);
+    finding.cause = serverErrors.causes.slice(from).join(' | ') || `(nothing logged; the replay answered ${again ?? 'well'})`;
+  }
+}
+
+/** One group per outcome, route and logged cause; every request listed, ready to replay. */
+function report(all: Finding[]): string {
+  const groups = new Map<string, Finding[]>();
+  for (const finding of all) {
+    const key = `${finding.outcome} · ${finding.probe.op.method} ${finding.probe.op.template}${finding.cause ? `\n    cause: ${finding.cause}` : ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), finding]);
+  }
+  const lines = [`${all.length} of ${sent} requests failed (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS}), in ${groups.size} groups:`];
+  for (const [key, group] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`\n${key} (${group.length})`);
+    for (const { probe } of group) lines.push(`    [${probe.identity}] ${shorten(probe.input)}  ←  ${probe.op.method} ${shorten(probe.url)}`);
+  }
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeding
+
+async function seed(app: TestApp): Promise<World> {
+  const created = async (what: string, request: Promise<{ status: number; body: any }>) => {
+    const response = await request;
+    if (response.status >= 300) throw new Error(`seeding ${what}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  const alice = await app.createUser({ username: 'alice', email: 'alice@example.com' });
+  const bob = await app.createUser({ username: 'bob', email: 'bob@example.com' });
+  const group = await created('a group', app.root.post('/groups', { name: 'fuzz-group', path: 'fuzz-group', visibility_level: 20 }));
+  await created('a group member', app.root.post(`/groups/${group.id}/members`, { user_id: alice.user.id, access_level: 50 }));
+  const publicProject = await created('a public project', alice.client.post('/projects', { name: 'fuzz-public', visibility_level: 20 }));
+  const privateProject = await created('a private project', alice.client.post('/projects', { name: 'fuzz-private', visibility_level: 0 }));
+
+  const dir = await workTree('master', { 'README.md': '# fuzz\n', 'docs/a.md': 'a\n', '.gitlab-ci.yml': 'test:\n  script: true\n' });
+  await git(['checkout', '-q', '-b', 'feature/x'], dir);
+  await commit(dir, { 'docs/b.md': 'b\n' }, 'on a branch');
+  await git(['checkout', '-q', 'master'], dir);
+  for (let i = 0; i < SPREAD_BRANCHES; i++) await git(['branch', `fuzz-${i}`], dir);
+  await git(['tag', '-a', '-m', 'first', 'v1.0'], dir);
+  for (const project of [publicProject, privateProject]) {
+    const pushed = await git(['push', '-q', cloneUrl(app.url, project.path_with_namespace, 'alice', alice.token), 'refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'], dir);
+    if (pushed.code !== 0) throw new Error(`seeding a push: ${pushed.stderr}`);
+  }
+  const sha = (await git(['rev-parse', 'master'], dir)).stdout.trim();
+
+  const p = publicProject.id;
+  await created('a member', alice.client.post(`/projects/${p}/members`, { user_id: bob.user.id, access_level: 30 }));
+  const projectHook = await created('a project hook', alice.client.post(`/projects/${p}/hooks`, { url: 'http://127.0.0.1:9/hook' }));
+  await created('a variable', alice.client.post(`/projects/${p}/variables`, { key: 'FUZZ_VAR', value: 'x' }));
+  await created('a commit status', alice.client.post(`/projects/${p}/statuses/${sha}`, { state: 'success', name: 'fuzz' }));
+  await created('a commit comment', alice.client.post(`/projects/${p}/repository/commits/${sha}/comments`, { note: 'fuzz' }));
+  const systemHook = await created('a system hook', app.root.post('/hooks', { url: 'http://127.0.0.1:9/system' }));
+  const broadcast = await created('a broadcast message', app.root.post('/broadcast_messages', { message: 'fuzz' }));
+  const key = await created('an SSH key', app.root.post(`/users/${bob.user.id}/keys`, { title: 'fuzz', key: publicKeys['rsa-1'].key }));
+  await created('an SSH key', alice.client.post('/user/keys', { title: 'fuzz', key: publicKeys['ecdsa-1'].key }));
+  const email = await created('an email', app.root.post(`/users/${bob.user.id}/emails`, { email: 'bob2@example.com' }));
+  await created('an access request', bob.client.post(`/groups/${group.id}/access_requests`));
+  return {
+    alice: { id: alice.user.id, username: 'alice', token: alice.token },
+    bob: { id: bob.user.id, username: 'bob' },
+    group: { id: group.id, path: group.path },
+    publicProject: { id: p, path: publicProject.path_with_namespace },
+    privateProject: { id: privateProject.id, path: privateProject.path_with_namespace },
+    sha,
+    systemHook: systemHook.id,
+    projectHook: projectHook.id,
+    key: key.id,
+    email: email.id,
+    broadcast: broadcast.id,
+  };
+}
