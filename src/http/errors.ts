@@ -34,7 +34,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * to name anything (and the async constraints Forge does not use) match no route: 404.
  */
 export const routerErrorOptions = {
-  maxParamLength: LIMITS.pathParam,
+  routerOptions: { maxParamLength: LIMITS.pathParam },
   frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
     const apiError = error.code === 'FST_ERR_BAD_URL' ? badRequest('400 (Bad request) the URL is malformed') : notFound();
     reply.status(apiError.status).send(apiError.body);
