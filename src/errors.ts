@@ -71,6 +71,15 @@ function rubyInspect(messages: ValidationMessages): string {
 
 export const notModified = () => new ApiError(304, undefined);
 
+/** GitLab's `render_api_error!(message, status)`: any status, the body `{"message": …}`. */
+export const apiError = (status: number, message: string) => new ApiError(status, { message });
+
+/**
+ * Grape's own `error!(…)`, which some 8.12 rows answer with: the body `{"error": …}` (a string,
+ * or an array for a model's base errors).
+ */
+export const grapeError = (status: number, error: string | string[]) => new ApiError(status, { error });
+
 /** Collects per-field validation messages, GitLab style. */
 export class Validation {
   readonly messages: ValidationMessages = {};

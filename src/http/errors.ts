@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, badRequest, invalidParam, notFound, notGiven, tooLarge, validationFailed } from '../errors';
+import { ApiError, apiError, badRequest, grapeError, invalidParam, notFound, notGiven, tooLarge, validationFailed } from '../errors';
 import { LIMITS } from '../lib/limits';
 import { trackRoutes } from './method-not-allowed';
 
@@ -57,16 +57,16 @@ function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): Ap
     // A length past `LIMITS` is GitLab's length validation, whichever style the route's other errors take.
     if (first.keyword === 'maxLength') return validationFailed({ [field]: [`is too long (maximum is ${first.params.limit} characters)`] });
     if (style?.grapeParams) {
-      return new ApiError(400, { error: `${field} ${missing ? 'is missing' : 'is invalid'}` });
+      return grapeError(400, `${field} ${missing ? 'is missing' : 'is invalid'}`);
     }
     return missing ? notGiven(missing) : invalidParam(field);
   }
   // PostgreSQL refuses numbers beyond a column's range (SQLite stores them): that is bad input.
-  if ((error as { code?: string }).code === '22003') return new ApiError(400, { message: '400 (Bad request) a number is out of range' });
+  if ((error as { code?: string }).code === '22003') return badRequest('400 (Bad request) a number is out of range');
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge();
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return new ApiError(status, { message: `${status} ${error.message}` });
+    return apiError(status, `${status} ${error.message}`);
   }
   return undefined;
 }

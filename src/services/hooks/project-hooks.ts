@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { HooksTable } from '../../db/schema';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
-import { ApiError, Validation, notFound, recordNotFound } from '../../errors';
+import { Validation, grapeError, notFound, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { checkHookUrl } from './hook-url';
 import { HOOK_FLAGS, HOOK_FLAG_DEFAULTS, flagColumns, type HookFlag } from './flags';
@@ -12,7 +12,7 @@ export type ProjectHook = Selectable<HooksTable> & { project_id: number };
 export type ProjectHookAttributes = { url: string; token?: string } & Partial<Record<HookFlag, boolean>>;
 
 /** GitLab 8.12 answered a rejected hook URL with this body, not with the field's validation message. */
-const invalidUrl = () => new ApiError(422, { error: 'Invalid url given' });
+const invalidUrl = () => grapeError(422, 'Invalid url given');
 
 /**
  * Project hooks: URLs that receive the project's events, each chosen by a flag.

@@ -1,4 +1,4 @@
-import { ApiError, invalidParam } from '../../errors';
+import { apiError, invalidParam } from '../../errors';
 import { GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../policy';
 import type { MemberSource } from './types';
 import { toInteger } from '../../lib/to-integer';
@@ -7,7 +7,7 @@ import { toInteger } from '../../lib/to-integer';
 export type LooseParam = number | string | null | undefined;
 
 /** GitLab 8.12 answers an unknown access level with 422 (its own note: "400 in 9.0"). */
-export const unknownAccessLevel = () => new ApiError(422, { message: 'Access level is not known' });
+export const unknownAccessLevel = () => apiError(422, 'Access level is not known');
 
 /** Absent, null and blank values count as not given, as GitLab's `required_attributes!` does. */
 export const isBlank = (value: LooseParam): value is null | undefined | '' =>

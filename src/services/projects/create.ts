@@ -1,4 +1,4 @@
-import { ApiError, Validation } from '../../errors';
+import { Validation, grapeError } from '../../errors';
 import { digestToken, randomHex } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { MASTER } from '../policy';
@@ -92,5 +92,5 @@ async function checkProjectLimit(deps: ProjectDeps, owner: User): Promise<void> 
     ? 'Personal project creation is not allowed. Please contact your administrator with questions'
     : `Your project limit is ${owner.projects_limit} projects! Please contact your administrator to increase it`;
   // GitLab 8.12 answers this one with an `error` key holding an array.
-  throw new ApiError(403, { error: [message] });
+  throw grapeError(403, [message]);
 }

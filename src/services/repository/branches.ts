@@ -5,7 +5,7 @@ import { protectionOf, type BranchProtection, type ProtectedBranchesService } fr
 import { ruleFor, type PushRulesService } from './push-rules';
 import { enqueuePushProcessing } from './pushes';
 import { repoPathOf } from './repositories';
-import { ApiError, badRequest, notFound } from '../../errors';
+import { badRequest, notFound, notFoundMessage } from '../../errors';
 import { defaultBranch, findBranch, listBranches, type Branch } from '../../git/refs';
 import { createBranch, deleteBranch } from '../../git/write';
 import { GitStoreError } from '../../git/errors';
@@ -104,7 +104,7 @@ export class BranchesService {
   }
 }
 
-const noSuchBranch = () => new ApiError(404, { message: 'No such branch' });
+const noSuchBranch = () => notFoundMessage('No such branch');
 
 function createFailure(error: unknown): unknown {
   if (!(error instanceof GitStoreError)) return error;
