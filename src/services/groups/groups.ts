@@ -12,7 +12,7 @@ import { visibleTo } from '../projects/queries';
 import type { NamespaceRow } from '../projects/types';
 import { isUniqueViolation } from '../../db/errors';
 import { emitSystemEvents, groupEventData, groupMemberEventData, type SystemEvent } from '../hooks/system-events';
-import { memberGroupIds } from './queries';
+import { groupAccessOf, memberGroupIds } from './queries';
 import { checkGroupDescription, checkGroupName, checkGroupPath, checkGroupVisibility } from './rules';
 
 export type Group = NamespaceRow;
@@ -71,18 +71,7 @@ export class GroupsService {
   }
 
   async standing(group: Group, caller: Caller | null): Promise<GroupStanding> {
-    const memberAccess = caller
-      ? (
-          await this.db
-            .selectFrom('members')
-            .select('access_level')
-            .where('source_type', '=', 'Namespace')
-            .where('source_id', '=', group.id)
-            .where('user_id', '=', caller.id)
-            .where('requested_at', 'is', null)
-            .executeTakeFirst()
-        )?.access_level ?? null
-      : null;
+    const memberAccess = caller ? await groupAccessOf(this.db, group.id, caller.id) : null;
     const base = { caller, visibilityLevel: group.visibility_level, memberAccess, seesAProject: false };
     if (memberAccess !== null || caller?.admin === 1 || visibleWithoutMembership(group.visibility_level, caller)) return base;
     // A user who can see one of its projects can see the group.

@@ -9,3 +9,16 @@ export function memberGroupIds(db: Db, userId: number) {
     .where('user_id', '=', userId)
     .where('requested_at', 'is', null);
 }
+
+/** The user's access level in the group as a member (null for non-members; access requests do not count). */
+export async function groupAccessOf(db: Db, groupId: number, userId: number): Promise<number | null> {
+  const member = await db
+    .selectFrom('members')
+    .select('access_level')
+    .where('source_type', '=', 'Namespace')
+    .where('source_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .where('requested_at', 'is', null)
+    .executeTakeFirst();
+  return member?.access_level ?? null;
+}

@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import { notFound, validationFailed, type Validation } from '../../errors';
 import { MASTER, type Caller } from '../policy';
 import type { NamespaceRow } from './types';
+import { groupAccessOf } from '../groups/queries';
 
 /** The user's own namespace. */
 export function personalNamespace(db: Db, userId: number): Promise<NamespaceRow> {
@@ -12,15 +13,7 @@ export function personalNamespace(db: Db, userId: number): Promise<NamespaceRow>
 export async function mayCreateIn(db: Db, caller: Caller, namespace: NamespaceRow): Promise<boolean> {
   if (caller.admin === 1) return true;
   if (namespace.kind === 'user') return namespace.owner_id === caller.id;
-  const member = await db
-    .selectFrom('members')
-    .select('access_level')
-    .where('source_type', '=', 'Namespace')
-    .where('source_id', '=', namespace.id)
-    .where('user_id', '=', caller.id)
-    .where('requested_at', 'is', null)
-    .executeTakeFirst();
-  return (member?.access_level ?? 0) >= MASTER;
+  return ((await groupAccessOf(db, namespace.id, caller.id)) ?? 0) >= MASTER;
 }
 
 /** A namespace (by id) the caller may create projects in; a 400 on `namespace` otherwise, as GitLab validates it. */
