@@ -15,6 +15,8 @@ export interface PushCommands {
   capabilities: Set<string>;
   /** False when the command list did not end within the size limit. */
   complete: boolean;
+  /** True when a length in the command list is not git's (not four hex digits, or 1 to 3): git would only die on it. */
+  malformed: boolean;
   /** The whole request body, from its first byte: what was read here is replayed first. */
   body: Readable;
 }
@@ -36,6 +38,7 @@ export function readPushCommands(source: Readable, maxBytes = MAX_COMMAND_BYTES)
     const updates: RefUpdate[] = [];
     const capabilities = new Set<string>();
     let settled = false;
+    let malformed = false;
 
     const finish = (complete: boolean) => {
       if (settled) return;
@@ -47,14 +50,17 @@ export function readPushCommands(source: Readable, maxBytes = MAX_COMMAND_BYTES)
       body.write(Buffer.concat(chunks, size));
       source.on('error', (error) => body.destroy(error));
       source.pipe(body);
-      resolve({ updates, capabilities, complete, body });
+      resolve({ updates, capabilities, complete, malformed, body });
     };
 
     /** Parses whole pkt-lines from `buffer`; true once the flush that ends the commands is read. */
     const parse = (): boolean => {
       while (buffer.length - offset >= 4) {
-        const length = Number.parseInt(buffer.toString('ascii', offset, offset + 4), 16);
-        if (Number.isNaN(length) || (length > 0 && length < 4)) return true;
+        const length = pktLength(buffer, offset);
+        if (length === undefined) {
+          malformed = true;
+          return true;
+        }
         if (length === 0) return true;
         if (buffer.length - offset < length) return false;
         const line = buffer.subarray(offset + 4, offset + length);
@@ -84,6 +90,53 @@ export function readPushCommands(source: Readable, maxBytes = MAX_COMMAND_BYTES)
     const onError = (error: Error) => {
       if (settled) return;
       settled = true;
+      reject(error);
+    };
+    source.on('readable', onReadable);
+    source.once('end', onEnd);
+    source.once('error', onError);
+  });
+}
+
+/** The length a pkt-line header at `offset` announces: 0 (flush) or at least 4; undefined when it is not one. */
+function pktLength(buffer: Buffer, offset: number): number | undefined {
+  const digits = buffer.toString('latin1', offset, offset + 4);
+  // parseInt alone would take "1x" or " 12" for a number.
+  if (!/^[0-9a-fA-F]{4}$/.test(digits)) return undefined;
+  const length = Number.parseInt(digits, 16);
+  return length === 0 || length >= 4 ? length : undefined;
+}
+
+/**
+ * Whether a request body starts as git's requests do, with a pkt-line length (an empty body
+ * does too: git answers it). Reads the first four bytes and puts them back, so `source` is
+ * still the whole body. git would die on anything else, having read next to nothing of it.
+ */
+export function startsAsPktLine(source: Readable): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    let head: Buffer = Buffer.alloc(0);
+    const settle = (result: boolean) => {
+      source.off('readable', onReadable);
+      source.off('end', onEnd);
+      source.off('error', onError);
+      if (head.length > 0) source.unshift(head);
+      resolve(result);
+    };
+    const onReadable = () => {
+      let chunk: Buffer | null;
+      while ((chunk = source.read() as Buffer | null) !== null) {
+        head = Buffer.concat([head, chunk]);
+        if (head.length >= 4) return settle(pktLength(head, 0) !== undefined);
+      }
+    };
+    const onEnd = () => {
+      const empty = head.length === 0;
+      head = Buffer.alloc(0);
+      settle(empty);
+    };
+    const onError = (error: Error) => {
+      source.off('readable', onReadable);
+      source.off('end', onEnd);
       reject(error);
     };
     source.on('readable', onReadable);

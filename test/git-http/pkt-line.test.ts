@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { FLUSH, pktLine, readPushCommands, refusalReport } from '../../src/git-http/pkt-line';
+import { FLUSH, pktLine, readPushCommands, refusalReport, startsAsPktLine } from '../../src/git-http/pkt-line';
 import { basicCredentials } from '../../src/git-http/credentials';
 
 const A = 'a'.repeat(40);
@@ -55,6 +55,31 @@ describe('reading the ref updates of a push', () => {
     const push = await readPushCommands(trickle(many, 64), 1000);
     assert.equal(push.complete, false);
   });
+
+  test('a length that is not four hex digits, or is 1 to 3, is malformed; a well-framed list is not', async () => {
+    for (const body of [Buffer.alloc(64), Buffer.concat([pktLine(`${Z} ${A} refs/heads/x\n`), Buffer.from('zz12')]), Buffer.from('0003'), Buffer.from(' 12a')]) {
+      assert.equal((await readPushCommands(trickle(body, 3))).malformed, true, JSON.stringify(body.toString('latin1')));
+    }
+    assert.equal((await readPushCommands(trickle(request, 3))).malformed, false);
+  });
+});
+
+describe('whether a body starts as a pkt-line', () => {
+  for (const [label, body, expected] of [
+    ['a pkt-line', Buffer.concat([pktLine('want x\n'), FLUSH]), true],
+    ['a flush', FLUSH, true],
+    ['an empty body', Buffer.alloc(0), true],
+    ['NUL bytes', Buffer.alloc(1024), false],
+    ['a length of 1 to 3', Buffer.from('0002abc'), false],
+    ['fewer than four bytes', Buffer.from('00'), false],
+    ['JSON', Buffer.from('{"a":1}'), false],
+  ] as const) {
+    test(`${label}: ${expected}, and a good body is still whole afterwards`, async () => {
+      const source = trickle(body, 1);
+      assert.equal(await startsAsPktLine(source), expected);
+      if (expected) assert.deepEqual(await collect(source), body);
+    });
+  }
 });
 
 describe('the refusal report', () => {
