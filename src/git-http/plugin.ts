@@ -5,6 +5,7 @@ import { advertisement, appliedUpdates, protocolFor, receivePackProcess, service
 import { repositoryExists } from '../git/repositories';
 import { basicCredentials } from './credentials';
 import { FLUSH, pktLine, readPushCommands, refusalReport, startsAsPktLine } from './pkt-line';
+import { LIMITS } from '../lib/limits';
 import type { GitAction, GitHttpBackend, GitHttpProject } from './types';
 
 export interface GitHttpOptions {
@@ -129,12 +130,12 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
 /**
  * A request body git stops reading before its end (it gave up on garbage, or never started) is
  * read away so that the connection can carry the next request, but only when its Content-Length
- * says it is small: git sends bodies up to its `http.postBuffer` (1 MiB) whole, with a length,
- * and larger ones chunked. A larger or unknown rest closes the connection after the answer
- * instead, as Go's net/http (under GitLab Workhorse) does past 256 KiB: nobody reads a push
- * that failed to its end.
+ * says it is small (`LIMITS.gitUnreadBodyBytes`): git sends bodies up to its `http.postBuffer`
+ * (1 MiB) whole, with a length, and larger ones chunked. A larger or unknown rest closes the
+ * connection after the answer instead, as Go's net/http (under GitLab Workhorse) does past
+ * 256 KiB: nobody reads a push that failed to its end.
  */
-const UNREAD_BODY_KEPT = 1024 * 1024;
+const UNREAD_BODY_KEPT = LIMITS.gitUnreadBodyBytes;
 
 /** The reasons of a 400: a body neither git nor gunzip could read a request from. */
 const BAD_GZIP = 'The request body is not valid gzip';

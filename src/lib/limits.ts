@@ -29,6 +29,12 @@ export const LIMITS = {
   pathParam: 4096,
   /** The JSON, urlencoded or multipart body of an API request, in bytes (git and artifact uploads have their own). */
   apiBodyBytes: 3 * 1024 * 1024,
+  /**
+   * The rest of a git request body that git left unread (it gave up on garbage) and that is read
+   * away to keep the connection: git sends bodies up to its `http.postBuffer` (1 MiB) whole. A
+   * larger rest closes the connection after the answer instead.
+   */
+  gitUnreadBodyBytes: 1024 * 1024,
   /** `per_page`: GitLab's maximum. */
   perPage: 100,
   /**
