@@ -5,6 +5,7 @@ import { catFile } from './cat-file';
 import { resolveCommitId } from './commits';
 import { GitStoreError } from './errors';
 import { identityEnvironment, type Identity } from './identity';
+import { checkMessage } from './message';
 import { normalizeRepoPath } from './paths';
 import { isValidBranchName } from './ref-names';
 import { refValues } from './refs';
@@ -46,6 +47,7 @@ const ZERO = '0'.repeat(40);
  */
 export async function commitFiles(repoPath: string, options: CommitFilesOptions): Promise<CommitFilesResult> {
   if (!isValidBranchName(options.branch)) throw new GitStoreError('invalid_ref_name', 'Branch name is invalid');
+  checkMessage(options.message);
   const ref = `refs/heads/${options.branch}`;
   const changes = options.changes.map((change) => ({ ...change, path: checkedPath(change.path) }));
   const head = (await refValues(repoPath, [ref])).get(ref);

@@ -28,6 +28,8 @@ export type GitFailure =
   /** A file stands where a directory is needed, or a directory where a file is. */
   | 'path_conflict'
   | 'invalid_identity'
+  /** A commit or tag message git cannot store (a NUL byte). */
+  | 'invalid_message'
   | 'invalid_url'
   | 'import_failed';
 

@@ -2,6 +2,7 @@ import { catFile } from './cat-file';
 import { resolveCommitId } from './commits';
 import { GitCommandError, GitStoreError } from './errors';
 import { signatureLine, type Identity } from './identity';
+import { checkMessage } from './message';
 import { isFullOid, isSafeRevision, isValidBranchName, isValidTagName, ZERO_OID } from './ref-names';
 import { refValues } from './refs';
 import { runGit } from './run';
@@ -56,6 +57,7 @@ export interface TagAnnotation {
  */
 export async function createTag(repoPath: string, name: string, rev: string, annotation?: TagAnnotation): Promise<string> {
   if (!isValidTagName(name)) throw new GitStoreError('invalid_ref_name', 'Tag name invalid');
+  if (annotation) checkMessage(annotation.message);
   const target = isFullOid(rev) || isSafeRevision(rev) ? await catFile.info(repoPath, rev) : undefined;
   if (!target) throw new GitStoreError('invalid_revision', `Target ${rev} is invalid`);
   let id = target.oid;

@@ -27,13 +27,13 @@ export function pageOf(params: { page?: unknown; per_page?: unknown }): Page {
   return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
 }
 
-/** GitLab's pagination headers, with a Link header built from every request parameter. */
+/** GitLab's pagination headers, with a Link header built from the request's parameters (see `linkParams`). */
 export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, externalUrl: string, page: Page, total: number): void {
   const totalPages = Math.ceil(total / page.perPage);
   const next = page.page < totalPages ? page.page + 1 : undefined;
   const prev = page.page > 1 ? page.page - 1 : undefined;
   const base = externalUrl + request.url.split('?')[0];
-  const params = { ...rawParams(request), ...(request.params as Record<string, unknown>) };
+  const params = linkParams(request);
   const link = (pageNumber: number, rel: string) => {
     const query = { ...params, page: pageNumber, per_page: page.perPage };
     const search = Object.keys(query)
@@ -57,6 +57,27 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
     'X-Prev-Page': prev === undefined ? '' : String(prev),
     Link: links.join(', '),
   });
+}
+
+/** Parameters the API reads whatever the route: GitLab's credentials, which a client following a link needs again. */
+const CREDENTIALS = ['private_token', 'sudo'];
+
+/**
+ * The parameters each link repeats. GitLab echoed every request parameter, but a link repeats them
+ * up to four times in one header and Node's HTTP clients (undici, fetch) refuse headers past 16 KB:
+ * a 10 KB parameter the route does not even read made the answer unreadable. So links carry the
+ * parameters the route declares (path and query schema, bounded by their own limits; `page` and
+ * `per_page` are set by the caller), plus the credentials when no longer than `LIMITS.name`
+ * (auth refuses longer ones anyway); anything else is dropped, as the route ignored it. This keeps
+ * every filter a client relies on when it follows `next`, and the header a few kilobytes at most.
+ */
+function linkParams(request: FastifyRequest): Record<string, unknown> {
+  const querySchema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+  const declared = new Set(Object.keys(querySchema?.properties ?? {}));
+  const kept = Object.entries(rawParams(request)).filter(
+    ([name, value]) => declared.has(name) || (CREDENTIALS.includes(name) && String(value).length <= LIMITS.name),
+  );
+  return { ...Object.fromEntries(kept), ...(request.params as Record<string, unknown>) };
 }
 
 function rawParams(request: FastifyRequest): Record<string, unknown> {

@@ -37,6 +37,7 @@ export function createServices(ctx: ServiceContext) {
   const projects = new ProjectsService(ctx, settings, events, () => users.forgetProfiles());
   const repositories = new RepositoryStore(ctx);
   projects.repositories = repositories;
+  users.projects = projects;
   const protectedBranches = new ProtectedBranchesService(ctx);
   const groups = new GroupsService(ctx, settings, projects);
   const repositoryReads = new RepositoryReadsService(ctx);

@@ -58,6 +58,7 @@ const MESSAGES = {
   exists: 'Your changes could not be committed because a file with the same name already exists',
   // 8.12 created the file on update and failed with a 500 on delete; later GitLab answers this.
   missing: "A file with this name doesn't exist",
+  nulMessage: 'Your changes could not be committed because the commit message contains a NUL byte',
 };
 
 /** Attempts of one commit when other writers move the branch in between. */
@@ -165,6 +166,9 @@ function commitFailure(error: unknown, branch: string): unknown {
       return badRequest('Branch name is invalid');
     case 'invalid_identity':
       return badRequest('Something went wrong. Your changes were not committed');
+    // Git cannot store it; 8.12 (Rugged) answered 500.
+    case 'invalid_message':
+      return badRequest(MESSAGES.nulMessage);
     // Still losing the race after the retries: 8.12's `Repository::CommitError` text.
     case 'ref_moved':
     case 'ref_exists':

@@ -57,6 +57,8 @@ export class TagsService {
       id = await createTag(repoPath, tag.name, target, annotation);
     } catch (error) {
       if (error instanceof GitStoreError && error.code === 'ref_exists') throw badRequest(`Tag ${tag.name} already exists`);
+      // Git cannot store it (mktag would keep it and readers cut the message there).
+      if (error instanceof GitStoreError && error.code === 'invalid_message') throw badRequest('Tag message cannot contain a NUL byte');
       // `v1/x` next to a tag `v1`: git cannot store both; 8.12 answered 500.
       if (error instanceof GitStoreError && error.code === 'ref_name_conflict') throw badRequest(`Tag ${tag.name} conflicts with an existing tag`);
       throw error;

@@ -10,7 +10,8 @@ import { personalProjectCountQuery } from '../projects/counts';
 import { preparedQuery } from '../../db/prepared';
 import { RecentCache } from '../../lib/recent-cache';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
-import { emitSystemEvent, emitSystemEvents, keyEventData, userEventData } from '../hooks/system-events';
+import { emitSystemEvent, userEventData } from '../hooks/system-events';
+import { destroyUser, type ProjectRemover } from './destroy';
 
 export type User = Selectable<UsersTable>;
 
@@ -60,6 +61,8 @@ export class UsersService {
    */
   private readonly tokenOwners = new RecentCache<string, User>(RECENT_MS);
   private readonly profiles = new RecentCache<number, ProfileExtras>(RECENT_MS);
+  /** Set by `createServices`: projects are built after users (they forget users' profiles). */
+  projects: ProjectRemover | undefined;
 
   constructor(private readonly ctx: ServiceContext) {
     this.hot = hotQueries(ctx.db);
@@ -277,17 +280,16 @@ export class UsersService {
     return updated;
   }
 
-  /** Deletes a user, its namespace, keys and e-mails; undefined when there is no such user. */
+  /**
+   * Deletes a user with their personal projects, memberships, stars, notes, events, keys and
+   * e-mails, in one transaction (see `destroyUser`); undefined when there is no such user.
+   */
   async delete(id: number): Promise<User | undefined> {
     const user = await this.findById(id);
     if (!user) return undefined;
-    await this.db.transaction().execute(async (trx) => {
-      const keys = await trx.selectFrom('keys').selectAll().where('user_id', '=', id).execute();
-      await trx.deleteFrom('namespaces').where('kind', '=', 'user').where('owner_id', '=', id).execute();
-      await trx.deleteFrom('users').where('id', '=', id).execute();
-      await emitSystemEvents(this.ctx, trx, keys.map((key) => ({ name: 'key_destroy' as const, data: keyEventData(key, user) })));
-      await emitSystemEvent(this.ctx, trx, 'user_destroy', userEventData(user));
-    });
+    const projects = this.projects;
+    if (!projects) throw new Error('UsersService.projects is not wired');
+    await this.db.transaction().execute((trx) => destroyUser(this.ctx, trx, user, projects));
     this.forgetRecent();
     return user;
   }

@@ -374,3 +374,40 @@ describe('DELETE /projects/:id/repository/files', () => {
     assert.equal(response.status, 403);
   });
 });
+
+describe('NUL bytes in what the files API hands to git', () => {
+  const nulMessage = { message: 'Your changes could not be committed because the commit message contains a NUL byte' };
+
+  test('a commit message with a NUL byte: 400 on create, update and delete; nothing is committed', async () => {
+    const created = await p.developer.client.post(filesUrl(p), newFile({ file_path: 'new.txt', content: 'x', commit_message: 'a\u0000b' }));
+    assert.deepEqual([created.status, created.body], [400, nulMessage]);
+    const updated = await p.developer.client.put(filesUrl(p), newFile({ file_path: 'README.md', commit_message: 'a\u0000b' }));
+    assert.deepEqual([updated.status, updated.body], [400, nulMessage]);
+    const deleted = await p.developer.client.delete(filesUrl(p), { file_path: 'README.md', branch_name: 'master', commit_message: '\u0000' });
+    assert.deepEqual([deleted.status, deleted.body], [400, nulMessage]);
+    assert.equal((await resolveCommit(repoPath(p), 'master'))!.id, p.head);
+  });
+
+  test('a NUL byte in a file path or branch name is refused as an invalid one', async () => {
+    const created = await p.developer.client.post(filesUrl(p), newFile({ file_path: 'a\u0000b.txt' }));
+    assert.equal(created.status, 400);
+    assert.match(created.body.message, /^Your changes could not be committed, because the file name can contain only/);
+    for (const response of [
+      await p.developer.client.put(filesUrl(p), newFile({ file_path: 'README.md\u0000x' })),
+      await p.developer.client.delete(filesUrl(p), { file_path: 'README.md\u0000', branch_name: 'master', commit_message: 'Remove' }),
+    ]) {
+      assert.equal(response.status, 400, JSON.stringify(response.body));
+    }
+    const branch = await p.developer.client.post(filesUrl(p), newFile({ branch_name: 'mas\u0000ter' }));
+    assert.deepEqual([branch.status, branch.body], [400, { message: 'You can only create or edit files when you are on a branch' }]);
+    assert.equal((await resolveCommit(repoPath(p), 'master'))!.id, p.head);
+  });
+
+  test('a NUL byte in the author name or e-mail is dropped, as git drops other header crud', async () => {
+    const q = await fixture();
+    const response = await q.developer.client.post(filesUrl(q), newFile({ author_name: 'Ja\u0000ne', author_email: 'jane@exa\u0000mple.com' }));
+    assert.equal(response.status, 201, JSON.stringify(response.body));
+    const commit = (await resolveCommit(repoPath(q), 'master'))!;
+    assert.deepEqual([commit.author.name, commit.author.email], ['Jane', 'jane@example.com']);
+  });
+});
