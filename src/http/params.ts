@@ -1,10 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { ApiError, badRequest, tooLarge } from '../errors';
+import { ApiError, badRequest, invalidParam, notFound, tooLarge } from '../errors';
 import { LIMITS } from '../lib/limits';
 
 type Params = Record<string, unknown>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Parameters that may hold NUL bytes: content that goes to git only (the files API's `content`). */
+    nulBytesIn?: string[];
+  }
+}
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema };
 
 /**
@@ -32,6 +39,7 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
     if (request.isMultipart()) request.body = await readForm(request);
     const schema = request.routeOptions.schema;
     const merged = mergeParams(request);
+    refuseNulBytes(request.params as Params, merged, request.routeOptions.config.nulBytesIn ?? []);
     if (schema?.body) {
       request.body = normalize(merged, schema.body as Schema);
     } else {
@@ -64,6 +72,36 @@ async function readForm(request: FastifyRequest): Promise<Params> {
     throw badRequest('400 (Bad request) the multipart body is malformed');
   }
   return form;
+}
+
+/**
+ * No text with a NUL byte goes further: PostgreSQL cannot store one (it answered 500) and git
+ * refuses it in messages. A path parameter holding one names nothing (404); any other parameter
+ * is invalid (400). Runs before the project guard looks anything up.
+ */
+function refuseNulBytes(pathParams: Params | undefined, params: Params, allowed: string[]): void {
+  for (const value of Object.values(pathParams ?? {})) if (holdsNul(value)) throw notFound();
+  for (const [name, value] of Object.entries(params)) if (!allowed.includes(name) && holdsNul(value)) throw invalidParam(name);
+}
+
+/** Walked with a stack of its own: a JSON body may nest thousands of levels deep. */
+function holdsNul(root: unknown): boolean {
+  const pending = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return true;
+    } else if (Array.isArray(value)) {
+      pending.push(...value);
+    } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+      // Nested forms (`a[b]=…`, JSON objects): their keys become data as well as their values.
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\0')) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /** All request parameters: query string first, the body's win. */

@@ -118,3 +118,32 @@ describe('a path', () => {
     assert.deepEqual([response.status, response.body], [400, { message: '400 (Bad request) the URL is malformed' }]);
   });
 });
+
+describe('a NUL byte', () => {
+  // PostgreSQL cannot store one and answered 500; git refuses them in messages.
+  test('in a path parameter names nothing: 404, before any look-up', async () => {
+    for (const path of ['/groups/%00', '/groups/%00/members', '/projects/root%2Fbad%00', '/projects/search/%00', `/projects/${projectId}/variables/%00`]) {
+      const response = await app.root.get(path);
+      assert.deepEqual([response.status, response.body], [404, { message: '404 Not Found' }], path);
+    }
+  });
+
+  test('in a query or body parameter is an invalid parameter: 400', async () => {
+    const search = await app.root.get('/users', { search: 'a\u0000' });
+    assert.deepEqual([search.status, search.body], [400, { message: '400 (Bad request) "search" is invalid' }]);
+    const description = await app.root.put(`/projects/${projectId}`, { description: 'a\u0000b' });
+    assert.deepEqual([description.status, description.body], [400, { message: '400 (Bad request) "description" is invalid' }]);
+    const nested = await app.root.put(`/projects/${projectId}`, { description: { 'a\u0000': 'x' } });
+    assert.deepEqual([nested.status, nested.body], [400, { message: '400 (Bad request) "description" is invalid' }]);
+    assert.equal((await app.root.get(`/projects/${projectId}`)).body.description, null);
+  });
+});
+
+describe('a record id in a path', () => {
+  test('past a 32-bit integer (1e308, 2^31) names nothing: 404', async () => {
+    for (const path of ['/hooks/1e308', '/hooks/2147483648', '/broadcast_messages/1e308', `/projects/${projectId}/members/1e308`, `/groups/1/access_requests/1e308/approve`]) {
+      const response = path.endsWith('approve') ? await app.root.put(path) : await app.root.get(path);
+      assert.deepEqual([response.status, response.body], [404, { message: '404 Not Found' }], path);
+    }
+  });
+});

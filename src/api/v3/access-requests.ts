@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
+import { RecordId } from './params';
 import { AccessRequester, Member, presentAccessRequester, presentMember } from './entities/member';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { SOURCE_KINDS } from '../../services/members/types';
 
 const SourceId = Type.Object({ id: Type.String() });
-const RequesterPath = Type.Object({ id: Type.String(), user_id: Type.Integer() });
+const RequesterPath = Type.Object({ id: Type.String(), user_id: RecordId });
 
 /** /projects/:id/access_requests and /groups/:id/access_requests. */
 export function accessRequestsRoutes(api: Api, { services, presenter }: RouteDeps): void {

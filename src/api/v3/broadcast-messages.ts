@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { BroadcastMessage, presentBroadcastMessage } from './entities/broadcast-message';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { NameString, TextString } from './params';
+import { NameString, TextString, RecordId } from './params';
 
-const MessageId = Type.Object({ id: Type.Integer() });
+const MessageId = Type.Object({ id: RecordId });
 
 const displayParams = {
   starts_at: Type.Optional(NameString({ description: 'default now' })),

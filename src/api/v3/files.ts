@@ -55,7 +55,7 @@ export function filesRoutes(api: Api, { services }: RouteDeps): void {
   }, async (request) => presentFile(await files.get(request.project, request.query.file_path, request.query.ref)));
 
   api.post('/projects/:id/repository/files', {
-    config: { project: 'push_code' },
+    config: { project: 'push_code', nulBytesIn: ['content'] },
     schema: { params: ProjectId, body: ContentBody, response: { 201: FileCommit } },
   }, async (request, reply) => {
     const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('create', request.body));
@@ -63,7 +63,7 @@ export function filesRoutes(api: Api, { services }: RouteDeps): void {
   });
 
   api.put('/projects/:id/repository/files', {
-    config: { project: 'push_code' },
+    config: { project: 'push_code', nulBytesIn: ['content'] },
     schema: { params: ProjectId, body: ContentBody, response: { 200: FileCommit } },
   }, async (request) => {
     const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('update', request.body));
@@ -71,7 +71,7 @@ export function filesRoutes(api: Api, { services }: RouteDeps): void {
   });
 
   api.delete('/projects/:id/repository/files', {
-    config: { project: 'push_code' },
+    config: { project: 'push_code', nulBytesIn: ['content'] },
     schema: { params: ProjectId, querystring: DeleteQuery, response: { 200: FileCommit } },
   }, async (request) => {
     const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('delete', request.query));

@@ -8,7 +8,7 @@ import type { Group as GroupRow, GroupAttributes } from '../../services/groups/g
 import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
 import { notFound, recordNotFound } from '../../errors';
-import { NameString, givenAttributes } from './params';
+import { NameString, givenAttributes, RecordId } from './params';
 
 const GroupId = Type.Object({ id: Type.String() });
 const Paging = { page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) };
@@ -105,7 +105,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
 
   api.post('/groups/:id/projects/:project_id', {
     config: { access: 'admin' },
-    schema: { params: Type.Object({ id: Type.String(), project_id: Type.Integer() }), response: { 201: GroupRecord } },
+    schema: { params: Type.Object({ id: Type.String(), project_id: RecordId }), response: { 201: GroupRecord } },
   }, async (request, reply) => {
     const group = await groups.find(request.params.id);
     if (!group) throw notFound('Group');

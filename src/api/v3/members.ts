@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { AccessRevoked, Member, presentMember } from './entities/member';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { NameString } from './params';
+import { NameString, RecordId } from './params';
 import { SOURCE_KINDS } from '../../services/members/types';
 
 const SourceId = Type.Object({ id: Type.String() });
-const MemberPath = Type.Object({ id: Type.String(), user_id: Type.Integer() });
+const MemberPath = Type.Object({ id: Type.String(), user_id: RecordId });
 /** Checked by the service after the permission check, as GitLab does: 403 comes before 400. */
 const Loose = Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Null()]));
 

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
-import { TextString } from './params';
+import { TextString, RecordId } from './params';
 import { HookTestResult, SystemHook, SystemHookRecord, presentSystemHook, presentSystemHookRecord } from './entities/hook';
 
-const HookId = Type.Object({ id: Type.Integer() });
+const HookId = Type.Object({ id: RecordId });
 
 /** System hooks: administrators only (anonymous 401, other users 403). */
 export function systemHooksRoutes(api: Api, { services }: RouteDeps): void {

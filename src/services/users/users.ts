@@ -6,6 +6,7 @@ import { Validation, conflict, forbidden, notFound, notFoundMessage, recordNotFo
 import { digestToken, hashPassword, randomToken, sameSecret, verifyPassword } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
+import { isUniqueViolation } from '../../db/errors';
 import { personalProjectCountQuery } from '../projects/counts';
 import { preparedQuery } from '../../db/prepared';
 import { RecentCache } from '../../lib/recent-cache';
@@ -197,7 +198,7 @@ export class UsersService {
     const time = now();
     const privateToken = token ?? randomToken();
     const settings = await this.defaults();
-    return this.db.transaction().execute(async (trx) => {
+    const created = this.db.transaction().execute(async (trx) => {
       const user = await trx
         .insertInto('users')
         .values({
@@ -239,6 +240,7 @@ export class UsersService {
       await emitSystemEvent(this.ctx, trx, 'user_create', userEventData(user));
       return user;
     });
+    return created.catch((error) => this.lostRace(error, attributes, undefined, 409));
   }
 
   async update(id: number, attributes: UserAttributes): Promise<User> {
@@ -258,7 +260,7 @@ export class UsersService {
     if (attributes.external !== undefined) changes.external = attributes.external ? 1 : 0;
     if (attributes.can_create_group !== undefined) changes.can_create_group = attributes.can_create_group ? 1 : 0;
     if (attributes.password !== undefined) changes.password_hash = await hashPassword(attributes.password);
-    const updated = await this.db.transaction().execute(async (trx) => {
+    const write = this.db.transaction().execute(async (trx) => {
       const updated = await trx.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       if (attributes.username !== undefined && attributes.username !== user.username) {
         await trx.updateTable('namespaces').set({ name: attributes.username, path: attributes.username, updated_at: time }).where('kind', '=', 'user').where('owner_id', '=', id).execute();
@@ -276,8 +278,19 @@ export class UsersService {
       }
       return updated;
     });
+    const updated = await write.catch((error) => this.lostRace(error, attributes, user.id, 404));
     this.forgetRecent();
     return updated;
+  }
+
+  /**
+   * A unique index refused what `checkTaken` let through: a concurrent request took the e-mail or
+   * username in between. Answered as `checkTaken` would answer now, not as a 500.
+   */
+  private async lostRace(error: unknown, attributes: UserAttributes, selfId: number | undefined, status: 404 | 409): Promise<never> {
+    if (!isUniqueViolation(error)) throw error;
+    await this.checkTaken(attributes, selfId, status);
+    throw status === 409 ? conflict() : notFound();
   }
 
   /**

@@ -317,14 +317,14 @@ describe('PUT /projects/:id/repository/tags/:tag_name/release', () => {
 describe('NUL bytes in what POST /repository/tags hands to git', () => {
   test('a tag message with a NUL byte: 400, and no tag is made (git would keep the byte and cut the message there)', async () => {
     const response = await p.developer.post(tagsUrl(p), { tag_name: 'v-nul', ref: 'master', message: 'Release\u0000 notes' });
-    assert.deepEqual([response.status, response.body], [400, { message: 'Tag message cannot contain a NUL byte' }]);
+    assert.deepEqual([response.status, response.body], [400, { message: '400 (Bad request) "message" is invalid' }]);
     assert.equal(await findTag(repoPathOf(app.services.ctx, p.id), 'v-nul'), undefined);
   });
 
   test('a NUL byte in the tag name or ref is refused as an invalid one', async () => {
     const name = await p.developer.post(tagsUrl(p), { tag_name: 'v\u00001', ref: 'master' });
-    assert.deepEqual([name.status, name.body], [400, { message: 'Tag name invalid' }]);
+    assert.deepEqual([name.status, name.body], [400, { message: '400 (Bad request) "tag_name" is invalid' }]);
     const ref = await p.developer.post(tagsUrl(p), { tag_name: 'v-nul-ref', ref: 'mas\u0000ter' });
-    assert.deepEqual([ref.status, ref.body], [400, { message: 'Target mas\u0000ter is invalid' }]);
+    assert.deepEqual([ref.status, ref.body], [400, { message: '400 (Bad request) "ref" is invalid' }]);
   });
 });

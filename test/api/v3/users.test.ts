@@ -174,6 +174,16 @@ describe('POST /users', () => {
   });
 });
 
+describe('POST /users at the same time', () => {
+  test('with the same username and e-mail: one 201, the others 409, never a 500', async () => {
+    const attempts = await Promise.all(
+      Array.from({ length: 6 }, () => app.root.post('/users', { email: 'twin@example.com', password: 'password123', username: 'twin', name: 'Twin' })),
+    );
+    const statuses = attempts.map((response) => response.status).sort();
+    assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409]);
+  });
+});
+
 describe('PUT /users/:id', () => {
   test('administrators change the profile and flags', async () => {
     const { user } = await app.createUser();
