@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startApp, type TestApp } from '../support/app';
 import { grantProjectRole } from '../support/roles';
 import { cloneUrl, commit, git, tempDir, workTree } from '../support/git';
+import { eventually } from '../support/eventually';
 import { digestToken } from '../../src/lib/secrets';
 
 let app: TestApp;
@@ -195,13 +196,24 @@ describe('git push over HTTP', () => {
   });
 });
 
+/** The project once its import, which runs in the background, has finished or failed. */
+function importEnded(owner: Person, id: number) {
+  return eventually(
+    async () => {
+      const shown = (await app.as(owner.token).get(`/projects/${id}`)).body;
+      return ['finished', 'failed'].includes(shown.import_status) && shown;
+    },
+    { message: 'the end of the import' },
+  );
+}
+
 describe('repository storage', () => {
   test('creating a project creates its bare repository; deleting it removes the repository', async () => {
     const p = await project(0, { empty: true });
     const repoPath = app.services.repositories.path(p.id);
     assert.ok(fs.existsSync(path.join(repoPath, 'HEAD')));
     assert.equal((await app.as(p.owner.token).delete(`/projects/${p.id}`)).status, 200);
-    for (let i = 0; i < 600 && fs.existsSync(repoPath); i++) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => !fs.existsSync(repoPath), { message: 'the removal of the repository' });
     assert.equal(fs.existsSync(repoPath), false);
   });
 
@@ -220,11 +232,7 @@ describe('repository storage', () => {
     const owner = await person();
     const created = await app.as(owner.token).post('/projects', { name: 'imported', import_url: cloneUrl(app.url, source.path) });
     assert.equal(created.status, 201);
-    let shown = created.body;
-    for (let i = 0; i < 600 && !['finished', 'failed'].includes(shown.import_status); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      shown = (await app.as(owner.token).get(`/projects/${created.body.id}`)).body;
-    }
+    const shown = await importEnded(owner, created.body.id);
     assert.equal(shown.import_status, 'finished');
     assert.equal(shown.default_branch, 'master');
     assert.equal((await clone(cloneUrl(app.url, shown.path_with_namespace, owner.username, owner.token))).code, 0);
@@ -235,11 +243,7 @@ describe('repository storage', () => {
     const owner = await person();
     const url = `file://${app.services.repositories.path(secret.id)}`;
     const created = await app.as(owner.token).post('/projects', { name: 'sneaky', import_url: url });
-    let shown = created.body;
-    for (let i = 0; i < 600 && !['finished', 'failed'].includes(shown.import_status); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      shown = (await app.as(owner.token).get(`/projects/${created.body.id}`)).body;
-    }
+    const shown = await importEnded(owner, created.body.id);
     assert.equal(shown.import_status, 'failed');
   });
 });

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { seedCommit } from '../support/repo';
+import { createRootProject } from '../support/repo';
 import { LIMITS } from '../../src/lib/limits';
 
 let app: TestApp;
@@ -9,14 +9,9 @@ let projectId: number;
 
 before(async () => {
   app = await startApp();
-  const project = await app.root.post('/projects', { name: 'bad-input' });
-  assert.equal(project.status, 201);
-  projectId = project.body.id;
-  await seedCommit(app, projectId, { files: { 'README.md': 'hello\n' } });
+  projectId = (await createRootProject(app, 'bad-input')).id;
 });
-after(async () => {
-  await app.close();
-});
+after(() => app.close());
 
 const MALFORMED = { message: '400 (Bad request) the multipart body is malformed' };
 const TOO_LARGE = { message: '413 Request Entity Too Large' };

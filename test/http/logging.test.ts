@@ -1,19 +1,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { startApp } from '../support/app';
+import { startApp, type TestApp } from '../support/app';
 
-test('request logs name the user id and never carry the private token', async () => {
+/** Starts a server that logs into memory, makes `requests` against it, stops it, and gives back every line it logged. */
+async function logOf(requests: (app: TestApp) => Promise<unknown>): Promise<{ app: TestApp; lines: string[] }> {
   const lines: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
   const app = await startApp({}, stream);
   try {
-    await app.anonymous.get('/user', { private_token: app.rootToken });
-    await app.root.get('/user');
+    await requests(app);
   } finally {
     await app.close();
   }
+  return { app, lines };
+}
+
+test('request logs name the user id and never carry the private token', async () => {
+  const { app, lines } = await logOf(async (app) => {
+    await app.anonymous.get('/user', { private_token: app.rootToken });
+    await app.root.get('/user');
+  });
   const records = lines.map((line) => JSON.parse(line));
   const completed = records.filter((record) => record.msg === 'request completed' && record.res?.statusCode === 200);
   assert.equal(completed.length, 2);
@@ -22,16 +30,10 @@ test('request logs name the user id and never carry the private token', async ()
 });
 
 test('each request is logged once at info, with method, url, status, response time and user id; its arrival only at debug', async () => {
-  const lines: string[] = [];
-  const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
-  const app = await startApp({}, stream);
-  try {
+  const { lines } = await logOf(async (app) => {
     await app.root.get('/user');
     await app.anonymous.get('/projects/404');
-  } finally {
-    await app.close();
-  }
+  });
   const INFO = 30;
   const records = lines.map((line) => JSON.parse(line)).filter((record) => record.reqId !== undefined);
   const byRequest = new Map<string, any[]>();

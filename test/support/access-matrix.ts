@@ -46,3 +46,45 @@ export async function assertAccess(clients: Partial<Record<Caller, ApiClient>>, 
   }
   assert.deepEqual(actual, wanted, message);
 }
+
+/** GitLab's body for each refusal of a project route. */
+export const REFUSALS: Readonly<Record<number, unknown>> = {
+  401: { message: '401 Unauthorized' },
+  403: { message: '403 Forbidden' },
+  404: { message: '404 Project Not Found' },
+};
+
+/**
+ * `download_code`, which every route that shows or copies a project's code asks (GitLab 8.12's
+ * `fork_project` too): reporters and up of a private project; anyone signed in who sees a public or
+ * internal one. A guest of a private project sees the project but not its code.
+ */
+export function codeReadStatus(visibility: Visibility, caller: Caller, success = 200): number {
+  return expectedStatus(visibility, caller, { minimum: visibility === 'private' ? 'reporter' : 'non-member', success });
+}
+
+export interface AccessProject {
+  id: number;
+  clients: Partial<Record<Caller, ApiClient>>;
+}
+
+/**
+ * `assertAccess` for a route that shows code, on each project given (by its visibility), and then
+ * GitLab's body for every refusal the route answered.
+ */
+export async function assertCodeAccess(
+  projects: Partial<Record<Visibility, AccessProject>>,
+  call: (client: ApiClient, projectId: number) => Promise<{ status: number; body?: unknown }>,
+  success = 200,
+): Promise<void> {
+  for (const [visibility, project] of Object.entries(projects) as [Visibility, AccessProject][]) {
+    const refusals: { status: number; body?: unknown }[] = [];
+    const recording = async (client: ApiClient) => {
+      const response = await call(client, project.id);
+      if (response.status in REFUSALS) refusals.push(response);
+      return response;
+    };
+    await assertAccess(project.clients, recording, (caller) => codeReadStatus(visibility, caller, success), `${visibility} project`);
+    for (const { status, body } of refusals) assert.deepEqual(body, REFUSALS[status], `the body of a ${status} from a ${visibility} project`);
+  }
+}

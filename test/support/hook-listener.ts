@@ -80,6 +80,3 @@ export class HookListener {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
-
-// Kept where it was first exported from, for the tests that import it from here.
-export { eventually } from './eventually';

@@ -1,5 +1,5 @@
 import { startApp, type TestApp } from './app';
-import { HookListener } from './hook-listener';
+import { HookListener, type ReceivedHook } from './hook-listener';
 import type { ApiClient } from './client';
 import { createGroupRow, grantGroupRole, grantProjectRole } from './roles';
 
@@ -30,6 +30,19 @@ export interface Source {
 }
 
 let sources = 0;
+
+/** The fields of GitLab 8.12's Member entity, sorted. */
+export const MEMBER_FIELDS = ['access_level', 'avatar_url', 'created_at', 'expires_at', 'id', 'name', 'state', 'username', 'web_url'];
+
+/** GitLab's 404 for a source the caller may not see. */
+export const notFoundSource = (source: Source) => ({ message: source.kind === 'projects' ? '404 Project Not Found' : '404 Group Not Found' });
+
+/** Matches the system hook announcing that `userId` joined or left `source` (`user_add_to_team`, `user_remove_from_group` …). */
+export function memberHookMatch(source: Source, action: 'add' | 'remove', userId: number): (hook: ReceivedHook) => boolean {
+  const name = `user_${action}_${action === 'add' ? 'to' : 'from'}_${source.kind === 'projects' ? 'team' : 'group'}`;
+  const key = source.kind === 'projects' ? 'project_id' : 'group_id';
+  return (hook) => hook.body?.event_name === name && hook.body.user_id === userId && hook.body[key] === source.id;
+}
 
 export interface MembersWorld {
   app: TestApp;

@@ -48,10 +48,17 @@ export type ProjectWorld<R extends Role> = People<R> & {
 
 let projects = 0;
 
-/** The owner and then one user per role, made one after another (so their usernames follow that order). */
-export async function createPeople<R extends Role = Role>(app: TestApp, roles: readonly R[] = ROLES as readonly R[]): Promise<People<R>> {
-  const people: Record<string, Person> = { owner: await app.createUser() };
-  for (const role of roles) people[role] = await app.createUser();
+/**
+ * The owner and then one user per role, made one after another (so their usernames follow that order).
+ * `details` are attributes of some of them (`username`, `name` …) for tests whose answers show them.
+ */
+export async function createPeople<R extends Role = Role>(
+  app: TestApp,
+  roles: readonly R[] = ROLES as readonly R[],
+  details: Partial<Record<'owner' | R, Record<string, unknown>>> = {},
+): Promise<People<R>> {
+  const people: Record<string, Person> = { owner: await app.createUser(details.owner) };
+  for (const role of roles) people[role] = await app.createUser(details[role]);
   return people as People<R>;
 }
 

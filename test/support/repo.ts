@@ -44,3 +44,11 @@ export async function seedCommits(app: TestApp, projectId: number, commits: Seed
   for (const commit of commits) shas.push(await seedCommit(app, projectId, commit));
   return shas;
 }
+
+/** A project of root's with a README on master, for tests that only need a project to aim requests at. */
+export async function createRootProject(app: TestApp, name: string): Promise<{ id: number; head: string }> {
+  const created = await app.root.post('/projects', { name });
+  if (created.status !== 201) throw new Error(`project creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const head = await seedCommit(app, created.body.id, { files: { 'README.md': 'hello\n' } });
+  return { id: created.body.id, head };
+}

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestApp } from '../../support/app';
 import type { HookListener } from '../../support/hook-listener';
-import { SOURCE_KINDS, createSource, populatedSource, rowsOf, setRequestAccess, startMembersWorld, type Cast, type MembersWorld, type Source } from '../../support/member-sources';
+import { MEMBER_FIELDS, SOURCE_KINDS, createSource, memberHookMatch, notFoundSource, populatedSource, rowsOf, setRequestAccess, startMembersWorld, type Cast, type MembersWorld, type Source } from '../../support/member-sources';
 
 let app: TestApp;
 let cast: Cast;
@@ -15,17 +15,13 @@ before(async () => {
 after(() => world.close());
 
 const REQUESTER_FIELDS = ['avatar_url', 'created_at', 'id', 'name', 'requested_at', 'state', 'username', 'web_url'];
-const MEMBER_FIELDS = ['access_level', 'avatar_url', 'created_at', 'expires_at', 'id', 'name', 'state', 'username', 'web_url'];
-const notFoundSource = (source: Source) => ({ message: source.kind === 'projects' ? '404 Project Not Found' : '404 Group Not Found' });
 const hookTimeout = { timeout: 20_000 };
 
 const requestsOf = async (source: Source) => (await rowsOf(app, source)).filter((row) => row.requested_at !== null);
 const membersOf = async (source: Source) => (await rowsOf(app, source)).filter((row) => row.requested_at === null);
 
 function memberHooks(source: Source, action: 'add' | 'remove', userId: number) {
-  const name = `user_${action}_${action === 'add' ? 'to' : 'from'}_${source.kind === 'projects' ? 'team' : 'group'}`;
-  const key = source.kind === 'projects' ? 'project_id' : 'group_id';
-  const match = (hook: any) => hook.body?.event_name === name && hook.body.user_id === userId && hook.body[key] === source.id;
+  const match = memberHookMatch(source, action, userId);
   return { next: () => listener.waitFor(match), received: () => listener.received.filter(match) };
 }
 

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
-import { grantProjectRole } from '../../support/roles';
+import { createProjectWorld, type Person } from '../../support/project-world';
 import { seedCommit } from '../../support/repo';
 import type { ApiClient } from '../../support/client';
 import { createBranch, deleteBranch } from '../../../src/git/write';
@@ -9,8 +9,8 @@ import { repoPathOf } from '../../../src/services/repository/repositories';
 import { ensurePipeline } from '../../../src/services/ci/commit-statuses';
 
 let app: TestApp;
-let owner: { user: any; client: ApiClient };
-let developer: { user: any; client: ApiClient };
+let owner: Person;
+let developer: Person;
 let reporter: ApiClient;
 let guest: ApiClient;
 let outsider: ApiClient;
@@ -52,19 +52,12 @@ async function insertStatus(pipelineId: number, values: { name: string; ref: str
 
 before(async () => {
   app = await startApp();
-  owner = await app.createUser();
-  const created = await owner.client.post('/projects', { name: 'statuses', visibility_level: 0 });
-  assert.equal(created.status, 201);
-  projectId = created.body.id;
-  developer = await app.createUser();
-  await grantProjectRole(app, projectId, developer.user.id, 30);
-  const reporterUser = await app.createUser();
-  await grantProjectRole(app, projectId, reporterUser.user.id, 20);
-  reporter = reporterUser.client;
-  const guestUser = await app.createUser();
-  await grantProjectRole(app, projectId, guestUser.user.id, 10);
-  guest = guestUser.client;
-  outsider = (await app.createUser()).client;
+  const world = await createProjectWorld(app, { name: 'statuses', visibility: 0, roles: ['developer', 'reporter', 'guest', 'stranger'] });
+  projectId = world.id;
+  ({ owner, developer } = world);
+  reporter = world.reporter.client;
+  guest = world.guest.client;
+  outsider = world.stranger.client;
 
   sha = await seedCommit(app, projectId, { files: { 'README.md': '# statuses\n' } });
   await createBranch(repoPath(), 'develop', sha);

@@ -3,9 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { grantProjectRole } from '../../support/roles';
+import { createPeople, createProjectWorld, type ProjectWorld } from '../../support/project-world';
+import { assertCodeAccess } from '../../support/access-matrix';
 import { HookListener } from '../../support/hook-listener';
-import { seedCommit, seedCommits } from '../../support/repo';
+import { seedCommit } from '../../support/repo';
 import { createTag } from '../../../src/git/write';
 import { repoPathOf } from '../../../src/services/repository/repositories';
 
@@ -15,65 +16,58 @@ let reporter: ApiClient;
 let guest: ApiClient;
 let stranger: ApiClient;
 let reporterUser: any;
-let code: { id: number };
-let open: { id: number };
-let empty: { id: number };
+let code: ProjectWorld<'reporter' | 'guest' | 'stranger'>;
+let open: ProjectWorld<'stranger'>;
+let empty: ProjectWorld<'reporter'>;
 let sha: { first: string; second: string; third: string; feature: string; openHead: string };
 
 const commits = (id: number) => `/projects/${id}/repository/commits`;
 
 before(async () => {
   app = await startApp();
-  owner = (await app.createUser({ username: 'commits-owner' })).client;
-  const reporterCreated = await app.createUser({ username: 'commits-reporter', name: 'Rita Reporter' });
-  reporterUser = reporterCreated.user;
-  reporter = reporterCreated.client;
-  const guestUser = await app.createUser({ username: 'commits-guest' });
-  guest = guestUser.client;
-  stranger = (await app.createUser({ username: 'commits-stranger' })).client;
+  const people = await createPeople(app, ['reporter', 'guest', 'stranger'], {
+    owner: { username: 'commits-owner' },
+    reporter: { username: 'commits-reporter', name: 'Rita Reporter' },
+  });
+  owner = people.owner.client;
+  reporterUser = people.reporter.user;
+  reporter = people.reporter.client;
+  guest = people.guest.client;
+  stranger = people.stranger.client;
 
-  code = (await owner.post('/projects', { name: 'code', visibility_level: 0 })).body;
-  open = (await owner.post('/projects', { name: 'open', visibility_level: 20 })).body;
-  empty = (await owner.post('/projects', { name: 'empty', visibility_level: 0 })).body;
-  await grantProjectRole(app, code.id, reporterUser.id, 20);
-  await grantProjectRole(app, code.id, guestUser.user.id, 10);
-  await grantProjectRole(app, empty.id, reporterUser.id, 20);
+  code = await createProjectWorld(app, {
+    people,
+    name: 'code',
+    visibility: 0,
+    roles: ['reporter', 'guest', 'stranger'],
+    commits: [
+      {
+        files: { 'README.md': 'one\ntwo\nthree\n', 'lib/a.rb': 'puts 1\n' },
+        message: 'first commit\n\nwith a body\n',
+        time: new Date('2016-01-01T10:00:00Z'),
+        author: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      },
+      {
+        files: { 'README.md': 'one\n2\nthree\nfour\n', 'lib/b.rb': 'puts 2\n' },
+        message: 'second commit\n',
+        time: new Date('2016-02-01T10:00:00Z'),
+        author: { name: 'Grace Hopper', email: 'grace@example.com' },
+      },
+      { deletes: ['lib/a.rb'], message: 'third commit\n', time: new Date('2016-03-01T10:00:00Z'), author: { name: 'Ada Lovelace', email: 'ada@example.com' } },
+    ],
+  });
+  open = await createProjectWorld(app, { people, name: 'open', visibility: 20, roles: ['stranger'], commits: [{ files: { 'README.md': 'open\n' }, message: 'open\n' }] });
+  empty = await createProjectWorld(app, { people, name: 'empty', visibility: 0, roles: ['reporter'] });
 
-  const [first, second, third] = await seedCommits(app, code.id, [
-    {
-      files: { 'README.md': 'one\ntwo\nthree\n', 'lib/a.rb': 'puts 1\n' },
-      message: 'first commit\n\nwith a body\n',
-      time: new Date('2016-01-01T10:00:00Z'),
-      author: { name: 'Ada Lovelace', email: 'ada@example.com' },
-    },
-    {
-      files: { 'README.md': 'one\n2\nthree\nfour\n', 'lib/b.rb': 'puts 2\n' },
-      message: 'second commit\n',
-      time: new Date('2016-02-01T10:00:00Z'),
-      author: { name: 'Grace Hopper', email: 'grace@example.com' },
-    },
-    { deletes: ['lib/a.rb'], message: 'third commit\n', time: new Date('2016-03-01T10:00:00Z'), author: { name: 'Ada Lovelace', email: 'ada@example.com' } },
-  ]);
+  const [first, second, third] = code.shas;
   const feature = await seedCommit(app, code.id, { branch: 'feature', startRef: first, files: { 'feature.txt': 'f\n' }, message: 'feature\n', time: new Date('2016-01-15T10:00:00Z') });
   await createTag(repoPathOf(app.services.ctx, code.id), 'v1.0', first);
-  const openHead = await seedCommit(app, open.id, { files: { 'README.md': 'open\n' }, message: 'open\n' });
-  sha = { first, second, third, feature, openHead };
+  sha = { first, second, third, feature, openHead: open.shas[0] };
 });
 after(() => app.close());
 
-async function assertReadPermissions(call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) {
-  assert.equal((await call(reporter, code.id)).status, 200, 'reporter');
-  const guestCall = await call(guest, code.id);
-  assert.equal(guestCall.status, 403, 'guest of a private project');
-  assert.deepEqual(guestCall.body, { message: '403 Forbidden' });
-  const strangerCall = await call(stranger, code.id);
-  assert.equal(strangerCall.status, 404, 'stranger');
-  assert.deepEqual(strangerCall.body, { message: '404 Project Not Found' });
-  // Every consumer API row needs a signed-in caller, public projects included.
-  assert.equal((await call(app.anonymous, code.id)).status, 401, 'anonymous on a private project');
-  assert.equal((await call(app.anonymous, open.id)).status, 401, 'anonymous on a public project');
-  assert.equal((await call(stranger, open.id)).status, 200, 'stranger on a public project');
-}
+/** A read of the code: reporters and up of the private project, anyone signed in on the public one. */
+const assertReadPermissions = (call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) => assertCodeAccess({ private: code, public: open }, call);
 
 describe('GET /projects/:id/repository/commits', () => {
   test('lists the default branch newest first as commit summaries with allow_failure', async () => {
@@ -385,7 +379,7 @@ describe('Note Hook for commit comments', () => {
         id: sha.second,
         message: 'second commit\n',
         timestamp: '2016-02-01T10:00:00+00:00',
-        url: `${(code as any).web_url}/commit/${sha.second}`,
+        url: `${code.project.web_url}/commit/${sha.second}`,
         author: { name: 'Grace Hopper', email: 'grace@example.com' },
       });
       assert.equal(whole.status, 201);

@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { grantProjectRole } from '../../support/roles';
-import { seedCommits } from '../../support/repo';
+import { createProjectWorld, type ProjectWorld } from '../../support/project-world';
+import { assertCodeAccess } from '../../support/access-matrix';
 
 /**
  * Every route that copies or shows a project's code needs `download_code` (GitLab 8.12's
@@ -13,33 +13,33 @@ import { seedCommits } from '../../support/repo';
 let app: TestApp;
 let guest: ApiClient;
 let reporter: ApiClient;
-let project: { id: number };
+let project: ProjectWorld<'guest' | 'reporter'>;
 let sha: { first: string; second: string; blob: string };
 
 before(async () => {
   app = await startApp();
-  const owner = await app.createUser({ username: 'code-owner' });
-  const guestUser = await app.createUser({ username: 'code-guest' });
-  const reporterUser = await app.createUser({ username: 'code-reporter' });
-  guest = guestUser.client;
-  reporter = reporterUser.client;
-  project = (await owner.client.post('/projects', { name: 'secret', visibility_level: 0 })).body;
-  await grantProjectRole(app, project.id, guestUser.user.id, 10);
-  await grantProjectRole(app, project.id, reporterUser.user.id, 20);
-  const [first, second] = await seedCommits(app, project.id, [
-    { files: { 'README.md': '# secret\n' }, message: 'first\n' },
-    { files: { 'README.md': '# secret\n\nmore\n' }, message: 'second\n' },
-  ]);
+  project = await createProjectWorld(app, {
+    name: 'secret',
+    visibility: 0,
+    roles: ['guest', 'reporter'],
+    commits: [
+      { files: { 'README.md': '# secret\n' }, message: 'first\n' },
+      { files: { 'README.md': '# secret\n\nmore\n' }, message: 'second\n' },
+    ],
+  });
+  guest = project.guest.client;
+  reporter = project.reporter.client;
+  const [first, second] = project.shas;
   const file = await reporter.get(`/projects/${project.id}/repository/files`, { file_path: 'README.md', ref: 'master' });
-  sha = { first: first!, second: second!, blob: file.body.blob_id };
-  await owner.client.post(`/projects/${project.id}/repository/tags`, { tag_name: 'v1', ref: 'master' });
+  sha = { first, second, blob: file.body.blob_id };
+  await project.owner.client.post(`/projects/${project.id}/repository/tags`, { tag_name: 'v1', ref: 'master' });
 });
 after(() => app.close());
 
 const repo = () => `/projects/${project.id}/repository`;
 
 /** Each read of the code, and what a reporter gets from it. */
-const READS: { name: string; call(client: ApiClient): Promise<{ status: number }>; ok: number }[] = [
+const READS: { name: string; call(client: ApiClient): Promise<{ status: number; body: unknown }>; ok: number }[] = [
   { name: 'GET tree', call: (c) => c.get(`${repo()}/tree`), ok: 200 },
   { name: 'GET files', call: (c) => c.get(`${repo()}/files`, { file_path: 'README.md', ref: 'master' }), ok: 200 },
   { name: 'GET blobs/:sha', call: (c) => c.get(`${repo()}/blobs/${sha.second}`, { filepath: 'README.md' }), ok: 200 },
@@ -64,10 +64,7 @@ const READS: { name: string; call(client: ApiClient): Promise<{ status: number }
 describe('routes that show the code of a private project', () => {
   for (const read of READS) {
     test(`${read.name}: a guest gets 403, a reporter gets through`, async () => {
-      const byGuest = await read.call(guest);
-      assert.equal(byGuest.status, 403, 'guest');
-      assert.deepEqual((byGuest as { body?: unknown }).body, { message: '403 Forbidden' });
-      assert.equal((await read.call(reporter)).status, read.ok, 'reporter');
+      await assertCodeAccess({ private: project }, read.call, read.ok);
     });
   }
 });

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
-import { seedCommit } from '../../support/repo';
+import { createRootProject } from '../../support/repo';
 import { LIMITS } from '../../../src/lib/limits';
 
 let app: TestApp;
@@ -10,14 +10,9 @@ let head: string;
 
 before(async () => {
   app = await startApp();
-  const project = await app.root.post('/projects', { name: 'limits' });
-  assert.equal(project.status, 201);
-  projectId = project.body.id;
-  head = await seedCommit(app, projectId, { files: { 'README.md': 'hello\n' } });
+  ({ id: projectId, head } = await createRootProject(app, 'limits'));
 });
-after(async () => {
-  await app.close();
-});
+after(() => app.close());
 
 const TEXT_PAST = 'd'.repeat(LIMITS.text + 1);
 const NAME_PAST = 'n'.repeat(LIMITS.name + 1);

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
-import { seedCommit } from '../../support/repo';
+import { createRootProject } from '../../support/repo';
 import { LIMITS } from '../../../src/lib/limits';
 
 // Refs longer than git can store do not exist: refused (or not found) before git runs. A body
@@ -17,14 +17,10 @@ let base: string;
 
 before(async () => {
   app = await startApp();
-  const project = await app.root.post('/projects', { name: 'long-refs' });
-  assert.equal(project.status, 201);
-  base = `/projects/${project.body.id}/repository`;
-  await seedCommit(app, project.body.id, { files: { 'README.md': 'hello\n' } });
+  const project = await createRootProject(app, 'long-refs');
+  base = `/projects/${project.id}/repository`;
 });
-after(async () => {
-  await app.close();
-});
+after(() => app.close());
 
 const answer = (response: { status: number; body: unknown }) => [response.status, response.body];
 

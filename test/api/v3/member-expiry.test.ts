@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestApp } from '../../support/app';
 import type { HookListener } from '../../support/hook-listener';
-import { SOURCE_KINDS, createSource, startMembersWorld, type Cast, type MembersWorld } from '../../support/member-sources';
+import { SOURCE_KINDS, createSource, memberHookMatch, startMembersWorld, type Cast, type MembersWorld } from '../../support/member-sources';
 
 // Its own server: the sweep removes every expired membership, those of other tests included.
 let app: TestApp;
@@ -32,11 +32,7 @@ describe('expired memberships', () => {
       const members = await cast.master.client.get(`${source.base}/members`);
       assert.deepEqual(members.body.map((member: any) => member.id), [cast.master.user.id, cast.stranger.user.id]);
       assert.equal((await cast.developer.client.get(source.base)).status, 404);
-      const event = kind === 'projects' ? 'user_remove_from_team' : 'user_remove_from_group';
-      const key = kind === 'projects' ? 'project_id' : 'group_id';
-      for (const person of [cast.developer, cast.requester]) {
-        await listener.waitFor((hook) => hook.body?.event_name === event && hook.body.user_id === person.user.id && hook.body[key] === source.id);
-      }
+      for (const person of [cast.developer, cast.requester]) await listener.waitFor(memberHookMatch(source, 'remove', person.user.id));
       // A second sweep finds nothing left to do.
       assert.equal(await app.services.members.removeExpired(), 0);
     });

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestApp } from '../../support/app';
 import type { HookListener } from '../../support/hook-listener';
-import { SOURCE_KINDS, createSource, grant, populatedSource, rowsOf, startMembersWorld, type Cast, type MembersWorld, type Source } from '../../support/member-sources';
+import { MEMBER_FIELDS, SOURCE_KINDS, createSource, grant, memberHookMatch, notFoundSource, populatedSource, rowsOf, startMembersWorld, type Cast, type MembersWorld, type Source } from '../../support/member-sources';
 
 let app: TestApp;
 let cast: Cast;
@@ -14,16 +14,12 @@ before(async () => {
 });
 after(() => world.close());
 
-const MEMBER_FIELDS = ['access_level', 'avatar_url', 'created_at', 'expires_at', 'id', 'name', 'state', 'username', 'web_url'];
-const notFoundSource = (source: Source) => ({ message: source.kind === 'projects' ? '404 Project Not Found' : '404 Group Not Found' });
 const ownerLevel = (source: Source) => (source.kind === 'projects' ? 40 : 50);
 const hookTimeout = { timeout: 20_000 };
 
 /** The system hook event for this member of this source. */
 function memberHook(source: Source, action: 'add' | 'remove', userId: number) {
-  const name = `user_${action}_${action === 'add' ? 'to' : 'from'}_${source.kind === 'projects' ? 'team' : 'group'}`;
-  const key = source.kind === 'projects' ? 'project_id' : 'group_id';
-  return listener.waitFor((hook) => hook.body?.event_name === name && hook.body.user_id === userId && hook.body[key] === source.id);
+  return listener.waitFor(memberHookMatch(source, action, userId));
 }
 
 async function projectEvents(source: Source, action: string) {

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { createGroupRow, grantGroupRole, grantProjectRole } from '../../support/roles';
+import { createProjectWorld } from '../../support/project-world';
 
 let app: TestApp;
 before(async () => {
@@ -142,10 +143,8 @@ describe('GET /projects/:id', () => {
   });
 
   test('unknown and private-to-others projects answer 404 Project Not Found', async () => {
-    const { client } = await app.createUser();
-    const created = await client.post('/projects', { name: 'hidden' });
-    const stranger = await app.createUser();
-    for (const response of [await stranger.client.get(`/projects/${created.body.id}`), await client.get('/projects/999999')]) {
+    const { id, owner, stranger } = await createProjectWorld(app, { name: 'hidden', roles: ['stranger'] });
+    for (const response of [await stranger.client.get(`/projects/${id}`), await owner.client.get('/projects/999999')]) {
       assert.equal(response.status, 404);
       assert.deepEqual(response.body, { message: '404 Project Not Found' });
     }
@@ -302,23 +301,17 @@ describe('PUT /projects/:id', () => {
   });
 
   test('a master changes path, features and description but not name or visibility', async () => {
-    const { client } = await app.createUser();
-    const created = await client.post('/projects', { name: 'mastered' });
-    const master = await app.createUser();
-    await grantProjectRole(app, created.body.id, master.user.id, 40);
-    const changed = await master.client.put(`/projects/${created.body.id}`, { path: 'new-path', description: 'new', issues_enabled: true });
+    const { id, master } = await createProjectWorld(app, { name: 'mastered', roles: ['master'] });
+    const changed = await master.client.put(`/projects/${id}`, { path: 'new-path', description: 'new', issues_enabled: true });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.path, 'new-path');
-    assert.equal((await master.client.put(`/projects/${created.body.id}`, { name: 'other name' })).status, 403);
-    assert.equal((await master.client.put(`/projects/${created.body.id}`, { visibility_level: 20 })).status, 403);
+    assert.equal((await master.client.put(`/projects/${id}`, { name: 'other name' })).status, 403);
+    assert.equal((await master.client.put(`/projects/${id}`, { visibility_level: 20 })).status, 403);
   });
 
   test('a developer may change nothing: 403', async () => {
-    const { client } = await app.createUser();
-    const created = await client.post('/projects', { name: 'dev-locked' });
-    const developer = await app.createUser();
-    await grantProjectRole(app, created.body.id, developer.user.id, 30);
-    assert.equal((await developer.client.put(`/projects/${created.body.id}`, { description: 'x' })).status, 403);
+    const { id, developer } = await createProjectWorld(app, { name: 'dev-locked', roles: ['developer'] });
+    assert.equal((await developer.client.put(`/projects/${id}`, { description: 'x' })).status, 403);
   });
 
   test('a name or path taken in the namespace answers 400', async () => {
@@ -349,13 +342,9 @@ describe('POST /projects/:id/archive and /unarchive', () => {
   });
 
   test('a master or developer gets 403; a stranger to a private project 404', async () => {
-    const { client } = await app.createUser();
-    const created = await client.post('/projects', { name: 'not yours to archive' });
-    const master = await app.createUser();
-    await grantProjectRole(app, created.body.id, master.user.id, 40);
-    assert.equal((await master.client.post(`/projects/${created.body.id}/archive`)).status, 403);
-    const stranger = await app.createUser();
-    assert.equal((await stranger.client.post(`/projects/${created.body.id}/archive`)).status, 404);
+    const { id, master, stranger } = await createProjectWorld(app, { name: 'not yours to archive', roles: ['master', 'stranger'] });
+    assert.equal((await master.client.post(`/projects/${id}/archive`)).status, 403);
+    assert.equal((await stranger.client.post(`/projects/${id}/archive`)).status, 404);
   });
 });
 
@@ -387,29 +376,23 @@ describe('DELETE /projects/:id', () => {
   });
 
   test('a developer gets 403; unknown 404; an administrator may delete', async () => {
-    const { client } = await app.createUser();
-    const created = await client.post('/projects', { name: 'guarded' });
-    const developer = await app.createUser();
-    await grantProjectRole(app, created.body.id, developer.user.id, 30);
-    assert.equal((await developer.client.delete(`/projects/${created.body.id}`)).status, 403);
-    assert.equal((await client.delete('/projects/999999')).status, 404);
-    assert.equal((await app.root.delete(`/projects/${created.body.id}`)).status, 200);
+    const { id, owner, developer } = await createProjectWorld(app, { name: 'guarded', roles: ['developer'] });
+    assert.equal((await developer.client.delete(`/projects/${id}`)).status, 403);
+    assert.equal((await owner.client.delete('/projects/999999')).status, 404);
+    assert.equal((await app.root.delete(`/projects/${id}`)).status, 200);
   });
 });
 
 describe('POST /projects/fork/:id', () => {
   test('a member forks into their namespace; the fork records its source', async () => {
-    const { client } = await app.createUser();
-    const source = await client.post('/projects', { name: 'upstream' });
-    const forker = await app.createUser();
-    await grantProjectRole(app, source.body.id, forker.user.id, 20);
-    const fork = await forker.client.post(`/projects/fork/${source.body.id}`);
+    const { id, owner, reporter: forker } = await createProjectWorld(app, { name: 'upstream', roles: ['reporter'] });
+    const fork = await forker.client.post(`/projects/fork/${id}`);
     assert.equal(fork.status, 201);
     assert.equal(fork.body.name, 'upstream');
     assert.equal(fork.body.path, 'upstream');
     assert.equal(fork.body.owner.id, forker.user.id);
-    assert.equal(fork.body.forked_from_project.id, source.body.id);
-    assert.equal((await client.get(`/projects/${source.body.id}`)).body.forks_count, 1);
+    assert.equal(fork.body.forked_from_project.id, id);
+    assert.equal((await owner.client.get(`/projects/${id}`)).body.forks_count, 1);
   });
 
   test('into a namespace where the project already lives: 409 with name and path taken', async () => {
@@ -434,12 +417,10 @@ describe('POST /projects/fork/:id', () => {
   });
 
   test('a private project of others answers 404; anonymous 401', async () => {
-    const { client } = await app.createUser();
-    const source = await client.post('/projects', { name: 'closed' });
-    const stranger = await app.createUser();
-    const response = await stranger.client.post(`/projects/fork/${source.body.id}`);
+    const { id, stranger } = await createProjectWorld(app, { name: 'closed', roles: ['stranger'] });
+    const response = await stranger.client.post(`/projects/fork/${id}`);
     assert.deepEqual([response.status, response.body], [404, { message: '404 Project Not Found' }]);
-    assert.equal((await app.anonymous.post(`/projects/fork/${source.body.id}`)).status, 401);
+    assert.equal((await app.anonymous.post(`/projects/fork/${id}`)).status, 401);
   });
 });
 

@@ -6,20 +6,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { grantProjectRole } from '../../support/roles';
-import { seedCommit, seedCommits } from '../../support/repo';
+import { createPeople, createProjectWorld, type ProjectWorld } from '../../support/project-world';
+import { assertCodeAccess } from '../../support/access-matrix';
+import { seedCommit } from '../../support/repo';
 import { createTag } from '../../../src/git/write';
 import { repoPathOf } from '../../../src/services/repository/repositories';
 
 let app: TestApp;
 let owner: ApiClient;
 let reporter: ApiClient;
-let guest: ApiClient;
-let stranger: ApiClient;
 /** A private project with history on `master`, a `feature` branch, a tag and a branch of many files. */
-let code: { id: number; path: string };
-let open: { id: number };
-let empty: { id: number };
+let code: ProjectWorld<'reporter' | 'guest' | 'stranger'>;
+let open: ProjectWorld<'stranger'>;
+let empty: ProjectWorld<'reporter'>;
 let sha: { first: string; second: string; feature: string; slashed: string; many: string };
 const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01, 0xff, 0xfe, 0x00, 0x42]);
 const large = Buffer.alloc(1536 * 1024, 'abcdefghij\n');
@@ -28,62 +27,45 @@ const repo = (id: number) => `/projects/${id}/repository`;
 
 before(async () => {
   app = await startApp();
-  const ownerUser = await app.createUser({ username: 'repo-owner' });
-  owner = ownerUser.client;
-  const reporterUser = await app.createUser({ username: 'repo-reporter' });
-  const guestUser = await app.createUser({ username: 'repo-guest' });
-  stranger = (await app.createUser({ username: 'repo-stranger' })).client;
-  reporter = reporterUser.client;
-  guest = guestUser.client;
+  const people = await createPeople(app, ['reporter', 'guest', 'stranger']);
+  owner = people.owner.client;
+  reporter = people.reporter.client;
 
-  code = (await owner.post('/projects', { name: 'code', visibility_level: 0 })).body;
-  open = (await owner.post('/projects', { name: 'open', visibility_level: 20 })).body;
-  empty = (await owner.post('/projects', { name: 'empty', visibility_level: 0 })).body;
-  await grantProjectRole(app, code.id, reporterUser.user.id, 20);
-  await grantProjectRole(app, code.id, guestUser.user.id, 10);
-  await grantProjectRole(app, empty.id, reporterUser.user.id, 20);
+  code = await createProjectWorld(app, {
+    people,
+    name: 'code',
+    visibility: 0,
+    roles: ['reporter', 'guest', 'stranger'],
+    commits: [
+      {
+        files: { 'README.md': '# code\n', 'files/a.txt': 'alpha\n', 'files/bin.dat': binary, 'docs/guide.md': 'read me\n' },
+        message: 'first commit\n',
+        time: new Date('2016-01-01T00:00:00Z'),
+        author: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      },
+      {
+        files: { 'README.md': '# code\n\nmore\n', 'files/b.txt': 'beta\n', 'files/large.txt': large },
+        message: 'second commit\n',
+        time: new Date('2016-02-01T00:00:00Z'),
+        author: { name: 'Grace Hopper', email: 'grace@example.com' },
+      },
+    ],
+  });
+  open = await createProjectWorld(app, { people, name: 'open', visibility: 20, roles: ['stranger'], commits: [{ files: { 'README.md': 'open to all\n' } }] });
+  empty = await createProjectWorld(app, { people, name: 'empty', visibility: 0, roles: ['reporter'] });
 
-  const [first, second] = await seedCommits(app, code.id, [
-    {
-      files: { 'README.md': '# code\n', 'files/a.txt': 'alpha\n', 'files/bin.dat': binary, 'docs/guide.md': 'read me\n' },
-      message: 'first commit\n',
-      time: new Date('2016-01-01T00:00:00Z'),
-      author: { name: 'Ada Lovelace', email: 'ada@example.com' },
-    },
-    {
-      files: { 'README.md': '# code\n\nmore\n', 'files/b.txt': 'beta\n', 'files/large.txt': large },
-      message: 'second commit\n',
-      time: new Date('2016-02-01T00:00:00Z'),
-      author: { name: 'Grace Hopper', email: 'grace@example.com' },
-    },
-  ]);
+  const [first, second] = code.shas;
   const feature = await seedCommit(app, code.id, { branch: 'feature', startRef: 'master', files: { 'feature.txt': 'new feature\n' }, message: 'feature\n', time: new Date('2016-03-01T00:00:00Z') });
   const slashed = await seedCommit(app, code.id, { branch: 'topic/one', startRef: 'master', files: { 'topic.txt': 'topic\n' }, message: 'topic\n' });
   const manyFiles = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`many/file-${index}.txt`, `${index}\n`]));
   const many = await seedCommit(app, code.id, { branch: 'many', startRef: 'master', files: manyFiles, message: 'many files\n' });
   await createTag(repoPathOf(app.services.ctx, code.id), 'v1.0', first);
   sha = { first, second, feature, slashed, many };
-  await seedCommit(app, open.id, { files: { 'README.md': 'open to all\n' } });
 });
 after(() => app.close());
 
 /** The callers a repository read allows and refuses, against the private project and the public one. */
-async function assertReadPermissions(call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) {
-  assert.equal((await call(reporter, code.id)).status, 200, 'reporter');
-  assert.equal((await call(owner, code.id)).status, 200, 'owner');
-  const guestCall = await call(guest, code.id);
-  assert.equal(guestCall.status, 403, 'guest of a private project');
-  assert.deepEqual(guestCall.body, { message: '403 Forbidden' });
-  const strangerCall = await call(stranger, code.id);
-  assert.equal(strangerCall.status, 404, 'stranger to a private project');
-  assert.deepEqual(strangerCall.body, { message: '404 Project Not Found' });
-  // Every consumer API row needs a signed-in caller, public projects included.
-  const anonymousPrivate = await call(app.anonymous, code.id);
-  assert.equal(anonymousPrivate.status, 401, 'anonymous on a private project');
-  assert.deepEqual(anonymousPrivate.body, { message: '401 Unauthorized' });
-  assert.equal((await call(app.anonymous, open.id)).status, 401, 'anonymous on a public project');
-  assert.equal((await call(stranger, open.id)).status, 200, 'stranger on a public project');
-}
+const assertReadPermissions = (call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) => assertCodeAccess({ private: code, public: open }, call);
 
 describe('GET /projects/:id/repository/tree', () => {
   test('lists the root of the default branch: directories first, then files, with mode and object id', async () => {

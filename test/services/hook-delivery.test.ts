@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { HookListener, eventually, type Answer } from '../support/hook-listener';
+import { eventually } from '../support/eventually';
+import { HookListener, type Answer } from '../support/hook-listener';
 
 // A self-signed certificate for 127.0.0.1 (valid 2000–2100), made for these tests only.
 const tls = {
