@@ -65,19 +65,19 @@ const CREDENTIALS = ['private_token', 'sudo'];
 /**
  * The parameters each link repeats. GitLab echoed every request parameter, but a link repeats them
  * up to four times in one header and Node's HTTP clients (undici, fetch) refuse headers past 16 KB:
- * a 10 KB parameter the route does not even read made the answer unreadable. So links carry the
- * parameters the route declares (path and query schema, bounded by their own limits; `page` and
- * `per_page` are set by the caller), plus the credentials when no longer than `LIMITS.name`
- * (auth refuses longer ones anyway); anything else is dropped, as the route ignored it. This keeps
- * every filter a client relies on when it follows `next`, and the header a few kilobytes at most.
+ * a 10 KB parameter made the answer unreadable. So links carry the parameters the route declares
+ * (path and query schema) and the credentials, each only when no longer than `LIMITS.name`;
+ * anything else is dropped. Every filter of a list is a name (its schema caps it there), so a
+ * client following `next` keeps its query; only a value no filter accepts (a 10 KB `active`) or a
+ * file path past 255 characters is left out. The header stays a few kilobytes at most.
  */
 function linkParams(request: FastifyRequest): Record<string, unknown> {
   const querySchema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
   const declared = new Set(Object.keys(querySchema?.properties ?? {}));
-  const kept = Object.entries(rawParams(request)).filter(
-    ([name, value]) => declared.has(name) || (CREDENTIALS.includes(name) && String(value).length <= LIMITS.name),
+  const kept = Object.entries({ ...rawParams(request), ...(request.params as Record<string, unknown>) }).filter(
+    ([name, value]) => (declared.has(name) || CREDENTIALS.includes(name) || name in (request.params as object)) && String(value).length <= LIMITS.name,
   );
-  return { ...Object.fromEntries(kept), ...(request.params as Record<string, unknown>) };
+  return Object.fromEntries(kept);
 }
 
 function rawParams(request: FastifyRequest): Record<string, unknown> {

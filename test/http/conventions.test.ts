@@ -194,6 +194,10 @@ describe('pagination', () => {
     const projects = await app.root.get('/projects', { foo: big, search: 'x', order_by: 'name' });
     assert.equal(projects.status, 200);
     assert.match(projects.headers.get('link')!, /^<[^>]+\/api\/v3\/projects\?order_by=name&page=1&per_page=20&search=x>; rel="first"/);
+    // A declared parameter with a value no filter takes (`active` is a flag) is left out too.
+    const flagged = await app.root.get('/users', { active: big, per_page: 1 });
+    assert.equal(flagged.status, 200);
+    assert.doesNotMatch(flagged.headers.get('link')!, /active=/);
   });
 
   test('an empty page has no next page and an empty X-Next-Page', async () => {

@@ -139,10 +139,13 @@ export class MembersService {
     if (!source.callerAdmins && row.user_id !== caller.id) throw forbidden();
     return this.db.transaction().execute(async (trx) => {
       if (await isLastOwner(trx, this.ctx.dialect, source, row)) throw forbidden();
-      const [removed] = await withUsers(trx, [row]);
-      await trx.deleteFrom('members').where('id', '=', row.id).execute();
-      await announceLeave(this.ctx, this.events, trx, source, removed!);
-      return removed!;
+      // The request that deletes the row announces it: a concurrent removal (or the user's own
+      // deletion) that took it first leaves nothing to remove.
+      const deleted = await trx.deleteFrom('members').where('id', '=', row.id).returningAll().execute();
+      const [removed] = await withUsers(trx, deleted);
+      if (!removed) return null;
+      await announceLeave(this.ctx, this.events, trx, source, removed);
+      return removed;
     });
   }
 

@@ -416,6 +416,17 @@ for (const kind of SOURCE_KINDS) {
       assert.deepEqual((await cast.master.client.get(`${source.base}/members`)).body.map((m: any) => m.id), [cast.master.user.id]);
     });
 
+    test('removing the same member twice at once: never a 500, and one removal is recorded', async () => {
+      const source = await populatedSource(app, kind, cast);
+      const answers = await Promise.all([1, 2, 3].map(() => cast.master.client.delete(`${source.base}/members/${cast.developer.user.id}`)));
+      for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 404, `${answer.status} ${JSON.stringify(answer.body)}`);
+      assert.ok(answers.some((answer) => answer.status === 200 && answer.body.id === cast.developer.user.id));
+      if (kind === 'projects') {
+        const left = await app.services.ctx.db.selectFrom('events').select('id').where('action', '=', 'left').where('project_id', '=', source.id).execute();
+        assert.equal(left.length, 1);
+      }
+    });
+
     test('the master removes the developer and gets the removed member', async () => {
       const source = await populatedSource(app, kind, cast);
       const response = await cast.master.client.delete(`${source.base}/members/${cast.developer.user.id}`);
