@@ -10,6 +10,7 @@ import { resolveCommitId } from '../../git/commits';
 import { branchesContaining } from '../../git/containing';
 import { repoPathOf } from '../repository/repositories';
 import { fire, invalidTransition, lockPipeline, updatePipelineStatus, type StatusEvent } from './status';
+import { inTransaction } from '../../db/transaction';
 
 /** A build or an external status, with the sha of its pipeline. */
 export type CommitStatusRow = Selectable<CiBuildsTable> & { sha: string };
@@ -93,7 +94,7 @@ export class CommitStatusesService {
     if (!(POSTABLE_STATES as readonly string[]).includes(input.state)) throw badRequest('invalid state');
     const name = input.name || 'default';
 
-    return this.ctx.db.transaction().execute(async (trx) => {
+    return inTransaction(this.ctx.db, async (trx) => {
       const pipeline = await ensurePipeline(trx, project.id, commitId, ref, user.id);
       // Two posts of one status wait for each other here instead of both creating it.
       await lockPipeline(this.ctx, trx, pipeline.id);

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { emitSystemEvents, groupEventData, groupMemberEventData, type SystemEvent } from '../hooks/system-events';
 import { groupAccessOf, memberGroupIds } from './queries';
 import { checkGroupDescription, checkGroupName, checkGroupPath, checkGroupVisibility } from './rules';
+import { inTransaction } from '../../db/transaction';
 
 export type Group = NamespaceRow;
 
@@ -140,7 +141,7 @@ export class GroupsService {
     if (!validation.ok) throw failedTo('save group', validation.messages);
     const time = now();
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await inTransaction(this.db, async (trx) => {
         const group = await trx
           .insertInto('namespaces')
           .values({
@@ -210,7 +211,7 @@ export class GroupsService {
    */
   async remove(group: Group, standing: GroupStanding): Promise<Group> {
     this.authorize(standing, 'admin_group');
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       const projects = await trx.selectFrom('projects').selectAll().where('namespace_id', '=', group.id).orderBy('id').execute();
       // One destroy per project: it owns the per-project clean-up and events.
       for (const project of projects) await this.projects.destroy(trx, { ...project, namespace: group });

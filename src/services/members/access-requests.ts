@@ -8,6 +8,7 @@ import { announceJoin } from './announce';
 import { findRow, pageOfRows, withUsers } from './rows';
 import { accessLevelFor, isBlank, type LooseParam } from './rules';
 import type { MemberSource, MemberWithUser } from './types';
+import { inTransaction } from '../../db/transaction';
 
 /**
  * Access requests (GitLab 8.11+ `access_requests.rb`): a `members` row with `requested_at`
@@ -60,7 +61,7 @@ export class AccessRequestsService {
     if (!row) throw recordNotFound();
     // GitLab 8.12 ignores an invalid level, fails to save and still answers 201; we refuse it.
     const level = isBlank(accessLevel) ? DEVELOPER : accessLevelFor(source, accessLevel);
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const member = await trx
         .updateTable('members')
         .set({ access_level: level, requested_at: null, updated_at: now() })

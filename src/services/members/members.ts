@@ -10,6 +10,7 @@ import { accessLevelFor, expiryDate, isBlank, type LooseParam } from './rules';
 import { toInteger } from '../../lib/to-integer';
 import { findSource, personalOwnerId, sourceOfRow, type SourceFinders } from './sources';
 import type { MemberSource, MemberWithUser, SourceKind } from './types';
+import { inTransaction } from '../../db/transaction';
 
 export interface NewMember {
   user_id?: LooseParam;
@@ -61,7 +62,7 @@ export class MembersService {
     if (isBlank(params.access_level)) throw notGiven('access_level');
     const userId = toInteger(params.user_id);
     const expiresAt = expiryDate(params.expires_at);
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const existing = userId === undefined ? undefined : await findRow(trx, source, 'any', userId);
       if (existing && existing.requested_at === null) return this.existingMember(trx, source, userId!);
       const accessLevel = accessLevelFor(source, params.access_level);
@@ -110,7 +111,7 @@ export class MembersService {
     const accessLevel = accessLevelFor(source, changes.access_level);
     // Blank values never clear a field (GitLab's `attributes_for_keys`).
     const expiresAt = isBlank(changes.expires_at) ? row.expires_at : expiryDate(changes.expires_at);
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       if (accessLevel !== row.access_level && (await isLastOwner(trx, this.ctx.dialect, source, row))) throw forbidden();
       const member = await trx
         .updateTable('members')
@@ -137,7 +138,7 @@ export class MembersService {
     }
     if (row.user_id === personalOwnerId(source)) throw forbidden();
     if (!source.callerAdmins && row.user_id !== caller.id) throw forbidden();
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       if (await isLastOwner(trx, this.ctx.dialect, source, row)) throw forbidden();
       // The request that deletes the row announces it: a concurrent removal (or the user's own
       // deletion) that took it first leaves nothing to remove.
@@ -166,7 +167,7 @@ export class MembersService {
     for (const row of expired) {
       const source = await sourceOfRow(this.finders, row);
       if (!source) continue;
-      removed += await this.db.transaction().execute(async (trx) => {
+      removed += await inTransaction(this.db, async (trx) => {
         const deleted = await trx.deleteFrom('members').where('id', '=', row.id).returningAll().execute();
         if (deleted.length === 0) return 0;
         const [left] = await withUsers(trx, deleted);

@@ -12,6 +12,7 @@ import { isFullOid } from '../../git/ref-names';
 import type { NoteRow } from './types';
 import { buildCommitNoteData } from './commit-note-data';
 import { findLine, type FoundLine, type Placement } from './diff-lines';
+import { inTransaction } from '../../db/transaction';
 
 export interface NewCommitComment {
   note: string;
@@ -53,7 +54,7 @@ export class CommitCommentsService {
     const placement = isFullOid(sha) ? await this.placement(project, commit, comment) : undefined;
     const authorId = author.id;
     const time = now();
-    return this.ctx.db.transaction().execute(async (trx) => {
+    return inTransaction(this.ctx.db, async (trx) => {
       const note = await trx
         .insertInto('notes')
         .values({

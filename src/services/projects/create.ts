@@ -12,6 +12,7 @@ import { hookOwnerOf } from './lookup';
 import { checkTaken } from './namespaces';
 import { checkProjectName, checkProjectPath, checkVisibility, parameterize, requestedVisibility } from './rules';
 import type { NamespaceRow, Project } from './types';
+import { inTransaction } from '../../db/transaction';
 
 /**
  * Creates a project in `namespace` for `owner`, `actor` acting: validated as GitLab 8.12 does, its
@@ -36,7 +37,7 @@ export async function createProject(deps: ProjectDeps, actor: User, namespace: N
   const time = now();
   const runnersToken = randomHex(30);
   const flags = Object.fromEntries(PROJECT_FLAGS.map((flag) => [flag, attributes[flag] === undefined ? undefined : attributes[flag] ? 1 : 0]).filter(([, v]) => v !== undefined));
-  const project = await ctx.db.transaction().execute(async (trx) => {
+  const project = await inTransaction(ctx.db, async (trx) => {
     const row = await trx
       .insertInto('projects')
       .values({

@@ -4,11 +4,12 @@ import { emitSystemEvent, eventProject, projectEventData } from '../hooks/system
 import type { ProjectDeps } from './deps';
 import { authorize, hookOwnerOf } from './lookup';
 import type { Project } from './types';
+import { inTransaction } from '../../db/transaction';
 
 /** Removes the project at once (owners); its repository goes through the job queue. */
 export async function removeProject(deps: ProjectDeps, project: Project, standing: ProjectStanding): Promise<void> {
   authorize(standing, 'remove_project');
-  await deps.ctx.db.transaction().execute((trx) => destroyProject(deps, trx, project));
+  await inTransaction(deps.ctx.db, (trx) => destroyProject(deps, trx, project));
   if (project.namespace.kind === 'user') deps.personalProjectsChanged();
 }
 

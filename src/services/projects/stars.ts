@@ -3,10 +3,11 @@ import { notModified } from '../../errors';
 import { now } from '../../lib/time';
 import type { Caller } from '../policy';
 import type { Project } from './types';
+import { inTransaction } from '../../db/transaction';
 
 /** Star: 304 when already starred. */
 export function star(db: Db, project: Project, user: Caller): Promise<Project> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const existing = await trx.selectFrom('stars').select('id').where('user_id', '=', user.id).where('project_id', '=', project.id).executeTakeFirst();
     if (existing) throw notModified();
     await trx.insertInto('stars').values({ user_id: user.id, project_id: project.id, created_at: now() }).execute();
@@ -16,7 +17,7 @@ export function star(db: Db, project: Project, user: Caller): Promise<Project> {
 
 /** Unstar: 304 when not starred. */
 export function unstar(db: Db, project: Project, user: Caller): Promise<Project> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const removed = await trx.deleteFrom('stars').where('user_id', '=', user.id).where('project_id', '=', project.id).executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) throw notModified();
     return refreshStarCount(trx, project);

@@ -6,6 +6,7 @@ import type { ProjectDeps } from './deps';
 import { hookOwnerOf } from './lookup';
 import { checkTaken } from './namespaces';
 import type { NamespaceRow, Project } from './types';
+import { inTransaction } from '../../db/transaction';
 
 /** Moves a project into a group (administrators). */
 export async function transferProject(deps: ProjectDeps, project: Project, group: NamespaceRow): Promise<Project> {
@@ -18,7 +19,7 @@ export async function transferProject(deps: ProjectDeps, project: Project, group
     validation.add('visibility_level', `${visibilityName(project.visibility_level)} is not allowed in a ${visibilityName(group.visibility_level)} group.`);
   }
   if (!validation.ok) throw failedTo('transfer project', validation.messages);
-  const moved = await ctx.db.transaction().execute(async (trx) => {
+  const moved = await inTransaction(ctx.db, async (trx) => {
     const row = await trx.updateTable('projects').set({ namespace_id: group.id, updated_at: now() }).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
     const moved = { ...row, namespace: group };
     const owner = await hookOwnerOf(trx, moved);

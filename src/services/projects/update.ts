@@ -9,6 +9,7 @@ import { authorize, hookOwnerOf } from './lookup';
 import { checkTaken } from './namespaces';
 import { checkProjectName, checkProjectPath, checkVisibility, requestedVisibility } from './rules';
 import type { Project, ProjectRow } from './types';
+import { inTransaction } from '../../db/transaction';
 
 /** PUT /projects/:id: masters change settings; renaming and changing visibility are the owner's. */
 export async function updateProject(deps: ProjectDeps, project: Project, standing: ProjectStanding, actor: User, attributes: ProjectAttributes): Promise<Project> {
@@ -36,7 +37,7 @@ export async function updateProject(deps: ProjectDeps, project: Project, standin
   if (visibility !== undefined) changes.visibility_level = visibility;
   for (const flag of PROJECT_FLAGS) if (attributes[flag] !== undefined) changes[flag] = attributes[flag] ? 1 : 0;
   const renamed = path !== project.path;
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const row = await trx.updateTable('projects').set(changes).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
     const updated = { ...row, namespace: project.namespace };
     if (renamed) {

@@ -5,6 +5,7 @@ import type { Project } from '../projects/types';
 import { setHeadBranch } from '../../git/repositories';
 import { now } from '../../lib/time';
 import { repoPathOf } from './repositories';
+import { inTransaction } from '../../db/transaction';
 
 /** `default_branch_protection`: 0 none, 1 developers can push, 2 full, 3 developers can merge. */
 const PROTECTION = {
@@ -26,7 +27,7 @@ export class DefaultBranchService {
 
   async adopt(project: Project, branch: string): Promise<void> {
     const { default_branch_protection: level } = await this.settings.get();
-    const adopted = await this.ctx.db.transaction().execute(async (trx) => {
+    const adopted = await inTransaction(this.ctx.db, async (trx) => {
       const claimed = await trx
         .updateTable('projects')
         .set({ default_branch: branch, updated_at: now() })

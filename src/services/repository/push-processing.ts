@@ -12,6 +12,7 @@ import { emitProjectEvents } from '../hooks/project-events';
 import { emitFlaggedSystemEvents } from '../hooks/system-events';
 import { buildPushData, PUSH_DATA_COMMITS, type PushDataInput } from './push-data';
 import { repoPathOf } from './repositories';
+import { inTransaction } from '../../db/transaction';
 
 /** What processing a push needs. */
 export interface PushProcessingDeps {
@@ -47,7 +48,7 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
   const tags = events.filter(({ read }) => isTag(read.ref));
 
   // A few statements whatever the number of refs: a mirror push of thousands of tags is one batch.
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await services.events.recordMany(trx, events.map(({ read, data }) => ({ projectId: project.id, authorId: user.id, action: actionOf(read), data })));
     await emitProjectEvents(ctx, trx, project.id, 'push_events', 'Push Hook', branches.map(({ data }) => data));
     await emitProjectEvents(ctx, trx, project.id, 'tag_push_events', 'Tag Push Hook', tags.map(({ data }) => data));

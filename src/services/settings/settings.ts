@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
 import { randomToken } from '../../lib/secrets';
 import { DEFAULT_SETTINGS, applyChanges, checkSettings, type SettingChanges, type SettingValues } from './rules';
+import { inTransaction } from '../../db/transaction';
 
 export type { SettingChanges, SettingValues } from './rules';
 
@@ -57,7 +58,7 @@ export class SettingsService {
   /** Applies a PUT; every setting is checked together, as one record. */
   async update(changes: SettingChanges): Promise<ApplicationSettings> {
     const { id } = await this.get();
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       let query = trx.selectFrom('application_settings').selectAll().where('id', '=', id);
       if (this.ctx.dialect === 'postgres') query = query.forUpdate();
       const row = await query.executeTakeFirstOrThrow();

@@ -10,6 +10,7 @@ import { checkLength } from './rules';
 import { emitSystemEvent, keyEventData } from '../hooks/system-events';
 import type { User } from './users';
 import { isUniqueViolation } from '../../db/errors';
+import { inTransaction } from '../../db/transaction';
 
 export type Key = Selectable<KeysTable>;
 
@@ -79,7 +80,7 @@ export class KeysService {
 
   /** Deletes one of the caller's keys; undefined when there is none (the route answers 200 all the same). */
   async removeOwn(owner: Owner, id: number): Promise<Key | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const key = await trx.deleteFrom('keys').where('id', '=', id).where('user_id', '=', owner.id).returningAll().executeTakeFirst();
       if (key) await emitSystemEvent(this.ctx, trx, 'key_destroy', keyEventData(key, owner));
       return key;
@@ -100,7 +101,7 @@ export class KeysService {
     await this.validate(attributes.title, text, fingerprint);
     const time = now();
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await inTransaction(this.db, async (trx) => {
         const key = await trx
           .insertInto('keys')
           .values({ user_id: owner.id, title: attributes.title, key: text, fingerprint: fingerprint!, created_at: time, updated_at: time })

@@ -13,6 +13,7 @@ import { RecentCache } from '../../lib/recent-cache';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
 import { emitSystemEvent, userEventData } from '../hooks/system-events';
 import { destroyUser, type ProjectRemover } from './destroy';
+import { inTransaction } from '../../db/transaction';
 
 export type User = Selectable<UsersTable>;
 
@@ -198,7 +199,7 @@ export class UsersService {
     const time = now();
     const privateToken = token ?? randomToken();
     const settings = await this.defaults();
-    const created = this.db.transaction().execute(async (trx) => {
+    const created = inTransaction(this.db, async (trx) => {
       const user = await trx
         .insertInto('users')
         .values({
@@ -260,7 +261,7 @@ export class UsersService {
     if (attributes.external !== undefined) changes.external = attributes.external ? 1 : 0;
     if (attributes.can_create_group !== undefined) changes.can_create_group = attributes.can_create_group ? 1 : 0;
     if (attributes.password !== undefined) changes.password_hash = await hashPassword(attributes.password);
-    const write = this.db.transaction().execute(async (trx) => {
+    const write = inTransaction(this.db, async (trx) => {
       const updated = await trx.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       if (attributes.username !== undefined && attributes.username !== user.username) {
         await trx.updateTable('namespaces').set({ name: attributes.username, path: attributes.username, updated_at: time }).where('kind', '=', 'user').where('owner_id', '=', id).execute();
@@ -302,7 +303,7 @@ export class UsersService {
     if (!user) return undefined;
     const projects = this.projects;
     if (!projects) throw new Error('UsersService.projects is not wired');
-    await this.db.transaction().execute((trx) => destroyUser(this.ctx, trx, user, projects));
+    await inTransaction(this.db, (trx) => destroyUser(this.ctx, trx, user, projects));
     this.forgetRecent();
     return user;
   }
