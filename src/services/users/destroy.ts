@@ -3,6 +3,7 @@ import type { UsersTable } from '../../db/schema';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
+import { OWNER } from '../policy';
 import {
   emitSystemEvents,
   groupMemberEventData,
@@ -37,6 +38,32 @@ export interface ProjectRemover {
  * `projects.creator_id` and `members.created_by_id` keep the old id, as in GitLab: they carry
  * no foreign key and nothing resolves them to a user.
  */
+/**
+ * Whether the user is the only owner of some group. GitLab 8.12's `DeleteUserService` kept such a
+ * user (the API answered 200 with the record, unchanged): deleting them would leave a group that
+ * nobody may administer but an administrator.
+ */
+export async function ownsGroupsAlone(trx: Db, userId: number): Promise<boolean> {
+  const owned = trx
+    .selectFrom('members')
+    .select('source_id')
+    .where('source_type', '=', 'Namespace')
+    .where('user_id', '=', userId)
+    .where('access_level', '=', OWNER)
+    .where('requested_at', 'is', null);
+  const alone = await trx
+    .selectFrom('members')
+    .select('source_id')
+    .where('source_type', '=', 'Namespace')
+    .where('source_id', 'in', owned)
+    .where('access_level', '=', OWNER)
+    .where('requested_at', 'is', null)
+    .groupBy('source_id')
+    .having((eb) => eb.fn.countAll(), '=', 1)
+    .executeTakeFirst();
+  return alone !== undefined;
+}
+
 export async function destroyUser(ctx: ServiceContext, trx: Db, user: User, projects: ProjectRemover): Promise<void> {
   const namespace = await trx.selectFrom('namespaces').selectAll().where('kind', '=', 'user').where('owner_id', '=', user.id).executeTakeFirst();
   if (namespace) {

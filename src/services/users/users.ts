@@ -12,7 +12,7 @@ import { preparedQuery } from '../../db/prepared';
 import { RecentCache } from '../../lib/recent-cache';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
 import { emitSystemEvent, userEventData } from '../hooks/system-events';
-import { destroyUser, type ProjectRemover } from './destroy';
+import { destroyUser, ownsGroupsAlone, type ProjectRemover } from './destroy';
 import { inTransaction } from '../../db/transaction';
 
 export type User = Selectable<UsersTable>;
@@ -296,15 +296,20 @@ export class UsersService {
 
   /**
    * Deletes a user with their personal projects, memberships, stars, notes, events, keys and
-   * e-mails, in one transaction (see `destroyUser`); undefined when there is no such user.
+   * e-mails, in one transaction (see `destroyUser`); undefined when there is no such user. The only
+   * owner of a group is kept, and answered unchanged, as GitLab 8.12 did.
    */
   async delete(id: number): Promise<User | undefined> {
     const user = await this.findById(id);
     if (!user) return undefined;
     const projects = this.projects;
     if (!projects) throw new Error('UsersService.projects is not wired');
-    await inTransaction(this.db, (trx) => destroyUser(this.ctx, trx, user, projects));
-    this.forgetRecent();
+    const deleted = await inTransaction(this.db, async (trx) => {
+      if (await ownsGroupsAlone(trx, user.id)) return false;
+      await destroyUser(this.ctx, trx, user, projects);
+      return true;
+    });
+    if (deleted) this.forgetRecent();
     return user;
   }
 

@@ -254,6 +254,20 @@ describe('DELETE /users/:id', () => {
     assert.equal(namespace, undefined);
   });
 
+  test("the only owner of a group is kept: 200 with the user, as GitLab 8.12's DeleteUserService refused", async () => {
+    const { user, client } = await app.createUser({ can_create_group: true });
+    const group = await client.post('/groups', { name: 'solo-owned', path: 'solo-owned' });
+    assert.equal(group.status, 201);
+    const response = await app.root.delete(`/users/${user.id}`);
+    assert.deepEqual([response.status, response.body.id], [200, user.id]);
+    assert.equal((await client.get('/user')).status, 200);
+    // With a second owner the group no longer depends on them: the deletion goes through.
+    const other = await app.createUser();
+    assert.equal((await client.post(`/groups/${group.body.id}/members`, { user_id: other.user.id, access_level: 50 })).status, 201);
+    assert.equal((await app.root.delete(`/users/${user.id}`)).status, 200);
+    assert.equal((await client.get('/user')).status, 401);
+  });
+
   test('200 even for an unknown id, with no user in the body (the spec)', async () => {
     const response = await app.root.delete('/users/999999');
     assert.equal(response.status, 200);
