@@ -12,6 +12,8 @@ export function isValidRefName(name: string): boolean {
   if (name === '' || name === '@' || name.endsWith('.')) return false;
   if (name.includes('..') || name.includes('@{')) return false;
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  // A lone UTF-16 surrogate (JSON allows `"\ud800"`) has no UTF-8 form: git would be handed another name.
+  if (/\p{Cs}/u.test(name)) return false;
   return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
