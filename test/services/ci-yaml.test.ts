@@ -309,9 +309,25 @@ test2:
       'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
       'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
       'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]',
-      'e: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]',
+      'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]',
+      'f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]',
+      'g: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]',
     ].join('\n');
     assert.match(error(bomb), /^\(<unknown>\): too many aliases/);
+  });
+
+  test('a template merged into hundreds of jobs is not a bomb', () => {
+    let text = '.t: &t\n  script: [make]\n  tags: [a, b]\n';
+    for (let i = 0; i < 500; i++) text += `job${i}:\n  <<: *t\n`;
+    assert.equal(config(text).jobs.length, 500);
+  });
+
+  test('a recursive alias is refused', () => {
+    assert.match(error('a: &a [x, *a]\nj:\n  script: x\n'), /^\(<unknown>\): too many aliases/);
+  });
+
+  test('an alias to no anchor (Psych raises BadAlias): Undefined error', () => {
+    assert.equal(error('j:\n  <<: *nothing\n  script: x\n'), 'Undefined error');
   });
 
   test('a date is a class safe_load refuses: Undefined error', () => {

@@ -1,4 +1,4 @@
-import { parseDocument, type ScalarTag, type Tags } from 'yaml';
+import { isAlias, isCollection, isPair, parseDocument, type Document, type ScalarTag, type Tags } from 'yaml';
 
 /**
  * Loading the YAML text the way 8.12 did: `YAML.safe_load(text, [Symbol], [], true)` with
@@ -75,10 +75,13 @@ function psychTags(defaults: Tags): Tags {
 }
 
 /**
- * Aliases expanded per document. Forge's cap on "billion laughs" files: a real
- * `.gitlab-ci.yml` uses a handful of templates, a bomb needs thousands.
+ * The most nodes a document may hold once its aliases are expanded. The guard against
+ * "billion laughs" files: a real `.gitlab-ci.yml`, templates merged into hundreds of jobs
+ * included, stays far below; a bomb of a few lines goes far above. (The `yaml` package's own
+ * `maxAliasCount` counts the uses of each anchor, which refuses a template merged into more
+ * than 100 jobs, so the expanded size is measured here instead.)
  */
-export const MAX_ALIAS_COUNT = 100;
+export const MAX_EXPANDED_NODES = 200_000;
 
 export type Loaded = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -94,20 +97,61 @@ export function loadYaml(text: string): Loaded {
     uniqueKeys: false,
     customTags: psychTags,
     prettyErrors: true,
-    strict: false,
   });
   const err = doc.errors[0];
   if (err) return { ok: false, error: syntaxMessage(err.message, err.linePos?.[0]) };
+  const size = expandedSize(doc);
+  // An alias to no anchor: Psych raises BadAlias, which 8.12 rescues as "Undefined error".
+  if (size === 'unresolved') return { ok: false, error: 'Undefined error' };
+  if (size > MAX_EXPANDED_NODES) {
+    return { ok: false, error: `(<unknown>): too many aliases: the document expands to more than ${MAX_EXPANDED_NODES} nodes` };
+  }
   try {
-    return { ok: true, value: doc.toJS({ mapAsMap: true, maxAliasCount: MAX_ALIAS_COUNT }) };
-  } catch (e) {
-    // The only throw left at this point is the alias cap; a bomb is not a format 8.12 knew.
-    if (e instanceof ReferenceError || (e instanceof Error && /alias/i.test(e.message))) {
-      return { ok: false, error: `(<unknown>): too many aliases (more than ${MAX_ALIAS_COUNT})` };
-    }
+    return { ok: true, value: doc.toJS({ mapAsMap: true, maxAliasCount: -1 }) };
+  } catch {
     return { ok: false, error: 'Undefined error' };
   }
 }
+
+/**
+ * The number of nodes the document has with every alias replaced by its anchor's node,
+ * computed once per node (so in time linear in the text), stopping past the limit.
+ */
+function expandedSize(doc: Document): number | 'unresolved' {
+  const memo = new Map<unknown, number>();
+  const inProgress = new Set<unknown>();
+  const sizeOf = (node: unknown): number => {
+    if (node === null || node === undefined) return 1;
+    if (isAlias(node)) {
+      const source = node.resolve(doc);
+      if (!source) throw new Unresolved();
+      return sizeOf(source);
+    }
+    if (isPair(node)) return sizeOf(node.key) + sizeOf(node.value);
+    if (!isCollection(node)) return 1;
+    const known = memo.get(node);
+    if (known !== undefined) return known;
+    // An anchor used inside itself is a recursive structure: refused as a bomb would be.
+    if (inProgress.has(node)) return Infinity;
+    inProgress.add(node);
+    let total = 1;
+    for (const item of node.items) {
+      total += sizeOf(item);
+      if (total > MAX_EXPANDED_NODES) break;
+    }
+    inProgress.delete(node);
+    memo.set(node, total);
+    return total;
+  };
+  try {
+    return sizeOf(doc.contents);
+  } catch (e) {
+    if (e instanceof Unresolved) return 'unresolved';
+    throw e;
+  }
+}
+
+class Unresolved extends Error {}
 
 /**
  * Psych's syntax errors read `(<unknown>): <problem> at line L column C` (reference §6.1);
