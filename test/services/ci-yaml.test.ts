@@ -334,6 +334,21 @@ test2:
     assert.equal(error('j:\n  script: x\n  variables:\n    DAY: 2016-09-22\n'), 'Undefined error');
   });
 
+  test('a time is refused too; a date Psych does not read as one (month 13) stays a string', () => {
+    assert.equal(error('j:\n  script: x\n  variables:\n    AT: 2016-09-22 10:00:00\n'), 'Undefined error');
+    assert.deepEqual(jobOf('j:\n  script: x\n  variables:\n    AT: 2016-13-01\n', 'j').variables, [{ key: 'AT', value: '2016-13-01' }]);
+  });
+
+  test('digits with commas are an integer in Psych, so not a variable value', () => {
+    assert.equal(error('variables:\n  VERSION: 1,2\nj:\n  script: x\n'), 'variables config should be a hash of key value pairs');
+    assert.deepEqual(config('variables:\n  VERSION: "1,2"\nj:\n  script: x\n').variables, [{ key: 'VERSION', value: '1,2' }]);
+  });
+
+  test('a :symbol key is the same job name; a boolean key (on:) is not a symbol', () => {
+    assert.deepEqual(config(':rspec:\n  script: x\n').jobs.map((j) => j.name), ['rspec']);
+    assert.equal(error('on:\n  script: x\n'), 'jobs:true name should be a symbol');
+  });
+
   test('a repeated key: the last one wins, as in Psych', () => {
     assert.equal(jobOf('j:\n  script: a\n  script: b\n', 'j').commands, 'b');
   });
@@ -397,6 +412,10 @@ describe('§6.5 messages', () => {
   for (const [what, text, message] of cases) {
     test(`${what}: ${message}`, () => assert.equal(error(text), message));
   }
+
+  test('lower-casing is ASCII-only, as Ruby 2.3 String#downcase', () => {
+    assert.equal(error('ÄRGER:\n  script: x\n  Foo: 1\n'), 'jobs:Ärger config contains unknown keys: foo');
+  });
 
   test('global keys are checked before jobs', () => {
     assert.equal(error('j:\n  script: 1\nimage: [a]\n'), 'image config should be a string');

@@ -51,18 +51,31 @@ const psychSymbol: ScalarTag = {
     return new RubySymbol(quoted ? quoted[2]! : s.slice(1));
   },
 };
-// Psych's date (`2016-09-22`) and time (`2016-09-22 10:00:00`) forms.
+// Psych's date (`2016-09-22`) and time (`2016-09-22 10:00:00`) forms, its own patterns:
+// `2016-13-01` is not a date, so it stays a string.
 const psychDate: ScalarTag = {
   tag: 'tag:yaml.org,2002:timestamp',
   default: true,
-  test: /^\d{4}-\d{1,2}-\d{1,2}$/,
+  test: /^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$/,
   resolve: () => new DisallowedValue('Date'),
 };
 const psychTime: ScalarTag = {
   tag: 'tag:yaml.org,2002:timestamp',
   default: true,
-  test: /^\d{4}-\d\d?-\d\d?(?:[Tt]|\s+)\d\d?:\d\d:\d\d(?:\.\d*)?(?:\s*(?:Z|[-+]\d\d?(?::?\d\d)?))?$/,
+  test: /^-?\d{4}-\d{1,2}-\d{1,2}(?:[Tt]|\s+)\d{1,2}:\d\d:\d\d(?:\.\d*)?(?:\s*(?:Z|[-+]\d{1,2}:?(?:\d\d)?))?$/,
   resolve: () => new DisallowedValue('Time'),
+};
+// Psych reads digits with commas as an integer (`Integer("1,000".delete(","))`), so
+// `VERSION: 1,2` is the integer 12, not the string the YAML 1.1 spec would give.
+const psychCommaInt: ScalarTag = {
+  tag: 'tag:yaml.org,2002:int',
+  default: true,
+  test: /^[-+]?\d[\d_]*,[\d,_]*$/,
+  resolve: (s) => {
+    const digits = s.replace(/[,_]/g, '');
+    // Ruby's Integer() reads a leading 0 as octal.
+    return /^[-+]?0\d/.test(digits) && /^[-+]?[0-7]+$/.test(digits) ? parseInt(digits, 8) : parseInt(digits, 10);
+  },
 };
 
 /** The 1.1 schema with Psych's booleans, symbols and refused timestamps in place of the spec's. */
@@ -71,7 +84,7 @@ function psychTags(defaults: Tags): Tags {
     (t) => typeof t === 'string' || (t.tag !== 'tag:yaml.org,2002:bool' && t.tag !== 'tag:yaml.org,2002:timestamp'),
   );
   // Custom scalar tags are tried in order, so the more specific ones come first.
-  return [psychSymbol, psychTrue, psychFalse, psychTime, psychDate, ...kept];
+  return [psychSymbol, psychTrue, psychFalse, psychTime, psychDate, psychCommaInt, ...kept];
 }
 
 /**
