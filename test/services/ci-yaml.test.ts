@@ -330,6 +330,13 @@ test2:
     assert.equal(error('j:\n  <<: *nothing\n  script: x\n'), 'Undefined error');
   });
 
+  test('nesting deep enough to exhaust the stack is an error, never a throw', () => {
+    for (const text of ['['.repeat(50_000), `j:\n  script: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`]) {
+      const result = parseCiConfig(text);
+      assert.equal(result.ok, false);
+    }
+  });
+
   test('a date is a class safe_load refuses: Undefined error', () => {
     assert.equal(error('j:\n  script: x\n  variables:\n    DAY: 2016-09-22\n'), 'Undefined error');
   });

@@ -8,13 +8,14 @@ import type { ParseResult } from './types';
  * normalized configuration, or to 8.12's message for the first problem (reference §6).
  */
 export function parseCiConfig(text: string): ParseResult {
-  const loaded = loadYaml(text);
-  if (!loaded.ok) return loaded;
   try {
+    const loaded = loadYaml(text);
+    if (!loaded.ok) return loaded;
     return { ok: true, config: buildConfig(loaded.value) };
   } catch (e) {
     if (e instanceof CiConfigError) return { ok: false, error: e.message };
-    // 8.12's `rescue => 'Undefined error'` for anything unexpected.
+    // 8.12's `rescue => 'Undefined error'` for anything unexpected (a stack exhausted by
+    // nesting included): a file never makes this function throw.
     return { ok: false, error: 'Undefined error' };
   }
 }
