@@ -153,6 +153,11 @@ describe('defaults (§6.2, §6.3)', () => {
     assert.deepEqual(j!.variables, []);
   });
 
+  test('each configuration has its own default stages list', () => {
+    config('j:\n  script: x\n').stages.push('mutated');
+    assert.deepEqual(config('j:\n  script: x\n').stages, ['build', 'test', 'deploy']);
+  });
+
   test('stages wins over types', () => {
     assert.deepEqual(config('stages: [a]\ntypes: [b]\nj:\n  stage: a\n  script: x\n').stages, ['a']);
   });

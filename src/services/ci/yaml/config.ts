@@ -12,7 +12,7 @@ import type { CiConfig, CiJob } from './types';
 
 // The reserved top-level keys; every other key is a job (reference §6.2).
 const GLOBAL_KEYS = ['image', 'services', 'before_script', 'after_script', 'variables', 'stages', 'types', 'cache'];
-export const DEFAULT_STAGES = ['build', 'test', 'deploy'];
+export const DEFAULT_STAGES: readonly string[] = ['build', 'test', 'deploy'];
 
 export function buildConfig(root: unknown): CiConfig {
   if (containsDisallowed(root)) throw new CiConfigError('Undefined error');
@@ -43,7 +43,8 @@ export function buildConfig(root: unknown): CiConfig {
   }
 
   // `types` is the older name of `stages`, read only when `stages` is absent.
-  const stageList = stages ?? types ?? DEFAULT_STAGES;
+  // A copy, so that a caller changing one configuration's stages changes no other.
+  const stageList = stages ?? types ?? [...DEFAULT_STAGES];
   checkLogic(entries, stageList);
 
   return {
