@@ -496,6 +496,10 @@ describe('only / except (§6.4)', () => {
     assert.equal(matches(['/^ploy/'], null, { ...branch, ref: 'deploy-1' }), false);
     assert.equal(matches(['/^stable$/'], null, { ...branch, ref: 'x\nstable' }), true);
     assert.equal(matches(['/\\Astable/'], null, { ...branch, ref: 'x\nstable' }), false);
+    assert.equal(matches(['/stable\\z/'], null, { ...branch, ref: 'stable-1' }), false);
+    assert.equal(matches(['/^v\\h+$/'], null, { ...branch, ref: 'vbeef' }), true);
+    assert.equal(matches(['/(?i)^release/'], null, { ...branch, ref: 'RELEASE-1' }), true);
+    assert.equal(matches(['/^release/'], null, { ...branch, ref: 'RELEASE-1' }), false);
   });
 
   test('pattern@namespace/path applies only in that project', () => {

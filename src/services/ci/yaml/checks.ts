@@ -64,15 +64,18 @@ export function isRegexpPattern(s: string): boolean {
 
 /**
  * Compiles a Ruby regexp source as JavaScript. Ruby's `^` and `$` are line anchors (hence
- * the `m` flag) and `\A`, `\z`, `\Z`, `\h` are translated; anything else Ruby-only (atomic
- * groups, possessive quantifiers) is refused, as it cannot be matched faithfully.
+ * the `m` flag); `\A`, `\z`, `\Z`, `\h` and a leading `(?i)` are translated. What JavaScript
+ * cannot express (atomic groups, possessive quantifiers, inline flags elsewhere) does not
+ * compile, so such a policy is refused rather than matched differently.
  */
 export function rubyRegexp(source: string): RegExp | null {
-  const translated = source.replace(/\\(.)/gs, (all, c: string) =>
+  const caseless = source.startsWith('(?i)');
+  const body = caseless ? source.slice(4) : source;
+  const translated = body.replace(/\\(.)/gs, (all, c: string) =>
     c === 'A' ? '(?<![\\s\\S])' : c === 'z' ? '(?![\\s\\S])' : c === 'Z' ? '(?=\\n?(?![\\s\\S]))' : c === 'h' ? '[0-9a-fA-F]' : all,
   );
   try {
-    return new RegExp(translated, 'm');
+    return new RegExp(translated, caseless ? 'mi' : 'm');
   } catch {
     return null;
   }
