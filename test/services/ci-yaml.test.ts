@@ -361,6 +361,17 @@ test2:
     assert.equal(error('on:\n  script: x\n'), 'jobs:true name should be a symbol');
   });
 
+  test('tags for classes safe_load refuses (Ruby objects, sets, ordered maps): Undefined error', () => {
+    for (const value of ['!ruby/object:Foo {x: 1}', '!!set {a}', '!!omap [{a: 1}]']) {
+      assert.equal(error(`j:\n  script: x\n  cache: ${value}\n`), 'Undefined error', value);
+    }
+  });
+
+  test('!!binary is a string, as in Ruby; an unknown local tag is ignored', () => {
+    assert.deepEqual(config('variables:\n  A: !!binary aGVsbG8=\nj:\n  script: x\n').variables, [{ key: 'A', value: 'hello' }]);
+    assert.equal(jobOf('j:\n  script: !custom make\n', 'j').commands, 'make');
+  });
+
   test('a repeated key: the last one wins, as in Psych', () => {
     assert.equal(jobOf('j:\n  script: a\n  script: b\n', 'j').commands, 'b');
   });

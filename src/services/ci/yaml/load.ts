@@ -78,14 +78,30 @@ const psychCommaInt: ScalarTag = {
   },
 };
 
-/** The 1.1 schema with Psych's booleans, symbols and refused timestamps in place of the spec's. */
+// `!!binary` is a String in Ruby (its bytes); the `yaml` package would give a Uint8Array.
+const psychBinary: ScalarTag = {
+  tag: 'tag:yaml.org,2002:binary',
+  default: false,
+  resolve: (s) => Buffer.from(s.replace(/\s+/g, ''), 'base64').toString('latin1'),
+};
+
+// The spec's tags that build what safe_load refuses: Psych::Set and Psych::Omap. Left out
+// of the schema, they stay unresolved and `loadYaml` answers as 8.12 did.
+const REPLACED = ['bool', 'timestamp', 'binary', 'set', 'omap', 'pairs'].map((t) => `tag:yaml.org,2002:${t}`);
+
+/** The 1.1 schema with Psych's booleans, symbols, binary and refused classes in place of the spec's. */
 function psychTags(defaults: Tags): Tags {
-  const kept = defaults.filter(
-    (t) => typeof t === 'string' || (t.tag !== 'tag:yaml.org,2002:bool' && t.tag !== 'tag:yaml.org,2002:timestamp'),
-  );
+  const kept = defaults.filter((t) => typeof t === 'string' || !REPLACED.includes(t.tag));
   // Custom scalar tags are tried in order, so the more specific ones come first.
-  return [psychSymbol, psychTrue, psychFalse, psychTime, psychDate, psychCommaInt, ...kept];
+  return [psychSymbol, psychTrue, psychFalse, psychTime, psychDate, psychCommaInt, psychBinary, ...kept];
 }
+
+/**
+ * Explicit tags for a class safe_load refuses (DisallowedClass, so "Undefined error" in 8.12):
+ * Ruby objects (`!ruby/object:Foo`), sets and ordered maps. Other unknown tags are ignored
+ * by Psych, and by the `yaml` package, which only warns.
+ */
+const DISALLOWED_TAG = /^(?:!ruby\/|tag:yaml\.org,2002:(?:set|omap|pairs|ruby\/))/;
 
 /**
  * The most nodes a document may hold once its aliases are expanded. The guard against
@@ -113,6 +129,10 @@ export function loadYaml(text: string): Loaded {
   });
   const err = doc.errors[0];
   if (err) return { ok: false, error: syntaxMessage(err.message, err.linePos?.[0]) };
+  for (const w of doc.warnings) {
+    const tag = w.code === 'TAG_RESOLVE_FAILED' ? /^Unresolved tag: (\S+)/.exec(w.message)?.[1] : undefined;
+    if (tag !== undefined && DISALLOWED_TAG.test(tag)) return { ok: false, error: 'Undefined error' };
+  }
   const size = expandedSize(doc);
   // An alias to no anchor: Psych raises BadAlias, which 8.12 rescues as "Undefined error".
   if (size === 'unresolved') return { ok: false, error: 'Undefined error' };
