@@ -1,0 +1,78 @@
+import {
+  get,
+  isArrayOfStrings,
+  isBoolean,
+  isHash,
+  isString,
+  isStringOrSymbol,
+  isVariablesHash,
+  keyText,
+  structural,
+  unknownKeys,
+} from './checks';
+import type { CiCache, CiVariable } from './types';
+
+/**
+ * The entries that the top level and a job share (8.12's `Script`, `Image`, `Services`,
+ * `Variables` and `Cache` nodes). `location` is the node's colon path (`cache`,
+ * `jobs:rspec:cache`); each function throws the node's first message or returns the value.
+ */
+
+/** `before_script` / `after_script`: an array of strings, never a bare string. */
+export function script(location: string, v: unknown): string[] | null {
+  if (v === undefined) return null;
+  if (!isArrayOfStrings(v)) throw structural(location, 'config should be an array of strings');
+  return v;
+}
+
+export function image(location: string, v: unknown): string | null {
+  if (v === undefined) return null;
+  if (!isString(v)) throw structural(location, 'config should be a string');
+  return v;
+}
+
+export function services(location: string, v: unknown): string[] | null {
+  if (v === undefined) return null;
+  if (!isArrayOfStrings(v)) throw structural(location, 'config should be an array of strings');
+  return v;
+}
+
+/** Keys and values must be strings or symbols: `KEY: 1` and `KEY: true` are errors in 8.12. */
+export function variables(location: string, v: unknown): CiVariable[] | null {
+  if (v === undefined) return null;
+  if (!isVariablesHash(v)) throw structural(location, 'config should be a hash of key value pairs');
+  return [...v].map(([k, val]) => ({ key: keyText(k), value: keyText(val) }));
+}
+
+const CACHE_KEYS = ['key', 'untracked', 'paths'] as const;
+
+export function cache(location: string, v: unknown): CiCache | null {
+  if (v === undefined) return null;
+  if (!isHash(v)) throw structural(location, 'config should be a hash');
+  const unknown = unknownKeys(v, CACHE_KEYS);
+  if (unknown.length > 0) throw structural(location, `config contains unknown keys: ${unknown.join(', ')}`);
+  const out: CiCache = {};
+  const key = get(v, 'key');
+  if (key !== undefined) {
+    if (!isStringOrSymbol(key)) throw structural(`${location}:key`, 'config should be a string or symbol');
+    out.key = keyText(key);
+  }
+  const untracked = get(v, 'untracked');
+  if (untracked !== undefined) {
+    if (!isBoolean(untracked)) throw structural(`${location}:untracked`, 'config should be a boolean value');
+    out.untracked = untracked;
+  }
+  const paths = get(v, 'paths');
+  if (paths !== undefined) {
+    if (!isArrayOfStrings(paths)) throw structural(`${location}:paths`, 'config should be an array of strings');
+    out.paths = paths;
+  }
+  return out;
+}
+
+/** Job variables over global ones: globals in their order (a job value replaces the value), then the job's new keys. */
+export function mergeVariables(global: CiVariable[], job: CiVariable[]): CiVariable[] {
+  const merged = new Map(global.map((v) => [v.key, v.value]));
+  for (const v of job) merged.set(v.key, v.value);
+  return [...merged].map(([key, value]) => ({ key, value }));
+}

@@ -1,0 +1,28 @@
+import { CiConfigError } from './checks';
+import { buildConfig } from './config';
+import { loadYaml } from './load';
+import type { ParseResult } from './types';
+
+/**
+ * `.gitlab-ci.yml` as GitLab 8.12 read it: a pure function from the file's text to the
+ * normalized configuration, or to 8.12's message for the first problem (reference §6).
+ */
+export function parseCiConfig(text: string): ParseResult {
+  try {
+    const loaded = loadYaml(text);
+    if (!loaded.ok) return loaded;
+    return { ok: true, config: buildConfig(loaded.value) };
+  } catch (e) {
+    if (e instanceof CiConfigError) return { ok: false, error: e.message };
+    // 8.12's `rescue => 'Undefined error'` for anything unexpected (a stack exhausted by
+    // nesting included): a file never makes this function throw.
+    return { ok: false, error: 'Undefined error' };
+  }
+}
+
+/** The lint endpoint's answer to empty content (pipelines say `Invalid configuration format`). */
+export const EMPTY_CONTENT_MESSAGE = 'Please provide content of .gitlab-ci.yml';
+
+export { DEFAULT_STAGES } from './config';
+export { jobMatchesRef, jobsForRef, type RefContext } from './only-except';
+export type * from './types';

@@ -1,0 +1,78 @@
+/**
+ * The normalized shape of a valid `.gitlab-ci.yml`, as GitLab 8.12's
+ * `Ci::GitlabCiYamlProcessor` hands it on to pipeline creation
+ * (reference §5.3, §6.2, §6.3). Everything here is plain data: it can be stored
+ * on a build row (`options`, `yaml_variables`) without further conversion.
+ */
+
+export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual';
+export type ArtifactsWhen = 'on_success' | 'on_failure' | 'always';
+
+/** Only the keys the file gave: 8.12 sends `options.cache` with the specified keys only (§2.3.2). */
+export interface CiCache {
+  key?: string;
+  untracked?: boolean;
+  paths?: string[];
+}
+
+/** Only the keys the file gave: `options.artifacts` is the hash "exactly as written" (§2.3.2). */
+export interface CiArtifacts {
+  name?: string;
+  untracked?: boolean;
+  paths?: string[];
+  when?: ArtifactsWhen;
+  expire_in?: string;
+}
+
+export interface CiEnvironment {
+  name: string;
+  url?: string;
+}
+
+/** A YAML variable, in file order (§3 item 6: global keys first, then the job's new keys). */
+export interface CiVariable {
+  key: string;
+  value: string;
+}
+
+export interface CiJob {
+  name: string;
+  stage: string;
+  /** Index of `stage` in `CiConfig.stages` (a build's `stage_idx`, §4.4). */
+  stageIdx: number;
+  /** The job's own `script` lines (a bare string becomes one line); empty when absent. */
+  script: string[];
+  /** The job's `before_script`, or the global one; null when neither is given. */
+  beforeScript: string[] | null;
+  afterScript: string[] | null;
+  /** `before_script` then `script`, joined by "\n": the build's `commands` (§2.3.2). */
+  commands: string;
+  image: string | null;
+  services: string[] | null;
+  /** Global variables merged with the job's (job values win). */
+  variables: CiVariable[];
+  tags: string[];
+  allowFailure: boolean;
+  when: JobWhen;
+  dependencies: string[] | null;
+  artifacts: CiArtifacts | null;
+  cache: CiCache | null;
+  environment: CiEnvironment | null;
+  /** Ref policies as written; null when absent (§6.4). */
+  only: string[] | null;
+  except: string[] | null;
+}
+
+export interface CiConfig {
+  stages: string[];
+  image: string | null;
+  services: string[] | null;
+  beforeScript: string[] | null;
+  afterScript: string[] | null;
+  variables: CiVariable[];
+  cache: CiCache | null;
+  /** Visible jobs in file order (hidden `.name` jobs and global keys left out). */
+  jobs: CiJob[];
+}
+
+export type ParseResult = { ok: true; config: CiConfig } | { ok: false; error: string };
