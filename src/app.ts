@@ -5,7 +5,9 @@ import { openDatabase, type DbHandle } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { catFile } from './git/cat-file';
 import { patchProcesses } from './git/diff';
+import path from 'node:path';
 import { SecretBox } from './lib/secrets';
+import { DiskFileStore } from './storage/index';
 import { JobQueue } from './jobs/queue';
 import type { JobHandlers } from './jobs/kinds';
 import { startBackgroundWork, type BackgroundWork, type Sweep } from './jobs/background';
@@ -13,6 +15,7 @@ import { createServices, type Services } from './services/index';
 import { ensureRootUser, type RootCredentials } from './services/users/bootstrap';
 import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
+import { ciJobs } from './services/ci/jobs';
 import { createHttpServer, type HttpLogging } from './http/server';
 import { registerErrorHandling } from './http/errors';
 import { registerAuthentication } from './http/auth';
@@ -55,6 +58,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     dialect: database.dialect,
     secrets: SecretBox.open(config.dataDir),
     jobs: new JobQueue(database.db, database.dialect, config.jobMaxAttempts),
+    files: new DiskFileStore(path.join(config.dataDir, 'files')),
     log: server.log,
   });
 
@@ -79,6 +83,7 @@ function jobHandlers(services: Services): JobHandlers {
   return {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
+    ...ciJobs(ctx),
   };
 }
 

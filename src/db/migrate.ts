@@ -4,6 +4,7 @@ import * as foundation from './migrations/0001_foundation';
 import * as projects from './migrations/0002_projects';
 import * as repositories from './migrations/0003_repositories';
 import * as releases from './migrations/0004_releases';
+import * as ci from './migrations/0005_ci';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0002_projects': projects.migration,
   '0003_repositories': repositories.migration,
   '0004_releases': releases.migration,
+  '0005_ci': ci.migration,
 };
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {

@@ -24,6 +24,8 @@ export interface Database {
   protected_branches: ProtectedBranchesTable;
   ci_pipelines: CiPipelinesTable;
   ci_builds: CiBuildsTable;
+  ci_runners: CiRunnersTable;
+  ci_runner_projects: CiRunnerProjectsTable;
   notes: NotesTable;
   releases: ReleasesTable;
 }
@@ -181,6 +183,11 @@ export interface ProjectsTable {
   runners_token_digest: string;
   runners_token_sealed: string;
   pending_delete: Flag;
+  /** Seconds a build may run (GitLab's default, 3600). */
+  build_timeout: Generated<number>;
+  build_allow_git_fetch: Generated<Flag>;
+  /** Coverage is read from a finished build's trace with this regexp, when set. */
+  build_coverage_regex: string | null;
   last_activity_at: string;
   created_at: string;
   updated_at: string;
@@ -291,6 +298,14 @@ export interface CiBuildsTable {
   user_id: number | null;
   runner_id: number | null;
   token_digest: string | null;
+  /** The build's token, sealed: runners of later stages are handed it to fetch this build's artifacts. */
+  token_sealed: string | null;
+  /** `before_script` and `script` lines joined by "\n". */
+  commands: Generated<string>;
+  /** JSON array of the runner tags the build asks for. */
+  tag_list: Generated<string>;
+  /** The environment name from .gitlab-ci.yml, when the job deploys. */
+  environment: string | null;
   /** JSON: the job's options from .gitlab-ci.yml */
   options: string;
   /** JSON: the job's variables from .gitlab-ci.yml */
@@ -306,6 +321,37 @@ export interface CiBuildsTable {
   queued_at: string | null;
   started_at: string | null;
   finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiRunnersTable {
+  id: Generated<number>;
+  token_digest: string;
+  token_sealed: string;
+  description: string | null;
+  /** 0 when paused. */
+  active: Flag;
+  is_shared: Flag;
+  run_untagged: Flag;
+  /** A locked runner runs builds of its own projects only. */
+  locked: Flag;
+  /** JSON array of strings */
+  tag_list: string;
+  name: string | null;
+  version: string | null;
+  revision: string | null;
+  platform: string | null;
+  architecture: string | null;
+  contacted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiRunnerProjectsTable {
+  id: Generated<number>;
+  runner_id: number;
+  project_id: number;
   created_at: string;
   updated_at: string;
 }

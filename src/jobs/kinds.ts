@@ -14,6 +14,8 @@ export interface JobKinds {
   'repository.remove': { projectId: number };
   /** Events, hooks (and later CI) for the ref updates of one accepted push. */
   'push.process': PushJob;
+  /** Build the `Build Hook` or `Pipeline Hook` payload of one CI change and queue its deliveries. */
+  'ci.hook': CiHookJob;
 }
 
 export type JobKind = keyof JobKinds;
@@ -31,6 +33,9 @@ export interface PushJob {
   userId: number;
   updates: RefUpdate[];
 }
+
+/** A build or pipeline change that project hooks with `build_events` or `pipeline_events` hear of. */
+export type CiHookJob = { kind: 'build'; buildId: number; status: string } | { kind: 'pipeline'; pipelineId: number; status: string };
 
 /** Runs one job; `signal` aborts when the worker stops, so nothing outlives a shutdown. */
 export type JobHandler<K extends JobKind> = (payload: JobKinds[K], signal: AbortSignal) => Promise<void>;

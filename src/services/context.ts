@@ -3,6 +3,7 @@ import type { Db, DialectName } from '../db/index';
 import type { SecretBox } from '../lib/secrets';
 import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../lib/logger';
+import type { FileStore } from '../storage/index';
 
 /** What every service is given: the stores and settings, never HTTP. */
 export interface ServiceContext {
@@ -11,5 +12,7 @@ export interface ServiceContext {
   dialect: DialectName;
   secrets: SecretBox;
   jobs: JobQueue;
+  /** Files beside the database: CI traces and artifacts. */
+  files: FileStore;
   log: Logger;
 }
