@@ -5,6 +5,7 @@ import { startApp, type TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 import { HookListener, type ReceivedHook } from '../support/hook-listener';
 import { seedCommit } from '../support/repo';
+import { cloneUrl, git, workTree } from '../support/git';
 import type { ApiClient } from '../support/client';
 import type { CiBuildsTable } from '../../src/db/schema';
 import { inTransaction } from '../../src/db/transaction';
@@ -405,6 +406,50 @@ describe('Pipeline Hook', () => {
     assert.deepEqual(hook.body.builds, []);
     await settled();
     assert.equal(listener.received.filter(heard(p.name, 'Build Hook')).length, 0);
+  });
+});
+
+describe('a pushed .gitlab-ci.yml', () => {
+  test('its pipeline is announced as it is created, runs and succeeds, and its builds as they start and end', async () => {
+    const created = await pat.client.post('/projects', { name: 'pushed-ci' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, { url: `${listener.url}?project=pushed-ci`, push_events: false, build_events: true, pipeline_events: true });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const yaml = 'stages: [build, test]\ncompile:\n  stage: build\n  script: make\nrspec:\n  stage: test\n  script: make spec\n';
+    const dir = await workTree('master', { '.gitlab-ci.yml': yaml });
+    const pushed = await git(['push', cloneUrl(app.url, created.body.path_with_namespace, 'pat', pat.token), 'master'], dir);
+    assert.equal(pushed.code, 0, pushed.stderr);
+    const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+
+    const pending = await listener.waitFor((h) => heard('pushed-ci', 'Pipeline Hook')(h) && h.body.object_attributes.status === 'pending');
+    const pipelineId: number = pending.body.object_attributes.id;
+    assert.equal(pending.body.object_attributes.sha, sha);
+    assert.equal(pending.body.object_attributes.before_sha, ZERO);
+    assert.deepEqual(pending.body.object_attributes.stages, ['build', 'test']);
+    assert.equal(pending.body.object_attributes.duration, null);
+    assert.deepEqual(pending.body.builds.map((b: any) => `${b.name}:${b.status}`), ['compile:pending', 'rspec:created']);
+    assert.equal(pending.body.user.username, 'pat');
+    assert.equal(pending.body.commit.id, sha);
+    assert.equal(pending.body.commit.message, 'initial commit\n');
+
+    const [compile, rspec] = pending.body.builds.map((b: any) => b.id as number);
+    await move(compile, 'run', { runner_id: runnerId });
+    await move(compile, 'success');
+    await move(rspec, 'run', { runner_id: runnerId });
+    await move(rspec, 'success');
+    const success = await listener.waitFor(pipelineHook('pushed-ci', pipelineId, 'success'));
+    assert.deepEqual(success.body.builds.map((b: any) => `${b.name}:${b.status}`), ['compile:success', 'rspec:success']);
+    assert.equal(typeof success.body.object_attributes.duration, 'number');
+    await settled();
+    const pipelineStatuses = listener.received.filter(heard('pushed-ci', 'Pipeline Hook')).map((h) => h.body.object_attributes.status);
+    assert.deepEqual(pipelineStatuses, ['pending', 'running', 'success']);
+    const buildHooks = listener.received.filter(heard('pushed-ci', 'Build Hook'));
+    assert.deepEqual(buildHooks.map((h) => `${h.body.build_name}:${h.body.build_status}`).sort(), ['compile:running', 'compile:success', 'rspec:running', 'rspec:success']);
+    for (const h of buildHooks) {
+      assert.equal(h.body.commit.id, pipelineId);
+      assert.equal(h.body.commit.message, 'initial commit\n');
+      assert.equal(h.body.before_sha, ZERO);
+    }
   });
 });
 
