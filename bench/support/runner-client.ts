@@ -101,14 +101,20 @@ function register(plan: Extract<LoadPlan, { mode: 'register' }>, agent: http.Age
   const info = { name: 'gitlab-ci-multi-runner', version: '1.6.0', revision: '01b3ea1', platform: 'linux', architecture: 'amd64' };
   const headers = { 'content-type': 'application/json', 'user-agent': RUNNER_USER_AGENT };
   let handed = 0;
+  let lastHanded = performance.now();
   let failed = false;
   return drive(plan.runnerTokens.length, async (loop, tally) => {
     const answer = await send(agent, `${plan.url}/ci/api/v1/builds/register.json`, 'POST', headers, JSON.stringify({ token: plan.runnerTokens[loop], info }));
-    if (answer.status === 201) handed += 1;
+    if (answer.status === 201) {
+      handed += 1;
+      lastHanded = performance.now();
+    }
     // 204 also answers the loser of a race for a build (GitLab 8.12 does not try the next one): poll on.
     else if (answer.status !== 204) failed = true;
     tally(answer, answer.status === 201);
-    return !failed && handed < plan.expected && performance.now() < deadline;
+    // Seconds of 204s only: the builds left are not for these runners; the report says how many were handed out.
+    const stalled = performance.now() - lastHanded > 5000;
+    return !failed && !stalled && handed < plan.expected && performance.now() < deadline;
   });
 }
 
