@@ -15,16 +15,20 @@ const PART_BYTES = 4096;
 const TRACE_TARGET_MB = 10;
 const MB = 1_000_000;
 
-/** Projects of root's through the API, each with a commit adding a .gitlab-ci.yml: the commit their pipelines build. */
+/**
+ * Projects of root's through the API, each with one commit: the commit their pipelines build. It
+ * holds no .gitlab-ci.yml, so that the push makes no pipeline of its own and the seeded builds are
+ * all there is.
+ */
 async function createProjects(app: BenchApp): Promise<CiProject[]> {
   const projects: CiProject[] = [];
   for (let n = 0; n < PROJECTS; n++) {
     const project = await apiCall(app.url, app.rootToken, 'POST', '/projects', { name: `ci-bench-${n}` });
     await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/repository/files`, {
-      file_path: '.gitlab-ci.yml',
+      file_path: 'README.md',
       branch_name: 'master',
-      content: 'rspec:\n  script:\n    - bundle install\n    - bundle exec rake spec\n',
-      commit_message: 'Add .gitlab-ci.yml',
+      content: '# ci bench\n',
+      commit_message: 'Add a readme',
     });
     const branch = await apiCall(app.url, app.rootToken, 'GET', `/projects/${project.id}/repository/branches/master`);
     projects.push({ id: project.id, sha: branch.commit.id });
@@ -86,6 +90,10 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       label: 'trace',
     });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const pendingRows = await app.database.db.selectFrom('ci_builds').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    if (Number(pendingRows.n) !== pending) throw new Error(`${pendingRows.n} pending builds, ${pending} seeded`);
+    // The server's and the client's code paths warm up before anything is measured.
+    await runLoad({ mode: 'health', url: app.url, connections: RUNNERS, seconds: 1 });
 
     const handout = await runLoad({ mode: 'register', url: app.url, runnerTokens: runners.map((runner) => runner.token), expected: pending, maxSeconds: quick ? 60 : 180 });
     const handoutHealth = await runLoad({ mode: 'health', url: app.url, connections: RUNNERS, requests: Math.max(handout.requests, RUNNERS) });
