@@ -4,7 +4,6 @@ import type { Api, RouteDeps } from './types';
 import { Build, BuildWithDownloadUrl, presentBuild, presentBuildWithDownloadUrl } from './entities/build';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { notFound } from '../../errors';
-import { RecordId } from './params';
 import type { StoredFile } from '../../services/ci/builds';
 import type { BuildRecord } from '../../services/ci/build-records';
 import type { Project } from '../../services/projects/types';
@@ -139,11 +138,10 @@ export function buildsRoutes(api: Api, { services, presenter }: RouteDeps): void
     schema: { params: BuildPath, body: NoParams, response: { 200: BuildWithDownloadUrl } },
   }, async (request) => presentWithDownloadUrl(request.project, await buildActions.keep(request.project, request.params.build_id)));
 
-  // 8.12 asked only `read_build` to play a manual build (8.13 asked `update_build`), declared
-  // `build_id` an Integer (`abc` is 400), and answered 200.
+  // 8.12 asked only `read_build` to play a manual build (8.13 asked `update_build`), and answered 200.
   api.post('/projects/:id/builds/:build_id/play', {
     config: readBuild,
-    schema: { params: Type.Object({ id: Type.String(), build_id: RecordId }), body: NoParams, response: { 200: Build } },
+    schema: { params: BuildPath, body: NoParams, response: { 200: Build } },
   }, async (request) => {
     const played = await presentOne(request.project, await buildActions.play(request.project, request.params.build_id, request.user!));
     // The spec's Build status table: a played build is answered as `started`, while it waits

@@ -3,7 +3,7 @@ import type { CiPipelinesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
-import { recordNotFound } from '../../errors';
+import { grapeError, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { branchNames, listTags } from '../../git/refs';
 import { repoPathOf } from '../repository/repositories';
@@ -32,8 +32,10 @@ const STATUSES_OF: Partial<Record<PipelineScope, string[]>> = {
 export class PipelinesService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /** Newest first (by id), narrowed by `scope`. */
-  async list(project: Project, scope: PipelineScope | undefined, page: { offset: number; limit: number }): Promise<{ pipelines: PipelineRow[]; total: number }> {
+  /** Newest first (by id), narrowed by `scope`; another scope is Grape's 400 for a value not in its list. */
+  async list(project: Project, givenScope: string | undefined, page: { offset: number; limit: number }): Promise<{ pipelines: PipelineRow[]; total: number }> {
+    if (givenScope !== undefined && !(PIPELINE_SCOPES as readonly string[]).includes(givenScope)) throw grapeError(400, 'scope does not have a valid value');
+    const scope = givenScope as PipelineScope | undefined;
     if (scope === 'branches' || scope === 'tags') return this.latestPerRef(project, scope, page);
     let query = this.ctx.db.selectFrom('ci_pipelines').where('project_id', '=', project.id);
     const statuses = scope && STATUSES_OF[scope];
