@@ -34,9 +34,9 @@ before(async () => {
 after(() => app.close());
 
 /** One pipeline on the world's head commit with the given builds; their ids in order. */
-async function pipelineWith(builds: SeedBuild[], options: { project?: World; ref?: string; status?: string; sha?: string } = {}) {
+async function pipelineWith(builds: SeedBuild[], options: { project?: ProjectWorld<any>; ref?: string; status?: string; sha?: string } = {}) {
   const project = options.project ?? world;
-  return seedPipeline(app, project.id, { sha: options.sha ?? project.shas[0], ref: options.ref, status: options.status, user_id: project.developer.user.id, builds });
+  return seedPipeline(app, project.id, { sha: options.sha ?? project.shas[0], ref: options.ref, status: options.status, user_id: project.owner.user.id, builds });
 }
 
 const path = (buildId: number | string, suffix = '', project: { id: number } = world) => `/projects/${project.id}/builds/${buildId}${suffix}`;
@@ -242,7 +242,7 @@ describe('GET /projects/:id/builds/:build_id/artifacts', () => {
 });
 
 describe('GET /projects/:id/builds/artifacts/:ref_name/download?job=name', () => {
-  let project: World;
+  let project: ProjectWorld<'reporter' | 'guest'>;
   before(async () => {
     project = await createProjectWorld(app, { people, name: 'by-ref', visibility: 0, roles: ['reporter', 'guest'], commits: [{ files: { 'a.txt': 'a\n' } }] });
     const old = await pipelineWith([{ name: 'rspec', status: 'success' }], { project, status: 'success' });

@@ -26,9 +26,9 @@ before(async () => {
 });
 after(() => app.close());
 
-async function pipelineWith(builds: SeedBuild[], options: { project?: World; ref?: string; status?: string; sha?: string } = {}) {
+async function pipelineWith(builds: SeedBuild[], options: { project?: ProjectWorld<any>; ref?: string; status?: string; sha?: string } = {}) {
   const project = options.project ?? world;
-  return seedPipeline(app, project.id, { sha: options.sha ?? project.shas[0], ref: options.ref, status: options.status ?? 'pending', user_id: project.developer.user.id, builds });
+  return seedPipeline(app, project.id, { sha: options.sha ?? project.shas[0], ref: options.ref, status: options.status ?? 'pending', user_id: project.owner.user.id, builds });
 }
 
 const path = (pipelineId: number | string, suffix = '', project: { id: number } = world) => `/projects/${project.id}/pipelines/${pipelineId}${suffix}`;
@@ -50,7 +50,7 @@ async function assertPipelineAccess(call: (client: ApiClient) => Promise<{ statu
 const PIPELINE_KEYS = ['id', 'status', 'ref', 'sha', 'before_sha', 'tag', 'yaml_errors', 'user', 'created_at', 'updated_at', 'started_at', 'finished_at', 'committed_at', 'duration'];
 
 describe('GET /projects/:id/pipelines', () => {
-  let listed: World;
+  let listed: ProjectWorld<'developer' | 'reporter'>;
   let ids: Record<'master' | 'feature' | 'gone' | 'tag' | 'old', number>;
   before(async () => {
     listed = await createProjectWorld(app, { people, name: 'listed', visibility: 0, roles: ['developer', 'reporter'], commits: [{ files: { 'a.txt': 'a\n' } }] });
