@@ -271,6 +271,8 @@ describe('GET /projects/:id/builds/artifacts/:ref_name/download?job=name', () =>
     const response = await download('improve/awesome', 'rspec');
     assert.equal(response.status, 200);
     assert.equal(response.text, 'slashed');
+    const encoded = await download('improve%2Fawesome', 'rspec');
+    assert.deepEqual([encoded.status, encoded.text], [200, 'slashed']);
   });
 
   test('an unknown ref, an unknown or missing job, or a job without artifacts answers 404', async () => {
