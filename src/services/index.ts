@@ -25,6 +25,9 @@ import { TagsService } from './repository/tags';
 import { FilesService } from './repository/files';
 import { CommitStatusesService } from './ci/commit-statuses';
 import { BuildTokensService } from './ci/build-tokens';
+import { BuildsService } from './ci/builds';
+import { BuildActionsService } from './ci/build-actions';
+import { PipelinesService } from './ci/pipelines';
 import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
@@ -45,6 +48,7 @@ export function createServices(ctx: ServiceContext) {
   const defaultBranch = new DefaultBranchService(ctx, settings, protectedBranches);
   const pushRules = new PushRulesService(protectedBranches, settings);
   const buildTokens = new BuildTokensService(ctx);
+  const builds = new BuildsService(ctx, users);
   return {
     events,
     projects,
@@ -75,6 +79,9 @@ export function createServices(ctx: ServiceContext) {
     variables: new VariablesService(ctx),
     projectHooks: new ProjectHooksService(ctx),
     commitStatuses: new CommitStatusesService(ctx),
+    builds,
+    buildActions: new BuildActionsService(ctx, builds),
+    pipelines: new PipelinesService(ctx),
   };
 }
 
