@@ -98,6 +98,7 @@ async function pipeline(p: { id: number; sha: string; before: string }, status: 
         allow_failure: build.allow_failure ? 1 : 0,
         when: build.when ?? 'on_success',
         user_id: pat.user.id,
+        commands: 'make',
         options: '{}',
         yaml_variables: '[]',
         trace_size: 0,
@@ -394,6 +395,34 @@ describe('Pipeline Hook', () => {
     const pipe = await pipelineRow(pipelineId);
     assert.equal(pipe.status, 'running');
     assert.ok(pipe.duration === 30 || pipe.duration === 31, `duration ${pipe.duration}`);
+  });
+
+  test('cancelling a build and retrying it through the API announce it canceled, the pipeline canceled, then running again with both builds', async () => {
+    const p = await project('cancel-retry');
+    const { id: pipelineId, builds } = await pipeline(p, 'pending', [{ name: 'compile', stage: 'build', stage_idx: 0, status: 'pending' }]);
+    await move(builds[0], 'run');
+    await listener.waitFor(pipelineHook(p.name, pipelineId, 'running'));
+    const canceled = await pat.client.post(`/projects/${p.id}/builds/${builds[0]}/cancel`);
+    assert.equal(canceled.status, 201, JSON.stringify(canceled.body));
+    await listener.waitFor(buildHook(p.name, builds[0], 'canceled'));
+    await listener.waitFor(pipelineHook(p.name, pipelineId, 'canceled'));
+    const retried = await pat.client.post(`/projects/${p.id}/builds/${builds[0]}/retry`);
+    assert.equal(retried.status, 201, JSON.stringify(retried.body));
+    await settled();
+    const announced = listener.received.filter(heard(p.name, 'Pipeline Hook'));
+    assert.deepEqual(
+      announced.map((hook) => hook.body.object_attributes.status),
+      ['running', 'canceled', 'running'],
+    );
+    // A retry is a new build, queued at once: pending is not announced, and the pipeline lists both.
+    assert.deepEqual(
+      announced[2].body.builds.map((build: any) => `${build.id === builds[0] ? 'old' : 'retry'}:${build.status}`),
+      ['old:canceled', 'retry:pending'],
+    );
+    assert.deepEqual(
+      listener.received.filter(heard(p.name, 'Build Hook')).map((hook) => hook.body.build_status),
+      ['running', 'canceled'],
+    );
   });
 
   test('a status posted from outside moves the pipeline too, and its hook lists no builds', async () => {
