@@ -36,11 +36,12 @@ export const textOf = (value: unknown): string | undefined => (typeof value === 
 /**
  * Sends a body runners decode: `Content-Type: application/json` exactly, without the charset Fastify
  * adds to JSON (runners 1.x up to 1.9.1 compare the header for equality). Serialized by the route's
- * response schema for that status.
+ * response schema for that status, and sent as bytes: Fastify appends the charset to any JSON
+ * string it sends, but leaves the type of a Buffer alone.
  */
 export function sendRunnerJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   reply.code(status);
-  return reply.type('application/json').send(reply.serialize(body));
+  return reply.type('application/json').send(Buffer.from(reply.serialize(body)));
 }
 
 // A stable or beta gitlab-ci-multi-runner followed by a space (reference §2.3 step 6), not anchored.
