@@ -15,12 +15,14 @@ export async function registerRunnerApi(api: Api, deps: RouteDeps): Promise<void
     // Not part of the consumer API's OpenAPI document.
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
-  // A trace part is raw bytes, labelled text/plain by runners; GitLab left any unknown type raw too.
-  api.removeContentTypeParser('text/plain');
-  api.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  api.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   runnersRoutes(api, deps);
   buildsRoutes(api, deps);
-  tracesRoutes(api, deps);
   artifactsRoutes(api, deps);
+  // A trace part is raw bytes whatever its label (runners say text/plain): in its own scope every
+  // body is read as bytes, so not even a JSON label has it parsed.
+  await api.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    tracesRoutes(raw, deps);
+  });
 }

@@ -41,7 +41,7 @@ export const textOf = (value: unknown): string | undefined => (typeof value === 
  */
 export function sendRunnerJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   reply.code(status);
-  return reply.type('application/json').send(Buffer.from(reply.serialize(body)));
+  return reply.type('application/json').send(Buffer.from(reply.serialize(body) as string));
 }
 
 // A stable or beta gitlab-ci-multi-runner followed by a space (reference §2.3 step 6), not anchored.
