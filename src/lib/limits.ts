@@ -35,6 +35,11 @@ export const LIMITS = {
    * larger rest closes the connection after the answer instead.
    */
   gitUnreadBodyBytes: 1024 * 1024,
+  /**
+   * A `.gitlab-ci.yml` in bytes. GitLab 8.12 read any size; a 10 MB file tied up a worker parsing
+   * it. Real configurations are a few KB: past this the pipeline fails with a message instead.
+   */
+  ciConfigBytes: 1024 * 1024,
   /** `per_page`: GitLab's maximum. */
   perPage: 100,
   /**

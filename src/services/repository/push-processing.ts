@@ -13,6 +13,7 @@ import { emitFlaggedSystemEvents } from '../hooks/system-events';
 import { buildPushData, PUSH_DATA_COMMITS, type PushDataInput } from './push-data';
 import { repoPathOf } from './repositories';
 import { inTransaction } from '../../db/transaction';
+import { insertPipelines, planPushPipeline, type PipelinePlan } from '../ci/pipeline-creation';
 
 /** What processing a push needs. */
 export interface PushProcessingDeps {
@@ -46,6 +47,7 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
   const systemData = (read: PushRead) => buildPushData({ ...base, ...read, commits: [], totalCommits: 0, message: isTag(read.ref) ? '' : null });
   const branches = events.filter(({ read }) => !isTag(read.ref));
   const tags = events.filter(({ read }) => isTag(read.ref));
+  const pipelines = await planPipelines(services.ctx, project, user.id, reads);
 
   // A few statements whatever the number of refs: a mirror push of thousands of tags is one batch.
   await inTransaction(ctx.db, async (trx) => {
@@ -54,9 +56,19 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
     await emitProjectEvents(ctx, trx, project.id, 'tag_push_events', 'Tag Push Hook', tags.map(({ data }) => data));
     await emitFlaggedSystemEvents(ctx, trx, 'push_events', branches.map(({ read }) => systemData(read)));
     await emitFlaggedSystemEvents(ctx, trx, 'tag_push_events', tags.map(({ read }) => systemData(read)));
-    // CI: create the pipelines for this push here
+    await insertPipelines(ctx, trx, pipelines);
     await services.projects.touch(project.id, trx);
   });
+}
+
+/** The pipeline of each pushed branch and tag (git is read here, before the transaction), a few refs at a time. */
+async function planPipelines(ctx: ServiceContext, project: Parameters<typeof planPushPipeline>[1], userId: number, reads: PushRead[]): Promise<PipelinePlan[]> {
+  const plans: PipelinePlan[] = [];
+  for (let start = 0; start < reads.length; start += PARALLEL_READS) {
+    const batch = await Promise.all(reads.slice(start, start + PARALLEL_READS).map((read) => planPushPipeline(ctx, project, userId, read)));
+    for (const plan of batch) if (plan) plans.push(plan);
+  }
+  return plans;
 }
 
 const isBranch = (ref: string) => ref.startsWith('refs/heads/');

@@ -1,0 +1,158 @@
+import type { Db } from '../../db/index';
+import type { ServiceContext } from '../context';
+import type { Project } from '../projects/types';
+import type { CiJob } from './yaml/types';
+import { catFile } from '../../git/cat-file';
+import { readCommits } from '../../git/commits';
+import { blobInfoAtPath } from '../../git/blob-read';
+import { ZERO_OID } from '../../git/ref-names';
+import { LIMITS } from '../../lib/limits';
+import { chunksOf } from '../../db/chunks';
+import { now } from '../../lib/time';
+import { digestToken, randomToken } from '../../lib/secrets';
+import { repoPathOf } from '../repository/repositories';
+import { parseCiConfig, jobsForRef } from './yaml/index';
+import { processPipeline } from './processing';
+import { updatePipelineStatus } from './status';
+import { queuePipelineHook } from './hook-events';
+import { jobOptions } from './job-options';
+
+export const CI_CONFIG_FILE = '.gitlab-ci.yml';
+
+/** GitLab 8.12's skip markers, brackets included, in any case. */
+const SKIP_CI = /\[(ci skip|skip ci)\]/i;
+
+/** What a ref change asks of CI, decided from git before any transaction. */
+export interface PipelinePlan {
+  projectId: number;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  userId: number | null;
+  committedAt: string | null;
+  /** `created` (with jobs), `failed` (with the YAML error) or `skipped` (`[ci skip]`). */
+  status: 'created' | 'failed' | 'skipped';
+  yamlErrors: string | null;
+  jobs: CiJob[];
+}
+
+export interface PushedRef {
+  /** `refs/heads/…` or `refs/tags/…`. */
+  ref: string;
+  oldId: string;
+  /** The commit to build: a branch's new head, a tag's commit; null when there is none (a deletion). */
+  checkoutSha: string | null;
+}
+
+/**
+ * GitLab 8.12's `CreatePipelineService` for a pushed branch or tag (reference §5.2): nothing for a
+ * deletion, a project with builds disabled, a commit without `.gitlab-ci.yml`, or a ref no job
+ * runs on; a failed pipeline carrying the message for a file that does not parse; a skipped one for
+ * `[ci skip]`. Reads git only, so it runs before the push's transaction.
+ *
+ * Departure: 8.12 set `before_sha` to the new commit itself for pushes (its `checkout_sha ||
+ * before` quirk, §5.2); here it is the ref's previous commit (40 zeros for a new ref), which is
+ * what `CI_BUILD_BEFORE_SHA` promises.
+ */
+export async function planPushPipeline(ctx: ServiceContext, project: Project, userId: number, pushed: PushedRef): Promise<PipelinePlan | undefined> {
+  if (project.builds_enabled !== 1 || !pushed.checkoutSha) return undefined;
+  const tag = pushed.ref.startsWith('refs/tags/');
+  const ref = pushed.ref.replace(/^refs\/(heads|tags)\//, '');
+  const repoPath = repoPathOf(ctx, project.id);
+  const sha = pushed.checkoutSha;
+  const [commit] = await readCommits(repoPath, [sha]);
+  if (!commit) return undefined;
+  const file = await blobInfoAtPath(repoPath, sha, CI_CONFIG_FILE);
+  if (!file) return undefined;
+  const base = {
+    projectId: project.id,
+    ref,
+    tag,
+    sha,
+    beforeSha: pushed.oldId || ZERO_OID,
+    userId,
+    committedAt: new Date(commit.committer.time * 1000).toISOString(),
+    yamlErrors: null,
+    jobs: [],
+  };
+  const error = (message: string): PipelinePlan => ({ ...base, status: 'failed', yamlErrors: message });
+  if (file.size > LIMITS.ciConfigBytes) return error(`${CI_CONFIG_FILE} is too large (at most ${LIMITS.ciConfigBytes} bytes)`);
+  const blob = await catFile.read(repoPath, file.id);
+  const parsed = parseCiConfig(blob?.content.toString('utf8') ?? '');
+  // An invalid file fails the pipeline even with `[ci skip]` (8.12 validates first).
+  if (!parsed.ok) return error(parsed.error);
+  if (SKIP_CI.test(commit.message)) return { ...base, status: 'skipped' };
+  const jobs = jobsForRef(parsed.config.jobs, { ref, tag, trigger: false, projectPath: `${project.namespace.path}/${project.path}` });
+  if (jobs.length === 0) return undefined;
+  return { ...base, status: 'created', jobs };
+}
+
+/**
+ * Saves planned pipelines with one build per job, then opens each pipeline's first stage, in the
+ * caller's transaction: a pipeline never exists without its builds, nor builds without a stage
+ * opened.
+ */
+export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: PipelinePlan[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const plan of plans) {
+    const time = now();
+    const finished = plan.status === 'failed' || plan.status === 'skipped';
+    const pipeline = await trx
+      .insertInto('ci_pipelines')
+      .values({
+        project_id: plan.projectId,
+        ref: plan.ref,
+        sha: plan.sha,
+        before_sha: plan.beforeSha,
+        tag: plan.tag ? 1 : 0,
+        status: plan.status,
+        yaml_errors: plan.yamlErrors,
+        user_id: plan.userId,
+        committed_at: plan.committedAt,
+        finished_at: plan.status === 'failed' ? time : null,
+        created_at: time,
+        updated_at: time,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(pipeline.id);
+    if (finished) {
+      await queuePipelineHook(ctx, trx, { id: pipeline.id, project_id: plan.projectId, status: plan.status });
+      continue;
+    }
+    const rows = plan.jobs.map((job) => {
+      const token = randomToken(20);
+      return {
+        project_id: plan.projectId,
+        pipeline_id: pipeline.id,
+        type: 'Build',
+        name: job.name,
+        stage: job.stage,
+        stage_idx: job.stageIdx,
+        ref: plan.ref,
+        tag: plan.tag ? (1 as const) : (0 as const),
+        status: 'created',
+        allow_failure: job.allowFailure ? (1 as const) : (0 as const),
+        when: job.when,
+        user_id: plan.userId,
+        token_digest: digestToken(token),
+        token_sealed: ctx.secrets.seal(token),
+        commands: job.commands,
+        options: JSON.stringify(jobOptions(job)),
+        yaml_variables: JSON.stringify(job.variables.map(({ key, value }) => ({ key, value, public: true }))),
+        tag_list: JSON.stringify(job.tags),
+        environment: job.environment?.name ?? null,
+        trace_size: 0,
+        created_at: time,
+        updated_at: time,
+      };
+    });
+    // Builds are created in stage order, file order within a stage (§5.3), so ids follow it.
+    for (const chunk of chunksOf(rows)) await trx.insertInto('ci_builds').values(chunk).execute();
+    await processPipeline(trx, pipeline.id);
+    const status = await updatePipelineStatus(ctx, trx, pipeline.id);
+    if (status && status !== 'created') await queuePipelineHook(ctx, trx, { id: pipeline.id, project_id: plan.projectId, status });
+  }
+  return ids;
+}
