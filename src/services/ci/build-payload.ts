@@ -57,14 +57,24 @@ export async function buildPayload(ctx: ServiceContext, build: BuildRow, runner:
     db.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag']).where('id', '=', build.pipeline_id).executeTakeFirstOrThrow(),
     build.user_id === null ? undefined : db.selectFrom('users').select(['id', 'email']).where('id', '=', build.user_id).executeTakeFirst(),
     db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', build.project_id).orderBy('id').execute(),
-    db
-      .selectFrom('ci_builds')
-      .selectAll()
-      .where('id', 'in', (eb) => eb.selectFrom('ci_builds').select((inner) => inner.fn.max('id').as('id')).where('pipeline_id', '=', build.pipeline_id).where('type', '=', 'Build').groupBy('name'))
-      .where('stage_idx', '<', build.stage_idx)
-      .orderBy('stage_idx')
-      .orderBy('id')
-      .execute(),
+    // The first stage depends on nothing: no query for the builds most often handed out.
+    build.stage_idx === 0
+      ? []
+      : db
+          .selectFrom('ci_builds')
+          .selectAll()
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('ci_builds')
+              .select((inner) => inner.fn.max('id').as('id'))
+              .where('pipeline_id', '=', build.pipeline_id)
+              .where('stage_idx', '<', build.stage_idx)
+              .where('type', '=', 'Build')
+              .groupBy('name'),
+          )
+          .orderBy('stage_idx')
+          .orderBy('id')
+          .execute(),
   ]);
   const token = buildToken(ctx, build);
   const fullPath = `${project.namespacePath}/${project.path}`;

@@ -4,6 +4,7 @@ import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { lockPipeline } from './status';
 import { afterBuildChange, type BuildRow } from './transitions';
+import type { SharedRunnerLoad } from './shared-runner-load';
 
 /** A pending build as the queue weighs it. */
 interface Candidate {
@@ -20,7 +21,7 @@ interface Candidate {
  * uses shared runners least goes first among the oldest WINDOW pending builds, not among all of
  * them, and a runner whose tags fit none of them waits for them to be taken.
  */
-const WINDOW = 200;
+const WINDOW = 100;
 
 /**
  * GitLab 8.12's `RegisterBuildService`: the oldest pending build this runner may run, assigned to
@@ -30,16 +31,19 @@ const WINDOW = 200;
  * projects, so a locked shared runner serves nothing. A build's tags must all be among the
  * runner's, and an untagged build needs a runner that runs untagged builds.
  */
-export async function requestBuild(ctx: ServiceContext, runner: RunnerRow): Promise<BuildRow | undefined> {
+export async function requestBuild(ctx: ServiceContext, runner: RunnerRow, load: SharedRunnerLoad): Promise<BuildRow | undefined> {
   if (runner.is_shared && runner.locked) return undefined;
-  const candidates = runner.is_shared ? await sharedCandidates(ctx) : await specificCandidates(ctx, runner.id);
+  const candidates = runner.is_shared ? await sharedCandidates(ctx, load) : await specificCandidates(ctx, runner.id);
   const runnerTags = new Set<string>(JSON.parse(runner.tag_list) as string[]);
   for (const candidate of candidates) {
     if (!canPick(runner, runnerTags, JSON.parse(candidate.tag_list) as string[])) continue;
     // Unlike 8.12, which answered "no build" to the loser of a race for a build, the loser tries
     // the next candidate: with many runners polling, the first candidate is often just taken.
     const claimed = await claim(ctx, runner, candidate);
-    if (claimed) return claimed;
+    if (claimed) {
+      if (runner.is_shared) load.claimed(claimed.project_id);
+      return claimed;
+    }
   }
   return undefined;
 }
@@ -85,19 +89,8 @@ function pendingBuilds(ctx: ServiceContext) {
 }
 
 /** Pending builds for shared runners, projects with the fewest builds running on shared runners first, then the oldest. */
-async function sharedCandidates(ctx: ServiceContext): Promise<Candidate[]> {
-  const [running, window] = await Promise.all([
-    ctx.db
-      .selectFrom('ci_builds')
-      .innerJoin('ci_runners', 'ci_runners.id', 'ci_builds.runner_id')
-      .select(['ci_builds.project_id', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('ci_builds.status', '=', 'running')
-      .where('ci_runners.is_shared', '=', 1)
-      .groupBy('ci_builds.project_id')
-      .execute(),
-    pendingBuilds(ctx).where('p.shared_runners_enabled', '=', 1).orderBy('b.id').limit(WINDOW).execute(),
-  ]);
-  const busy = new Map(running.map((row) => [row.project_id, Number(row.count)]));
+async function sharedCandidates(ctx: ServiceContext, load: SharedRunnerLoad): Promise<Candidate[]> {
+  const [busy, window] = await Promise.all([load.current(), pendingBuilds(ctx).where('p.shared_runners_enabled', '=', 1).orderBy('b.id').limit(WINDOW).execute()]);
   const weight = (candidate: Candidate) => busy.get(candidate.project_id) ?? 0;
   return window.sort((a, b) => weight(a) - weight(b) || a.id - b.id);
 }

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context';
 import type { RunnerRow } from './runners';
 import type { BuildRow } from './transitions';
 import { requestBuild } from './build-queue';
+import { SharedRunnerLoad } from './shared-runner-load';
 import { buildPayload, type BuildPayload } from './build-payload';
 import { updateFromRunner, type RunnerUpdate } from './build-updates';
 import { authorizeBuild, refuseErased } from './build-access';
@@ -13,11 +14,15 @@ import { grapeError, invalidParam } from '../../errors';
 
 /** What the runner API does with builds: hand them out, take their state, traces and artifacts. */
 export class RunnerBuildsService {
-  constructor(private readonly ctx: ServiceContext) {}
+  private readonly sharedLoad: SharedRunnerLoad;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.sharedLoad = new SharedRunnerLoad(ctx);
+  }
 
   /** The next build for this runner, already running on it, with its payload; undefined when there is none. */
   async next(runner: RunnerRow): Promise<BuildPayload | undefined> {
-    const build = await requestBuild(this.ctx, runner);
+    const build = await requestBuild(this.ctx, runner, this.sharedLoad);
     return build && buildPayload(this.ctx, build, runner);
   }
 

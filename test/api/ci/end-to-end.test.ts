@@ -118,7 +118,8 @@ describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', (
       const { transitionBuild } = await import('../../../src/services/ci/transitions');
       const { inTransaction } = await import('../../../src/db/transaction');
       const ctx = app.services.ctx;
-      await inTransaction(ctx.db, async (trx) => transitionBuild(ctx, trx, await buildRow(app, build.id), 'cancel'));
+      const row = await buildRow(app, build.id);
+      await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, row, 'cancel'));
     }
     const part = await runner.appendTrace(build, 'still going\n');
     assert.equal(part.headers.get('build-status'), 'canceled');
