@@ -3,6 +3,11 @@ import type { BuildRow } from './transitions';
 import { traceKey } from './files';
 import { buildToken } from './build-payload';
 import { rangeNotSatisfiable } from '../../errors';
+import { PerKeyQueue } from '../../storage/per-key-queue';
+
+// A part's length check and its write are one step per trace within this process, so two parts
+// sent at once cannot both pass the check (a runner sends one at a time; a retry may overlap).
+const traceWrites = new PerKeyQueue();
 
 /*
  * Build traces in the file store (reference §4.5). Secrets (the build's token and its project's
@@ -44,12 +49,15 @@ export async function traceLength(ctx: ServiceContext, build: BuildRow): Promise
  * the file. Resolves to the new length.
  */
 export async function appendTrace(ctx: ServiceContext, build: BuildRow, start: number, part: Buffer): Promise<number> {
-  const length = await traceLength(ctx, build);
-  if (start !== length) throw rangeNotSatisfiable(length);
-  if (part.length === 0) return length;
-  const size = await ctx.files.append(traceKey(build), mask(part, await secretsOf(ctx, build)));
-  await recordSize(ctx, build, size);
-  return size;
+  const secrets = part.length === 0 ? [] : await secretsOf(ctx, build);
+  return traceWrites.run(traceKey(build), async () => {
+    const length = await traceLength(ctx, build);
+    if (start !== length) throw rangeNotSatisfiable(length);
+    if (part.length === 0) return length;
+    const size = await ctx.files.append(traceKey(build), mask(part, secrets));
+    await recordSize(ctx, build, size);
+    return size;
+  });
 }
 
 /**
@@ -59,13 +67,15 @@ export async function appendTrace(ctx: ServiceContext, build: BuildRow, start: n
  */
 export async function replaceTrace(ctx: ServiceContext, build: BuildRow, text: string): Promise<void> {
   const bytes = Buffer.from(text);
-  const stat = await ctx.files.stat(traceKey(build));
-  if (stat && bytes.length <= stat.size) return;
   const masked = mask(bytes, await secretsOf(ctx, build));
-  const size = await ctx.files.put(traceKey(build), (async function* () {
-    yield masked;
-  })());
-  await recordSize(ctx, build, size);
+  await traceWrites.run(traceKey(build), async () => {
+    const stat = await ctx.files.stat(traceKey(build));
+    if (stat && bytes.length <= stat.size) return;
+    const size = await ctx.files.put(traceKey(build), (async function* () {
+      yield masked;
+    })());
+    await recordSize(ctx, build, size);
+  });
 }
 
 /** The whole trace, masked again (a token split across two parts was not masked on the way in), or undefined. */

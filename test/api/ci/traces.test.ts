@@ -72,6 +72,14 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
     assert.equal(await storedTrace(build.id), 'BUILD TRACE and more');
   });
 
+  test('two parts sent at once for the same offset: one is appended, the other answers 416', async () => {
+    const { build } = await runningWithTrace();
+    const headers = { 'content-type': 'text/plain', 'content-range': '11-14', 'build-token': build.token };
+    const statuses = (await Promise.all([patch(build.id, 'abc', headers), patch(build.id, 'abc', headers)])).map((r) => r.status).sort();
+    assert.deepEqual(statuses, [202, 416]);
+    assert.equal(await storedTrace(build.id), 'BUILD TRACEabc');
+  });
+
   test('no Content-Range: 400 {"error":"400 Missing header Content-Range"}', async () => {
     const { build } = await runningWithTrace();
     const response = await patch(build.id, 'x', { 'content-type': 'text/plain', 'build-token': build.token });
