@@ -24,8 +24,8 @@ export function buildsRoutes(api: Api, { services }: RouteDeps): void {
   // `PUT builds/-1` is the runner's liveness check: 404 for a valid token, 403 for a removed runner.
   api.put('/builds/:id', async (request) => {
     const params = paramsOf(request);
-    let runner = await requireRunner(runnerTokens, request, params);
-    runner = await services.runners.contacted(runner, infoOf(params));
+    // 8.12 ignores the `info` a PUT carries; only the last contact is noted.
+    const runner = await services.runners.contacted(await requireRunner(runnerTokens, request, params));
     await services.runnerBuilds.update(runner, idOf((request.params as { id: string }).id), { state: textOf(params.state), trace: textOf(params.trace) });
     return true;
   });
