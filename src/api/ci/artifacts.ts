@@ -6,8 +6,8 @@ import { BuildPayload } from './entities/build';
 import { idOf, sendRunnerJson, textOf } from './request';
 import { buildCredential } from './tokens';
 import { authenticate } from '../../http/tokens';
-import { artifactsLimitBytes, missingArtifactsFile } from '../../services/ci/artifacts';
-import { ApiError, badRequest } from '../../errors';
+import { missingArtifactsFile } from '../../services/ci/artifacts';
+import { ApiError, badRequest, tooLarge } from '../../errors';
 
 /** A build's artifacts archive: upload (streamed), download, removal (reference §2.7–2.9). */
 export function artifactsRoutes(api: Api, { services }: RouteDeps): void {
@@ -25,7 +25,7 @@ export function artifactsRoutes(api: Api, { services }: RouteDeps): void {
     const expireIn = builds.expireInSeconds(textOf(query.expire_in));
     if (!request.isMultipart()) throw missingArtifactsFile();
     // One byte past the limit is enough to know the upload is too large: busboy stops reading there.
-    const limits = { fileSize: artifactsLimitBytes(services.ctx) + 1, files: 8, fields: 32, parts: 40 };
+    const limits = { fileSize: builds.artifactsLimitBytes + 1, files: 8, fields: 32, parts: 40 };
     let payload: unknown;
     try {
       for await (const part of request.parts({ limits })) {
@@ -37,7 +37,7 @@ export function artifactsRoutes(api: Api, { services }: RouteDeps): void {
       }
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if ((error as { statusCode?: number }).statusCode === 413) throw new ApiError(413, { message: '413 Request Entity Too Large' });
+      if ((error as { statusCode?: number }).statusCode === 413) throw tooLarge();
       throw badRequest('400 (Bad request) the multipart body is malformed');
     }
     if (payload === undefined) throw missingArtifactsFile();

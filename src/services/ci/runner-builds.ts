@@ -8,7 +8,7 @@ import { buildPayload, type BuildPayload } from './build-payload';
 import { updateFromRunner, type RunnerUpdate } from './build-updates';
 import { authorizeBuild, refuseErased } from './build-access';
 import { appendTrace } from './traces';
-import { checkUploadable, readArtifacts, removeArtifacts, storeArtifacts } from './artifacts';
+import { artifactsLimitBytes, checkUploadable, readArtifacts, removeArtifacts, storeArtifacts } from './artifacts';
 import { parseDuration } from './yaml/checks';
 import { grapeError, invalidParam } from '../../errors';
 
@@ -45,6 +45,11 @@ export class RunnerBuildsService {
 
   checkUploadable(build: BuildRow): void {
     checkUploadable(build);
+  }
+
+  /** Archives must be smaller than this (`MAX_ARTIFACTS_SIZE_MB`). */
+  get artifactsLimitBytes(): number {
+    return artifactsLimitBytes(this.ctx);
   }
 
   /** `expire_in` in seconds (ChronicDuration's reading); undefined when not given; 400 when it does not parse (8.12 answered 500). */
