@@ -104,6 +104,8 @@ export class RunnerClient {
     if (response.status === 416) {
       const offset = Number(/-(\d+)/.exec(response.headers.get('range') ?? '')?.[1]);
       if (Number.isInteger(offset) && offset <= Buffer.byteLength(build.trace)) response = await this.patchFrom(build, offset);
+      // The server has more than the runner: the runner sends its whole trace with a PUT instead.
+      else return this.json('PUT', `builds/${build.id}.json`, { info: RUNNER_INFO, token: this.token, state: 'running', trace: build.trace });
     }
     if (response.status === 202) build.sent = Buffer.byteLength(build.trace);
     return response;
