@@ -4,7 +4,8 @@ import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { lockPipeline } from './status';
 import { afterBuildChange, type BuildRow } from './transitions';
-import type { SharedRunnerLoad } from './shared-runner-load';
+import { SharedRunnerLoad } from './shared-runner-load';
+import { preparedQuery } from '../../db/prepared';
 
 /** A pending build as the queue weighs it. */
 interface Candidate {
@@ -24,28 +25,53 @@ interface Candidate {
 const WINDOW = 100;
 
 /**
- * GitLab 8.12's `RegisterBuildService`: the oldest pending build this runner may run, assigned to
- * it and moved to running, or undefined. Shared runners serve projects with shared runners and
- * builds enabled, those using shared runners least first (fair share), then the oldest build;
- * specific runners serve their projects' builds oldest first. A locked runner only serves its own
- * projects, so a locked shared runner serves nothing. A build's tags must all be among the
- * runner's, and an untagged build needs a runner that runs untagged builds.
+ * GitLab 8.12's `RegisterBuildService`: the oldest pending build a runner may run, assigned to it
+ * and moved to running, or undefined. Shared runners serve projects with shared runners and builds
+ * enabled, those using shared runners least first (fair share), then the oldest build; specific
+ * runners serve their projects' builds oldest first. A locked runner only serves its own projects,
+ * so a locked shared runner serves nothing. A build's tags must all be among the runner's, and an
+ * untagged build needs a runner that runs untagged builds.
  */
-export async function requestBuild(ctx: ServiceContext, runner: RunnerRow, load: SharedRunnerLoad): Promise<BuildRow | undefined> {
-  if (runner.is_shared && runner.locked) return undefined;
-  const candidates = runner.is_shared ? await sharedCandidates(ctx, load) : await specificCandidates(ctx, runner.id);
-  const runnerTags = new Set<string>(JSON.parse(runner.tag_list) as string[]);
-  for (const candidate of candidates) {
-    if (!canPick(runner, runnerTags, JSON.parse(candidate.tag_list) as string[])) continue;
-    // Unlike 8.12, which answered "no build" to the loser of a race for a build, the loser tries
-    // the next candidate: with many runners polling, the first candidate is often just taken.
-    const claimed = await claim(ctx, runner, candidate);
-    if (claimed) {
-      if (runner.is_shared) load.claimed(claimed.project_id);
-      return claimed;
-    }
+export class BuildQueue {
+  private readonly load: SharedRunnerLoad;
+  // Every poll runs one of these: built and compiled once (src/db/prepared.ts).
+  private readonly sharedWindow: () => Promise<Candidate[]>;
+  private readonly specificWindow: (runnerId: number) => Promise<Candidate[]>;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.load = new SharedRunnerLoad(ctx);
+    this.sharedWindow = preparedQuery(ctx.db, () => pendingBuilds(ctx).where('p.shared_runners_enabled', '=', 1).orderBy('b.id').limit(WINDOW));
+    this.specificWindow = preparedQuery(ctx.db, (runnerId: number) =>
+      pendingBuilds(ctx)
+        .innerJoin('ci_runner_projects as rp', (join) => join.onRef('rp.project_id', '=', 'b.project_id').on('rp.runner_id', '=', runnerId))
+        .orderBy('b.id')
+        .limit(WINDOW),
+    );
   }
-  return undefined;
+
+  async next(runner: RunnerRow): Promise<BuildRow | undefined> {
+    if (runner.is_shared && runner.locked) return undefined;
+    const candidates = runner.is_shared ? await this.sharedCandidates() : await this.specificWindow(runner.id);
+    const runnerTags = new Set<string>(JSON.parse(runner.tag_list) as string[]);
+    for (const candidate of candidates) {
+      if (!canPick(runner, runnerTags, JSON.parse(candidate.tag_list) as string[])) continue;
+      // Unlike 8.12, which answered "no build" to the loser of a race for a build, the loser tries
+      // the next candidate: with many runners polling, the first candidate is often just taken.
+      const claimed = await claim(this.ctx, runner, candidate);
+      if (claimed) {
+        if (runner.is_shared) this.load.claimed(claimed.project_id);
+        return claimed;
+      }
+    }
+    return undefined;
+  }
+
+  /** Projects with the fewest builds running on shared runners first, then the oldest build. */
+  private async sharedCandidates(): Promise<Candidate[]> {
+    const [busy, window] = await Promise.all([this.load.current(), this.sharedWindow()]);
+    const weight = (candidate: Candidate) => busy.get(candidate.project_id) ?? 0;
+    return window.sort((a, b) => weight(a) - weight(b) || a.id - b.id);
+  }
 }
 
 function canPick(runner: RunnerRow, runnerTags: Set<string>, buildTags: string[]): boolean {
@@ -86,20 +112,4 @@ function pendingBuilds(ctx: ServiceContext) {
     .where('b.type', '=', 'Build')
     .where('p.builds_enabled', '=', 1)
     .where('p.pending_delete', '=', 0);
-}
-
-/** Pending builds for shared runners, projects with the fewest builds running on shared runners first, then the oldest. */
-async function sharedCandidates(ctx: ServiceContext, load: SharedRunnerLoad): Promise<Candidate[]> {
-  const [busy, window] = await Promise.all([load.current(), pendingBuilds(ctx).where('p.shared_runners_enabled', '=', 1).orderBy('b.id').limit(WINDOW).execute()]);
-  const weight = (candidate: Candidate) => busy.get(candidate.project_id) ?? 0;
-  return window.sort((a, b) => weight(a) - weight(b) || a.id - b.id);
-}
-
-/** Pending builds of the runner's own projects, oldest first. */
-async function specificCandidates(ctx: ServiceContext, runnerId: number): Promise<Candidate[]> {
-  return pendingBuilds(ctx)
-    .innerJoin('ci_runner_projects as rp', (join) => join.onRef('rp.project_id', '=', 'b.project_id').on('rp.runner_id', '=', runnerId))
-    .orderBy('b.id')
-    .limit(WINDOW)
-    .execute();
 }

@@ -2,9 +2,8 @@ import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../context';
 import type { RunnerRow } from './runners';
 import type { BuildRow } from './transitions';
-import { requestBuild } from './build-queue';
-import { SharedRunnerLoad } from './shared-runner-load';
-import { buildPayload, type BuildPayload } from './build-payload';
+import { BuildQueue } from './build-queue';
+import { BuildPayloads, type BuildPayload } from './build-payload';
 import { updateFromRunner, type RunnerUpdate } from './build-updates';
 import { authorizeBuild, refuseErased } from './build-access';
 import { appendTrace } from './traces';
@@ -14,16 +13,18 @@ import { grapeError, invalidParam } from '../../errors';
 
 /** What the runner API does with builds: hand them out, take their state, traces and artifacts. */
 export class RunnerBuildsService {
-  private readonly sharedLoad: SharedRunnerLoad;
+  private readonly queue: BuildQueue;
+  private readonly payloads: BuildPayloads;
 
   constructor(private readonly ctx: ServiceContext) {
-    this.sharedLoad = new SharedRunnerLoad(ctx);
+    this.queue = new BuildQueue(ctx);
+    this.payloads = new BuildPayloads(ctx);
   }
 
   /** The next build for this runner, already running on it, with its payload; undefined when there is none. */
   async next(runner: RunnerRow): Promise<BuildPayload | undefined> {
-    const build = await requestBuild(this.ctx, runner, this.sharedLoad);
-    return build && buildPayload(this.ctx, build, runner);
+    const build = await this.queue.next(runner);
+    return build && this.payloads.of(build, runner);
   }
 
   update(runner: RunnerRow, id: number | undefined, update: RunnerUpdate): Promise<BuildRow> {
@@ -64,7 +65,7 @@ export class RunnerBuildsService {
   async storeArtifacts(build: BuildRow, upload: { filename: string; source: AsyncIterable<Uint8Array>; expireInSeconds: number | undefined }): Promise<BuildPayload> {
     const stored = await storeArtifacts(this.ctx, build, upload);
     const runner = stored.runner_id === null ? undefined : await this.ctx.db.selectFrom('ci_runners').selectAll().where('id', '=', stored.runner_id).executeTakeFirst();
-    return buildPayload(this.ctx, stored, runner);
+    return this.payloads.of(stored, runner);
   }
 
   readArtifacts(build: BuildRow): Promise<{ filename: string; size: number | undefined; stream: Readable }> {

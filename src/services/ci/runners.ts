@@ -3,6 +3,7 @@ import type { CiRunnersTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { SettingsService } from '../settings/settings';
 import { inTransaction } from '../../db/transaction';
+import { preparedQuery } from '../../db/prepared';
 import { digestToken, randomHex, sameSecret } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { forbidden, notFound, notGiven } from '../../errors';
@@ -37,10 +38,15 @@ const CONTACT_SPREAD_MS = 40 * 60 * 1000;
 
 /** Runners: registration with a registration token, removal, and look-up by their own token. */
 export class RunnersService {
+  // Every runner request looks its runner up: built and compiled once (src/db/prepared.ts).
+  private readonly byDigest: (digest: string) => Promise<RunnerRow[]>;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsService,
-  ) {}
+  ) {
+    this.byDigest = preparedQuery(ctx.db, (digest: string) => ctx.db.selectFrom('ci_runners').selectAll().where('token_digest', '=', digest));
+  }
 
   /**
    * GitLab 8.12's `POST /runners/register`: the shared registration token makes a shared runner, a
@@ -91,7 +97,7 @@ export class RunnersService {
 
   /** The runner owning this token (paused ones included), or undefined. */
   async findByToken(token: string): Promise<RunnerRow | undefined> {
-    return this.ctx.db.selectFrom('ci_runners').selectAll().where('token_digest', '=', digestToken(token)).executeTakeFirst();
+    return (await this.byDigest(digestToken(token)))[0];
   }
 
   /** Removes the runner of this token with its project links (`DELETE /runners/delete`); 403 for an unknown token. */
