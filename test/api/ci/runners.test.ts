@@ -1,5 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startApp, type TestApp } from '../../support/app';
 import { createRootProject } from '../../support/repo';
 import { RunnerClient, RUNNER_USER_AGENT, runnerBaseUrl } from '../../support/runner-client';
@@ -131,5 +133,15 @@ describe('DELETE /ci/api/v1/runners/delete', () => {
     assert.deepEqual(missing.body, { message: '400 (Bad request) "token" not given' });
     const query = await fetch(`${app.url}/ci/api/v1/runners/delete?token=unknown`, { method: 'DELETE' });
     assert.equal(query.status, 403);
+  });
+});
+
+describe('forge admin runners-token', () => {
+  // The command opens the database of DATA_DIR; the test app's PostgreSQL database is its own.
+  test('prints the shared runners\' registration token', { skip: Boolean(process.env.TEST_DATABASE_URL) }, async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'runners-token'], {
+      env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: '' },
+    });
+    assert.equal(stdout.trim(), await registrationToken(app));
   });
 });
