@@ -16,6 +16,7 @@ import { ensureRootUser, type RootCredentials } from './services/users/bootstrap
 import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
+import { removeExpiredArtifacts } from './services/ci/artifacts-expiry';
 import { createHttpServer, type HttpLogging } from './http/server';
 import { registerErrorHandling } from './http/errors';
 import { registerAuthentication } from './http/auth';
@@ -93,6 +94,7 @@ function sweeps(services: Services): Sweep[] {
   return [
     { name: 'members.remove_expired', intervalMs: HOUR_MS, run: () => services.members.removeExpired() },
     { name: 'jobs.purge_given_up', intervalMs: HOUR_MS, run: () => services.ctx.jobs.purgeGivenUp(GIVEN_UP_KEPT_MS) },
+    { name: 'ci.expire_artifacts', intervalMs: HOUR_MS, run: () => removeExpiredArtifacts(services.ctx) },
   ];
 }
 

@@ -27,6 +27,9 @@ import { CommitStatusesService } from './ci/commit-statuses';
 import { BuildTokensService } from './ci/build-tokens';
 import { RunnersService } from './ci/runners';
 import { RunnerBuildsService } from './ci/runner-builds';
+import { BuildsService } from './ci/builds';
+import { BuildActionsService } from './ci/build-actions';
+import { PipelinesService } from './ci/pipelines';
 import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
@@ -47,6 +50,7 @@ export function createServices(ctx: ServiceContext) {
   const defaultBranch = new DefaultBranchService(ctx, settings, protectedBranches);
   const pushRules = new PushRulesService(protectedBranches, settings);
   const buildTokens = new BuildTokensService(ctx);
+  const builds = new BuildsService(ctx, users);
   return {
     events,
     projects,
@@ -79,6 +83,9 @@ export function createServices(ctx: ServiceContext) {
     commitStatuses: new CommitStatusesService(ctx),
     runners: new RunnersService(ctx, settings),
     runnerBuilds: new RunnerBuildsService(ctx),
+    builds,
+    buildActions: new BuildActionsService(ctx, builds),
+    pipelines: new PipelinesService(ctx),
   };
 }
 

@@ -29,6 +29,8 @@ export interface ProjectStanding {
   archived: boolean;
   /** With builds off, the build abilities go too (GitLab 8.12's feature check). */
   buildsEnabled: boolean;
+  /** The project's `public_builds`: readers who are not members may see its builds. */
+  publicBuilds: boolean;
   /** The caller's own membership of the project. */
   projectAccess: number | null;
   /** The caller's membership of the project's group. */
@@ -44,6 +46,9 @@ export type ProjectAbility =
   | 'download_code'
   | 'fork_project'
   | 'read_build'
+  | 'update_build'
+  | 'read_pipeline'
+  | 'update_pipeline'
   | 'push_code'
   | 'create_commit_status'
   | 'admin_project'
@@ -68,7 +73,7 @@ export function visibleWithoutMembership(visibilityLevel: number, caller: Caller
   return visibilityLevel >= INTERNAL && caller !== null && caller.external !== 1;
 }
 
-export function can(standing: ProjectStanding, ability: ProjectAbility, options: { publicBuilds?: boolean } = {}): boolean {
+export function can(standing: ProjectStanding, ability: ProjectAbility): boolean {
   const access = effectiveAccess(standing);
   const open = visibleWithoutMembership(standing.visibilityLevel, standing.caller);
   switch (ability) {
@@ -78,8 +83,14 @@ export function can(standing: ProjectStanding, ability: ProjectAbility, options:
     case 'download_code':
     case 'fork_project':
       return access >= REPORTER || open;
+    // Builds off takes every build and pipeline ability away (GitLab 8.12's `disabled_features!`).
     case 'read_build':
-      return standing.buildsEnabled && (access >= REPORTER || (open && options.publicBuilds === true));
+      return standing.buildsEnabled && (access >= REPORTER || (open && standing.publicBuilds));
+    case 'read_pipeline':
+      return standing.buildsEnabled && (access >= REPORTER || open);
+    case 'update_build':
+    case 'update_pipeline':
+      return standing.buildsEnabled && access >= DEVELOPER;
     case 'push_code':
       return access >= DEVELOPER && !standing.archived;
     case 'create_commit_status':

@@ -20,6 +20,8 @@ import { branchesRoutes } from './branches';
 import { tagsRoutes } from './tags';
 import { filesRoutes } from './files';
 import { commitStatusesRoutes } from './commit-statuses';
+import { buildsRoutes } from './builds';
+import { pipelinesRoutes } from './pipelines';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -49,4 +51,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   tagsRoutes(api, deps);
   filesRoutes(api, deps);
   commitStatusesRoutes(api, deps);
+  buildsRoutes(api, deps);
+  pipelinesRoutes(api, deps);
 }

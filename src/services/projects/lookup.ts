@@ -61,6 +61,7 @@ export async function loadStanding(db: Db, project: Project, caller: Caller | nu
     visibilityLevel: project.visibility_level,
     archived: project.archived === 1,
     buildsEnabled: project.builds_enabled === 1,
+    publicBuilds: project.public_builds === 1,
     projectAccess: null,
     groupAccess: null,
     sharedAccess: null,

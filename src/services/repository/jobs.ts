@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context';
 import type { RepositoryStore } from './repositories';
 import { importProjectRepository } from './import';
 import { processPush, type PushProcessingDeps } from './push-processing';
+import { removeProjectFiles } from '../ci/files';
 
 /** The background work of repositories: imports, removals, and what follows a push. */
 export function repositoryJobs(
@@ -11,7 +12,11 @@ export function repositoryJobs(
   const { ctx, repositories } = deps;
   return {
     'repository.import': (job) => importProjectRepository(ctx, repositories, job),
-    'repository.remove': (job) => repositories.remove(job.projectId),
+    // The project's rows are gone: its repository goes, and so do its builds' traces and artifacts.
+    'repository.remove': async (job) => {
+      await repositories.remove(job.projectId);
+      await removeProjectFiles(ctx.files, job.projectId);
+    },
     'push.process': (job) => processPush(deps, job),
   };
 }
