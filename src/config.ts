@@ -16,6 +16,8 @@ export interface Config {
   jobMaxAttempts: number;
   /** Time allowed to an outgoing hook request. */
   hookTimeoutMs: number;
+  /** Artifacts archives must be smaller than this many MiB (GitLab's `max_artifacts_size`). */
+  maxArtifactsSizeMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobMaxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 10),
     // A job's lock is taken for abandoned after 5 minutes (src/jobs/queue.ts): a longer delivery would be sent twice.
     hookTimeoutMs: integer(env, 'HOOK_TIMEOUT_MS', 10000, 240_000, ' (a delivery must end well within the 5 minutes a job stays locked)'),
+    maxArtifactsSizeMb: integer(env, 'MAX_ARTIFACTS_SIZE_MB', 100, 1024 * 1024),
   };
 }
 

@@ -80,6 +80,9 @@ export const apiError = (status: number, message: string) => new ApiError(status
  */
 export const grapeError = (status: number, error: string | string[]) => new ApiError(status, { error });
 
+/** The trace PATCH's answer to a part that does not start where the stored trace ends: the length in `Range`. */
+export const rangeNotSatisfiable = (length: number) => new ApiError(416, { error: '416 Range Not Satisfiable' }, { Range: `0-${length}` });
+
 /** Collects per-field validation messages, GitLab style. */
 export class Validation {
   readonly messages: ValidationMessages = {};

@@ -2,6 +2,9 @@ import { loadConfig, ConfigError } from './config';
 import { openDatabase } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { startServer } from './app';
+import { SecretBox } from './lib/secrets';
+import { SettingsService } from './services/settings/settings';
+import type { ServiceContext } from './services/context';
 
 async function serve(): Promise<void> {
   const config = loadConfig();
@@ -46,7 +49,24 @@ async function migrate(): Promise<void> {
   console.log('database migrated');
 }
 
-const commands: Record<string, () => Promise<void>> = { serve, migrate };
+/** `forge admin runners-token`: the shared runners' registration token, for `gitlab-ci-multi-runner register`. */
+async function admin(): Promise<void> {
+  const what = process.argv[3];
+  if (what !== 'runners-token') {
+    console.error('usage: forge admin runners-token');
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  // The settings need only the database and the secret key; nothing else is started.
+  const ctx = { config, db: database.db, dialect: database.dialect, secrets: SecretBox.open(config.dataDir) } as ServiceContext;
+  const settings = await new SettingsService(ctx).get();
+  await database.db.destroy();
+  console.log(settings.runners_registration_token);
+}
+
+const commands: Record<string, () => Promise<void>> = { serve, migrate, admin };
 
 const name = process.argv[2] ?? 'serve';
 const command = commands[name];

@@ -10,6 +10,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Parameters that may hold NUL bytes: content that goes to git only (the files API's `content`). */
     nulBytesIn?: string[];
+    /**
+     * The route reads its body itself (a trace part as raw bytes, an artifacts upload streamed
+     * part by part): its parameters come from the query string only, and a multipart body is
+     * left unread here rather than buffered whole.
+     */
+    ownBody?: boolean;
   }
 }
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema };
@@ -36,6 +42,12 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
   await app.register(multipart, { limits: { fieldSize: LIMITS.apiBodyBytes, fileSize: LIMITS.apiBodyBytes } });
 
   app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.ownBody) {
+      const query = request.query as Params;
+      refuseNulBytes(request.params as Params, query, []);
+      (request as { query: unknown }).query = normalize(query, (request.routeOptions.schema?.querystring ?? {}) as Schema);
+      return;
+    }
     if (request.isMultipart()) request.body = await readForm(request);
     const schema = request.routeOptions.schema;
     const merged = mergeParams(request);

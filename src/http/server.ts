@@ -35,6 +35,7 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
 function stripJsonSuffix(url: string): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  if (!path.startsWith('/api/v3/') || !path.endsWith('.json') || path === '/api/v3/openapi.json') return url;
+  // The runner API too: runners call `runners/register.json`, `builds/register.json`, `builds/:id.json`.
+  if (!(path.startsWith('/api/v3/') || path.startsWith('/ci/api/v1/')) || !path.endsWith('.json') || path === '/api/v3/openapi.json') return url;
   return path.slice(0, -'.json'.length) + (queryAt === -1 ? '' : url.slice(queryAt));
 }

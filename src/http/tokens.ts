@@ -6,10 +6,10 @@ import type { FastifyRequest } from 'fastify';
  * look-up reveals nothing about a token; stores compare in constant time where they compare).
  *
  * The consumer API accepts the user private token (`userToken` in auth.ts). The runner API
- * (`/ci/api/v1`) will add a runner token strategy (the `token` parameter, `ci_runners.token_digest`)
- * and a build token strategy (the `token` parameter or `BUILD-TOKEN` header, a running build's
- * `token_digest`) and authenticate its routes through `authenticate` below, so no door grows its
- * own token handling.
+ * (`/ci/api/v1`, `src/api/ci/tokens.ts`) adds a runner token strategy (the `token` parameter,
+ * `ci_runners.token_digest`) and a build credential (the `token` parameter or `BUILD-TOKEN` header,
+ * checked against the build of the path) and authenticates its routes through `authenticate`
+ * below, so no door grows its own token handling.
  */
 export interface TokenStrategy<Principal> {
   /** Names the kind of caller (`user`, `runner`, `build`) in log lines. */

@@ -25,6 +25,8 @@ import { TagsService } from './repository/tags';
 import { FilesService } from './repository/files';
 import { CommitStatusesService } from './ci/commit-statuses';
 import { BuildTokensService } from './ci/build-tokens';
+import { RunnersService } from './ci/runners';
+import { RunnerBuildsService } from './ci/runner-builds';
 import { BuildsService } from './ci/builds';
 import { BuildActionsService } from './ci/build-actions';
 import { PipelinesService } from './ci/pipelines';
@@ -79,6 +81,8 @@ export function createServices(ctx: ServiceContext) {
     variables: new VariablesService(ctx),
     projectHooks: new ProjectHooksService(ctx),
     commitStatuses: new CommitStatusesService(ctx),
+    runners: new RunnersService(ctx, settings),
+    runnerBuilds: new RunnerBuildsService(ctx),
     builds,
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),

@@ -89,9 +89,17 @@ export function isArrayOfStringsOrRegexps(v: unknown): v is (string | RubySymbol
   );
 }
 
-// ChronicDuration's units and their abbreviations (the gem 8.12 used for `expire_in`).
-const DURATION_UNIT =
-  /^(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mos?|months?|y|yrs?|years?)$/;
+// ChronicDuration's units, their abbreviations and their lengths in seconds (the gem 8.12 used for
+// `expire_in`: a month is 30 days, a year 365.25 days).
+const DURATION_UNITS: ReadonlyArray<[RegExp, number]> = [
+  [/^(?:s|secs?|seconds?)$/, 1],
+  [/^(?:m|mins?|minutes?)$/, 60],
+  [/^(?:h|hrs?|hours?)$/, 3600],
+  [/^(?:d|days?)$/, 86400],
+  [/^(?:w|wks?|weeks?)$/, 7 * 86400],
+  [/^(?:mos?|months?)$/, 30 * 86400],
+  [/^(?:y|yrs?|years?)$/, 365.25 * 86400],
+];
 
 /**
  * `DurationValidator`: what `ChronicDuration.parse` accepts, within reason: numbers each
@@ -99,22 +107,37 @@ const DURATION_UNIT =
  * commas or `and`, or a clock form `1:30:00`. Empty text or unknown words are refused.
  */
 export function isDuration(v: unknown): boolean {
-  if (!isString(v)) return false;
+  return parseDuration(v) !== undefined;
+}
+
+/**
+ * The seconds `ChronicDuration.parse` reads in a duration `isDuration` accepts (a bare number is
+ * seconds; a clock form is `[[[d:]h:]m:]s`); undefined for anything else.
+ */
+export function parseDuration(v: unknown): number | undefined {
+  if (!isString(v)) return undefined;
   const s = v.trim().toLowerCase();
-  if (/^\d+(?::\d+){1,3}(?:\.\d+)?$/.test(s)) return true;
+  if (/^\d+(?::\d+){1,3}(?:\.\d+)?$/.test(s)) {
+    const parts = s.split(':').map(Number).reverse();
+    return [1, 60, 3600, 86400].reduce((sum, unit, i) => sum + (parts[i] ?? 0) * unit, 0);
+  }
   const tokens = s.replace(/,|\band\b/g, ' ').match(/\d+(?:\.\d+)?|[a-z]+|\S/g);
-  if (!tokens) return false;
+  if (!tokens) return undefined;
+  let seconds = 0;
+  let pending: number | undefined;
   let sawNumber = false;
-  let previousWasNumber = false;
   for (const t of tokens) {
     if (/^\d/.test(t)) {
+      if (pending !== undefined) seconds += pending;
+      pending = Number(t);
       sawNumber = true;
-      previousWasNumber = true;
-    } else if (previousWasNumber && DURATION_UNIT.test(t)) {
-      previousWasNumber = false;
-    } else {
-      return false;
+      continue;
     }
+    const unit = pending === undefined ? undefined : DURATION_UNITS.find(([pattern]) => pattern.test(t))?.[1];
+    if (unit === undefined || pending === undefined) return undefined;
+    seconds += pending * unit;
+    pending = undefined;
   }
-  return sawNumber;
+  if (pending !== undefined) seconds += pending;
+  return sawNumber ? seconds : undefined;
 }

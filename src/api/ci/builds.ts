@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, RouteDeps } from '../v3/types';
+import { BuildPayload } from './entities/build';
+import { idOf, infoOf, knowsNoContent, paramsOf, sendRunnerJson, textOf } from './request';
+import { requireRunner, runnerToken } from './tokens';
+import { notFound } from '../../errors';
+
+/** Runners asking for builds and reporting on them (reference §2.3, §2.4). */
+export function buildsRoutes(api: Api, { services }: RouteDeps): void {
+  const runnerTokens = runnerToken(services.runners);
+
+  api.post('/builds/register', { schema: { response: { 201: BuildPayload, 204: Type.Null() } } }, async (request, reply) => {
+    const params = paramsOf(request);
+    let runner = await requireRunner(runnerTokens, request, params);
+    runner = await services.runners.contacted(runner, infoOf(params));
+    if (!runner.active) throw notFound();
+    const payload = await services.runnerBuilds.next(runner);
+    if (payload) return sendRunnerJson(reply, 201, payload);
+    // 8.12 answered 500 when there was no User-Agent at all; Forge answers 404 like any other client.
+    if (knowsNoContent(request)) return reply.code(204).send(null);
+    throw notFound();
+  });
+
+  // `PUT builds/-1` is the runner's liveness check: 404 for a valid token, 403 for a removed runner.
+  api.put('/builds/:id', async (request) => {
+    const params = paramsOf(request);
+    // 8.12 ignores the `info` a PUT carries; only the last contact is noted.
+    const runner = await services.runners.contacted(await requireRunner(runnerTokens, request, params));
+    await services.runnerBuilds.update(runner, idOf((request.params as { id: string }).id), { state: textOf(params.state), trace: textOf(params.trace) });
+    return true;
+  });
+}

@@ -1,0 +1,28 @@
+import type { Api, RouteDeps } from '../v3/types';
+import { runnersRoutes } from './runners';
+import { buildsRoutes } from './builds';
+import { tracesRoutes } from './traces';
+import { artifactsRoutes } from './artifacts';
+
+/**
+ * The runner API (`/ci/api/v1`), spoken by gitlab-ci-multi-runner 1.x. Its callers are runners and
+ * builds, never users: every route is `public` to the consumer API's authentication and checks its
+ * own token (runner or build, `./tokens.ts`).
+ */
+export async function registerRunnerApi(api: Api, deps: RouteDeps): Promise<void> {
+  api.addHook('onRoute', (route) => {
+    route.config = { ...(route.config ?? {}), access: 'public' };
+    // Not part of the consumer API's OpenAPI document.
+    route.schema = { ...(route.schema ?? {}), hide: true };
+  });
+  runnersRoutes(api, deps);
+  buildsRoutes(api, deps);
+  artifactsRoutes(api, deps);
+  // A trace part is raw bytes whatever its label (runners say text/plain): in its own scope every
+  // body is read as bytes, so not even a JSON label has it parsed.
+  await api.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    tracesRoutes(raw, deps);
+  });
+}

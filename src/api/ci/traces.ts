@@ -1,0 +1,19 @@
+import type { Api, RouteDeps } from '../v3/types';
+import { idOf } from './request';
+import { buildCredential } from './tokens';
+import { authenticate } from '../../http/tokens';
+
+// Runners cap a trace at 4 MiB by default; a part is a few seconds of it.
+const TRACE_PART_LIMIT = 16 * 1024 * 1024;
+
+/** A running build's trace, part by part (reference §2.5). The body is the raw part, whatever its type. */
+export function tracesRoutes(api: Api, { services }: RouteDeps): void {
+  api.patch('/builds/:id/trace.txt', { bodyLimit: TRACE_PART_LIMIT, config: { ownBody: true } }, async (request, reply) => {
+    const token = await authenticate(buildCredential, request, request.query as Record<string, unknown>);
+    const build = await services.runnerBuilds.authorize(idOf((request.params as { id: string }).id), token);
+    const range = request.headers['content-range'];
+    const part = Buffer.isBuffer(request.body) ? request.body : Buffer.from(typeof request.body === 'string' ? request.body : '');
+    const { length, status } = await services.runnerBuilds.appendTrace(build, typeof range === 'string' ? range : undefined, part);
+    return reply.code(202).headers({ 'Build-Status': status, Range: `0-${length}` }).send();
+  });
+}
