@@ -6,6 +6,7 @@ import { eventually } from '../support/eventually';
 import { HookListener, type ReceivedHook } from '../support/hook-listener';
 import { seedCommit } from '../support/repo';
 import { cloneUrl, git, workTree } from '../support/git';
+import { RunnerClient } from '../support/runner-client';
 import type { ApiClient } from '../support/client';
 import type { CiBuildsTable } from '../../src/db/schema';
 import { inTransaction } from '../../src/db/transaction';
@@ -479,6 +480,40 @@ describe('a pushed .gitlab-ci.yml', () => {
       assert.equal(h.body.commit.message, 'initial commit\n');
       assert.equal(h.body.before_sha, ZERO);
     }
+  });
+});
+
+describe('a build run by a runner', () => {
+  test('a runner taking a build and reporting success through the runner API announces the build running and succeeded, and the pipeline names the runner', async () => {
+    const created = await pat.client.post('/projects', { name: 'runner-run' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, { url: `${listener.url}?project=runner-run`, push_events: false, build_events: true, pipeline_events: true });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const dir = await workTree('master', { '.gitlab-ci.yml': 'rspec:\n  script: make spec\n' });
+    const pushed = await git(['push', cloneUrl(app.url, created.body.path_with_namespace, 'pat', pat.token), 'master'], dir);
+    assert.equal(pushed.code, 0, pushed.stderr);
+    const pending = await listener.waitFor((h) => heard('runner-run', 'Pipeline Hook')(h) && h.body.object_attributes.status === 'pending');
+    const pipelineId: number = pending.body.object_attributes.id;
+
+    const runner = new RunnerClient(app.url);
+    const registered = await runner.register((await app.services.settings.get()).runners_registration_token, { description: 'bench box' });
+    assert.equal(registered.status, 201);
+    // Other tests' projects may have pending builds too: ask until this project's comes.
+    let build;
+    for (let tries = 0; tries < 20 && !build; tries++) {
+      const request = await runner.requestBuild();
+      assert.equal(request.outcome, 'build', JSON.stringify(request.response.body));
+      if (request.outcome === 'build' && request.build.payload.project_id === created.body.id) build = request.build;
+    }
+    assert.ok(build, 'the runner never got the pushed build');
+    const running = await listener.waitFor(buildHook('runner-run', build.id, 'running'));
+    assert.equal(running.body.build_name, 'rspec');
+    assert.equal((await runner.appendTrace(build, 'Running rspec\n')).status, 202);
+    assert.equal((await runner.finish(build, 'success')).status, 200);
+    const succeeded = await listener.waitFor(buildHook('runner-run', build.id, 'success'));
+    assert.equal(typeof succeeded.body.build_duration, 'number');
+    const pipelineDone = await listener.waitFor(pipelineHook('runner-run', pipelineId, 'success'));
+    assert.deepEqual(pipelineDone.body.builds[0].runner, { id: registered.body.id, description: 'bench box', active: true, is_shared: true });
   });
 });
 
