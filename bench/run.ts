@@ -6,8 +6,9 @@ import { table } from './support/stats';
 import { userBench } from './user';
 import { projectsBench } from './projects';
 import { gitBench } from './git';
+import { ciBench } from './ci';
 
-const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench];
+const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench];
 
 function usage(): never {
   console.error(`usage: npm run bench -- [--quick] [${benchmarks.map((b) => b.name).join(' ')}]`);

@@ -10,6 +10,7 @@ import { resolveCommitId } from '../../git/commits';
 import { branchesContaining } from '../../git/containing';
 import { repoPathOf } from '../repository/repositories';
 import { fire, invalidTransition, lockPipeline, updatePipelineStatus, type StatusEvent } from './status';
+import { queuePipelineHook } from './hook-events';
 import { inTransaction } from '../../db/transaction';
 
 /** A build or an external status, with the sha of its pipeline. */
@@ -97,7 +98,7 @@ export class CommitStatusesService {
     return inTransaction(this.ctx.db, async (trx) => {
       const pipeline = await ensurePipeline(trx, project.id, commitId, ref, user.id);
       // Two posts of one status wait for each other here instead of both creating it.
-      await lockPipeline(this.ctx, trx, pipeline.id);
+      const locked = await lockPipeline(this.ctx, trx, pipeline.id);
       const existing = await trx
         .selectFrom('ci_builds')
         .selectAll()
@@ -158,7 +159,9 @@ export class CommitStatusesService {
           .executeTakeFirstOrThrow();
         id = inserted.id;
       }
-      await updatePipelineStatus(this.ctx, trx, pipeline.id);
+      const status = await updatePipelineStatus(this.ctx, trx, pipeline.id);
+      // An external status moves the pipeline like a build does, and pipeline hooks hear of it (GitLab 8.12).
+      if (status !== undefined && status !== locked?.status) await queuePipelineHook(this.ctx, trx, { id: pipeline.id, project_id: project.id, status });
       const row = await trx.selectFrom('ci_builds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return { ...row, sha: commitId };
     });

@@ -1,10 +1,10 @@
 import type { JobHandlers } from '../../jobs/kinds';
 import type { ServiceContext } from '../context';
+import { runCiHook } from './hook-job';
 
 /** The background work of CI: build and pipeline hook payloads. */
 export function ciJobs(ctx: ServiceContext): Pick<JobHandlers, 'ci.hook'> {
   return {
-    // TODO(hooks): build GitLab 8.12's Build Hook / Pipeline Hook payloads and queue deliveries.
-    'ci.hook': async () => void ctx,
+    'ci.hook': (job) => runCiHook(ctx, job),
   };
 }

@@ -1,6 +1,9 @@
+import type { Updateable } from 'kysely';
 import type { Db } from '../../db/index';
+import type { CiPipelinesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
+import { pipelineDuration, type TimedBuild } from './duration';
 
 /** Statuses of builds, commit statuses and pipelines. */
 export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
@@ -79,45 +82,76 @@ export function combinedStatus(builds: readonly StatusOfBuild[]): CiStatus {
 }
 
 /**
- * Reads a pipeline's status, locking its row until the transaction ends on PostgreSQL (SQLite
- * runs one writing transaction at a time), so that changes to its builds are counted in turn.
+ * Reads a pipeline's status (and what its duration needs), locking its row until the transaction
+ * ends on PostgreSQL (SQLite runs one writing transaction at a time), so that changes to its builds
+ * are counted in turn.
  */
-export async function lockPipeline(ctx: ServiceContext, trx: Db, pipelineId: number): Promise<{ status: string } | undefined> {
-  let lookup = trx.selectFrom('ci_pipelines').select(['status']).where('id', '=', pipelineId);
+export async function lockPipeline(
+  ctx: ServiceContext,
+  trx: Db,
+  pipelineId: number,
+): Promise<{ status: string; started_at: string | null; duration: number | null } | undefined> {
+  let lookup = trx.selectFrom('ci_pipelines').select(['status', 'started_at', 'duration']).where('id', '=', pipelineId);
   if (ctx.dialect === 'postgres') lookup = lookup.forUpdate();
   return lookup.executeTakeFirst();
 }
 
 /**
- * Sets a pipeline's status from the latest build of each name, through GitLab 8.12's pipeline
- * events (`update_status`): `pending` only leaves `created` (a finished pipeline runs again),
- * `created` changes nothing; started_at is stamped when leaving created or pending for running,
- * finished_at when reaching an end. Call it inside the transaction that changed the builds.
+ * The status GitLab 8.12's pipeline event for `target` moves a pipeline in `from` to, or undefined
+ * when no event applies: `created` fires nothing, and `enqueue` (for `pending`) only leaves
+ * `created` (for pending) or an end (a finished pipeline runs again). The other events apply from
+ * any state, the pipeline's own included (a loopback: no hook, but the duration is refreshed).
+ */
+export function pipelineEventTarget(from: string, target: CiStatus): string | undefined {
+  if (target === 'created') return undefined;
+  if (target !== 'pending') return target;
+  if (from === 'created') return 'pending';
+  return [...FINISHED_STATUSES, 'skipped'].includes(from) ? 'running' : undefined;
+}
+
+type LatestStatus = StatusOfBuild & TimedBuild & { type: string };
+
+/** The latest status of each name in a pipeline (a retried build hides behind its retry), of `type` only when given. */
+function latestStatuses(trx: Db, pipelineId: number, type?: string): Promise<LatestStatus[]> {
+  return trx
+    .selectFrom('ci_builds')
+    .select(['status', 'allow_failure', 'type', 'started_at', 'finished_at'])
+    .where('id', 'in', (eb) => {
+      let ids = eb.selectFrom('ci_builds').select((inner) => inner.fn.max('id').as('id')).where('pipeline_id', '=', pipelineId);
+      if (type) ids = ids.where('type', '=', type);
+      return ids.groupBy('name');
+    })
+    .execute();
+}
+
+/**
+ * Sets a pipeline's status from the latest status of each name, through GitLab 8.12's pipeline
+ * events (`update_status`, see `pipelineEventTarget`): started_at is stamped when leaving created
+ * or pending for running, finished_at when reaching an end, and once started the duration is
+ * recomputed on every event, loopbacks included (so a running pipeline's duration keeps up with
+ * its builds). Call it inside the transaction that changed the builds. Returns the status after.
  */
 export async function updatePipelineStatus(ctx: ServiceContext, trx: Db, pipelineId: number): Promise<CiStatus | undefined> {
   const pipeline = await lockPipeline(ctx, trx, pipelineId);
   if (!pipeline) return undefined;
-  const latest = await trx
-    .selectFrom('ci_builds')
-    .select(['status', 'allow_failure'])
-    .where('id', 'in', (eb) => eb.selectFrom('ci_builds').select((inner) => inner.fn.max('id').as('id')).where('pipeline_id', '=', pipelineId).groupBy('name'))
-    .execute();
-  const target = combinedStatus(latest);
+  const latest = await latestStatuses(trx, pipelineId);
   const from = pipeline.status;
-  let to: string = target;
-  if (target === 'created') to = from;
-  else if (target === 'pending') to = from === 'created' ? 'pending' : [...FINISHED_STATUSES, 'skipped'].includes(from) ? 'running' : from;
-  if (to === from) return from as CiStatus;
+  const to = pipelineEventTarget(from, combinedStatus(latest));
+  if (to === undefined) return from as CiStatus;
   const time = now();
-  await trx
-    .updateTable('ci_pipelines')
-    .set({
-      status: to,
-      updated_at: time,
-      ...((from === 'created' || from === 'pending') && to === 'running' ? { started_at: time } : {}),
-      ...(FINISHED_STATUSES.includes(to) ? { finished_at: time } : {}),
-    })
-    .where('id', '=', pipelineId)
-    .execute();
+  const changes: Updateable<CiPipelinesTable> = {};
+  if (to !== from) {
+    changes.status = to;
+    if ((from === 'created' || from === 'pending') && to === 'running') changes.started_at = time;
+    if (FINISHED_STATUSES.includes(to)) changes.finished_at = time;
+  }
+  if ((changes.started_at ?? pipeline.started_at) !== null) {
+    // Duration counts builds only; external statuses have no run time (one sharing a build's name
+    // would hide it in `latest`, so then the builds are asked for on their own).
+    const builds = latest.every((status) => status.type === 'Build') ? latest : await latestStatuses(trx, pipelineId, 'Build');
+    const duration = pipelineDuration(builds.filter((status) => status.type === 'Build'), time);
+    if (duration !== pipeline.duration) changes.duration = duration;
+  }
+  if (Object.keys(changes).length > 0) await trx.updateTable('ci_pipelines').set({ ...changes, updated_at: time }).where('id', '=', pipelineId).execute();
   return to as CiStatus;
 }

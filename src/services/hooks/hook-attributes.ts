@@ -3,8 +3,8 @@ import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import { avatarUrl, projectUrls } from '../../lib/urls';
 
-/** GitLab 8.12's `Project#hook_attrs`: the `project` of push and note hooks. */
-export function projectHookAttributes(project: Project, externalUrl: string) {
+/** GitLab 8.12's `Project#hook_attrs` without the older names (`backward: false`): the `project` of pipeline hooks. */
+export function currentProjectHookAttributes(project: Project, externalUrl: string) {
   const urls = projectUrls(externalUrl, project);
   return {
     name: project.name,
@@ -17,12 +17,14 @@ export function projectHookAttributes(project: Project, externalUrl: string) {
     visibility_level: project.visibility_level,
     path_with_namespace: urls.pathWithNamespace,
     default_branch: project.default_branch,
-    // GitLab keeps these older names for hooks written against them.
-    homepage: urls.web,
-    url: urls.ssh,
-    ssh_url: urls.ssh,
-    http_url: urls.http,
   };
+}
+
+/** GitLab 8.12's `Project#hook_attrs`: the `project` of push and note hooks. */
+export function projectHookAttributes(project: Project, externalUrl: string) {
+  const current = currentProjectHookAttributes(project, externalUrl);
+  // GitLab keeps these older names for hooks written against them.
+  return Object.assign(current, { homepage: current.web_url, url: current.git_ssh_url, ssh_url: current.git_ssh_url, http_url: current.git_http_url });
 }
 
 export type ProjectHookAttributes = ReturnType<typeof projectHookAttributes>;
