@@ -63,7 +63,8 @@ export class DiskFileStore implements FileStore {
     return size;
   }
 
-  async append(key: string, bytes: Uint8Array | string): Promise<number> {
+  async append(key: string, bytes: Uint8Array | string, options: { durable?: boolean } = {}): Promise<number> {
+    const durable = options.durable ?? true;
     const target = pathOfKey(this.root, key);
     return this.queue.run(key, async () => {
       await makeDirectory(path.dirname(target));
@@ -71,7 +72,7 @@ export class DiskFileStore implements FileStore {
       const file = await fs.open(target, 'a');
       try {
         await writeAll(file, typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
-        await file.sync();
+        if (durable) await file.sync();
         const { size } = await file.stat();
         // A new file's name lives in its folder: without this a crash could lose the whole trace.
         if (created) await syncDirectory(path.dirname(target));

@@ -20,8 +20,12 @@ export interface ByteRange {
 export interface FileStore {
   /** Stores the whole source under `key`, replacing any file there; resolves to the size written. Nothing is left behind when the source fails or the signal aborts. */
   put(key: string, source: AsyncIterable<Uint8Array | string>, options?: { signal?: AbortSignal }): Promise<number>;
-  /** Adds bytes at the end of `key` (created when missing), durably; appends to one key land in call order. Resolves to the new size. */
-  append(key: string, bytes: Uint8Array | string): Promise<number>;
+  /**
+   * Adds bytes at the end of `key` (created when missing); appends to one key land in call order.
+   * Durable (fsynced) unless `durable: false`, for writers that can resend a lost tail after a
+   * machine crash. Resolves to the new size.
+   */
+  append(key: string, bytes: Uint8Array | string, options?: { durable?: boolean }): Promise<number>;
   /** The bytes of `key` in `range` (all of them by default), or undefined when there is no such file. */
   read(key: string, range?: ByteRange): Promise<Readable | undefined>;
   stat(key: string): Promise<FileStat | undefined>;

@@ -99,6 +99,15 @@ describe('append', () => {
     assert.equal(await readAll('traces/1/1.log'), 'abcde');
   });
 
+  test('an append that need not be durable lands the same, in order', async () => {
+    assert.equal(await store.append('traces/1/3.log', 'abc', { durable: false }), 3);
+    assert.equal(await store.append('traces/1/3.log', 'de', { durable: false }), 5);
+    const stream = await store.read('traces/1/3.log');
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream!) chunks.push(Buffer.from(chunk as Uint8Array));
+    assert.equal(Buffer.concat(chunks).toString(), 'abcde');
+  });
+
   test('concurrent appends to one key land in call order', async () => {
     const parts = Array.from({ length: 200 }, (_, i) => `line ${i}\n`);
     const sizes = await Promise.all(parts.map((part) => store.append('traces/1/2.log', part)));

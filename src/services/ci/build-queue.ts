@@ -86,6 +86,21 @@ function canPick(runner: RunnerRow, runnerTags: Set<string>, buildTags: string[]
  */
 async function claim(ctx: ServiceContext, runner: RunnerRow, candidate: Candidate): Promise<BuildRow | undefined> {
   return inTransaction(ctx.db, async (trx) => {
+    if (ctx.dialect === 'postgres') {
+      // Many runners go for the same oldest builds. A build another claim holds is passed over at
+      // once: waiting on its pipeline's lock only to find the build taken made every poll queue
+      // behind every other (about 20 builds a second with 50 runners).
+      const free = await trx
+        .selectFrom('ci_builds')
+        .select('id')
+        .where('id', '=', candidate.id)
+        .where('status', '=', 'pending')
+        .where('runner_id', 'is', null)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+      if (!free) return undefined;
+    }
     const pipeline = await lockPipeline(ctx, trx, candidate.pipeline_id);
     const time = now();
     const updated = await trx

@@ -1,11 +1,12 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { UsersService } from '../users/users';
 import { notFound, recordNotFound } from '../../errors';
 import { readCommits, resolveCommitId } from '../../git/commits';
 import { repoPathOf } from '../repository/repositories';
-import { artifactsKey, traceKey } from './files';
+import { artifactsKey } from './files';
+import { readTrace } from './traces';
 import { toInteger } from '../../lib/to-integer';
 import { buildsOf, hasArtifacts, parseScope, type BuildDetails, type BuildRecord } from './build-records';
 
@@ -122,14 +123,15 @@ export class BuildsService {
   }
 
   /**
-   * The build's trace as stored (masked when written), while it runs and after; 404 when it has
-   * none yet or it was erased (the spec's row; 8.12 answered an empty 200).
+   * The build's trace, while it runs and after, masked again (a token split across two parts was
+   * not masked as they were written); 404 when it has none yet or it was erased (the spec's row;
+   * 8.12 answered an empty 200).
    */
   async trace(project: Project, buildId: number | string): Promise<StoredFile> {
     const build = await this.find(project, buildId);
-    const file = await this.open(traceKey(build));
-    if (!file || file.size === 0) throw notFound();
-    return { ...file, fileName: `${build.id}.log` };
+    const trace = await readTrace(this.ctx, build);
+    if (!trace || trace.length === 0) throw notFound();
+    return { body: Readable.from([trace]), size: trace.length, fileName: `${build.id}.log` };
   }
 
   /** The whole file, read up to the size it had when looked at (a running build's trace grows meanwhile). */

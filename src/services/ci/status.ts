@@ -106,7 +106,9 @@ export function pipelineEventTarget(from: string, target: CiStatus): string | un
   if (target === 'created') return undefined;
   if (target !== 'pending') return target;
   if (from === 'created') return 'pending';
-  return [...FINISHED_STATUSES, 'skipped'].includes(from) ? 'running' : undefined;
+  // A finished pipeline whose builds are queued again (a retry, a play) is `pending`, as the spec's
+  // Pipeline status table says; 8.12's `enqueue` event reopened it as `running`.
+  return [...FINISHED_STATUSES, 'skipped'].includes(from) ? 'pending' : undefined;
 }
 
 type LatestStatus = StatusOfBuild & TimedBuild & { type: string };
@@ -142,8 +144,10 @@ export async function updatePipelineStatus(ctx: ServiceContext, trx: Db, pipelin
   const changes: Updateable<CiPipelinesTable> = {};
   if (to !== from) {
     changes.status = to;
-    if ((from === 'created' || from === 'pending') && to === 'running') changes.started_at = time;
+    // A pipeline run again keeps the time it first started.
+    if ((from === 'created' || from === 'pending') && to === 'running' && pipeline.started_at === null) changes.started_at = time;
     if (FINISHED_STATUSES.includes(to)) changes.finished_at = time;
+    else if (FINISHED_STATUSES.includes(from)) changes.finished_at = null;
   }
   if ((changes.started_at ?? pipeline.started_at) !== null) {
     // Duration counts builds only; external statuses have no run time (one sharing a build's name
