@@ -398,7 +398,7 @@ describe('Pipeline Hook', () => {
     assert.ok(pipe.duration === 30 || pipe.duration === 31, `duration ${pipe.duration}`);
   });
 
-  test('cancelling a build and retrying it through the API announce it canceled, the pipeline canceled, then running again with both builds', async () => {
+  test('cancelling a build and retrying it through the API announce it canceled, the pipeline canceled, then pending again with both builds', async () => {
     const p = await project('cancel-retry');
     const { id: pipelineId, builds } = await pipeline(p, 'pending', [{ name: 'compile', stage: 'build', stage_idx: 0, status: 'pending' }]);
     await move(builds[0], 'run');
@@ -413,7 +413,7 @@ describe('Pipeline Hook', () => {
     const announced = listener.received.filter(heard(p.name, 'Pipeline Hook'));
     assert.deepEqual(
       announced.map((hook) => hook.body.object_attributes.status),
-      ['running', 'canceled', 'running'],
+      ['running', 'canceled', 'pending'],
     );
     // A retry is a new build, queued at once: pending is not announced, and the pipeline lists both.
     assert.deepEqual(
