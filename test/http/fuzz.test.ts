@@ -160,7 +160,7 @@ function operationsOf(document: any): Operation[] {
   return operations;
 }
 
-const isGit = (op: Operation) => !op.template.startsWith('/api/');
+const isGit = (op: Operation) => !op.template.startsWith('/api/') && !op.template.startsWith('/ci/api/');
 
 /** Reads first, then writes, then the writes that move or hide the seeded data, DELETEs last. */
 function phase(op: Operation): number {

@@ -12,8 +12,6 @@ import { artifactsRoutes } from './artifacts';
 export async function registerRunnerApi(api: Api, deps: RouteDeps): Promise<void> {
   api.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), access: 'public' };
-    // Not part of the consumer API's OpenAPI document.
-    route.schema = { ...(route.schema ?? {}), hide: true };
   });
   runnersRoutes(api, deps);
   buildsRoutes(api, deps);
