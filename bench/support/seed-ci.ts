@@ -88,7 +88,6 @@ export async function seedPipelines({ db, dialect }: DbHandle, secrets: SecretBo
           tag_list: '[]',
           options: '{}',
           yaml_variables: '[]',
-          trace_size: 0,
           queued_at: time,
           started_at: shape.status === 'running' ? time : null,
           created_at: time,

@@ -311,7 +311,6 @@ export interface CiBuildsTable {
   /** JSON: the job's variables from .gitlab-ci.yml */
   yaml_variables: string;
   coverage: number | null;
-  trace_size: number;
   artifacts_file: string | null;
   artifacts_size: number | null;
   artifacts_metadata: string | null;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { ByteRange, FileStat, FileStore } from './file-store';
+import { SizeMismatchError, type AppendOptions, type ByteRange, type FileStat, type FileStore } from './file-store';
 import { folderOfPrefix, pathOfKey, TEMP_DIR } from './keys';
 import { PerKeyQueue } from './per-key-queue';
 
@@ -63,20 +63,22 @@ export class DiskFileStore implements FileStore {
     return size;
   }
 
-  async append(key: string, bytes: Uint8Array | string, options: { durable?: boolean } = {}): Promise<number> {
+  async append(key: string, bytes: Uint8Array | string, options: AppendOptions = {}): Promise<number> {
     const durable = options.durable ?? true;
     const target = pathOfKey(this.root, key);
+    const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
     return this.queue.run(key, async () => {
-      await makeDirectory(path.dirname(target));
-      const created = (await statOrUndefined(target)) === undefined;
-      const file = await fs.open(target, 'a');
+      // Few system calls: appends are a hot path (every part of every running build's trace).
+      const file = await openForAppend(target);
       try {
-        await writeAll(file, typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+        const before = (await file.stat()).size;
+        if (options.expectedSize !== undefined && before !== options.expectedSize) throw new SizeMismatchError(before);
+        await writeAll(file, data);
         if (durable) await file.sync();
-        const { size } = await file.stat();
         // A new file's name lives in its folder: without this a crash could lose the whole trace.
-        if (created) await syncDirectory(path.dirname(target));
-        return size;
+        // (An empty file that was already there gets its folder synced once more: harmless.)
+        if (before === 0 && data.length > 0) await syncDirectory(path.dirname(target));
+        return before + data.length;
       } finally {
         await file.close();
       }
@@ -174,6 +176,17 @@ async function syncDirectory(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** Opens a file for appending, making its folder when missing (only the first append of a key pays for that). */
+async function openForAppend(target: string): Promise<fs.FileHandle> {
+  try {
+    return await fs.open(target, 'a');
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    await makeDirectory(path.dirname(target));
+    return fs.open(target, 'a');
   }
 }
 

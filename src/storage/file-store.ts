@@ -23,9 +23,10 @@ export interface FileStore {
   /**
    * Adds bytes at the end of `key` (created when missing); appends to one key land in call order.
    * Durable (fsynced) unless `durable: false`, for writers that can resend a lost tail after a
-   * machine crash. Resolves to the new size.
+   * machine crash. With `expectedSize`, nothing is written unless the file (0 when missing) has that
+   * size: `SizeMismatchError` tells the size it has. Resolves to the new size.
    */
-  append(key: string, bytes: Uint8Array | string, options?: { durable?: boolean }): Promise<number>;
+  append(key: string, bytes: Uint8Array | string, options?: AppendOptions): Promise<number>;
   /** The bytes of `key` in `range` (all of them by default), or undefined when there is no such file. */
   read(key: string, range?: ByteRange): Promise<Readable | undefined>;
   stat(key: string): Promise<FileStat | undefined>;
@@ -33,6 +34,19 @@ export interface FileStore {
   delete(key: string): Promise<void>;
   /** The keys starting with `prefix` (a plain string prefix, so `traces/1` covers `traces/12/…`), sorted. */
   list(prefix: string): Promise<string[]>;
+}
+
+export interface AppendOptions {
+  durable?: boolean;
+  expectedSize?: number;
+}
+
+/** An append with `expectedSize` found the file at another size; nothing was written. */
+export class SizeMismatchError extends Error {
+  constructor(readonly actualSize: number) {
+    super(`the file has ${actualSize} bytes`);
+    this.name = 'SizeMismatchError';
+  }
 }
 
 /** A key that is not a plain relative path inside the store. */

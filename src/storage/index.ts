@@ -1,3 +1,3 @@
-export type { ByteRange, FileStat, FileStore } from './file-store';
-export { InvalidKeyError } from './file-store';
+export type { AppendOptions, ByteRange, FileStat, FileStore } from './file-store';
+export { InvalidKeyError, SizeMismatchError } from './file-store';
 export { DiskFileStore } from './disk-file-store';

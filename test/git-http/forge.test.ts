@@ -97,7 +97,7 @@ describe('git clone and fetch over HTTP', () => {
       .insertInto('ci_builds')
       .values({
         project_id: p.id, pipeline_id: pipeline.id, type: 'Build', name: 'test', stage: 'test', stage_idx: 0, ref: 'master', tag: 0, status: 'running',
-        allow_failure: 0, when: 'on_success', options: '', yaml_variables: '', trace_size: 0, token_digest: digestToken('build-token-1'), created_at: time, updated_at: time,
+        allow_failure: 0, when: 'on_success', options: '', yaml_variables: '', token_digest: digestToken('build-token-1'), created_at: time, updated_at: time,
       })
       .execute();
     assert.equal((await clone(cloneUrl(app.url, p.path, 'gitlab-ci-token', 'build-token-1'))).code, 0);

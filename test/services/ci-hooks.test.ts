@@ -102,7 +102,6 @@ async function pipeline(p: { id: number; sha: string; before: string }, status: 
         commands: 'make',
         options: '{}',
         yaml_variables: '[]',
-        trace_size: 0,
         started_at: build.started_at ?? null,
         finished_at: build.finished_at ?? null,
         created_at: now(),

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { DiskFileStore, InvalidKeyError, type FileStore } from '../../src/storage/index';
+import { DiskFileStore, InvalidKeyError, SizeMismatchError, type FileStore } from '../../src/storage/index';
 
 let dir: string;
 let store: FileStore;
@@ -106,6 +106,14 @@ describe('append', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of stream!) chunks.push(Buffer.from(chunk as Uint8Array));
     assert.equal(Buffer.concat(chunks).toString(), 'abcde');
+  });
+
+  test('an append expecting another size writes nothing and tells the size the file has', async () => {
+    await assert.rejects(store.append('traces/1/4.log', 'abc', { expectedSize: 2 }), (error: unknown) => error instanceof SizeMismatchError && error.actualSize === 0);
+    assert.equal(await store.stat('traces/1/4.log').then((stat) => stat?.size ?? 0), 0);
+    assert.equal(await store.append('traces/1/4.log', 'abc', { expectedSize: 0 }), 3);
+    await assert.rejects(store.append('traces/1/4.log', 'de', { expectedSize: 1 }), (error: unknown) => error instanceof SizeMismatchError && error.actualSize === 3);
+    assert.equal(await store.append('traces/1/4.log', 'de', { expectedSize: 3 }), 5);
   });
 
   test('concurrent appends to one key land in call order', async () => {

@@ -63,7 +63,6 @@ export async function seedPipeline(
         tag_list: JSON.stringify(build.tag_list ?? []),
         options: JSON.stringify(build.options ?? { image: 'ruby:2.1', services: ['postgres'] }),
         yaml_variables: JSON.stringify(build.yaml_variables ?? [{ key: 'DB_NAME', value: 'postgres', public: true }]),
-        trace_size: 0,
         created_at: time,
         updated_at: time,
       })

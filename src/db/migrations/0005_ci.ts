@@ -42,6 +42,8 @@ export function migration({ dialect }: DbHandle): Migration {
       await db.schema.alterTable('ci_builds').addColumn('commands', 'text', emptyText).execute();
       await db.schema.alterTable('ci_builds').addColumn('tag_list', 'text', (c) => c.notNull().defaultTo('[]')).execute();
       await db.schema.alterTable('ci_builds').addColumn('environment', 'text').execute();
+      // A trace's length is its file's size in the store; a column beside it would only drift.
+      await db.schema.alterTable('ci_builds').dropColumn('trace_size').execute();
       // A pipeline's status is computed from the latest build of each name (`max(id) … group by name`).
       await db.schema.createIndex('ci_builds_pipeline_name').on('ci_builds').columns(['pipeline_id', 'name', 'id']).execute();
       // Runners look for the oldest pending build nobody runs.

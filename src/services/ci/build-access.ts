@@ -1,4 +1,6 @@
 import type { ServiceContext } from '../context';
+import type { Db } from '../../db/index';
+import { preparedQuery } from '../../db/prepared';
 import type { BuildRow } from './transitions';
 import { digestToken, sameSecret } from '../../lib/secrets';
 import { forbidden, notFound } from '../../errors';
@@ -9,7 +11,7 @@ import { forbidden, notFound } from '../../errors';
  * latter is kept for old runners). Digests are compared, in constant time.
  */
 export async function authorizeBuild(ctx: ServiceContext, id: number | undefined, token: string | undefined): Promise<BuildRow> {
-  const build = id === undefined ? undefined : await ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', id).where('type', '=', 'Build').executeTakeFirst();
+  const build = id === undefined ? undefined : (await buildById(ctx.db)(id))[0];
   if (!build) throw notFound();
   if (!token) throw forbidden();
   const digest = digestToken(token);
@@ -17,6 +19,18 @@ export async function authorizeBuild(ctx: ServiceContext, id: number | undefined
   const project = await ctx.db.selectFrom('projects').select('runners_token_digest').where('id', '=', build.project_id).executeTakeFirst();
   if (project && sameSecret(digest, project.runners_token_digest)) return build;
   throw forbidden();
+}
+
+const compiled = new WeakMap<Db, (id: number) => Promise<BuildRow[]>>();
+
+/** Every trace part looks its build up: the query is compiled once per database. */
+function buildById(db: Db): (id: number) => Promise<BuildRow[]> {
+  let query = compiled.get(db);
+  if (!query) {
+    query = preparedQuery(db, (id: number) => db.selectFrom('ci_builds').selectAll().where('id', '=', id).where('type', '=', 'Build'));
+    compiled.set(db, query);
+  }
+  return query;
 }
 
 /** Erased builds take no more trace, state or artifacts (403, GitLab's words). */

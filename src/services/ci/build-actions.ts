@@ -79,7 +79,6 @@ export class BuildActionsService {
         artifacts_size: null,
         artifacts_metadata: null,
         artifacts_expire_at: null,
-        trace_size: 0,
         erased_at: time,
         erased_by_id: user.id,
         updated_at: time,

@@ -146,7 +146,6 @@ export class CommitStatusesService {
             when: 'on_success',
             options: '',
             yaml_variables: '',
-            trace_size: 0,
             user_id: user.id,
             target_url: null,
             description: null,

@@ -143,7 +143,6 @@ export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: Pipel
         yaml_variables: JSON.stringify(job.variables.map(({ key, value }) => ({ key, value, public: true }))),
         tag_list: JSON.stringify(job.tags),
         environment: job.environment?.name ?? null,
-        trace_size: 0,
         created_at: time,
         updated_at: time,
       };

@@ -42,7 +42,6 @@ export async function retryBuilds(ctx: ServiceContext, trx: Db, builds: BuildRow
       environment: build.environment,
       options: build.options,
       yaml_variables: build.yaml_variables,
-      trace_size: 0,
       queued_at: time,
       created_at: time,
       updated_at: time,

@@ -4,6 +4,8 @@ import { traceKey } from './files';
 import { buildToken } from './build-payload';
 import { rangeNotSatisfiable } from '../../errors';
 import { PerKeyQueue } from '../../storage/per-key-queue';
+import { RecentCache } from '../../lib/recent-cache';
+import { SizeMismatchError } from '../../storage/index';
 
 // A part's length check and its write are one step per trace within this process, so two parts
 // sent at once cannot both pass the check (a runner sends one at a time; a retry may overlap).
@@ -16,11 +18,20 @@ const traceWrites = new PerKeyQueue();
  * stored file's byte size.
  */
 
+/**
+ * A running build sends a part every few seconds: its secrets are remembered a while instead of
+ * being read and unsealed for each part. Neither changes while it runs (a build keeps its token;
+ * no API changes a project's runners token).
+ */
+const recentSecrets = new RecentCache<number, Buffer[]>(5 * 60 * 1000, 10_000);
+
 /** The secrets a build's trace must never show. */
-async function secretsOf(ctx: ServiceContext, build: BuildRow): Promise<Buffer[]> {
-  const project = await ctx.db.selectFrom('projects').select('runners_token_sealed').where('id', '=', build.project_id).executeTakeFirst();
-  const secrets = [buildToken(ctx, build), project ? ctx.secrets.unseal(project.runners_token_sealed) : ''];
-  return secrets.filter((secret) => secret !== '').map((secret) => Buffer.from(secret));
+function secretsOf(ctx: ServiceContext, build: BuildRow): Promise<Buffer[]> {
+  return recentSecrets.get(build.id, async () => {
+    const project = await ctx.db.selectFrom('projects').select('runners_token_sealed').where('id', '=', build.project_id).executeTakeFirst();
+    const secrets = [buildToken(ctx, build), project ? ctx.secrets.unseal(project.runners_token_sealed) : ''];
+    return secrets.filter((secret) => secret !== '').map((secret) => Buffer.from(secret));
+  }) as Promise<Buffer[]>;
 }
 
 /** `bytes` with every occurrence of each secret replaced by a same-length run of `x`. */
@@ -51,15 +62,20 @@ export async function traceLength(ctx: ServiceContext, build: BuildRow): Promise
 export async function appendTrace(ctx: ServiceContext, build: BuildRow, start: number, part: Buffer): Promise<number> {
   const secrets = part.length === 0 ? [] : await secretsOf(ctx, build);
   return traceWrites.run(traceKey(build), async () => {
-    const length = await traceLength(ctx, build);
-    if (start !== length) throw rangeNotSatisfiable(length);
-    if (part.length === 0) return length;
-    // Not fsynced part by part (one fsync each capped 100 busy builds near 2,500 parts a second):
-    // what the kernel holds survives a crash of Forge, and a tail lost with the machine is resent
-    // by the runner, which resyncs from the length answered (416) and sends the whole trace at the end.
-    const size = await ctx.files.append(traceKey(build), mask(part, secrets), { durable: false });
-    await recordSize(ctx, build, size);
-    return size;
+    if (part.length === 0) {
+      const length = await traceLength(ctx, build);
+      if (start !== length) throw rangeNotSatisfiable(length);
+      return length;
+    }
+    try {
+      // Not fsynced part by part (one fsync each capped 100 busy builds near 2,500 parts a second):
+      // what the kernel holds survives a crash of Forge, and a tail lost with the machine is resent
+      // by the runner, which resyncs from the length answered (416) and sends the whole trace at the end.
+      return await ctx.files.append(traceKey(build), mask(part, secrets), { durable: false, expectedSize: start });
+    } catch (error) {
+      if (error instanceof SizeMismatchError) throw rangeNotSatisfiable(error.actualSize);
+      throw error;
+    }
   });
 }
 
@@ -74,10 +90,9 @@ export async function replaceTrace(ctx: ServiceContext, build: BuildRow, text: s
   await traceWrites.run(traceKey(build), async () => {
     const stat = await ctx.files.stat(traceKey(build));
     if (stat && bytes.length <= stat.size) return;
-    const size = await ctx.files.put(traceKey(build), (async function* () {
+    await ctx.files.put(traceKey(build), (async function* () {
       yield masked;
     })());
-    await recordSize(ctx, build, size);
   });
 }
 
@@ -88,8 +103,4 @@ export async function readTrace(ctx: ServiceContext, build: BuildRow): Promise<B
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return mask(Buffer.concat(chunks), await secretsOf(ctx, build));
-}
-
-async function recordSize(ctx: ServiceContext, build: BuildRow, size: number): Promise<void> {
-  await ctx.db.updateTable('ci_builds').set({ trace_size: size }).where('id', '=', build.id).execute();
 }

@@ -49,7 +49,6 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
     assert.equal(response.headers.get('range'), '0-20');
     assert.equal(response.headers.get('build-status'), 'running');
     assert.equal(await storedTrace(build.id), 'BUILD TRACE appended');
-    assert.equal((await buildRow(app, build.id)).trace_size, 20);
   });
 
   test('a part that does not start at the stored length (15-20, 8-20): 416 {"error":"416 Range Not Satisfiable"} with Range: 0-11, nothing written', async () => {

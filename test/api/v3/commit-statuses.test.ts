@@ -41,7 +41,6 @@ async function insertStatus(pipelineId: number, values: { name: string; ref: str
       user_id: developer.user.id,
       options: '',
       yaml_variables: '',
-      trace_size: 0,
       created_at: time,
       updated_at: time,
     })
