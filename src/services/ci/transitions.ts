@@ -44,6 +44,25 @@ export async function transitionBuild(
 }
 
 /**
+ * What follows a runner's claim of a pending build. A running build makes its pipeline `running`
+ * whatever else it holds (rule 6 of the status, §5.5), so this is one conditional update and no
+ * pipeline lock: with many runners polling, claims in one pipeline would otherwise queue on its
+ * row (PostgreSQL: 80 builds a second with 50 runners). Only the claim that moves the pipeline
+ * announces it; the duration is recomputed at its next event.
+ */
+export async function afterClaim(ctx: ServiceContext, trx: Db, build: BuildRow): Promise<void> {
+  const time = now();
+  const moved = await trx
+    .updateTable('ci_pipelines')
+    .set((eb) => ({ status: 'running', started_at: eb.fn.coalesce('started_at', eb.val(time)), finished_at: null, updated_at: time }))
+    .where('id', '=', build.pipeline_id)
+    .where('status', '<>', 'running')
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) > 0) await queuePipelineHook(ctx, trx, { id: build.pipeline_id, project_id: build.project_id, status: 'running' });
+  await queueBuildHook(ctx, trx, build);
+}
+
+/**
  * What follows any change of a build's status inside its transaction (for changes made without
  * `transitionBuild`, such as a runner's claim): the next stage, the pipeline status, the hooks.
  * `pipelineStatusBefore` is the pipeline's status read (and locked) before the change.
