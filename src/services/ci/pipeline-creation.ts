@@ -9,7 +9,7 @@ import { ZERO_OID } from '../../git/ref-names';
 import { LIMITS } from '../../lib/limits';
 import { chunksOf } from '../../db/chunks';
 import { now } from '../../lib/time';
-import { digestToken, randomToken } from '../../lib/secrets';
+import { newBuildToken } from './build-tokens';
 import { repoPathOf } from '../repository/repositories';
 import { parseCiConfig, jobsForRef } from './yaml/index';
 import { processPipeline } from './processing';
@@ -122,7 +122,6 @@ export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: Pipel
       continue;
     }
     const rows = plan.jobs.map((job) => {
-      const token = randomToken(20);
       return {
         project_id: plan.projectId,
         pipeline_id: pipeline.id,
@@ -136,8 +135,7 @@ export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: Pipel
         allow_failure: job.allowFailure ? (1 as const) : (0 as const),
         when: job.when,
         user_id: plan.userId,
-        token_digest: digestToken(token),
-        token_sealed: ctx.secrets.seal(token),
+        ...newBuildToken(ctx.secrets),
         commands: job.commands,
         options: JSON.stringify(jobOptions(job)),
         yaml_variables: JSON.stringify(job.variables.map(({ key, value }) => ({ key, value, public: true }))),

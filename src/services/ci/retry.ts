@@ -3,7 +3,7 @@ import type { Db } from '../../db/index';
 import type { CiBuildsTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
-import { digestToken, randomToken } from '../../lib/secrets';
+import { newBuildToken } from './build-tokens';
 import { chunksOf } from '../../db/chunks';
 import { afterBuildChange, type BuildRow } from './transitions';
 
@@ -21,7 +21,6 @@ export async function retryBuilds(ctx: ServiceContext, trx: Db, builds: BuildRow
   if (builds.length === 0) return [];
   const time = now();
   const rows: Insertable<CiBuildsTable>[] = builds.map((build) => {
-    const token = randomToken(20);
     return {
       project_id: build.project_id,
       pipeline_id: build.pipeline_id,
@@ -35,8 +34,7 @@ export async function retryBuilds(ctx: ServiceContext, trx: Db, builds: BuildRow
       allow_failure: build.allow_failure,
       when: build.when,
       user_id: userId,
-      token_digest: digestToken(token),
-      token_sealed: ctx.secrets.seal(token),
+      ...newBuildToken(ctx.secrets),
       commands: build.commands,
       tag_list: build.tag_list,
       environment: build.environment,
