@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { ServiceContext } from '../context';
 import type { RunnerRow } from './runners';
 import { inTransaction } from '../../db/transaction';
@@ -52,17 +53,13 @@ export class BuildQueue {
     if (runner.is_shared && runner.locked) return undefined;
     const candidates = runner.is_shared ? await this.sharedCandidates() : await this.specificWindow(runner.id);
     const runnerTags = new Set<string>(JSON.parse(runner.tag_list) as string[]);
-    for (const candidate of candidates) {
-      if (!canPick(runner, runnerTags, JSON.parse(candidate.tag_list) as string[])) continue;
-      // Unlike 8.12, which answered "no build" to the loser of a race for a build, the loser tries
-      // the next candidate: with many runners polling, the first candidate is often just taken.
-      const claimed = await claim(this.ctx, runner, candidate);
-      if (claimed) {
-        if (runner.is_shared) this.load.claimed(claimed.project_id);
-        return claimed;
-      }
-    }
-    return undefined;
+    const eligible = candidates.filter((candidate) => canPick(runner, runnerTags, JSON.parse(candidate.tag_list) as string[]));
+    if (eligible.length === 0) return undefined;
+    // Unlike 8.12, which answered "no build" to the loser of a race for a build, the loser takes
+    // the next candidate: with many runners polling, the first candidate is often just taken.
+    const claimed = this.ctx.dialect === 'postgres' ? await claimFirstFree(this.ctx, runner, eligible) : await claimInTurn(this.ctx, runner, eligible);
+    if (claimed && runner.is_shared) this.load.claimed(claimed.project_id);
+    return claimed;
   }
 
   /** Projects with the fewest builds running on shared runners first, then the oldest build. */
@@ -78,27 +75,52 @@ function canPick(runner: RunnerRow, runnerTags: Set<string>, buildTags: string[]
   return buildTags.every((tag) => runnerTags.has(tag));
 }
 
-/**
- * Assigns the build to the runner if it is still pending and unassigned: one conditional update,
- * so of two runners asking at once exactly one gets it, on SQLite and PostgreSQL alike. The
- * pipeline is not locked: a claim only ever makes it `running` (`afterClaim`).
+/*
+ * A claim assigns a build to the runner only while it is still pending and unassigned, so of two
+ * runners asking at once exactly one gets it. The pipeline is not locked: a claim only ever makes
+ * it `running` (`afterClaim`).
  */
+
+/**
+ * SQLite runs one write at a time: the candidates are tried in turn, each with one conditional
+ * update, and a lost one costs only an in-process statement.
+ */
+async function claimInTurn(ctx: ServiceContext, runner: RunnerRow, candidates: Candidate[]): Promise<BuildRow | undefined> {
+  for (const candidate of candidates) {
+    const claimed = await claim(ctx, runner, candidate);
+    if (claimed) return claimed;
+  }
+  return undefined;
+}
+
+/**
+ * PostgreSQL: one statement takes the first candidate, in the queue's order, that no other claim
+ * holds (`FOR UPDATE SKIP LOCKED`). Many runners go for the same oldest builds; trying them one
+ * transaction at a time made each poll wait on the others (about 80 builds a second with 50 runners).
+ */
+async function claimFirstFree(ctx: ServiceContext, runner: RunnerRow, candidates: Candidate[]): Promise<BuildRow | undefined> {
+  const ids = candidates.map((candidate) => candidate.id);
+  return inTransaction(ctx.db, async (trx) => {
+    const time = now();
+    const { rows } = await sql<BuildRow>`
+      update ci_builds set status = 'running', runner_id = ${runner.id}, started_at = ${time}, updated_at = ${time}
+      where id = (
+        select id from ci_builds
+        where id = any(${ids}::int[]) and status = 'pending' and runner_id is null
+        order by array_position(${ids}::int[], id)
+        limit 1
+        for update skip locked
+      )
+      returning *`.execute(trx);
+    const updated = rows[0];
+    if (!updated) return undefined;
+    await afterClaim(ctx, trx, updated);
+    return updated;
+  });
+}
+
 async function claim(ctx: ServiceContext, runner: RunnerRow, candidate: Candidate): Promise<BuildRow | undefined> {
   return inTransaction(ctx.db, async (trx) => {
-    if (ctx.dialect === 'postgres') {
-      // Many runners go for the same oldest builds. A build another claim holds is passed over at
-      // once instead of waiting for that claim to commit only to find the build taken.
-      const free = await trx
-        .selectFrom('ci_builds')
-        .select('id')
-        .where('id', '=', candidate.id)
-        .where('status', '=', 'pending')
-        .where('runner_id', 'is', null)
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!free) return undefined;
-    }
     const time = now();
     const updated = await trx
       .updateTable('ci_builds')
