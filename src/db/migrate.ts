@@ -5,6 +5,7 @@ import * as projects from './migrations/0002_projects';
 import * as repositories from './migrations/0003_repositories';
 import * as releases from './migrations/0004_releases';
 import * as ci from './migrations/0005_ci';
+import * as ciDeploymentsTriggers from './migrations/0006_ci_deployments_triggers';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0003_repositories': repositories.migration,
   '0004_releases': releases.migration,
   '0005_ci': ci.migration,
+  '0006_ci_deployments_triggers': ciDeploymentsTriggers.migration,
 };
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {

@@ -26,6 +26,11 @@ export interface Database {
   ci_builds: CiBuildsTable;
   ci_runners: CiRunnersTable;
   ci_runner_projects: CiRunnerProjectsTable;
+  ci_triggers: CiTriggersTable;
+  ci_trigger_requests: CiTriggerRequestsTable;
+  environments: EnvironmentsTable;
+  deployments: DeploymentsTable;
+  internal_ids: InternalIdsTable;
   notes: NotesTable;
   releases: ReleasesTable;
 }
@@ -306,6 +311,8 @@ export interface CiBuildsTable {
   tag_list: Generated<string>;
   /** The environment name from .gitlab-ci.yml, when the job deploys. */
   environment: string | null;
+  /** The trigger request that created the build's pipeline, when a trigger did. */
+  trigger_request_id: number | null;
   /** JSON: the job's options from .gitlab-ci.yml */
   options: string;
   /** JSON: the job's variables from .gitlab-ci.yml */
@@ -353,6 +360,63 @@ export interface CiRunnerProjectsTable {
   project_id: number;
   created_at: string;
   updated_at: string;
+}
+
+export interface CiTriggersTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Shown again to masters (GitLab lists triggers with their tokens); looked up by digest. */
+  token_digest: string;
+  token_sealed: string;
+  /** Set when the trigger is deleted: GitLab 8.12 removed triggers softly. */
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiTriggerRequestsTable {
+  id: Generated<number>;
+  trigger_id: number;
+  /** JSON object of string to string, or null. */
+  variables: string | null;
+  /** The pipeline it created; null when none could be. */
+  pipeline_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnvironmentsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  external_url: string | null;
+  /** The first segment of a name with a `/` (`review/app` is of type `review`). */
+  environment_type: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeploymentsTable {
+  id: Generated<number>;
+  /** Per project, from `internal_ids` ('deployments'). */
+  iid: number;
+  project_id: number;
+  environment_id: number;
+  ref: string;
+  tag: Flag;
+  sha: string;
+  user_id: number | null;
+  /** The build that deployed; null once it is gone. */
+  deployable_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The last per-project number handed out for each kind of record (deployments, issues, merge requests …). */
+export interface InternalIdsTable {
+  project_id: number;
+  usage: string;
+  last_value: number;
 }
 
 export interface NotesTable {

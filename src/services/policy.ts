@@ -53,6 +53,10 @@ export type ProjectAbility =
   | 'create_commit_status'
   | 'admin_project'
   | 'admin_build'
+  | 'read_environment'
+  | 'create_environment'
+  | 'update_environment'
+  | 'read_deployment'
   | 'rename_project'
   | 'change_visibility_level'
   | 'remove_project'
@@ -96,6 +100,15 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
     case 'create_commit_status':
       return access >= DEVELOPER;
     case 'admin_build':
+      return standing.buildsEnabled && access >= MASTER;
+    // Environments and deployments are part of CI: reporters read them, developers create environments,
+    // masters change and remove them (GitLab 8.12's project policy).
+    case 'read_environment':
+    case 'read_deployment':
+      return standing.buildsEnabled && access >= REPORTER;
+    case 'create_environment':
+      return standing.buildsEnabled && access >= DEVELOPER;
+    case 'update_environment':
       return standing.buildsEnabled && access >= MASTER;
     case 'admin_project':
     case 'admin_project_member':
