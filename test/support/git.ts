@@ -44,9 +44,21 @@ export function cloneUrl(baseUrl: string, pathWithNamespace: string, login?: str
   return url.toString();
 }
 
-/** A fresh working repository with one commit on `branch`, in a temp dir. */
+// Working copies and clones are many and small; each test file's process removes its own when it exits.
+const madeHere = new Set<string>();
+process.once('exit', () => {
+  for (const dir of madeHere) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function scratchDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeHere.add(dir);
+  return dir;
+}
+
+/** A fresh working repository with one commit on `branch`, in a temp dir removed when the process exits. */
 export async function workTree(branch = 'master', files: Record<string, string> = { 'README.md': '# hello\n' }): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-work-'));
+  const dir = scratchDir('forge-work-');
   await git(['init', '-q', '-b', branch], dir);
   await commit(dir, files, 'initial commit');
   return dir;
@@ -62,6 +74,7 @@ export async function commit(dir: string, files: Record<string, string>, message
   if (result.code !== 0) throw new Error(`commit failed: ${result.stderr}`);
 }
 
+/** An empty temp dir, removed when the process exits. */
 export function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'forge-clone-'));
+  return scratchDir('forge-clone-');
 }
