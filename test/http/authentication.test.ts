@@ -7,7 +7,8 @@ import type { ApiClient } from '../support/client';
 /**
  * "All consumer API rows require authentication unless stated": an anonymous call (no token, an
  * unknown token, a blocked user's token) gets 401 before anything is looked up, public projects
- * included. Open rows: POST /session, licenses, gitignores, gitlab_ci_ymls, health, the OpenAPI document.
+ * included. Open rows: POST /session, licenses, gitignores, gitlab_ci_ymls, POST /ci/lint, health, the
+ * OpenAPI document.
  */
 let app: TestApp;
 let publicProject: number;
@@ -80,7 +81,7 @@ describe('consumer API rows need a signed-in caller', () => {
 
 describe('rows open to anonymous callers', () => {
   test('templates, health, readiness and the OpenAPI document answer without a token', async () => {
-    for (const path of ['/licenses', '/licenses/mit', '/gitignores', '/gitignores/Ruby', '/gitlab_ci_ymls']) {
+    for (const path of ['/licenses', '/licenses/mit', '/gitignores', '/gitignores/Ruby', '/gitlab_ci_ymls', '/gitlab_ci_ymls/Ruby']) {
       assert.equal((await app.anonymous.get(path)).status, 200, path);
     }
     for (const path of ['/-/health', '/-/readiness', '/api/v3/openapi.json']) {
@@ -90,5 +91,11 @@ describe('rows open to anonymous callers', () => {
 
   test('POST /session answers without a token', async () => {
     assert.equal((await app.anonymous.post('/session', { login: 'root', password: 'rootpassword' })).status, 201);
+  });
+
+  test('POST /ci/lint answers without a token', async () => {
+    const response = await app.anonymous.post('/api/v3/ci/lint', { content: 'job:\n  script: make\n' });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.status, 'valid');
   });
 });

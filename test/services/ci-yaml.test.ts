@@ -327,6 +327,19 @@ test2:
     assert.equal(config(text).jobs.length, 500);
   });
 
+  test('an anchor redefined later: each alias takes the last one before it', () => {
+    const text = 'variables:\n  A: &v one\n  B: *v\n  C: &v two\n  D: *v\nj:\n  script: x\n';
+    assert.deepEqual(config(text).variables.map((v) => v.value), ['one', 'one', 'two', 'two']);
+  });
+
+  test('tens of thousands of aliases of one anchor are each resolved once', () => {
+    let text = '.t: &t {script: [make]}\n';
+    for (let i = 0; i < 20_000; i++) text += `job${i}: *t\n`;
+    const jobs = config(text).jobs;
+    assert.equal(jobs.length, 20_000);
+    assert.deepEqual(jobs[19_999]!.script, ['make']);
+  });
+
   test('a recursive alias is refused', () => {
     assert.match(error('a: &a [x, *a]\nj:\n  script: x\n'), /^\(<unknown>\): too many aliases/);
   });

@@ -11,7 +11,7 @@ import { chunksOf } from '../../db/chunks';
 import { now } from '../../lib/time';
 import { newBuildToken } from './build-tokens';
 import { repoPathOf } from '../repository/repositories';
-import { parseCiConfig, jobsForRef } from './yaml/index';
+import { CI_CONFIG_TOO_LARGE, parseCiConfig, jobsForRef } from './yaml/index';
 import { processPipeline } from './processing';
 import { updatePipelineStatus } from './status';
 import { queuePipelineHook } from './hook-events';
@@ -77,7 +77,7 @@ export async function planPushPipeline(ctx: ServiceContext, project: Project, us
     jobs: [],
   };
   const error = (message: string): PipelinePlan => ({ ...base, status: 'failed', yamlErrors: message });
-  if (file.size > LIMITS.ciConfigBytes) return error(`${CI_CONFIG_FILE} is too large (at most ${LIMITS.ciConfigBytes} bytes)`);
+  if (file.size > LIMITS.ciConfigBytes) return error(CI_CONFIG_TOO_LARGE);
   const blob = await catFile.read(repoPath, file.id);
   const parsed = parseCiConfig(blob?.content.toString('utf8') ?? '');
   // An invalid file fails the pipeline even with `[ci skip]` (8.12 validates first).

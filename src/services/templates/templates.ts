@@ -15,11 +15,12 @@ function loadGitignores(): FileTemplates {
 }
 
 /**
- * GitLab's own `.gitlab-ci.yml` templates (gitlab-org/gitlab-ci-yml, vendored
- * as GitLab does under `vendor/gitlab-ci-yml`): general ones, then `Pages/`.
- * Like GitLab's `GitlabCiYml#content`, each is served under an explanation line.
+ * Forge's own `.gitlab-ci.yml` templates, under the names GitLab 8.12 listed (its
+ * gitlab-org/gitlab-ci-yml files may not be copied, and no package ships them):
+ * general ones, then `Pages/`. Like GitLab's `GitlabCiYml#content`, each is served
+ * under an explanation line.
  */
-const CI_YML_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../vendor/gitlab-ci-yml');
+const CI_YML_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'gitlab-ci-yml');
 const CI_YML_EXPLANATION = '# This file is a template, and might need editing before it works on your project.';
 
 function loadGitlabCiYmls(): FileTemplates {

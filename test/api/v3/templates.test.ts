@@ -169,21 +169,55 @@ describe('GET /gitignores/:name', () => {
   });
 });
 
-// No maintained package ships GitLab's .gitlab-ci.yml templates: until vendor/gitlab-ci-yml holds
-// them the list is empty (see the README's API table). These tests hold the shape and the errors.
+/** The names GitLab 8.12 listed, general ones then Pages ones; Forge's templates are its own. */
+const GITLAB_CI_YML_NAMES = [
+  'C++', 'Docker', 'Elixir', 'Grails', 'LaTeX', 'Maven', 'Nodejs', 'Ruby', 'Rust', 'Scala', 'Swift',
+  'Brunch', 'Doxygen', 'HTML', 'Harp', 'Hexo', 'Hugo', 'Hyde', 'JBake', 'Jekyll', 'Lektor', 'Metalsmith',
+  'Middleman', 'Nanoc', 'Octopress', 'Pelican',
+];
+
+const CI_YML_EXPLANATION = '# This file is a template, and might need editing before it works on your project.\n';
+
 describe('GET /gitlab_ci_ymls', () => {
-  test('needs no token and lists the templates by name only', async () => {
+  test('needs no token and lists 8.12\'s names by base name, general ones then Pages ones', async () => {
     const response = await app.anonymous.get('/gitlab_ci_ymls');
     assert.equal(response.status, 200);
-    assert.ok(Array.isArray(response.body));
     for (const item of response.body) assert.deepEqual(Object.keys(item), ['name']);
+    assert.deepEqual(response.body.map((item: any) => item.name), GITLAB_CI_YML_NAMES);
   });
 });
 
 describe('GET /gitlab_ci_ymls/:name', () => {
+  test('Ruby: its name and the file under 8.12\'s explanation line', async () => {
+    const response = await app.anonymous.get('/gitlab_ci_ymls/Ruby');
+    assert.equal(response.status, 200);
+    assert.deepEqual(Object.keys(response.body).sort(), ['content', 'name']);
+    assert.equal(response.body.name, 'Ruby');
+    assert.ok(response.body.content.startsWith(CI_YML_EXPLANATION));
+    assert.match(response.body.content, /^image: ruby:/m);
+    assert.match(response.body.content, /bundle exec rake test/);
+  });
+
+  test('every template starts with the explanation line; names with + are found', async () => {
+    for (const name of GITLAB_CI_YML_NAMES) {
+      const response = await app.anonymous.get(`/gitlab_ci_ymls/${encodeURIComponent(name)}`);
+      assert.equal(response.status, 200, name);
+      assert.equal(response.body.name, name);
+      assert.ok(response.body.content.startsWith(CI_YML_EXPLANATION), name);
+    }
+    assert.equal((await app.anonymous.get('/gitlab_ci_ymls/C++')).body.name, 'C++');
+  });
+
+  test('a Pages template is found by its base name, not by its folder', async () => {
+    assert.equal((await app.anonymous.get('/gitlab_ci_ymls/Jekyll')).body.name, 'Jekyll');
+    assert.equal((await app.anonymous.get('/gitlab_ci_ymls/Pages%2FJekyll')).status, 404);
+  });
+
   test('an unknown name is 404 gitlab_ci_yml Not Found', async () => {
-    const response = await app.anonymous.get('/gitlab_ci_ymls/Not-A-Template');
-    assert.equal(response.status, 404);
-    assert.deepEqual(response.body, { message: '404 gitlab_ci_yml Not Found' });
+    for (const name of ['Not-A-Template', 'ruby', 'Pages']) {
+      const response = await app.anonymous.get(`/gitlab_ci_ymls/${name}`);
+      assert.equal(response.status, 404, name);
+      assert.deepEqual(response.body, { message: '404 gitlab_ci_yml Not Found' });
+    }
   });
 });

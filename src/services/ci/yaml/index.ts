@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../lib/limits';
 import { CiConfigError } from './checks';
 import { buildConfig } from './config';
 import { loadYaml } from './load';
@@ -22,6 +23,12 @@ export function parseCiConfig(text: string): ParseResult {
 
 /** The lint endpoint's answer to empty content (pipelines say `Invalid configuration format`). */
 export const EMPTY_CONTENT_MESSAGE = 'Please provide content of .gitlab-ci.yml';
+
+/**
+ * A file past `LIMITS.ciConfigBytes` is not parsed: the pipeline fails, and the linter answers,
+ * with this message. (8.12 read any size; a 10 MB file tied up a worker parsing it.)
+ */
+export const CI_CONFIG_TOO_LARGE = `.gitlab-ci.yml is too large (at most ${LIMITS.ciConfigBytes} bytes)`;
 
 export { DEFAULT_STAGES } from './config';
 export { jobMatchesRef, jobsForRef, type RefContext } from './only-except';

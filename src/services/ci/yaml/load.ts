@@ -1,4 +1,4 @@
-import { isAlias, isCollection, isPair, parseDocument, type Document, type ScalarTag, type Tags } from 'yaml';
+import { isAlias, isCollection, isPair, isSeq, parseDocument, visit, type Alias, type Document, type Node, type Pair, type ScalarTag, type Tags, type YAMLSeq } from 'yaml';
 
 /**
  * Loading the YAML text the way 8.12 did: `YAML.safe_load(text, [Symbol], [], true)` with
@@ -133,33 +133,66 @@ export function loadYaml(text: string): Loaded {
     const tag = w.code === 'TAG_RESOLVE_FAILED' ? /^Unresolved tag: (\S+)/.exec(w.message)?.[1] : undefined;
     if (tag !== undefined && DISALLOWED_TAG.test(tag)) return { ok: false, error: 'Undefined error' };
   }
-  const size = expandedSize(doc);
+  const targets = aliasTargets(doc);
   // An alias to no anchor: Psych raises BadAlias, which 8.12 rescues as "Undefined error".
-  if (size === 'unresolved') return { ok: false, error: 'Undefined error' };
-  if (size > MAX_EXPANDED_NODES) {
+  if (targets === 'unresolved') return { ok: false, error: 'Undefined error' };
+  if (expandedSize(doc, targets) > MAX_EXPANDED_NODES) {
     return { ok: false, error: `(<unknown>): too many aliases: the document expands to more than ${MAX_EXPANDED_NODES} nodes` };
   }
+  inlineAliases(targets);
   try {
-    return { ok: true, value: doc.toJS({ mapAsMap: true, maxAliasCount: -1 }) };
+    return { ok: true, value: doc.toJS({ mapAsMap: true }) };
   } catch {
     return { ok: false, error: 'Undefined error' };
   }
+}
+
+/** Where an alias points, and where it stands: a pair's key or value, or a sequence's item. */
+interface AliasTarget {
+  node: Node;
+  parent: Pair | YAMLSeq;
+  at: 'key' | 'value' | number;
+}
+
+/**
+ * Each alias's node: the last node anchored with its name before it, in document order, as
+ * Psych and the `yaml` package resolve it. Found in one walk: the package's own
+ * `Alias#resolve` walks the document for each alias, so a file of many aliases (a template
+ * merged into thousands of jobs) took minutes.
+ */
+function aliasTargets(doc: Document): Map<Alias, AliasTarget> | 'unresolved' {
+  const anchors = new Map<string, Node>();
+  const targets = new Map<Alias, AliasTarget>();
+  let unresolved = false;
+  visit(doc, {
+    Alias(at, alias, path) {
+      const node = anchors.get(alias.source);
+      const parent = path[path.length - 1];
+      // A map's items are pairs, so an alias stands in a pair or in a sequence.
+      if (!node || at === null || !(isPair(parent) || isSeq(parent))) {
+        unresolved = true;
+        return visit.BREAK;
+      }
+      targets.set(alias, { node, parent, at });
+      return undefined;
+    },
+    Node(_key, node) {
+      if (node.anchor) anchors.set(node.anchor, node);
+    },
+  });
+  return unresolved ? 'unresolved' : targets;
 }
 
 /**
  * The number of nodes the document has with every alias replaced by its anchor's node,
  * computed once per node (so in time linear in the text), stopping past the limit.
  */
-function expandedSize(doc: Document): number | 'unresolved' {
+function expandedSize(doc: Document, targets: Map<Alias, AliasTarget>): number {
   const memo = new Map<unknown, number>();
   const inProgress = new Set<unknown>();
   const sizeOf = (node: unknown): number => {
     if (node === null || node === undefined) return 1;
-    if (isAlias(node)) {
-      const source = node.resolve(doc);
-      if (!source) throw new Unresolved();
-      return sizeOf(source);
-    }
+    if (isAlias(node)) return sizeOf(targets.get(node)!.node);
     if (isPair(node)) return sizeOf(node.key) + sizeOf(node.value);
     if (!isCollection(node)) return 1;
     const known = memo.get(node);
@@ -176,15 +209,24 @@ function expandedSize(doc: Document): number | 'unresolved' {
     memo.set(node, total);
     return total;
   };
-  try {
-    return sizeOf(doc.contents);
-  } catch (e) {
-    if (e instanceof Unresolved) return 'unresolved';
-    throw e;
-  }
+  return sizeOf(doc.contents);
 }
 
-class Unresolved extends Error {}
+/**
+ * Puts each alias's node in its place, so that `toJS` (which resolves an alias by the same
+ * walk of the document) meets none. A node then appears where each of its aliases stood,
+ * which `toJS` reads as so many copies: bounded, as the expanded size was checked first.
+ */
+function inlineAliases(targets: Map<Alias, AliasTarget>): void {
+  for (const { node, parent, at } of targets.values()) {
+    if (isPair(parent)) {
+      if (at === 'key') parent.key = node;
+      else parent.value = node;
+    } else {
+      parent.items[at as number] = node;
+    }
+  }
+}
 
 /**
  * Psych's syntax errors read `(<unknown>): <problem> at line L column C` (reference §6.1);
