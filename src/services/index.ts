@@ -30,6 +30,8 @@ import { RunnerBuildsService } from './ci/runner-builds';
 import { BuildsService } from './ci/builds';
 import { BuildActionsService } from './ci/build-actions';
 import { PipelinesService } from './ci/pipelines';
+import { EnvironmentsService } from './ci/environments';
+import { DeploymentsService } from './ci/deployments';
 import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
@@ -86,6 +88,8 @@ export function createServices(ctx: ServiceContext) {
     builds,
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),
+    environments: new EnvironmentsService(ctx),
+    deployments: new DeploymentsService(ctx, builds, users),
   };
 }
 

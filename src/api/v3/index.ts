@@ -22,6 +22,8 @@ import { filesRoutes } from './files';
 import { commitStatusesRoutes } from './commit-statuses';
 import { buildsRoutes } from './builds';
 import { pipelinesRoutes } from './pipelines';
+import { environmentsRoutes } from './environments';
+import { deploymentsRoutes } from './deployments';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -53,4 +55,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   commitStatusesRoutes(api, deps);
   buildsRoutes(api, deps);
   pipelinesRoutes(api, deps);
+  environmentsRoutes(api, deps);
+  deploymentsRoutes(api, deps);
 }
