@@ -31,6 +31,8 @@ import { BuildsService } from './ci/builds';
 import { BuildActionsService } from './ci/build-actions';
 import { PipelinesService } from './ci/pipelines';
 import { CiLintService } from './ci/lint';
+import { EnvironmentsService } from './ci/environments';
+import { DeploymentsService } from './ci/deployments';
 import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
@@ -88,6 +90,8 @@ export function createServices(ctx: ServiceContext) {
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),
     ciLint: new CiLintService(),
+    environments: new EnvironmentsService(ctx),
+    deployments: new DeploymentsService(ctx, builds, users),
   };
 }
 

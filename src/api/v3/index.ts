@@ -23,6 +23,8 @@ import { commitStatusesRoutes } from './commit-statuses';
 import { buildsRoutes } from './builds';
 import { pipelinesRoutes } from './pipelines';
 import { lintRoutes } from './lint';
+import { environmentsRoutes } from './environments';
+import { deploymentsRoutes } from './deployments';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -55,4 +57,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   buildsRoutes(api, deps);
   pipelinesRoutes(api, deps);
   lintRoutes(api, deps);
+  environmentsRoutes(api, deps);
+  deploymentsRoutes(api, deps);
 }

@@ -6,6 +6,7 @@ import { now } from '../../lib/time';
 import { fire, lockPipeline, updatePipelineStatus, type StatusEvent } from './status';
 import { processPipeline } from './processing';
 import { queueBuildHook, queuePipelineHook } from './hook-events';
+import { recordDeployment } from './deployments';
 
 export type BuildRow = Selectable<CiBuildsTable>;
 
@@ -64,11 +65,13 @@ export async function afterClaim(ctx: ServiceContext, trx: Db, build: BuildRow):
 
 /**
  * What follows any change of a build's status inside its transaction (for changes made without
- * `transitionBuild`, such as a runner's claim): the next stage, the pipeline status, the hooks.
- * `pipelineStatusBefore` is the pipeline's status read (and locked) before the change.
+ * `transitionBuild`, such as a runner's claim): a success's deployment, the next stage, the
+ * pipeline status, the hooks. `pipelineStatusBefore` is the pipeline's status read (and locked)
+ * before the change.
  */
 export async function afterBuildChange(ctx: ServiceContext, trx: Db, build: BuildRow, pipelineStatusBefore: string | undefined): Promise<void> {
   const isBuild = build.type === 'Build';
+  if (isBuild && build.status === 'success') await recordDeployment(ctx, trx, build);
   if (isBuild && FINISHED.includes(build.status)) await processPipeline(trx, build.pipeline_id);
   const status = await updatePipelineStatus(ctx, trx, build.pipeline_id);
   if (isBuild && (build.status === 'running' || FINISHED.includes(build.status))) await queueBuildHook(ctx, trx, build);

@@ -13,6 +13,7 @@ import {
 } from './checks';
 import * as entry from './entries';
 import { RubySymbol } from './load';
+import { ENVIRONMENT_NAME, ENVIRONMENT_NAME_MESSAGE, ENVIRONMENT_URL_MAX as URL_MAX, isEnvironmentUrl } from '../environment-rules';
 import type { ArtifactsWhen, CiArtifacts, CiCache, CiEnvironment, CiVariable, JobWhen } from './types';
 
 /** A job as written, validated but not yet merged with the globals nor checked against the stages. */
@@ -45,10 +46,6 @@ const JOB_WHEN: readonly JobWhen[] = ['on_success', 'on_failure', 'always', 'man
 const ARTIFACTS_KEYS = ['name', 'untracked', 'paths', 'when', 'expire_in'] as const;
 const ARTIFACTS_WHEN: readonly ArtifactsWhen[] = ['on_success', 'on_failure', 'always'];
 const ENVIRONMENT_KEYS = ['name', 'url'] as const;
-// Gitlab::Regex.environment_name_regex; its `\\` lets a backslash through too (reference §6.3).
-const ENVIRONMENT_NAME = /^[a-zA-Z0-9_\\/${}. -]+$/;
-const ENVIRONMENT_NAME_MESSAGE = "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.' and spaces";
-const URL_MAX = 255;
 
 /**
  * Validates one visible job in 8.12's order: the job's own checks (its config, its name,
@@ -187,12 +184,6 @@ function environmentEntry(location: string, v: unknown): CiEnvironment | null {
   const url = get(v, 'url');
   if (url === undefined) return { name };
   if (isString(url) && url.length > URL_MAX) throw structural(location, `url is too long (maximum is ${URL_MAX} characters)`);
-  if (!isString(url) || !isUrl(url)) throw structural(location, 'url must be a valid url');
+  if (!isString(url) || !isEnvironmentUrl(url)) throw structural(location, 'url must be a valid url');
   return { name, url };
-}
-
-/** 8.12's `AddressableUrlValidator`: the scheme, exactly as written, is http, https, ssh or git. */
-function isUrl(s: string): boolean {
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(s)?.[1];
-  return scheme !== undefined && ['http', 'https', 'ssh', 'git'].includes(scheme) && !/\s/.test(s);
 }

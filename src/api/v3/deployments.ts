@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import type { Api, RouteDeps } from './types';
+import { Deployment, presentDeployment } from './entities/deployment';
+import { pageOf, setPageHeaders } from '../../http/pagination';
+import { RecordId } from './params';
+
+const ProjectId = Type.Object({ id: Type.String() });
+// 8.12 declared `deployment_id` an Integer; a path that is not one names no deployment here (404).
+const DeploymentPath = Type.Object({ id: Type.String(), deployment_id: RecordId });
+const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
+const NoParams = Type.Object({});
+
+/** The deployments of a project, read by reporters and up (GitLab's `read_deployment`). */
+export function deploymentsRoutes(api: Api, { services, presenter }: RouteDeps): void {
+  const { deployments } = services;
+
+  api.get('/projects/:id/deployments', {
+    config: { project: 'read_deployment' },
+    schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Deployment) } },
+  }, async (request, reply) => {
+    const page = pageOf(request.query);
+    const { deployments: list, total } = await deployments.list(request.project, page);
+    setPageHeaders(request, reply, presenter.externalUrl, page, total);
+    return list.map((details) => presentDeployment(details, presenter));
+  });
+
+  api.get('/projects/:id/deployments/:deployment_id', {
+    config: { project: 'read_deployment' },
+    schema: { params: DeploymentPath, querystring: NoParams, response: { 200: Deployment } },
+  }, async (request) => presentDeployment(await deployments.find(request.project, request.params.deployment_id), presenter));
+}
