@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestApp } from './app';
 import { cloneUrl, commit, git, workTree } from './git';
 import { eventually } from './eventually';
 
@@ -29,7 +28,7 @@ export class RunnerProcess {
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve((this.exitCode = code))));
   }
 
-  static start(app: TestApp, opts: { registrationToken?: string; concurrency?: number; tags?: string; dir?: string; gateDir?: string } = {}): RunnerProcess {
+  static start(app: { url: string }, opts: { registrationToken?: string; concurrency?: number; tags?: string; dir?: string; gateDir?: string } = {}): RunnerProcess {
     const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-runner-'));
     const gateDir = opts.gateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-gate-'));
     const args = ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'runner', '--url', app.url, '--config', path.join(dir, 'forge-runner.json'), '--builds-dir', path.join(dir, 'builds')];
@@ -77,7 +76,7 @@ export class RunnerProcess {
 }
 
 /** Pushes a commit holding `.gitlab-ci.yml` (and `files`) to `branch` of the project as root; the commit's sha. */
-export async function pushCi(app: TestApp, project: { path_with_namespace: string }, branch: string, yaml: string, files: Record<string, string> = {}): Promise<string> {
+export async function pushCi(app: { url: string }, project: { path_with_namespace: string }, branch: string, yaml: string, files: Record<string, string> = {}): Promise<string> {
   const dir = await workTree(branch, { 'README.md': `# ${branch}\n` });
   try {
     await commit(dir, { '.gitlab-ci.yml': yaml, ...files }, 'Add CI');
