@@ -57,10 +57,12 @@ async function runnerCount(): Promise<number> {
   return Number(row.count);
 }
 
+/** Whether the process has ended: no such process, or a zombie (killed, not yet reaped by whoever adopted it). */
 const processGone = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return false;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
   } catch {
     return true;
   }
@@ -113,7 +115,8 @@ sleeper:
     const canceled = await app.root.post(`/projects/${project.id}/builds/${build.id}/cancel`);
     assert.equal(canceled.status, 201);
     await runner.waitForOutput(new RegExp(`build ${build.id} canceled in [\\d.]+ s`));
-    assert.equal(pids.every(processGone), true);
+    // The shell and its background sleep, killed with their group (the sleep may take a moment to be reaped).
+    await eventually(() => pids.every(processGone), { message: 'the build\'s processes ending' });
     assert.equal((await app.root.get(`/projects/${project.id}/builds/${build.id}`)).body.status, 'canceled');
 
     await pushCi(app, project, 'after-cancel', 'job:\n  script: echo next\n');

@@ -22,9 +22,11 @@ compile:
     - until [ -f "$GATE_DIR/compile" ]; do sleep 0.05; done
     - mkdir -p out
     - echo "compiled $CI_BUILD_REF" > out/app.txt
+    - echo "a log" > build.log
+    - echo "not kept" > notes.txt
   artifacts:
     name: binaries-$CI_BUILD_REF_NAME
-    paths: [out/]
+    paths: [out/, "*.log"]
     expire_in: 1 week
 unit:
   stage: test
@@ -147,7 +149,7 @@ describe('a three-stage pipeline run by forge runner', () => {
       assert.equal(response.status, 200, route);
       assert.equal(response.headers.get('content-disposition'), 'attachment; filename=binaries-master.zip', route);
       const entries = await unzipEntries(Buffer.from(await response.arrayBuffer()));
-      assert.deepEqual(Object.keys(entries).sort(), ['out/', 'out/app.txt'], route);
+      assert.deepEqual(Object.keys(entries).sort(), ['build.log', 'out/', 'out/app.txt'], route);
       assert.equal(entries['out/app.txt'], `compiled ${sha}\n`, route);
     }
     // The v3 build entity of 8.12 does not show the expiry: the row does.
