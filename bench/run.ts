@@ -7,8 +7,9 @@ import { userBench } from './user';
 import { projectsBench } from './projects';
 import { gitBench } from './git';
 import { ciBench } from './ci';
+import { runnerBench } from './runner';
 
-const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench];
+const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench, runnerBench];
 
 function usage(): never {
   console.error(`usage: npm run bench -- [--quick] [${benchmarks.map((b) => b.name).join(' ')}]`);

@@ -8,8 +8,9 @@ import type { ServiceContext } from './services/context';
 
 async function serve(): Promise<void> {
   const config = loadConfig();
-  const { server, root, close } = await startServer(config);
+  const { server, root, services, close } = await startServer(config);
   if (root) {
+    const runnersToken = (await services.settings.get()).runners_registration_token;
     // Printed once, on the first start only: nothing else ever shows generated credentials.
     console.log(
       [
@@ -19,6 +20,9 @@ async function serve(): Promise<void> {
         `  password:      ${root.passwordGenerated ? root.password : '(INITIAL_ROOT_PASSWORD)'}`,
         `  private token: ${root.tokenGenerated ? root.token : '(INITIAL_ROOT_TOKEN)'}`,
         `Try: curl -H 'PRIVATE-TOKEN: ${root.tokenGenerated ? root.token : '<token>'}' ${config.externalUrl}/api/v3/user`,
+        '',
+        `Shared runners registration token: ${runnersToken} (later: npx forge admin runners-token)`,
+        `Run CI on this machine: npx forge runner --url ${config.externalUrl} --registration-token ${runnersToken}`,
         '',
       ].join('\n'),
     );
@@ -66,7 +70,13 @@ async function admin(): Promise<void> {
   console.log(settings.runners_registration_token);
 }
 
-const commands: Record<string, () => Promise<void>> = { serve, migrate, admin };
+/** `forge runner …`: Forge's own CI runner, a client of the runner API (src/runner/). */
+async function runner(): Promise<void> {
+  const { runnerCommand } = await import('./runner/cli');
+  process.exit(await runnerCommand(process.argv.slice(3)));
+}
+
+const commands: Record<string, () => Promise<void>> = { serve, migrate, admin, runner };
 
 const name = process.argv[2] ?? 'serve';
 const command = commands[name];

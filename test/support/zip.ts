@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import yauzl from 'yauzl';
 
 /** A zip archive of the given files, stored without compression: enough for artifacts tests. */
 export function storedZip(files: Record<string, string | Buffer>): Buffer {
@@ -37,4 +38,31 @@ export function storedZip(files: Record<string, string | Buffer>): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/** The entries of a zip archive by name: a file's content as text, a folder's as ''. */
+export async function unzipEntries(zip: Buffer): Promise<Record<string, string>> {
+  const file = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(zip, { lazyEntries: true }, (error, z) => (error ? reject(error) : resolve(z))));
+  const entries: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    file.on('error', reject);
+    file.on('end', () => resolve());
+    file.on('entry', (entry: yauzl.Entry) => {
+      if (entry.fileName.endsWith('/')) {
+        entries[entry.fileName] = '';
+        return file.readEntry();
+      }
+      file.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          entries[entry.fileName] = Buffer.concat(chunks).toString('utf8');
+          file.readEntry();
+        });
+      });
+    });
+    file.readEntry();
+  });
+  return entries;
 }

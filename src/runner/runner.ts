@@ -1,0 +1,146 @@
+import { RunnerApi } from './api';
+import { runBuild } from './build';
+import type { BuildPayload } from './payload';
+import { readRegistration, writeRegistration, type Registration } from './config-file';
+
+/*
+ * `forge runner`: registers once, then asks for builds as gitlab-ci-multi-runner does (reference
+ * §2.3.3–2.3.4) and runs up to `concurrency` of them at once. Idle, it asks every half second (the
+ * runner's 3 s would add seconds to every pipeline on one machine; a "no build" answer is cheap);
+ * after getting a build it asks again at once. 8.12 has no long polling (§2.3.5), so it sends no
+ * `last_update`. Stopping stops the asking and lets the builds in hand finish; stopping now kills
+ * them and reports them failed.
+ */
+
+export interface RunnerOptions {
+  url: string;
+  registrationToken?: string;
+  description: string;
+  tags: string[];
+  concurrency: number;
+  /** Absolute. */
+  buildsDir: string;
+  configFile: string;
+}
+
+export type Log = (line: string) => void;
+
+const IDLE_POLL_MS = 500;
+
+export class RunnerStartError extends Error {}
+
+/** The registration kept in the config file, or a new one made with the registration token. */
+export async function ensureRegistered(api: RunnerApi, options: RunnerOptions, log: Log): Promise<Registration> {
+  const kept = readRegistration(options.configFile);
+  if (kept) {
+    if (kept.url !== options.url) throw new RunnerStartError(`${options.configFile} holds a runner of ${kept.url}, not of ${options.url}: use another --config`);
+    log(`using runner #${kept.id} registered earlier (${options.configFile})`);
+    return kept;
+  }
+  if (!options.registrationToken) throw new RunnerStartError(`no runner registered in ${options.configFile} yet: give --registration-token (npx forge admin runners-token on the server prints it)`);
+  const answer = await api.register(options.registrationToken, { description: options.description, tags: options.tags });
+  if (answer.status === 403) throw new RunnerStartError('registration refused: forbidden (check the registration token)');
+  if (answer.status !== 201 || typeof answer.body?.token !== 'string') {
+    throw new RunnerStartError(`registration failed: ${answer.status === -1 ? `cannot reach ${options.url} (${answer.body})` : `the server answered ${answer.status}`}`);
+  }
+  const registration = { url: options.url, id: Number(answer.body.id), token: answer.body.token as string };
+  writeRegistration(options.configFile, registration);
+  log(`registered runner #${registration.id}; its token is kept in ${options.configFile}`);
+  return registration;
+}
+
+export class Runner {
+  private stopping = false;
+  private readonly shutdown = new AbortController();
+  private readonly freeSlots: number[];
+  private readonly builds = new Set<Promise<void>>();
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly api: RunnerApi,
+    private readonly registration: Registration,
+    private readonly options: RunnerOptions,
+    private readonly log: Log,
+  ) {
+    this.freeSlots = Array.from({ length: options.concurrency }, (_, slot) => slot);
+  }
+
+  /** Runs until stopped; the process's exit code. */
+  async run(): Promise<number> {
+    this.log(`waiting for builds from ${this.options.url} (concurrency ${this.options.concurrency}, builds in ${this.options.buildsDir})`);
+    let exitCode = 0;
+    let failing = false;
+    while (!this.stopping) {
+      if (this.freeSlots.length === 0) {
+        await this.pause();
+        continue;
+      }
+      const answer = await this.api.requestBuild(this.registration.token);
+      if (answer.outcome === 'build') {
+        failing = false;
+        this.start(answer.build);
+        continue;
+      }
+      if (answer.outcome === 'forbidden') {
+        this.log(`ERROR: the server no longer knows runner #${this.registration.id} (403): remove ${this.options.configFile} and register again with --registration-token`);
+        exitCode = 1;
+        this.stopNow();
+        break;
+      }
+      // One line per streak of failures, not one per poll.
+      if (answer.outcome === 'failed' && !failing) this.log(`WARNING: asking for a build failed (${answer.status === -1 ? 'the server cannot be reached' : `status ${answer.status}`}); trying again`);
+      failing = answer.outcome === 'failed';
+      await this.pause(IDLE_POLL_MS);
+    }
+    await Promise.all(this.builds);
+    return exitCode;
+  }
+
+  /** Stops asking for builds; those in hand finish. */
+  stop(): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.log(this.builds.size > 0 ? `stopping: waiting for ${this.builds.size} build(s) to finish (signal again to stop them now)` : 'stopping');
+    this.wake?.();
+  }
+
+  /** Kills the builds in hand and reports them failed. */
+  stopNow(): void {
+    this.stop();
+    if (this.builds.size > 0 && !this.shutdown.signal.aborted) this.log(`stopping now: failing ${this.builds.size} build(s)`);
+    this.shutdown.abort();
+  }
+
+  private start(payload: BuildPayload): void {
+    const slot = this.freeSlots.shift()!;
+    const started = Date.now();
+    this.log(`build ${payload.id} started: project ${payload.project_id}, job "${payload.name}", ref ${payload.ref}, sha ${payload.sha.slice(0, 8)}`);
+    const done = runBuild(payload, { api: this.api, runnerToken: this.registration.token, buildsDir: this.options.buildsDir, slot, shutdown: this.shutdown.signal })
+      .then(({ outcome, detail }) => {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        this.log(`build ${payload.id} ${outcome === 'success' ? 'succeeded' : outcome} in ${seconds} s${detail ? `: ${detail}` : ''}`);
+      })
+      .catch((error) => this.log(`build ${payload.id} crashed the runner's handling: ${(error as Error).stack ?? error}`))
+      .finally(() => {
+        this.builds.delete(done);
+        this.freeSlots.push(slot);
+        this.freeSlots.sort((a, b) => a - b);
+        this.wake?.();
+      });
+    this.builds.add(done);
+  }
+
+  /** Waits `ms` (or, without it, until a slot frees), cut short by a stop. */
+  private pause(ms?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(finish, ms);
+      const self = this;
+      function finish() {
+        clearTimeout(timer);
+        if (self.wake === finish) self.wake = undefined;
+        resolve();
+      }
+      this.wake = finish;
+    });
+  }
+}
