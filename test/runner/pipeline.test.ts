@@ -165,7 +165,18 @@ describe('a three-stage pipeline run by forge runner', () => {
     await eventually(async () => (await statuses()).ship === 'success', { message: 'ship succeeding' });
     assert.equal((await pipeline()).status, 'success');
     assert.match(await trace(ship.id), /\$ echo "deploying \$CI_BUILD_NAME"\ndeploying ship\n/);
-    // DEPLOYMENT CHECK: GET /projects/:id/deployments after play
+    // The played job deployed its commit to its environment, as the root user who played it.
+    const deployments = await app.root.get(`/projects/${project.id}/deployments`);
+    assert.equal(deployments.status, 200);
+    assert.equal(deployments.body.length, 1);
+    const [deployment] = deployments.body;
+    assert.equal(deployment.iid, 1);
+    assert.equal(deployment.ref, 'master');
+    assert.equal(deployment.sha, sha);
+    assert.equal(deployment.environment.name, 'production');
+    assert.equal(deployment.user.username, 'root');
+    assert.equal(deployment.deployable.id, ship.id);
+    assert.equal(deployment.deployable.status, 'success');
   });
 
   test('the project hook heard every build start and end and every pipeline change', async () => {
