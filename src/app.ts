@@ -17,6 +17,7 @@ import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
 import { removeExpiredArtifacts } from './services/ci/artifacts-expiry';
+import { dropStuckBuilds } from './services/ci/stuck-builds';
 import { createHttpServer, type HttpLogging } from './http/server';
 import { registerErrorHandling } from './http/errors';
 import { registerAuthentication } from './http/auth';
@@ -95,6 +96,8 @@ function sweeps(services: Services): Sweep[] {
     { name: 'members.remove_expired', intervalMs: HOUR_MS, run: () => services.members.removeExpired() },
     { name: 'jobs.purge_given_up', intervalMs: HOUR_MS, run: () => services.ctx.jobs.purgeGivenUp(GIVEN_UP_KEPT_MS) },
     { name: 'ci.expire_artifacts', intervalMs: HOUR_MS, run: () => removeExpiredArtifacts(services.ctx) },
+    // Every 10 minutes: a build whose runner vanished holds its pipeline until it is failed, and a look costs one indexed query.
+    { name: 'ci.drop_stuck_builds', intervalMs: HOUR_MS / 6, run: () => dropStuckBuilds(services.ctx) },
   ];
 }
 

@@ -26,6 +26,7 @@ import { FilesService } from './repository/files';
 import { CommitStatusesService } from './ci/commit-statuses';
 import { BuildTokensService } from './ci/build-tokens';
 import { RunnersService } from './ci/runners';
+import { RunnerManagementService } from './ci/runner-management';
 import { RunnerBuildsService } from './ci/runner-builds';
 import { BuildsService } from './ci/builds';
 import { BuildActionsService } from './ci/build-actions';
@@ -85,6 +86,7 @@ export function createServices(ctx: ServiceContext) {
     projectHooks: new ProjectHooksService(ctx),
     commitStatuses: new CommitStatusesService(ctx),
     runners: new RunnersService(ctx, settings),
+    runnerManagement: new RunnerManagementService(ctx, projects),
     runnerBuilds: new RunnerBuildsService(ctx),
     builds,
     buildActions: new BuildActionsService(ctx, builds),

@@ -10,6 +10,8 @@ import { ApiClient } from './client';
 export interface TestApp {
   url: string;
   dataDir: string;
+  /** The PostgreSQL database's URL; empty on SQLite (`DATA_DIR/forge.db`). */
+  databaseUrl: string;
   services: Services;
   /** A client acting as the administrator `root`. */
   root: ApiClient;
@@ -73,6 +75,7 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
   return {
     url,
     dataDir,
+    databaseUrl: database.url,
     services,
     root: as(rootToken),
     rootToken,

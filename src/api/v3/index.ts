@@ -25,6 +25,7 @@ import { pipelinesRoutes } from './pipelines';
 import { lintRoutes } from './lint';
 import { environmentsRoutes } from './environments';
 import { deploymentsRoutes } from './deployments';
+import { runnersRoutes } from './runners';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -59,4 +60,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   lintRoutes(api, deps);
   environmentsRoutes(api, deps);
   deploymentsRoutes(api, deps);
+  runnersRoutes(api, deps);
 }

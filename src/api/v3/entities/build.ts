@@ -1,18 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { BuildDetails, RunnerRow } from '../../../services/ci/build-records';
+import type { BuildDetails } from '../../../services/ci/build-records';
 import { hasArtifacts } from '../../../services/ci/build-records';
 import { User, presentUser } from './user';
+import { Runner, presentRunner } from './runner';
 import { RepoCommit, presentRepoCommit } from './commit';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
-
-/** GitLab 8.12's `Entities::Runner`, as a build shows the runner that ran it. */
-export const Runner = Type.Object({
-  id: Type.Integer(),
-  description: Nullable(Type.String()),
-  active: Type.Boolean(),
-  is_shared: Type.Boolean(),
-  name: Nullable(Type.String()),
-});
 
 export const ArtifactsFile = Type.Object({ filename: Type.String(), size: Nullable(Type.Integer()) });
 
@@ -43,10 +35,6 @@ export const Build = Type.Object({ ...buildFields, artifacts_file: Nullable(Arti
 
 /** The erase and keep answers: the spec shows `download_url` (null) where the others show `artifacts_file`. */
 export const BuildWithDownloadUrl = Type.Object({ ...buildFields, download_url: Type.Null(), ...tail });
-
-function presentRunner(runner: RunnerRow): Static<typeof Runner> {
-  return { id: runner.id, description: runner.description, active: runner.active === 1, is_shared: runner.is_shared === 1, name: runner.name };
-}
 
 function presentBuildFields({ build, user }: BuildDetails, presenter: Presenter) {
   return {
