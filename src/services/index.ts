@@ -30,6 +30,7 @@ import { RunnerBuildsService } from './ci/runner-builds';
 import { BuildsService } from './ci/builds';
 import { BuildActionsService } from './ci/build-actions';
 import { PipelinesService } from './ci/pipelines';
+import { TriggersService } from './ci/triggers';
 import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
@@ -86,6 +87,7 @@ export function createServices(ctx: ServiceContext) {
     builds,
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),
+    triggers: new TriggersService(ctx),
   };
 }
 

@@ -22,6 +22,7 @@ import { filesRoutes } from './files';
 import { commitStatusesRoutes } from './commit-statuses';
 import { buildsRoutes } from './builds';
 import { pipelinesRoutes } from './pipelines';
+import { triggersRoutes } from './triggers';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -53,4 +54,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   commitStatusesRoutes(api, deps);
   buildsRoutes(api, deps);
   pipelinesRoutes(api, deps);
+  triggersRoutes(api, deps);
 }
