@@ -208,7 +208,8 @@ export interface TriggeredPipeline {
 
 /** 8.12's two checks of `variables`, in its order and words; null when none were given. */
 function triggerVariables(value: unknown): Record<string, string> | null {
-  if (value === undefined) return null;
+  // A JSON null is no variables, as 8.12's `if variables` read it.
+  if (value === undefined || value === null) return null;
   if (value === null || typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value)) throw badRequest('variables needs to be a hash');
   const entries = Object.entries(value);
   if (!entries.every(([, item]) => typeof item === 'string')) throw badRequest('variables needs to be a map of key-valued strings');

@@ -297,6 +297,9 @@ describe('POST /projects/:id/trigger/builds: the pipeline it makes', () => {
     const response = await app.anonymous.post(triggerBuilds(world.path), { ref: 'master', token });
     assert.equal(response.status, 201, response.text);
     assert.deepEqual(response.body, { id: response.body.id, variables: null });
+    const withNull = await app.anonymous.post(triggerBuilds(world.id), { ref: 'master', token, variables: null });
+    assert.equal(withNull.status, 201, withNull.text);
+    assert.equal(withNull.body.variables, null);
   });
 
   test('form variables as `variables[KEY]=value`, with the ref and token in the query string', async () => {
