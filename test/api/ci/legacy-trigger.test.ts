@@ -42,7 +42,7 @@ const post = (projectId: number | string, ref: string, body: Record<string, unkn
 
 describe('POST /ci/api/v1/projects/:id/refs/:ref/trigger', () => {
   test('a missing token is 400', async () => {
-    for (const body of [{}, { token: '' }]) {
+    for (const body of [{}, { token: '' }, { token: null }]) {
       const response = await post(world.id, 'master', body);
       assert.equal(response.status, 400);
       assert.deepEqual(response.body, { message: '400 (Bad request) "token" not given' });
