@@ -125,6 +125,49 @@ export function mergeParams(request: FastifyRequest): Params {
   return { ...(request.query as Params), ...((body as Params | undefined) ?? {}) };
 }
 
+/**
+ * A hash parameter, from a JSON body's object or from form and query keys as Rack nested them:
+ * `name[key]=value` and `name[key][]=value` (a list), deeper `name[a][b]` hashes. Undefined when not
+ * given; whatever else was sent as `name` is returned for the caller to judge. A plain value beside
+ * bracketed keys is invalid, as Rack refused it.
+ */
+export function hashParam(params: Params, name: string): unknown {
+  const prefix = `${name}[`;
+  const nested = Object.entries(params).filter(([key]) => key.startsWith(prefix));
+  const plain = params[name];
+  if (nested.length === 0) return plain;
+  if (plain !== undefined && !isHash(plain)) throw invalidParam(name);
+  // Without a prototype, a key such as `__proto__` is a key like any other.
+  const hash: Params = Object.assign(Object.create(null), plain);
+  for (const [key, value] of nested) {
+    const path = bracketPath(key.slice(name.length));
+    if (!path) throw invalidParam(name);
+    let target = hash;
+    for (const [index, segment] of path.entries()) {
+      if (index === path.length - 1) {
+        target[segment] = value;
+      } else if (path[index + 1] === '' && index + 1 === path.length - 1) {
+        target[segment] = Array.isArray(value) ? value : [value];
+        break;
+      } else {
+        const next = target[segment] ?? Object.create(null);
+        if (!isHash(next)) throw invalidParam(name);
+        target = target[segment] = next;
+      }
+    }
+  }
+  return hash;
+}
+
+/** `[a][b][]` as `['a', 'b', '']`; undefined for anything else (a list that is not last, a NUL, an unclosed bracket). */
+function bracketPath(rest: string): string[] | undefined {
+  if (!/^(\[[^[\]\0]*\])+$/.test(rest)) return undefined;
+  const path = rest.slice(1, -1).split('][');
+  return path.slice(0, -1).includes('') ? undefined : path;
+}
+
+const isHash = (value: unknown): value is Params => value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
+
 const TRUE = new Set(['true', 't', 'yes', 'y', '1', 'on']);
 const FALSE = new Set(['false', 'f', 'no', 'n', '0', 'off']);
 
@@ -152,7 +195,8 @@ function normalize(params: Params, schema: Schema): Params {
   for (const [rawKey, value] of Object.entries(params)) {
     // A JSON null is an absent parameter, as in GitLab; validation would otherwise coerce it to 0, false or "".
     if (value === null) continue;
-    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    // `name[]` is a list; `name[key][]` is left whole for `hashParam` to fold.
+    const key = /^[^[]+\[\]$/.test(rawKey) ? rawKey.slice(0, -2) : rawKey;
     result[key] = value;
   }
   const properties = schema.properties ?? {};

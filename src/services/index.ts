@@ -34,6 +34,7 @@ import { PipelinesService } from './ci/pipelines';
 import { CiLintService } from './ci/lint';
 import { EnvironmentsService } from './ci/environments';
 import { DeploymentsService } from './ci/deployments';
+import { TriggersService } from './ci/triggers';
 import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
@@ -94,6 +95,7 @@ export function createServices(ctx: ServiceContext) {
     ciLint: new CiLintService(),
     environments: new EnvironmentsService(ctx),
     deployments: new DeploymentsService(ctx, builds, users),
+    triggers: new TriggersService(ctx),
   };
 }
 

@@ -3,11 +3,12 @@ import { runnersRoutes } from './runners';
 import { buildsRoutes } from './builds';
 import { tracesRoutes } from './traces';
 import { artifactsRoutes } from './artifacts';
+import { triggersRoutes } from './triggers';
 
 /**
  * The runner API (`/ci/api/v1`), spoken by gitlab-ci-multi-runner 1.x. Its callers are runners and
  * builds, never users: every route is `public` to the consumer API's authentication and checks its
- * own token (runner or build, `./tokens.ts`).
+ * own token (runner or build, `./tokens.ts`; the legacy trigger its trigger's).
  */
 export async function registerRunnerApi(api: Api, deps: RouteDeps): Promise<void> {
   api.addHook('onRoute', (route) => {
@@ -16,6 +17,7 @@ export async function registerRunnerApi(api: Api, deps: RouteDeps): Promise<void
   runnersRoutes(api, deps);
   buildsRoutes(api, deps);
   artifactsRoutes(api, deps);
+  triggersRoutes(api, deps);
   // A trace part is raw bytes whatever its label (runners say text/plain): in its own scope every
   // body is read as bytes, so not even a JSON label has it parsed.
   await api.register(async (raw) => {

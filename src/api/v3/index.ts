@@ -26,6 +26,7 @@ import { lintRoutes } from './lint';
 import { environmentsRoutes } from './environments';
 import { deploymentsRoutes } from './deployments';
 import { runnersRoutes } from './runners';
+import { triggersRoutes } from './triggers';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -61,4 +62,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   environmentsRoutes(api, deps);
   deploymentsRoutes(api, deps);
   runnersRoutes(api, deps);
+  triggersRoutes(api, deps);
 }

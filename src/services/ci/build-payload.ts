@@ -52,6 +52,7 @@ export class BuildPayloads {
   private readonly pipeline;
   private readonly user;
   private readonly secrets;
+  private readonly triggerRequest;
 
   constructor(private readonly ctx: ServiceContext) {
     const db = ctx.db;
@@ -65,15 +66,17 @@ export class BuildPayloads {
     this.pipeline = preparedQuery(db, (id: number) => db.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag']).where('id', '=', id));
     this.user = preparedQuery(db, (id: number) => db.selectFrom('users').select(['id', 'email']).where('id', '=', id));
     this.secrets = preparedQuery(db, (projectId: number) => db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', projectId).orderBy('id'));
+    this.triggerRequest = preparedQuery(db, (id: number) => db.selectFrom('ci_trigger_requests').select('variables').where('id', '=', id));
   }
 
   async of(build: BuildRow, runner: RunnerRow | undefined): Promise<BuildPayload> {
     const { ctx } = this;
-    const [[project], [pipeline], users, secrets, dependencies] = await Promise.all([
+    const [[project], [pipeline], users, secrets, triggerRequests, dependencies] = await Promise.all([
       this.project(build.project_id),
       this.pipeline(build.pipeline_id),
       build.user_id === null ? [] : this.user(build.user_id),
       this.secrets(build.project_id),
+      build.trigger_request_id === null ? [] : this.triggerRequest(build.trigger_request_id),
       earlierStages(ctx, build),
     ]);
     if (!project || !pipeline) throw new Error(`build ${build.id} has lost its project or pipeline`);
@@ -112,6 +115,7 @@ export class BuildPayloads {
         runner: runner && { id: runner.id, description: runner.description, tags: JSON.parse(runner.tag_list) as string[] },
         user,
         secrets: secrets.map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),
+        trigger: triggerRequests[0] && triggerVariables(triggerRequests[0].variables),
       }),
       depends_on_builds: dependencies.map((row) => summary(row, buildToken(ctx, row))),
     };
@@ -142,6 +146,17 @@ async function earlierStages(ctx: ServiceContext, build: BuildRow): Promise<Buil
 /** The clone URL with `gitlab-ci-token:<token>@` after the scheme, as the runner clones with it. */
 function withCredentials(url: string, token: string): string {
   return url.replace(/^(https?:\/\/)/, `$1gitlab-ci-token:${token}@`);
+}
+
+/** A trigger request's variables as stored (a JSON object of strings, or null for none). */
+export function triggerVariables(stored: string | null): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(stored ?? '{}');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
 }
 
 /** The options stored at creation; the runner cannot decode anything but an object, so nothing else is passed on. */

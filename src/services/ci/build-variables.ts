@@ -1,7 +1,7 @@
 /*
  * The `variables` of a build's payload, group by group in GitLab 8.12's order (predefined, project,
- * pipeline, runner, YAML, user, secret). The runner reads them from the end, so a later group wins:
- * secret over YAML over predefined. Trigger variables would come last; Forge has no triggers yet.
+ * pipeline, runner, YAML, user, secret, trigger). The runner reads them from the end, so a later
+ * group wins: trigger over secret over YAML over predefined.
  */
 
 export interface BuildVariable {
@@ -23,6 +23,8 @@ export interface VariableSources {
   runner: { id: number; description: string | null; tags: string[] } | undefined;
   user: { id: number; email: string } | undefined;
   secrets: Array<{ key: string; value: string }>;
+  /** The variables of the trigger request that made the build's pipeline; undefined for other builds. */
+  trigger: Record<string, string> | undefined;
 }
 
 const variable = (key: string, value: string | null, isPublic = true): BuildVariable => ({ key, value, public: isPublic });
@@ -44,6 +46,7 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
     variable('CI_SERVER_VERSION', CI_SERVER.version),
     variable('CI_SERVER_REVISION', CI_SERVER.revision),
     ...(pipeline.tag ? [variable('CI_BUILD_TAG', ref)] : []),
+    ...(s.trigger ? [variable('CI_BUILD_TRIGGERED', 'true')] : []),
     ...(build.when === 'manual' ? [variable('CI_BUILD_MANUAL', 'true')] : []),
   ];
   const projectVariables = [
@@ -65,6 +68,7 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
     ...yamlVariables(build.yaml_variables),
     ...userVariables,
     ...s.secrets.map((secret) => variable(secret.key, secret.value, false)),
+    ...Object.entries(s.trigger ?? {}).map(([key, value]) => variable(key, value, false)),
   ];
 }
 

@@ -10,7 +10,7 @@ import { recordNotFound } from '../../errors';
 import { nextInternalId } from '../../db/internal-ids';
 import { now } from '../../lib/time';
 import { buildsOf, type BuildDetails } from './build-records';
-import { buildToken } from './build-payload';
+import { buildToken, triggerVariables } from './build-payload';
 import { buildVariables, type BuildVariable } from './build-variables';
 import { expandVariables } from './expand-variables';
 import { findOrCreateEnvironment, type EnvironmentRow } from './environments';
@@ -86,6 +86,8 @@ async function variablesOf(ctx: ServiceContext, trx: Db, build: BuildRow): Promi
   const runner = build.runner_id === null ? undefined : await trx.selectFrom('ci_runners').select(['id', 'description', 'tag_list']).where('id', '=', build.runner_id).executeTakeFirst();
   const user = build.user_id === null ? undefined : await trx.selectFrom('users').select(['id', 'email']).where('id', '=', build.user_id).executeTakeFirst();
   const secrets = await trx.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', build.project_id).orderBy('id').execute();
+  const triggerRequest =
+    build.trigger_request_id === null ? undefined : await trx.selectFrom('ci_trigger_requests').select('variables').where('id', '=', build.trigger_request_id).executeTakeFirst();
   const variables = buildVariables({
     build,
     token: buildToken(ctx, build),
@@ -94,6 +96,7 @@ async function variablesOf(ctx: ServiceContext, trx: Db, build: BuildRow): Promi
     runner: runner && { id: runner.id, description: runner.description, tags: JSON.parse(runner.tag_list) as string[] },
     user,
     secrets: secrets.map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),
+    trigger: triggerRequest && triggerVariables(triggerRequest.variables),
   });
   return { sha: pipeline.sha, variables };
 }

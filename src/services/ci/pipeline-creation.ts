@@ -3,7 +3,8 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { CiJob } from './yaml/types';
 import { catFile } from '../../git/cat-file';
-import { readCommits } from '../../git/commits';
+import { readCommits, resolveCommitId } from '../../git/commits';
+import { refValues } from '../../git/refs';
 import { blobInfoAtPath } from '../../git/blob-read';
 import { ZERO_OID } from '../../git/ref-names';
 import { LIMITS } from '../../lib/limits';
@@ -35,6 +36,8 @@ export interface PipelinePlan {
   status: 'created' | 'failed' | 'skipped';
   yamlErrors: string | null;
   jobs: CiJob[];
+  /** The trigger request that asked for the pipeline: set by the trigger's transaction, given to every build. */
+  triggerRequestId: number | null;
 }
 
 export interface PushedRef {
@@ -45,36 +48,78 @@ export interface PushedRef {
   checkoutSha: string | null;
 }
 
+/** What asks for a pipeline, once its ref is resolved to a commit. */
+interface PipelineSource {
+  /** The ref's name, without `refs/heads/` or `refs/tags/`. */
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  userId: number | null;
+  /** A trigger's pipeline ignores `[ci skip]` (8.12's `ignore_skip_ci`) and runs `only: [triggers]` jobs. */
+  trigger: boolean;
+}
+
 /**
  * GitLab 8.12's `CreatePipelineService` for a pushed branch or tag (reference §5.2): nothing for a
- * deletion, a project with builds disabled, a commit without `.gitlab-ci.yml`, or a ref no job
- * runs on; a failed pipeline carrying the message for a file that does not parse; a skipped one for
- * `[ci skip]`. Reads git only, so it runs before the push's transaction.
+ * deletion. Reads git only, so it runs before the push's transaction.
  *
  * Departure: 8.12 set `before_sha` to the new commit itself for pushes (its `checkout_sha ||
  * before` quirk, §5.2); here it is the ref's previous commit (40 zeros for a new ref), which is
  * what `CI_BUILD_BEFORE_SHA` promises.
  */
 export async function planPushPipeline(ctx: ServiceContext, project: Project, userId: number, pushed: PushedRef): Promise<PipelinePlan | undefined> {
-  if (project.builds_enabled !== 1 || !pushed.checkoutSha) return undefined;
-  const tag = pushed.ref.startsWith('refs/tags/');
-  const ref = pushed.ref.replace(/^refs\/(heads|tags)\//, '');
+  if (!pushed.checkoutSha) return undefined;
+  return planPipeline(ctx, project, {
+    ref: pushed.ref.replace(/^refs\/(heads|tags)\//, ''),
+    tag: pushed.ref.startsWith('refs/tags/'),
+    sha: pushed.checkoutSha,
+    beforeSha: pushed.oldId || ZERO_OID,
+    userId,
+    trigger: false,
+  });
+}
+
+/**
+ * GitLab 8.12's `CreatePipelineService` for a trigger: no user, `before_sha` of 40 zeros, the ref a
+ * branch or tag name (`refs/heads/…` and `refs/tags/…` spelled out too); nothing when neither
+ * exists ("Reference not found"). A tag wins over a branch of the same name, for the commit as for
+ * `tag`, as 8.12 resolved the name with git's own rules.
+ */
+export async function planTriggerPipeline(ctx: ServiceContext, project: Project, ref: string): Promise<PipelinePlan | undefined> {
+  const name = ref.replace(/^refs\/(heads|tags)\//, '');
   const repoPath = repoPathOf(ctx, project.id);
-  const sha = pushed.checkoutSha;
-  const [commit] = await readCommits(repoPath, [sha]);
+  const refs = await refValues(repoPath, [`refs/heads/${name}`, `refs/tags/${name}`]);
+  const target = refs.get(`refs/tags/${name}`) ?? refs.get(`refs/heads/${name}`);
+  if (!target) return undefined;
+  const sha = await resolveCommitId(repoPath, target);
+  if (!sha) return undefined;
+  return planPipeline(ctx, project, { ref: name, tag: refs.has(`refs/tags/${name}`), sha, beforeSha: ZERO_OID, userId: null, trigger: true });
+}
+
+/**
+ * The checks of 8.12's `CreatePipelineService` after the ref (§5.2): nothing for a project with
+ * builds disabled, a commit without `.gitlab-ci.yml`, or a ref no job runs on; a failed pipeline
+ * carrying the message for a file that does not parse; a skipped one for `[ci skip]`.
+ */
+async function planPipeline(ctx: ServiceContext, project: Project, source: PipelineSource): Promise<PipelinePlan | undefined> {
+  if (project.builds_enabled !== 1) return undefined;
+  const repoPath = repoPathOf(ctx, project.id);
+  const [commit] = await readCommits(repoPath, [source.sha]);
   if (!commit) return undefined;
-  const file = await blobInfoAtPath(repoPath, sha, CI_CONFIG_FILE);
+  const file = await blobInfoAtPath(repoPath, source.sha, CI_CONFIG_FILE);
   if (!file) return undefined;
   const base = {
     projectId: project.id,
-    ref,
-    tag,
-    sha,
-    beforeSha: pushed.oldId || ZERO_OID,
-    userId,
+    ref: source.ref,
+    tag: source.tag,
+    sha: source.sha,
+    beforeSha: source.beforeSha,
+    userId: source.userId,
     committedAt: new Date(commit.committer.time * 1000).toISOString(),
     yamlErrors: null,
     jobs: [],
+    triggerRequestId: null,
   };
   const error = (message: string): PipelinePlan => ({ ...base, status: 'failed', yamlErrors: message });
   if (file.size > LIMITS.ciConfigBytes) return error(CI_CONFIG_TOO_LARGE);
@@ -82,8 +127,9 @@ export async function planPushPipeline(ctx: ServiceContext, project: Project, us
   const parsed = parseCiConfig(blob?.content.toString('utf8') ?? '');
   // An invalid file fails the pipeline even with `[ci skip]` (8.12 validates first).
   if (!parsed.ok) return error(parsed.error);
-  if (SKIP_CI.test(commit.message)) return { ...base, status: 'skipped' };
-  const jobs = jobsForRef(parsed.config.jobs, { ref, tag, trigger: false, projectPath: `${project.namespace.path}/${project.path}` });
+  if (!source.trigger && SKIP_CI.test(commit.message)) return { ...base, status: 'skipped' };
+  const projectPath = `${project.namespace.path}/${project.path}`;
+  const jobs = jobsForRef(parsed.config.jobs, { ref: source.ref, tag: source.tag, trigger: source.trigger, projectPath });
   if (jobs.length === 0) return undefined;
   return { ...base, status: 'created', jobs };
 }
@@ -135,6 +181,7 @@ export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: Pipel
         allow_failure: job.allowFailure ? (1 as const) : (0 as const),
         when: job.when,
         user_id: plan.userId,
+        trigger_request_id: plan.triggerRequestId,
         ...newBuildToken(ctx.secrets),
         commands: job.commands,
         options: JSON.stringify(jobOptions(job)),

@@ -9,7 +9,7 @@ import { afterBuildChange, type BuildRow } from './transitions';
 
 /**
  * GitLab 8.12's `Ci::Build.retry`, for one build or several of one pipeline (a pipeline's retry):
- * each gets a NEW row copying what the job is (name, stage, commands, options …), created directly
+ * each gets a NEW row copying what the job is (name, stage, commands, options, trigger request …), created directly
  * `pending` (queued at once, whatever the other stages do) with a new token and the retrying user;
  * the old row stays as it was and is no longer the latest of its name. Then every skipped build of
  * a later stage goes back to `created` (the `process` event), so those stages run again once the
@@ -34,6 +34,8 @@ export async function retryBuilds(ctx: ServiceContext, trx: Db, builds: BuildRow
       allow_failure: build.allow_failure,
       when: build.when,
       user_id: userId,
+      // A retried build of a triggered pipeline keeps its trigger's variables (8.12 copied `trigger_request`).
+      trigger_request_id: build.trigger_request_id,
       ...newBuildToken(ctx.secrets),
       commands: build.commands,
       tag_list: build.tag_list,
