@@ -371,6 +371,20 @@ describe('a triggered build, as its runner receives it', () => {
     assert.deepEqual(retriedVariables.slice(-2).map((v) => [v.key, v.value]), [['SHARED', 'from trigger'], ['EXTRA', 'x']]);
   });
 
+  test('a triggered deploy job expands its environment with the trigger’s variables', async () => {
+    const { body: project } = await master.post('/projects', { name: 'triggered deploy' });
+    await seedCommit(app, project.id, { files: { '.gitlab-ci.yml': 'deploy:\n  script: ./deploy\n  environment: review/$TARGET\n' } });
+    const runner = await registeredRunner(app, { projectId: project.id });
+    const { token } = await newTrigger(project.id);
+    assert.equal((await app.anonymous.post(triggerBuilds(project.id), { ref: 'master', token, variables: { TARGET: 'nightly' } })).status, 201);
+    const taken = await runner.requestBuild();
+    assert.equal(taken.outcome, 'build');
+    if (taken.outcome !== 'build') return;
+    assert.equal((await runner.finish(taken.build, 'success', '$ ./deploy\n')).status, 200);
+    const deployments = await master.get(`/projects/${project.id}/deployments`);
+    assert.deepEqual(deployments.body.map((d: any) => [d.environment.name, d.deployable.id]), [['review/nightly', taken.build.id]]);
+  });
+
   test('a pushed pipeline’s builds are not triggered, and run the jobs except triggers', async () => {
     const { body: project } = await master.post('/projects', { name: 'pushed runner' });
     const runner = await registeredRunner(app, { projectId: project.id });
