@@ -69,13 +69,13 @@ export interface AccessProject {
 }
 
 /**
- * `assertAccess` for a route that shows code, on each project given (by its visibility), and then
- * GitLab's body for every refusal the route answered.
+ * `assertAccess` on each project given (by its visibility), each caller expecting `expected`'s
+ * status, and then GitLab's body for every refusal the route answered.
  */
-export async function assertCodeAccess(
+export async function assertRouteAccess(
   projects: Partial<Record<Visibility, AccessProject>>,
   call: (client: ApiClient, projectId: number) => Promise<{ status: number; body?: unknown }>,
-  success = 200,
+  expected: (visibility: Visibility, caller: Caller) => number,
 ): Promise<void> {
   for (const [visibility, project] of Object.entries(projects) as [Visibility, AccessProject][]) {
     const refusals: { status: number; body?: unknown }[] = [];
@@ -84,7 +84,16 @@ export async function assertCodeAccess(
       if (response.status in REFUSALS) refusals.push(response);
       return response;
     };
-    await assertAccess(project.clients, recording, (caller) => codeReadStatus(visibility, caller, success), `${visibility} project`);
+    await assertAccess(project.clients, recording, (caller) => expected(visibility, caller), `${visibility} project`);
     for (const { status, body } of refusals) assert.deepEqual(body, REFUSALS[status], `the body of a ${status} from a ${visibility} project`);
   }
+}
+
+/** `assertRouteAccess` for a route that shows code (`download_code`). */
+export function assertCodeAccess(
+  projects: Partial<Record<Visibility, AccessProject>>,
+  call: (client: ApiClient, projectId: number) => Promise<{ status: number; body?: unknown }>,
+  success = 200,
+): Promise<void> {
+  return assertRouteAccess(projects, call, (visibility, caller) => codeReadStatus(visibility, caller, success));
 }
