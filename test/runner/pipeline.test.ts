@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
+import { buildStatuses, buildsByName, onlyPipeline } from '../support/ci-reads';
 import { eventually } from '../support/eventually';
 import { HookListener, type ReceivedHook } from '../support/hook-listener';
 import { registrationToken } from '../support/ci-world';
@@ -68,22 +69,9 @@ after(async () => {
   await listener.close();
 });
 
-async function pipeline() {
-  const list = await app.root.get(`/projects/${project.id}/pipelines`);
-  assert.equal(list.status, 200);
-  assert.equal(list.body.length, 1);
-  return list.body[0];
-}
-
-async function builds(): Promise<Record<string, any>> {
-  const list = await app.root.get(`/projects/${project.id}/builds`);
-  assert.equal(list.status, 200);
-  return Object.fromEntries(list.body.map((build: any) => [build.name, build]));
-}
-
-async function statuses(): Promise<Record<string, string>> {
-  return Object.fromEntries(Object.entries(await builds()).map(([name, build]) => [name, build.status]));
-}
+const pipeline = () => onlyPipeline(app.root, project.id);
+const builds = () => buildsByName(app.root, project.id);
+const statuses = () => buildStatuses(app.root, project.id);
 
 /** The build's trace; '' while it has none (the route answers 404 then). */
 async function trace(buildId: number): Promise<string> {

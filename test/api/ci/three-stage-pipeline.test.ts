@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { cloneUrl, git, workTree } from '../../support/git';
+import { buildStatuses, onlyPipeline } from '../../support/ci-reads';
 import { eventually } from '../../support/eventually';
 import { HookListener, type ReceivedHook } from '../../support/hook-listener';
 import { registeredRunner } from '../../support/ci-world';
@@ -60,19 +61,8 @@ after(async () => {
   await listener.close();
 });
 
-async function pipeline() {
-  const list = await app.root.get(`/projects/${project.id}/pipelines`);
-  assert.equal(list.status, 200);
-  assert.equal(list.body.length, 1);
-  return list.body[0];
-}
-
-/** Each build's status by name, through the API. */
-async function statuses(): Promise<Record<string, string>> {
-  const list = await app.root.get(`/projects/${project.id}/builds`);
-  assert.equal(list.status, 200);
-  return Object.fromEntries(list.body.map((build: any) => [build.name, build.status]));
-}
+const pipeline = () => onlyPipeline(app.root, project.id);
+const statuses = () => buildStatuses(app.root, project.id);
 
 async function takeBuild(name: string): Promise<RunningBuild> {
   const answer = await runner.requestBuild();
