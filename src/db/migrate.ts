@@ -6,6 +6,7 @@ import * as repositories from './migrations/0003_repositories';
 import * as releases from './migrations/0004_releases';
 import * as ci from './migrations/0005_ci';
 import * as ciDeploymentsTriggers from './migrations/0006_ci_deployments_triggers';
+import * as collaboration from './migrations/0007_collaboration';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0004_releases': releases.migration,
   '0005_ci': ci.migration,
   '0006_ci_deployments_triggers': ciDeploymentsTriggers.migration,
+  '0007_collaboration': collaboration.migration,
 };
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {

@@ -31,6 +31,14 @@ export interface Database {
   environments: EnvironmentsTable;
   deployments: DeploymentsTable;
   internal_ids: InternalIdsTable;
+  milestones: MilestonesTable;
+  issues: IssuesTable;
+  labels: LabelsTable;
+  label_links: LabelLinksTable;
+  snippets: SnippetsTable;
+  award_emoji: AwardEmojiTable;
+  subscriptions: SubscriptionsTable;
+  todos: TodosTable;
   notes: NotesTable;
   releases: ReleasesTable;
 }
@@ -417,6 +425,115 @@ export interface InternalIdsTable {
   project_id: number;
   usage: string;
   last_value: number;
+}
+
+export interface MilestonesTable {
+  id: Generated<number>;
+  /** Per project, from `internal_ids` ('milestones'). */
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string | null;
+  /** YYYY-MM-DD */
+  due_date: string | null;
+  /** active, closed */
+  state: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IssuesTable {
+  id: Generated<number>;
+  /** Per project, from `internal_ids` ('issues'). */
+  iid: number;
+  project_id: number;
+  author_id: number | null;
+  assignee_id: number | null;
+  milestone_id: number | null;
+  title: string;
+  description: string | null;
+  /** opened, reopened, closed */
+  state: Generated<string>;
+  confidential: Generated<Flag>;
+  /** YYYY-MM-DD */
+  due_date: string | null;
+  /** The issue this one was moved to. */
+  moved_to_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelsTable {
+  id: Generated<number>;
+  project_id: number;
+  title: string;
+  color: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelLinksTable {
+  id: Generated<number>;
+  label_id: number;
+  /** Issue, MergeRequest */
+  target_type: string;
+  target_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SnippetsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  author_id: number | null;
+  title: string;
+  file_name: string;
+  content: Generated<string>;
+  visibility_level: Generated<number>;
+  /** ProjectSnippet (PersonalSnippet later) */
+  type: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AwardEmojiTable {
+  id: Generated<number>;
+  name: string;
+  user_id: number;
+  /** Issue, MergeRequest, Snippet, Note */
+  awardable_type: string;
+  awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Issue, MergeRequest, Label */
+  subscribable_type: string;
+  subscribable_id: number;
+  subscribed: Generated<Flag>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TodosTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  author_id: number | null;
+  /** Issue, MergeRequest */
+  target_type: string;
+  target_id: number;
+  note_id: number | null;
+  /** 1 assigned, 2 mentioned, 3 build_failed, 4 marked (GitLab's numbers) */
+  action: number;
+  /** pending, done */
+  state: Generated<string>;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface NotesTable {

@@ -29,6 +29,10 @@ export interface ProjectStanding {
   archived: boolean;
   /** With builds off, the build abilities go too (GitLab 8.12's feature check). */
   buildsEnabled: boolean;
+  /** With a feature off, its abilities go too (GitLab 8.12's `disabled_features!`). */
+  issuesEnabled: boolean;
+  mergeRequestsEnabled: boolean;
+  snippetsEnabled: boolean;
   /** The project's `public_builds`: readers who are not members may see its builds. */
   publicBuilds: boolean;
   /** The caller's own membership of the project. */
@@ -57,6 +61,21 @@ export type ProjectAbility =
   | 'create_environment'
   | 'update_environment'
   | 'read_deployment'
+  | 'read_issue'
+  | 'create_issue'
+  | 'update_issue'
+  | 'admin_issue'
+  | 'destroy_issue'
+  | 'read_note'
+  | 'create_note'
+  | 'admin_note'
+  | 'read_label'
+  | 'admin_label'
+  | 'read_milestone'
+  | 'admin_milestone'
+  | 'read_project_snippet'
+  | 'create_project_snippet'
+  | 'admin_project_snippet'
   | 'rename_project'
   | 'change_visibility_level'
   | 'remove_project'
@@ -110,6 +129,37 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
       return standing.buildsEnabled && access >= DEVELOPER;
     case 'update_environment':
       return standing.buildsEnabled && access >= MASTER;
+    // Issues, labels, milestones, snippets and notes (GitLab 8.12's project policy): anyone who reads
+    // the project reads them, a signed-in reader opens issues and comments, reporters manage issues
+    // and labels, masters milestones and others' snippets and notes, owners delete issues.
+    case 'read_issue':
+      return standing.issuesEnabled && (access >= GUEST || open);
+    case 'create_issue':
+      return standing.issuesEnabled && (access >= GUEST || (open && standing.caller !== null));
+    case 'update_issue':
+    case 'admin_issue':
+      return standing.issuesEnabled && access >= REPORTER;
+    case 'destroy_issue':
+      return standing.issuesEnabled && access >= OWNER;
+    case 'read_label':
+    case 'read_milestone':
+      return (standing.issuesEnabled || standing.mergeRequestsEnabled) && (access >= GUEST || open);
+    case 'admin_label':
+      return (standing.issuesEnabled || standing.mergeRequestsEnabled) && access >= REPORTER;
+    case 'admin_milestone':
+      return (standing.issuesEnabled || standing.mergeRequestsEnabled) && access >= MASTER;
+    case 'read_project_snippet':
+      return standing.snippetsEnabled && (access >= GUEST || open);
+    case 'create_project_snippet':
+      return standing.snippetsEnabled && access >= REPORTER;
+    case 'admin_project_snippet':
+      return standing.snippetsEnabled && access >= MASTER;
+    case 'read_note':
+      return access >= GUEST || open;
+    case 'create_note':
+      return access >= GUEST || (open && standing.caller !== null);
+    case 'admin_note':
+      return access >= MASTER;
     case 'admin_project':
     case 'admin_project_member':
       return access >= MASTER;
