@@ -18,7 +18,8 @@ const SnippetBody = Type.Object({
   title: Type.Optional(NameString()),
   file_name: Type.Optional(NameString()),
   code: Type.Optional(TextString()),
-  visibility_level: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 20 })])),
+  // Text first, so that coercion keeps a blank one blank (not given) instead of making it 0.
+  visibility_level: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
 });
 const RawResponse = {
   200: { description: "the snippet's content", content: { 'text/plain': { schema: Type.String() } } },
