@@ -26,7 +26,8 @@ const RawResponse = {
 };
 
 // Every route reads snippets first (GitLab's `read_project_snippet`, off with the snippets feature);
-// which snippets a caller sees, and who changes one, the service decides.
+// which snippets a caller sees, and who changes one, the service decides. 8.12's API asked the
+// feature only on creation, so a project that turned snippets off still served them: not here (403).
 const readSnippets = { project: 'read_project_snippet' } as const;
 
 /** A project's snippets: readers see them by their visibility, reporters write them, their authors (and admins) change and remove them. */
