@@ -88,9 +88,13 @@ export class TraceUploader {
       const offset = Number(/-(\d+)/.exec(answer.headers.get('range') ?? '')?.[1]);
       if (!Number.isInteger(offset)) return;
       if (offset > all.length) {
-        // The server holds more than we produced: our whole trace replaces it.
+        // The server holds more than we produced: our whole trace goes with a PUT (8.12 replaced
+        // the stored trace with it; Forge keeps the longer of the two).
         answer = await this.api.updateBuild(this.runnerToken, this.build.id, 'running', all.toString('utf8'));
         if (answer.status === 200) this.acknowledged(all.length);
+        // A refused update aborts, as every update does (§2.4): this one was ignored, and the
+        // uploader went on sending for a build the server no longer runs.
+        else if (answer.status === 403 || answer.status === 404) this.onAbort(`the server refused the trace (${answer.status})`);
         return;
       }
       answer = await this.api.patchTrace(this.build, all.subarray(offset), offset);
