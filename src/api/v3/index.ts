@@ -27,6 +27,7 @@ import { environmentsRoutes } from './environments';
 import { deploymentsRoutes } from './deployments';
 import { runnersRoutes } from './runners';
 import { triggersRoutes } from './triggers';
+import { labelsRoutes } from './labels';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -63,4 +64,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   deploymentsRoutes(api, deps);
   runnersRoutes(api, deps);
   triggersRoutes(api, deps);
+  labelsRoutes(api, deps);
 }
