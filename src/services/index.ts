@@ -39,6 +39,7 @@ import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
 import { LabelsService } from './labels/labels';
+import { MilestonesService } from './milestones/milestones';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -98,6 +99,7 @@ export function createServices(ctx: ServiceContext) {
     deployments: new DeploymentsService(ctx, builds, users),
     triggers: new TriggersService(ctx),
     labels: new LabelsService(ctx),
+    milestones: new MilestonesService(ctx, events),
   };
 }
 

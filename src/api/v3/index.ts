@@ -28,6 +28,7 @@ import { deploymentsRoutes } from './deployments';
 import { runnersRoutes } from './runners';
 import { triggersRoutes } from './triggers';
 import { labelsRoutes } from './labels';
+import { milestonesRoutes } from './milestones';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -65,4 +66,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   runnersRoutes(api, deps);
   triggersRoutes(api, deps);
   labelsRoutes(api, deps);
+  milestonesRoutes(api, deps);
 }
