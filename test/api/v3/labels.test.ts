@@ -64,7 +64,7 @@ async function assertLabelAccess(call: (client: ApiClient, project: { id: number
 // Issues and their label links are written straight into the database: the issues API is built
 // elsewhere at the same time, and these tests are about the labels' counts.
 let issueIid = 0;
-async function insertIssue(projectId: number, state: string, labelTitles: string[], confidential = 0) {
+async function insertIssue(projectId: number, state: string, labelTitles: string[], confidential: 0 | 1 = 0) {
   const db = app.services.ctx.db;
   const time = new Date().toISOString();
   const issue = await db
