@@ -39,6 +39,8 @@ import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
 import { ProjectSnippetsService } from './snippets/project-snippets';
+import { LabelsService } from './labels/labels';
+import { MilestonesService } from './milestones/milestones';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -98,6 +100,8 @@ export function createServices(ctx: ServiceContext) {
     deployments: new DeploymentsService(ctx, builds, users),
     triggers: new TriggersService(ctx),
     projectSnippets: new ProjectSnippetsService(ctx, settings),
+    labels: new LabelsService(ctx),
+    milestones: new MilestonesService(ctx, events),
   };
 }
 

@@ -401,3 +401,33 @@ describe('repository', () => {
     assert.deepEqual(titles, ['remove todo', 'update todo', 'add todo']);
   });
 });
+
+describe('labels and milestones', () => {
+  test('labels: create, list, update and delete through the project resource', async () => {
+    const { gitlab: user, callbacks } = await newUser();
+    const project = await newProject(user);
+    // The promise wrapper leaves the label methods out: the callback client's, promisified.
+    const call = (method: string) => promisify(callbacks.projects[method].bind(callbacks.projects)) as (params: object) => Promise<any>;
+    const gitlab = { projects: Object.fromEntries(['createLabel', 'updateLabel', 'getLabels', 'deleteLabel'].map((method) => [method, call(method)])) };
+    const created = await gitlab.projects.createLabel({ id: project.id, name: 'bug', color: '#FF0000', description: 'broken' });
+    assert.deepEqual([created.name, created.color, created.description, created.open_issues_count], ['bug', '#FF0000', 'broken', 0]);
+    await refused(gitlab.projects.createLabel({ id: project.id, name: 'bug', color: '#FF0000' }), 409, 'Label already exists');
+    const updated = await gitlab.projects.updateLabel({ id: project.id, name: 'bug', new_name: 'defect' });
+    assert.deepEqual([updated.name, updated.color], ['defect', '#FF0000']);
+    assert.deepEqual((await gitlab.projects.getLabels({ id: project.id })).map((label: any) => label.name), ['defect']);
+    assert.equal((await gitlab.projects.deleteLabel({ id: project.id, name: 'defect' })).title, 'defect');
+    assert.deepEqual(await gitlab.projects.getLabels({ id: project.id }), []);
+  });
+
+  test('milestones: create, get, list and update (close)', async () => {
+    const { gitlab } = await newUser();
+    const project = await newProject(gitlab);
+    const created = await gitlab.milestones.create({ id: project.id, title: 'v1.0', due_date: '2016-10-01' });
+    assert.deepEqual([created.iid, created.title, created.due_date, created.state], [1, 'v1.0', '2016-10-01', 'active']);
+    assert.equal((await gitlab.milestones.get({ id: project.id, milestone_id: created.id })).title, 'v1.0');
+    const closed = await gitlab.milestones.update({ id: project.id, milestone_id: created.id, state_event: 'close' });
+    assert.equal(closed.state, 'closed');
+    assert.deepEqual((await gitlab.milestones.list({ id: project.id, state: 'closed' })).map((m: any) => m.id), [created.id]);
+    await refused(gitlab.milestones.get({ id: project.id, milestone_id: 999999 }), 404, '404 Not found');
+  });
+});

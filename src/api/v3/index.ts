@@ -28,6 +28,8 @@ import { deploymentsRoutes } from './deployments';
 import { runnersRoutes } from './runners';
 import { triggersRoutes } from './triggers';
 import { projectSnippetsRoutes } from './project-snippets';
+import { labelsRoutes } from './labels';
+import { milestonesRoutes } from './milestones';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -65,4 +67,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   runnersRoutes(api, deps);
   triggersRoutes(api, deps);
   projectSnippetsRoutes(api, deps);
+  labelsRoutes(api, deps);
+  milestonesRoutes(api, deps);
 }

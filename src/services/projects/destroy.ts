@@ -20,6 +20,9 @@ export async function destroyProject(deps: ProjectDeps, trx: Db, project: Projec
   await trx.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', project.id).execute();
   await trx.deleteFrom('hooks').where('project_id', '=', project.id).execute();
   await removeProjectSnippetTraces(trx, project.id);
+  // Labels, their links and milestones go by the foreign keys' cascade; subscriptions name their label by type and id.
+  const labels = trx.selectFrom('labels').select('id').where('project_id', '=', project.id);
+  await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Label').where('subscribable_id', 'in', labels).execute();
   await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', project.id).execute();
   await trx.deleteFrom('projects').where('id', '=', project.id).execute();
   await emitSystemEvent(deps.ctx, trx, 'project_destroy', projectEventData(eventProject(project), owner ?? { name: '' }));

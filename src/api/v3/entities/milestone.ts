@@ -1,0 +1,30 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { MilestoneRow } from '../../../services/milestones/milestones';
+import { Nullable, Timestamp } from './common';
+
+/** GitLab 8.12's `Entities::Milestone`: the project entity's fields, then `due_date` (`YYYY-MM-DD`). */
+export const Milestone = Type.Object({
+  id: Type.Integer(),
+  iid: Type.Integer(),
+  project_id: Type.Integer(),
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  state: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  due_date: Nullable(Type.String()),
+});
+
+export function presentMilestone(milestone: MilestoneRow): Static<typeof Milestone> {
+  return {
+    id: milestone.id,
+    iid: milestone.iid,
+    project_id: milestone.project_id,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: milestone.created_at,
+    updated_at: milestone.updated_at,
+    due_date: milestone.due_date,
+  };
+}
