@@ -38,6 +38,7 @@ import { TriggersService } from './ci/triggers';
 import { PushRulesService } from './repository/push-rules';
 import { PushesService } from './repository/pushes';
 import { GitAccessService } from './repository/git-access';
+import { IssuesService } from './issues/issues';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -96,6 +97,7 @@ export function createServices(ctx: ServiceContext) {
     environments: new EnvironmentsService(ctx),
     deployments: new DeploymentsService(ctx, builds, users),
     triggers: new TriggersService(ctx),
+    issues: new IssuesService(ctx, users, projects, events),
   };
 }
 

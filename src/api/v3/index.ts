@@ -27,6 +27,8 @@ import { environmentsRoutes } from './environments';
 import { deploymentsRoutes } from './deployments';
 import { runnersRoutes } from './runners';
 import { triggersRoutes } from './triggers';
+import { issuesRoutes } from './issues';
+import { milestoneIssuesRoutes } from './milestone-issues';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -63,4 +65,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   deploymentsRoutes(api, deps);
   runnersRoutes(api, deps);
   triggersRoutes(api, deps);
+  issuesRoutes(api, deps);
+  milestoneIssuesRoutes(api, deps);
 }

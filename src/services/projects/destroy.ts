@@ -5,6 +5,7 @@ import type { ProjectDeps } from './deps';
 import { authorize, hookOwnerOf } from './lookup';
 import type { Project } from './types';
 import { inTransaction } from '../../db/transaction';
+import { deleteIssueTraces } from '../issues/cleanup';
 
 /** Removes the project at once (owners); its repository goes through the job queue. */
 export async function removeProject(deps: ProjectDeps, project: Project, standing: ProjectStanding): Promise<void> {
@@ -18,6 +19,7 @@ export async function destroyProject(deps: ProjectDeps, trx: Db, project: Projec
   const owner = await hookOwnerOf(trx, project);
   await trx.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', project.id).execute();
   await trx.deleteFrom('hooks').where('project_id', '=', project.id).execute();
+  await deleteIssueTraces(trx, project.id);
   await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', project.id).execute();
   await trx.deleteFrom('projects').where('id', '=', project.id).execute();
   await emitSystemEvent(deps.ctx, trx, 'project_destroy', projectEventData(eventProject(project), owner ?? { name: '' }));
