@@ -169,8 +169,9 @@ export class IssuesService {
     const original = await this.row(this.ctx.db, project, issueId);
     if (!mayReadIssue(standing, original)) throw recordNotFound();
     const target = await this.projects.find(targetId);
-    if (!target) throw notFound('Project');
-    const targetStanding = await this.projects.standing(target, actor);
+    const targetStanding = target && (await this.projects.standing(target, actor));
+    // A project the caller may not see is not found, where 8.12 told its existence with a 400.
+    if (!target || !targetStanding || !can(targetStanding, 'read_project')) throw notFound('Project');
     if (target.id === project.id) throw badRequest('Cannot move issue to project it originates from!');
     if (original.moved_to_id !== null || !can(standing, 'admin_issue') || !can(targetStanding, 'admin_issue')) {
       throw badRequest('Cannot move issue due to insufficient permissions!');
