@@ -84,9 +84,8 @@ function issueAttributes(body: Static<typeof CreateBody> | Static<typeof UpdateB
 }
 
 /** `order_by` and `sort` as 8.12's helpers read them: anything unknown is the default. */
-function order(query: ListParams, defaultOrder: IssueFilters['orderBy'] = 'created_at'): Pick<IssueFilters, 'orderBy' | 'sort'> {
-  const orderBy = query.order_by === 'updated_at' ? 'updated_at' : query.order_by === 'created_at' ? 'created_at' : defaultOrder;
-  return { orderBy: orderBy === 'id' && query.sort !== undefined ? 'created_at' : orderBy, sort: query.sort === 'asc' ? 'asc' : 'desc' };
+function order(query: ListParams): Pick<IssueFilters, 'orderBy' | 'sort'> {
+  return { orderBy: query.order_by === 'updated_at' ? 'updated_at' : 'created_at', sort: query.sort === 'asc' ? 'asc' : 'desc' };
 }
 
 /** `state` of the project and user lists: `opened`, `closed`, or every issue. */
