@@ -41,6 +41,7 @@ import { GitAccessService } from './repository/git-access';
 import { ProjectSnippetsService } from './snippets/project-snippets';
 import { LabelsService } from './labels/labels';
 import { MilestonesService } from './milestones/milestones';
+import { IssuesService } from './issues/issues';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -102,6 +103,7 @@ export function createServices(ctx: ServiceContext) {
     projectSnippets: new ProjectSnippetsService(ctx, settings),
     labels: new LabelsService(ctx),
     milestones: new MilestonesService(ctx, events),
+    issues: new IssuesService(ctx, users, projects, events),
   };
 }
 

@@ -30,6 +30,8 @@ import { triggersRoutes } from './triggers';
 import { projectSnippetsRoutes } from './project-snippets';
 import { labelsRoutes } from './labels';
 import { milestonesRoutes } from './milestones';
+import { issuesRoutes } from './issues';
+import { milestoneIssuesRoutes } from './milestone-issues';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -69,4 +71,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   projectSnippetsRoutes(api, deps);
   labelsRoutes(api, deps);
   milestonesRoutes(api, deps);
+  issuesRoutes(api, deps);
+  milestoneIssuesRoutes(api, deps);
 }

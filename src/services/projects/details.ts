@@ -30,6 +30,8 @@ export interface ProjectDetails {
   sharedWith: Map<number, SharedGroup[]>;
   forkedFrom: Map<number, Project>;
   forksCount: Map<number, number>;
+  /** Opened and reopened issues, per project. */
+  openIssuesCount: Map<number, number>;
 }
 
 /** A fixed number of queries, whatever the number of projects. */
@@ -41,6 +43,7 @@ export async function loadProjectDetails(db: Db, projects: Project[], caller: Ca
     sharedWith: new Map(),
     forkedFrom: new Map(),
     forksCount: new Map(),
+    openIssuesCount: new Map(),
   };
   if (projects.length === 0) return details;
   const projectIds = projects.map((p) => p.id);
@@ -48,7 +51,7 @@ export async function loadProjectDetails(db: Db, projects: Project[], caller: Ca
   const groupIds = [...new Set(projects.filter((p) => p.namespace.kind === 'group').map((p) => p.namespace_id))];
   const forkSourceIds = [...new Set(projects.map((p) => p.forked_from_project_id).filter((id): id is number => id !== null))];
 
-  const [owners, memberships, links, sources, forks] = await Promise.all([
+  const [owners, memberships, links, sources, forks, openIssues] = await Promise.all([
     ownerIds.length
       ? db.selectFrom('users').select(['id', 'name', 'username', 'state', 'email', 'created_at']).where('id', 'in', ownerIds).execute()
       : [],
@@ -89,6 +92,13 @@ export async function loadProjectDetails(db: Db, projects: Project[], caller: Ca
       .where('pending_delete', '=', 0)
       .groupBy('forked_from_project_id')
       .execute(),
+    db
+      .selectFrom('issues')
+      .select(['project_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('project_id', 'in', projectIds)
+      .where('state', 'in', ['opened', 'reopened'])
+      .groupBy('project_id')
+      .execute(),
   ]);
 
   for (const owner of owners) details.owners.set(owner.id, owner);
@@ -109,5 +119,6 @@ export async function loadProjectDetails(db: Db, projects: Project[], caller: Ca
     });
   }
   for (const fork of forks) details.forksCount.set(fork.forked_from_project_id!, Number(fork.count));
+  for (const row of openIssues) details.openIssuesCount.set(row.project_id, Number(row.count));
   return details;
 }

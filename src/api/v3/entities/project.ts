@@ -164,8 +164,8 @@ export function presentProject(project: ProjectRecord, details: ProjectDetails, 
     avatar_url: null,
     star_count: project.star_count,
     forks_count: details.forksCount.get(project.id) ?? 0,
-    // Issues arrive with a later issue; the count is shown only while issues are enabled.
-    open_issues_count: project.issues_enabled === 1 ? 0 : undefined,
+    // Shown only while issues are enabled, as GitLab 8.12 did.
+    open_issues_count: project.issues_enabled === 1 ? details.openIssuesCount.get(project.id) ?? 0 : undefined,
     runners_token: options.runnersToken,
     public_builds: project.public_builds === 1,
     shared_with_groups: details.sharedWith.get(project.id) ?? [],

@@ -1,0 +1,59 @@
+import type { Selectable } from 'kysely';
+import type { IssuesTable, MilestonesTable } from '../../db/schema';
+import type { Project } from '../projects/types';
+import type { User } from '../users/users';
+
+export type IssueRow = Selectable<IssuesTable>;
+export type MilestoneRow = Selectable<MilestonesTable>;
+
+/** An issue and everything its answer shows, loaded for a whole page at once (`details.ts`). */
+export interface IssueDetails {
+  issue: IssueRow;
+  project: Project;
+  /** Label titles, sorted. */
+  labels: string[];
+  milestone: MilestoneRow | undefined;
+  author: User | undefined;
+  assignee: User | undefined;
+  /** The caller's own subscription; false without one. */
+  subscribed: boolean;
+  userNotesCount: number;
+  upvotes: number;
+  downvotes: number;
+}
+
+/** What the issue lists filter and order by (GitLab 8.12's `IssuesFinder` and the API's helpers). */
+export interface IssueFilters {
+  /** `opened` (opened and reopened), `closed`, or every state. */
+  state?: 'opened' | 'closed' | 'all';
+  /** Issues carrying at least one of these labels. */
+  anyLabels?: string[];
+  /** Issues carrying every one of these labels. */
+  allLabels?: string[];
+  /** A milestone's title; `No Milestone` for issues without one. */
+  milestone?: string;
+  iid?: number;
+  search?: string;
+  authorId?: number;
+  assigneeId?: number;
+  orderBy: 'id' | 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+}
+
+/** What a caller may set on an issue; undefined leaves a field as it is. */
+export interface IssueAttributes {
+  title?: string;
+  description?: string;
+  /** null unassigns. */
+  assigneeId?: number | null;
+  /** null removes the milestone. */
+  milestoneId?: number | null;
+  /** Label titles, already split and validated (`label-names.ts`); [] removes every label. */
+  labels?: string[];
+  dueDate?: string;
+  confidential?: boolean;
+  stateEvent?: 'close' | 'reopen';
+  /** Honoured for administrators and owners only. */
+  createdAt?: string;
+  updatedAt?: string;
+}
