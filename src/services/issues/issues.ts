@@ -12,7 +12,7 @@ import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
 import { buildIssueHookData, type IssueHookAction } from './hook-data';
 import { loadIssueDetails } from './details';
-import { findOrCreateLabels, issueLabelTitles, setIssueLabels } from './issue-labels';
+import { issueLabelTitles, linkIssueLabels, setIssueLabels } from './issue-labels';
 import { applyIssueFilters, orderIssues } from './lists';
 import { confidentialFilter, issueProjectIds, mayReadIssue, seesConfidential } from './visibility';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow } from './types';
@@ -136,7 +136,7 @@ export class IssuesService {
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (given.labels !== undefined) await setIssueLabels(trx, current.id, await findOrCreateLabels(trx, project.id, given.labels));
+      if (given.labels !== undefined) await setIssueLabels(trx, project.id, current.id, given.labels);
       // The hooks show the issue as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });
@@ -199,7 +199,7 @@ export class IssuesService {
         dueDate: current.due_date ?? undefined,
         confidential: current.confidential === 1,
       }, current.author_id);
-      await setIssueLabels(trx, copy.id, existing.map((label) => label.id));
+      await linkIssueLabels(trx, copy.id, existing.map((label) => label.id));
       const closed = await trx
         .updateTable('issues')
         .set({ state: 'closed', moved_to_id: copy.id, updated_at: now() })
@@ -267,7 +267,7 @@ export class IssuesService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (given.labels?.length) await setIssueLabels(trx, issue.id, await findOrCreateLabels(trx, project.id, given.labels));
+    if (given.labels?.length) await setIssueLabels(trx, project.id, issue.id, given.labels);
     const announcements: Announcement[] = [{ issue, project, hookAction: 'open', eventAction: 'opened' }];
     return { issue, announcements };
   }

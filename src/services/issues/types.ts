@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely';
-import type { IssuesTable, MilestonesTable } from '../../db/schema';
+import type { IssuesTable } from '../../db/schema';
+import type { MilestoneRow } from '../milestones/milestones';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 
 export type IssueRow = Selectable<IssuesTable>;
-export type MilestoneRow = Selectable<MilestonesTable>;
+export type { MilestoneRow };
 
 /** An issue and everything its answer shows, loaded for a whole page at once (`details.ts`). */
 export interface IssueDetails {

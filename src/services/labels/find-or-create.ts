@@ -10,7 +10,8 @@ import { DEFAULT_LABEL_COLOR, checkTitle, type LabelRow } from './rules';
  * dropped; the answer follows the order given. An invalid title makes nothing and throws 400
  * `{"message":{"labels":{"<title>":{"title":["is invalid"]}}}}`, 8.12's body. Call it inside the
  * transaction that links the labels: `DO NOTHING` keeps that transaction alive when a concurrent
- * one makes the same label first, and the read after the insert then finds theirs.
+ * one makes the same label first, and the read after the insert then finds theirs. Titles are
+ * inserted in sorted order, so two transactions never wait on each other's new labels crosswise.
  */
 export async function findOrCreateLabels(trx: Db, projectId: number, titles: string[]): Promise<LabelRow[]> {
   const wanted = [...new Set(titles.map((title) => title.trim()).filter((title) => title !== ''))];
@@ -19,7 +20,7 @@ export async function findOrCreateLabels(trx: Db, projectId: number, titles: str
   if (Object.keys(errors).length > 0) throw new ApiError(400, { message: { labels: errors } });
   const time = now();
   const byTitle = new Map<string, LabelRow>();
-  for (const chunk of chunksOf(wanted)) {
+  for (const chunk of chunksOf([...wanted].sort())) {
     await trx
       .insertInto('labels')
       .values(chunk.map((title) => ({ project_id: projectId, title, color: DEFAULT_LABEL_COLOR, description: null, created_at: time, updated_at: time })))

@@ -1,23 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { IssueDetails, IssueRow, MilestoneRow } from '../../../services/issues/types';
+import type { IssueDetails, IssueRow } from '../../../services/issues/types';
 import { projectUrls } from '../../../lib/urls';
 import { UserBasic, presentUserBasic } from './user';
+import { Milestone, presentMilestone } from './milestone';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 const DateString = Nullable(Type.String());
-
-/** GitLab 8.12's Milestone entity, as an issue embeds it. */
-export const IssueMilestone = Type.Object({
-  id: Type.Integer(),
-  iid: Type.Integer(),
-  project_id: Type.Integer(),
-  title: Type.String(),
-  description: Nullable(Type.String()),
-  state: Type.String(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  due_date: DateString,
-});
 
 export const Issue = Type.Object({
   id: Type.Integer(),
@@ -29,7 +17,7 @@ export const Issue = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
   labels: Type.Array(Type.String()),
-  milestone: Nullable(IssueMilestone),
+  milestone: Nullable(Milestone),
   assignee: Nullable(UserBasic),
   author: Nullable(UserBasic),
   subscribed: Type.Boolean(),
@@ -58,20 +46,6 @@ export const IssueRecord = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-
-function presentMilestone(milestone: MilestoneRow): Static<typeof IssueMilestone> {
-  return {
-    id: milestone.id,
-    iid: milestone.iid,
-    project_id: milestone.project_id,
-    title: milestone.title,
-    description: milestone.description,
-    state: milestone.state,
-    created_at: milestone.created_at,
-    updated_at: milestone.updated_at,
-    due_date: milestone.due_date,
-  };
-}
 
 export function presentIssue(details: IssueDetails, presenter: Presenter): Static<typeof Issue> {
   const { issue } = details;
