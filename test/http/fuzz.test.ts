@@ -13,6 +13,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import { startApp, type TestApp } from '../support/app';
 import { cloneUrl, commit, git, workTree } from '../support/git';
+import { eventually } from '../support/eventually';
 import { publicKeys } from '../fixtures/ssh-keys';
 import { bodyFieldValues, longString, PAGE_VALUES, pathSegments, queryValues, rawBodies, Rng, sizeLabel, type RawBody } from '../support/fuzz-values';
 
@@ -71,6 +72,14 @@ interface World {
   key: number;
   email: number;
   broadcast: number;
+  issue: number;
+  milestone: number;
+  label: number;
+  snippet: number;
+  trigger: string;
+  runner: number;
+  build: number;
+  environment: number;
 }
 
 /** The server's error log lines, in order: a failing request replayed alone names its cause. */
@@ -220,6 +229,22 @@ function realValues(template: string, name: string): string[] {
       return ['Ruby'];
     case 'search':
       return ['fuzz'];
+    case 'issues':
+      return [String(world.issue)];
+    case 'milestones':
+      return [String(world.milestone)];
+    case 'labels':
+      return [String(world.label)];
+    case 'snippets':
+      return [String(world.snippet)];
+    case 'triggers':
+      return [world.trigger];
+    case 'runners':
+      return [String(world.runner)];
+    case 'builds':
+      return [String(world.build)];
+    case 'environments':
+      return [String(world.environment)];
     default:
       return ['1'];
   }
@@ -591,7 +616,7 @@ async function seed(app: TestApp): Promise<World> {
   const publicProject = await created('a public project', alice.client.post('/projects', { name: 'fuzz-public', visibility_level: 20 }));
   const privateProject = await created('a private project', alice.client.post('/projects', { name: 'fuzz-private', visibility_level: 0 }));
 
-  const dir = await workTree('master', { 'README.md': '# fuzz\n', 'docs/a.md': 'a\n', '.gitlab-ci.yml': 'test:\n  script: true\n' });
+  const dir = await workTree('master', { 'README.md': '# fuzz\n', 'docs/a.md': 'a\n', '.gitlab-ci.yml': 'test:\n  script: echo fuzz\n' });
   await git(['checkout', '-q', '-b', 'feature/x'], dir);
   await commit(dir, { 'docs/b.md': 'b\n' }, 'on a branch');
   await git(['checkout', '-q', 'master'], dir);
@@ -615,6 +640,20 @@ async function seed(app: TestApp): Promise<World> {
   await created('an SSH key', alice.client.post('/user/keys', { title: 'fuzz', key: publicKeys['ecdsa-1'].key }));
   const email = await created('an email', app.root.post(`/users/${bob.user.id}/emails`, { email: 'bob2@example.com' }));
   await created('an access request', bob.client.post(`/groups/${group.id}/access_requests`));
+  const issue = await created('an issue', alice.client.post(`/projects/${p}/issues`, { title: 'fuzz', labels: 'fuzz' }));
+  const milestone = await created('a milestone', alice.client.post(`/projects/${p}/milestones`, { title: 'fuzz' }));
+  const [label] = await created('the labels', alice.client.get(`/projects/${p}/labels`));
+  const snippet = await created('a snippet', alice.client.post(`/projects/${p}/snippets`, { title: 'fuzz', file_name: 'fuzz.txt', code: 'fuzz\n', visibility_level: 20 }));
+  const trigger = await created('a trigger', alice.client.post(`/projects/${p}/triggers`));
+  const environment = await created('an environment', alice.client.post(`/projects/${p}/environments`, { name: 'fuzz' }));
+  const registrationToken = (await app.services.settings.get()).runners_registration_token;
+  const runner = await fetch(`${app.url}/ci/api/v1/runners/register`, { method: 'POST', body: new URLSearchParams({ token: registrationToken }) });
+  if (runner.status !== 201) throw new Error(`seeding a runner: ${runner.status}`);
+  // The pushed .gitlab-ci.yml makes its pipeline in the background.
+  const [build] = await eventually(async () => {
+    const builds = (await alice.client.get(`/projects/${p}/builds`)).body;
+    return builds.length > 0 && builds;
+  }, { message: 'the seeded pipeline' });
   return {
     alice: { id: alice.user.id, username: 'alice', token: alice.token },
     bob: { id: bob.user.id, username: 'bob' },
@@ -627,5 +666,13 @@ async function seed(app: TestApp): Promise<World> {
     key: key.id,
     email: email.id,
     broadcast: broadcast.id,
+    issue: issue.id,
+    milestone: milestone.id,
+    label: label.id,
+    snippet: snippet.id,
+    trigger: trigger.token,
+    runner: ((await runner.json()) as { id: number }).id,
+    build: build.id,
+    environment: environment.id,
   };
 }
