@@ -68,7 +68,7 @@ export function todosRoutes(api: Api, { services, presenter }: RouteDeps): void 
 
   api.post('/projects/:id/issues/:issue_id/todo', {
     config: { project: 'read_issue' },
-    schema: { params: IssuePath, body: Type.Object({}), response: { 201: Todo } },
+    schema: { params: IssuePath, response: { 201: Todo } },
   }, async (request, reply) => {
     const marked = await todos.markIssue(request.project, request.standing, request.user!, request.params.issue_id);
     return reply.status(201).send(presentTodo(marked, presenter));
