@@ -138,7 +138,7 @@ export class IssuesService {
         .returningAll()
         .executeTakeFirstOrThrow();
       if (given.labels !== undefined) await setIssueLabels(trx, project.id, current.id, given.labels);
-      if (fieldsGiven || state !== current.state) await issueUpdatedTodos(trx, { issue: updated, project, actor }, current);
+      await issueUpdatedTodos(trx, { issue: updated, project, actor }, current);
       // The hooks show the issue as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });

@@ -29,13 +29,18 @@ export async function issueCreatedTodos(trx: Db, { issue, project, actor }: Issu
 }
 
 /**
- * A changed issue (8.12's `Issues::UpdateService#handle_changes` and `close_issue`): the actor's own
- * pending todos on it are done; a new assignee gets a todo; users newly mentioned in the title or
- * description get one (those the old text already mentioned are left alone, so an edit does not
- * bring back a todo its user has already done).
+ * A changed issue (8.12's `Issues::UpdateService#handle_changes` and `close_issue`): when it was
+ * closed or a field changed, the actor's own pending todos on it are done (a reopening alone leaves
+ * them, as 8.12's `ReopenService`; so does a change of labels alone, which the rows do not show); a
+ * new assignee gets a todo (the old one's stays pending, as 8.12's `reassigned_issue`); users newly
+ * mentioned in the title or description get one. Those the old text already mentioned are left
+ * alone, so an edit does not bring back a todo its user has done (8.12 made them one again: it
+ * skipped only users with a pending todo; later GitLab skipped the old mentions too).
  */
 export async function issueUpdatedTodos(trx: Db, { issue, project, actor }: IssueChange, before: IssueRow): Promise<void> {
-  await markPendingDone(trx, actor.id, targetOf(issue));
+  const closed = issue.state === 'closed' && before.state !== 'closed';
+  const changed = (['title', 'description', 'assignee_id', 'milestone_id', 'due_date', 'confidential'] as const).some((field) => issue[field] !== before[field]);
+  if (closed || changed) await markPendingDone(trx, actor.id, targetOf(issue));
   if (issue.assignee_id !== before.assignee_id) await assignmentTodo(trx, issue, actor);
   if (issue.title !== before.title || issue.description !== before.description) {
     const already = new Set(await mentionedUserIds(trx, issueText(before), project, actor));

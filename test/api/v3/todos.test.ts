@@ -131,6 +131,9 @@ describe('todos made by issues', () => {
     assert.equal(on(await todosOf(developer.client), issue).length, 0);
     assert.deepEqual(on(await todosOf(developer.client, { state: 'done' }), issue).map((t) => t.action_name), ['assigned']);
     assert.equal(on(await todosOf(reporter.client), issue).length, 1);
+    // A reopening alone leaves the reopener's todos pending, as 8.12's ReopenService.
+    assert.equal((await reporter.client.put(`/projects/${world.id}/issues/${issue.id}`, { state_event: 'reopen' })).status, 200);
+    assert.equal(on(await todosOf(reporter.client), issue).length, 1);
   });
 
   test('deleting an issue removes its todos', async () => {
