@@ -42,6 +42,7 @@ import { ProjectSnippetsService } from './snippets/project-snippets';
 import { LabelsService } from './labels/labels';
 import { MilestonesService } from './milestones/milestones';
 import { IssuesService } from './issues/issues';
+import { TodosService } from './todos/todos';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -104,6 +105,7 @@ export function createServices(ctx: ServiceContext) {
     labels: new LabelsService(ctx),
     milestones: new MilestonesService(ctx, events),
     issues: new IssuesService(ctx, users, projects, events),
+    todos: new TodosService(ctx, users),
   };
 }
 

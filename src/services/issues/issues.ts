@@ -15,6 +15,7 @@ import { loadIssueDetails } from './details';
 import { issueLabelTitles, linkIssueLabels, setIssueLabels } from './issue-labels';
 import { applyIssueFilters, orderIssues } from './lists';
 import { confidentialFilter, issueProjectIds, mayReadIssue, seesConfidential } from './visibility';
+import { issueCreatedTodos, issueUpdatedTodos } from '../todos/issue-todos';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow } from './types';
 
 type Page = { offset: number; limit: number };
@@ -137,6 +138,7 @@ export class IssuesService {
         .returningAll()
         .executeTakeFirstOrThrow();
       if (given.labels !== undefined) await setIssueLabels(trx, project.id, current.id, given.labels);
+      await issueUpdatedTodos(trx, { issue: updated, project, actor }, current);
       // The hooks show the issue as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });
@@ -207,6 +209,7 @@ export class IssuesService {
         .returningAll()
         .executeTakeFirstOrThrow();
       announcements.push({ issue: closed, project, hookAction: 'close', eventAction: 'closed' });
+      await issueUpdatedTodos(trx, { issue: closed, project, actor }, current);
       await this.announce(trx, actor, announcements);
       return copy;
     });
@@ -268,6 +271,7 @@ export class IssuesService {
       .returningAll()
       .executeTakeFirstOrThrow();
     if (given.labels?.length) await setIssueLabels(trx, project.id, issue.id, given.labels);
+    await issueCreatedTodos(trx, { issue, project, actor });
     const announcements: Announcement[] = [{ issue, project, hookAction: 'open', eventAction: 'opened' }];
     return { issue, announcements };
   }

@@ -1,0 +1,142 @@
+import type { ServiceContext } from '../context';
+import type { Project } from '../projects/types';
+import type { User, UsersService } from '../users/users';
+import type { IssueDetails } from '../issues/types';
+import { confidentialFilter, issueProjectIds, mayReadIssue } from '../issues/visibility';
+import { loadIssueDetails } from '../issues/details';
+import { notFound, notModified, recordNotFound } from '../../errors';
+import { inTransaction } from '../../db/transaction';
+import { now } from '../../lib/time';
+import type { Caller, ProjectStanding } from '../policy';
+import { createTodos, TODO_ACTIONS, type TodoRow } from './records';
+
+/** GitLab 8.12's `TodosFinder` parameters; each undefined one does not filter. */
+export interface TodoFilters {
+  action?: number;
+  authorId?: number;
+  projectId?: number;
+  /** `pending` unless `done` is asked for. */
+  state: 'pending' | 'done';
+  type?: 'Issue' | 'MergeRequest';
+}
+
+/** A todo and everything its answer shows. */
+export interface TodoDetails {
+  todo: TodoRow;
+  project: Project;
+  author: User | undefined;
+  target: IssueDetails;
+  /** The text of the note the todo came from, if it came from one. */
+  noteText: string | undefined;
+}
+
+type Page = { offset: number; limit: number };
+
+/** A user's todos (GitLab 8.12's `todos.rb`, `TodosFinder` and `TodoService#mark_todo`). */
+export class TodosService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly users: UsersService,
+  ) {}
+
+  /** The caller's todos, newest first. */
+  async list(caller: Caller, filters: TodoFilters, page: Page): Promise<{ todos: TodoDetails[]; total: number }> {
+    const query = this.visible(caller, filters);
+    const [rows, count] = await Promise.all([
+      query.selectAll('todos').orderBy('todos.id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { todos: await this.details(rows, caller), total: Number(count.total) };
+  }
+
+  /** Marks one of the caller's todos done; `404 Not found` for anyone else's. */
+  async markDone(caller: Caller, todoId: number): Promise<TodoDetails> {
+    const todo = await this.ctx.db
+      .updateTable('todos')
+      .set({ state: 'done', updated_at: now() })
+      .where('id', '=', todoId)
+      .where('user_id', '=', caller.id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!todo) throw recordNotFound();
+    const [details] = await this.details([todo], caller);
+    if (!details) throw recordNotFound();
+    return details;
+  }
+
+  /** Marks the caller's todos that the filters find done, and answers how many there were. */
+  async markAllDone(caller: Caller, filters: TodoFilters): Promise<number> {
+    const ids = this.visible(caller, filters).select('todos.id');
+    const result = await this.ctx.db
+      .updateTable('todos')
+      .set({ state: 'done', updated_at: now() })
+      .where('id', 'in', ids)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * The caller marks an issue as a todo of their own; `304` when they already have a pending todo
+   * on it. `404 Not found` for an unknown issue, `404 Not Found` for a confidential one they may not see.
+   */
+  async markIssue(project: Project, standing: ProjectStanding, caller: Caller, issueId: number): Promise<TodoDetails> {
+    const issue = await this.ctx.db.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
+    if (!issue) throw recordNotFound();
+    if (!mayReadIssue(standing, issue)) throw notFound();
+    const [todo] = await inTransaction(this.ctx.db, (trx) =>
+      createTodos(trx, [caller.id], { projectId: project.id, targetType: 'Issue', targetId: issue.id, authorId: caller.id, action: TODO_ACTIONS.marked }),
+    );
+    if (!todo) throw notModified();
+    const [details] = await this.details([todo], caller);
+    return details;
+  }
+
+  /**
+   * The caller's todos the filters find, on issues they may still read: 8.12's finder kept todos of
+   * projects the user sees; a todo on a confidential issue hidden from them now is left out too.
+   * Forge has no merge requests yet, so every target is an issue.
+   */
+  private visible(caller: Caller, filters: TodoFilters) {
+    const db = this.ctx.db;
+    let query = db
+      .selectFrom('todos')
+      .innerJoin('issues', (join) => join.onRef('issues.id', '=', 'todos.target_id').on('todos.target_type', '=', 'Issue'))
+      .where('todos.user_id', '=', caller.id)
+      .where('todos.state', '=', filters.state)
+      .where('todos.project_id', 'in', issueProjectIds(db, caller))
+      .where(confidentialFilter(db, caller));
+    if (filters.action !== undefined) query = query.where('todos.action', '=', filters.action);
+    if (filters.authorId !== undefined) query = query.where('todos.author_id', '=', filters.authorId);
+    if (filters.projectId !== undefined) query = query.where('todos.project_id', '=', filters.projectId);
+    if (filters.type !== undefined) query = query.where('todos.target_type', '=', filters.type);
+    return query;
+  }
+
+  /** A page of todos with their issues, projects, authors and notes, in a fixed number of queries. */
+  private async details(todos: TodoRow[], caller: Caller): Promise<TodoDetails[]> {
+    if (todos.length === 0) return [];
+    const db = this.ctx.db;
+    const issueIds = [...new Set(todos.map((todo) => todo.target_id))];
+    const noteIds = [...new Set(todos.flatMap((todo) => (todo.note_id === null ? [] : [todo.note_id])))];
+    const authorIds = [...new Set(todos.flatMap((todo) => (todo.author_id === null ? [] : [todo.author_id])))];
+    const [issues, notes, authors] = await Promise.all([
+      db.selectFrom('issues').selectAll().where('id', 'in', issueIds).execute(),
+      noteIds.length ? db.selectFrom('notes').select(['id', 'note']).where('id', 'in', noteIds).execute() : [],
+      this.users.findMany(authorIds),
+    ]);
+    const targets = new Map((await loadIssueDetails(db, this.users, issues, caller.id)).map((details) => [details.issue.id, details]));
+    const noteById = new Map(notes.map((note) => [note.id, note.note]));
+    return todos.flatMap((todo) => {
+      const target = targets.get(todo.target_id);
+      if (!target) return [];
+      return [{
+        todo,
+        project: target.project,
+        author: todo.author_id === null ? undefined : authors.get(todo.author_id),
+        target,
+        noteText: todo.note_id === null ? undefined : noteById.get(todo.note_id),
+      }];
+    });
+  }
+}
