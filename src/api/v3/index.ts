@@ -32,6 +32,7 @@ import { labelsRoutes } from './labels';
 import { milestonesRoutes } from './milestones';
 import { issuesRoutes } from './issues';
 import { milestoneIssuesRoutes } from './milestone-issues';
+import { notesRoutes } from './notes';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -73,4 +74,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   milestonesRoutes(api, deps);
   issuesRoutes(api, deps);
   milestoneIssuesRoutes(api, deps);
+  notesRoutes(api, deps);
 }

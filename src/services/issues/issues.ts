@@ -16,6 +16,7 @@ import { issueLabelTitles, linkIssueLabels, setIssueLabels } from './issue-label
 import { applyIssueFilters, orderIssues } from './lists';
 import { confidentialFilter, issueProjectIds, mayReadIssue, seesConfidential } from './visibility';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow } from './types';
+import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../notes/system-notes';
 
 type Page = { offset: number; limit: number };
 type IssuePage = { issues: IssueDetails[]; total: number };
@@ -98,6 +99,7 @@ export class IssuesService {
     const issue = await inTransaction(this.ctx.db, async (trx) => {
       const { issue, announcements } = await this.insert(trx, project, actor, given);
       await this.announce(trx, actor, announcements);
+      await recordIssueCreationNotes(trx, project, actor.id, issue);
       return issue;
     });
     return this.details(issue, actor, project);
@@ -110,6 +112,7 @@ export class IssuesService {
     const given = await this.allowed(project, standing, attributes);
     const issue = await inTransaction(this.ctx.db, async (trx) => {
       const current = await this.row(trx, project, issueId);
+      const before = await issueSnapshot(trx, current);
       const announcements: Announcement[] = [];
       const time = given.updatedAt ?? now();
       let state = current.state;
@@ -141,6 +144,7 @@ export class IssuesService {
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });
       await this.announce(trx, actor, announcements);
+      await recordIssueChangeNotes(trx, project, actor.id, before, updated);
       return updated;
     });
     return this.details(issue, actor, project);
@@ -208,6 +212,7 @@ export class IssuesService {
         .executeTakeFirstOrThrow();
       announcements.push({ issue: closed, project, hookAction: 'close', eventAction: 'closed' });
       await this.announce(trx, actor, announcements);
+      await recordIssueMoveNotes(trx, actor.id, current, project, copy, target);
       return copy;
     });
     return this.details(moved, actor, target);
