@@ -5,7 +5,7 @@ import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import type { NoteRow } from './types';
 import { can, type ProjectStanding } from '../policy';
-import { failedTo, forbidden, notFound, recordNotFound } from '../../errors';
+import { failedTo, forbidden, notFound, notGiven, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
@@ -79,6 +79,7 @@ export class NoteableNotesService {
     const noteable = await findNoteable(this.ctx.db, project, standing, kind, noteableId).catch(() => undefined);
     if (!noteable?.readable) throw mismatch;
     if (!can(standing, 'create_note')) throw forbidden();
+    if (given.body.trim() === '') throw notGiven('body');
     const emoji = emojiOnlyName(given.body);
     return inTransaction(this.ctx.db, async (trx): Promise<Created> => {
       if (emoji !== undefined) {
