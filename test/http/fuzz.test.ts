@@ -71,6 +71,8 @@ interface World {
   key: number;
   email: number;
   broadcast: number;
+  /** An issue and a snippet of the public project, each with a note. */
+  noteables: Record<'issues' | 'snippets', { id: number; note: number }>;
 }
 
 /** The server's error log lines, in order: a failing request replayed alone names its cause. */
@@ -212,6 +214,13 @@ function realValues(template: string, name: string): string[] {
       return ['master', 'feature%2Fx', 'feature/x'];
     case 'tags':
       return ['v1.0'];
+    case 'issues':
+    case 'snippets':
+      return [String(world.noteables[previous].id)];
+    case 'notes': {
+      const noteable = segments[at - 3];
+      return noteable === 'issues' || noteable === 'snippets' ? [String(world.noteables[noteable].note)] : ['1'];
+    }
     case 'licenses':
       return ['mit'];
     case 'gitignores':
@@ -609,6 +618,12 @@ async function seed(app: TestApp): Promise<World> {
   await created('a variable', alice.client.post(`/projects/${p}/variables`, { key: 'FUZZ_VAR', value: 'x' }));
   await created('a commit status', alice.client.post(`/projects/${p}/statuses/${sha}`, { state: 'success', name: 'fuzz' }));
   await created('a commit comment', alice.client.post(`/projects/${p}/repository/commits/${sha}/comments`, { note: 'fuzz' }));
+  const issue = await created('an issue', alice.client.post(`/projects/${p}/issues`, { title: 'fuzz' }));
+  const snippet = await created('a snippet', alice.client.post(`/projects/${p}/snippets`, { title: 'fuzz', file_name: 'a.rb', code: 'x', visibility_level: 20 }));
+  const noteables = {
+    issues: { id: issue.id, note: (await created('an issue note', alice.client.post(`/projects/${p}/issues/${issue.id}/notes`, { body: 'fuzz' }))).id },
+    snippets: { id: snippet.id, note: (await created('a snippet note', alice.client.post(`/projects/${p}/snippets/${snippet.id}/notes`, { body: 'fuzz' }))).id },
+  };
   const systemHook = await created('a system hook', app.root.post('/hooks', { url: 'http://127.0.0.1:9/system' }));
   const broadcast = await created('a broadcast message', app.root.post('/broadcast_messages', { message: 'fuzz' }));
   const key = await created('an SSH key', app.root.post(`/users/${bob.user.id}/keys`, { title: 'fuzz', key: publicKeys['rsa-1'].key }));
@@ -627,5 +642,6 @@ async function seed(app: TestApp): Promise<World> {
     key: key.id,
     email: email.id,
     broadcast: broadcast.id,
+    noteables,
   };
 }
