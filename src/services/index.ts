@@ -20,6 +20,7 @@ import { DefaultBranchService } from './repository/default-branch';
 import { RepositoryReadsService } from './repository/reads';
 import { CommitReadsService } from './repository/commit-reads';
 import { CommitCommentsService } from './notes/commit-comments';
+import { NoteableNotesService } from './notes/noteable-notes';
 import { BranchesService } from './repository/branches';
 import { TagsService } from './repository/tags';
 import { FilesService } from './repository/files';
@@ -69,6 +70,7 @@ export function createServices(ctx: ServiceContext) {
     repositoryReads,
     commitReads,
     commitComments: new CommitCommentsService(ctx, commitReads, events),
+    notes: new NoteableNotesService(ctx, events),
     defaultBranch,
     pushRules,
     buildTokens,

@@ -80,6 +80,8 @@ interface World {
   runner: number;
   build: number;
   environment: number;
+  /** A note on the issue and one on the snippet. */
+  notes: Record<'issues' | 'snippets', number>;
 }
 
 /** The server's error log lines, in order: a failing request replayed alone names its cause. */
@@ -245,6 +247,10 @@ function realValues(template: string, name: string): string[] {
       return [String(world.build)];
     case 'environments':
       return [String(world.environment)];
+    case 'notes': {
+      const noteable = segments[at - 3];
+      return noteable === 'issues' || noteable === 'snippets' ? [String(world.notes[noteable])] : ['1'];
+    }
     default:
       return ['1'];
   }
@@ -644,6 +650,10 @@ async function seed(app: TestApp): Promise<World> {
   const milestone = await created('a milestone', alice.client.post(`/projects/${p}/milestones`, { title: 'fuzz' }));
   const [label] = await created('the labels', alice.client.get(`/projects/${p}/labels`));
   const snippet = await created('a snippet', alice.client.post(`/projects/${p}/snippets`, { title: 'fuzz', file_name: 'fuzz.txt', code: 'fuzz\n', visibility_level: 20 }));
+  const notes = {
+    issues: (await created('an issue note', alice.client.post(`/projects/${p}/issues/${issue.id}/notes`, { body: 'fuzz' }))).id,
+    snippets: (await created('a snippet note', alice.client.post(`/projects/${p}/snippets/${snippet.id}/notes`, { body: 'fuzz' }))).id,
+  };
   const trigger = await created('a trigger', alice.client.post(`/projects/${p}/triggers`));
   const environment = await created('an environment', alice.client.post(`/projects/${p}/environments`, { name: 'fuzz' }));
   const registrationToken = (await app.services.settings.get()).runners_registration_token;
@@ -674,5 +684,6 @@ async function seed(app: TestApp): Promise<World> {
     runner: ((await runner.json()) as { id: number }).id,
     build: build.id,
     environment: environment.id,
+    notes,
   };
 }

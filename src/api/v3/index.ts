@@ -33,6 +33,7 @@ import { milestonesRoutes } from './milestones';
 import { issuesRoutes } from './issues';
 import { milestoneIssuesRoutes } from './milestone-issues';
 import { todosRoutes } from './todos';
+import { notesRoutes } from './notes';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -75,4 +76,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   issuesRoutes(api, deps);
   milestoneIssuesRoutes(api, deps);
   todosRoutes(api, deps);
+  notesRoutes(api, deps);
 }

@@ -17,6 +17,7 @@ import { applyIssueFilters, orderIssues } from './lists';
 import { confidentialFilter, issueProjectIds, mayReadIssue, seesConfidential } from './visibility';
 import { issueCreatedTodos, issueUpdatedTodos } from '../todos/issue-todos';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow } from './types';
+import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../notes/system-notes';
 
 type Page = { offset: number; limit: number };
 type IssuePage = { issues: IssueDetails[]; total: number };
@@ -99,6 +100,7 @@ export class IssuesService {
     const issue = await inTransaction(this.ctx.db, async (trx) => {
       const { issue, announcements } = await this.insert(trx, project, actor, given);
       await this.announce(trx, actor, announcements);
+      await recordIssueCreationNotes(trx, project, actor.id, issue);
       return issue;
     });
     return this.details(issue, actor, project);
@@ -111,6 +113,7 @@ export class IssuesService {
     const given = await this.allowed(project, standing, attributes);
     const issue = await inTransaction(this.ctx.db, async (trx) => {
       const current = await this.row(trx, project, issueId);
+      const before = await issueSnapshot(trx, current);
       const announcements: Announcement[] = [];
       const time = given.updatedAt ?? now();
       let state = current.state;
@@ -143,6 +146,7 @@ export class IssuesService {
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });
       await this.announce(trx, actor, announcements);
+      await recordIssueChangeNotes(trx, project, actor.id, before, updated);
       return updated;
     });
     return this.details(issue, actor, project);
@@ -211,6 +215,7 @@ export class IssuesService {
       announcements.push({ issue: closed, project, hookAction: 'close', eventAction: 'closed' });
       await issueUpdatedTodos(trx, { issue: closed, project, actor }, current);
       await this.announce(trx, actor, announcements);
+      await recordIssueMoveNotes(trx, actor.id, current, project, copy, target);
       return copy;
     });
     return this.details(moved, actor, target);

@@ -3,9 +3,6 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { createGroupRow, grantGroupRole } from '../../support/roles';
-import { inTransaction } from '../../../src/db/transaction';
-import { createNoteTodos } from '../../../src/services/todos/issue-todos';
-import { findProject } from '../../../src/services/projects/lookup';
 import type { ApiClient } from '../../support/client';
 
 /* Todos: made and done by issue changes as GitLab 8.12's TodoService did, and the todos API. */
@@ -144,19 +141,12 @@ describe('todos made by issues', () => {
     assert.equal(left.length, 0);
   });
 
-  test('a note mentioning users makes todos pointing at the note (createNoteTodos)', async () => {
+  test('a note mentioning users makes todos pointing at the note', async () => {
     const { owner, developer, master } = people;
     const issue = await newIssue(owner.client, { title: 'Discussed' });
-    const db = app.services.ctx.db;
-    const time = new Date().toISOString();
-    const note = await db
-      .insertInto('notes')
-      .values({ project_id: world.id, noteable_type: 'Issue', noteable_id: issue.id, commit_id: null, author_id: developer.user.id, note: `@${master.user.username} please look`, path: null, line: null, line_type: null, system: 0, attachment: null, created_at: time, updated_at: time })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const row = await db.selectFrom('issues').selectAll().where('id', '=', issue.id).executeTakeFirstOrThrow();
-    const project = (await findProject(db, world.id))!;
-    await inTransaction(db, (trx) => createNoteTodos(trx, { note, issue: row, project, author: developer.user }));
+    const created = await developer.client.post(`/projects/${world.id}/issues/${issue.id}/notes`, { body: `@${master.user.username} please look` });
+    assert.equal(created.status, 201);
+    const note = created.body;
     const [todo] = on(await todosOf(master.client), issue);
     assert.equal(todo.action_name, 'mentioned');
     assert.equal(todo.body, `@${master.user.username} please look`);
