@@ -42,6 +42,8 @@ import { ProjectSnippetsService } from './snippets/project-snippets';
 import { LabelsService } from './labels/labels';
 import { MilestonesService } from './milestones/milestones';
 import { IssuesService } from './issues/issues';
+import { AwardEmojiService } from './award-emoji/award-emoji';
+import { SubscriptionsService } from './subscriptions/subscriptions';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -104,6 +106,9 @@ export function createServices(ctx: ServiceContext) {
     labels: new LabelsService(ctx),
     milestones: new MilestonesService(ctx, events),
     issues: new IssuesService(ctx, users, projects, events),
+    awardEmoji: new AwardEmojiService(ctx),
+    // Labels keep no state: the subscriptions' own instance reads the same rows.
+    subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
   };
 }
 

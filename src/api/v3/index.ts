@@ -32,6 +32,8 @@ import { labelsRoutes } from './labels';
 import { milestonesRoutes } from './milestones';
 import { issuesRoutes } from './issues';
 import { milestoneIssuesRoutes } from './milestone-issues';
+import { awardEmojiRoutes } from './award-emoji';
+import { subscriptionsRoutes } from './subscriptions';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -73,4 +75,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   milestonesRoutes(api, deps);
   issuesRoutes(api, deps);
   milestoneIssuesRoutes(api, deps);
+  awardEmojiRoutes(api, deps);
+  subscriptionsRoutes(api, deps);
 }

@@ -34,7 +34,7 @@ const isGiven = (value: unknown): boolean => value !== undefined && value !== nu
  * External users see only public ones of a project they are not a member of: 8.12's finder listed
  * internal ones to them too, which its own snippet policy refused.
  */
-function visibleLevels(standing: ProjectStanding): number[] {
+export function visibleLevels(standing: ProjectStanding): number[] {
   if (effectiveAccess(standing) >= GUEST) return LEVELS;
   return standing.caller?.external === 1 ? [PUBLIC] : [INTERNAL, PUBLIC];
 }
