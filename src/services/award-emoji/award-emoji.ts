@@ -60,10 +60,8 @@ export class AwardEmojiService {
     const { awardable, readable, authorId } = await this.resolve(project, standing, target);
     const normalized = normalizeEmojiName(name);
     if (!readable || !mayAward(authorId, caller.id, normalized)) throw notFound('Award Emoji');
-    const messages: string[] = [];
-    if (normalized.trim() === '') messages.push("can't be blank");
-    if (!isEmojiName(normalized)) messages.push('is not included in the list');
-    if (messages.length > 0) throw notFoundWithMessages('Award Emoji', { name: messages });
+    // A blank name never comes here: the door answers it as a missing one.
+    if (!isEmojiName(normalized)) throw notFoundWithMessages('Award Emoji', { name: ['is not included in the list'] });
     const award = await recordAward(this.ctx.db, awardable, caller.id, normalized);
     if (!award) throw notFoundWithMessages('Award Emoji', { name: ['has already been taken'] });
     return award;
