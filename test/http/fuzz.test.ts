@@ -615,6 +615,11 @@ async function seed(app: TestApp): Promise<World> {
   await created('an SSH key', alice.client.post('/user/keys', { title: 'fuzz', key: publicKeys['ecdsa-1'].key }));
   const email = await created('an email', app.root.post(`/users/${bob.user.id}/emails`, { email: 'bob2@example.com' }));
   await created('an access request', bob.client.post(`/groups/${group.id}/access_requests`));
+  // Issue 1, its award 1, snippet 1 and milestone 1, so that the collaboration routes' ids resolve.
+  const issue = await created('an issue', alice.client.post(`/projects/${p}/issues`, { title: 'fuzz' }));
+  await created('an award emoji', bob.client.post(`/projects/${p}/issues/${issue.id}/award_emoji`, { name: 'thumbsup' }));
+  await created('a snippet', alice.client.post(`/projects/${p}/snippets`, { title: 'fuzz', file_name: 'fuzz.rb', code: 'puts 1', visibility_level: 20 }));
+  await created('a milestone', alice.client.post(`/projects/${p}/milestones`, { title: 'fuzz' }));
   return {
     alice: { id: alice.user.id, username: 'alice', token: alice.token },
     bob: { id: bob.user.id, username: 'bob' },
