@@ -55,6 +55,12 @@ export const tooLarge = () => new ApiError(413, { message: '413 Request Entity T
 export const failedTo = (action: string, messages: ValidationMessages) =>
   new ApiError(400, { message: `Failed to ${action} ${rubyInspect(messages)}` });
 
+/**
+ * 8.12's `not_found!("Award Emoji #{award.errors.messages}")`: a record's validation messages as
+ * Ruby inspects them, inside a 404 (`404 Award Emoji {:name=>["has already been taken"]} Not Found`).
+ */
+export const notFoundWithMessages = (resource: string, messages: ValidationMessages) => notFound(`${resource} ${rubyInspect(messages)}`);
+
 /** `String#inspect`'s escapes: named ones, `#` before an interpolation, `\u00XX` for other controls. */
 const RUBY_ESCAPES: Record<string, string> = {
   '\\': '\\\\', '"': '\\"', '#': '\\#', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x1b': '\\e', '\x07': '\\a', '\b': '\\b', '\v': '\\v', '\f': '\\f',

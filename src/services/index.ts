@@ -44,6 +44,8 @@ import { LabelsService } from './labels/labels';
 import { MilestonesService } from './milestones/milestones';
 import { IssuesService } from './issues/issues';
 import { TodosService } from './todos/todos';
+import { AwardEmojiService } from './award-emoji/award-emoji';
+import { SubscriptionsService } from './subscriptions/subscriptions';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -108,6 +110,9 @@ export function createServices(ctx: ServiceContext) {
     milestones: new MilestonesService(ctx, events),
     issues: new IssuesService(ctx, users, projects, events),
     todos: new TodosService(ctx, users),
+    awardEmoji: new AwardEmojiService(ctx),
+    // Labels keep no state: the subscriptions' own instance reads the same rows.
+    subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
   };
 }
 

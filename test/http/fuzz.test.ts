@@ -82,6 +82,8 @@ interface World {
   environment: number;
   /** A note on the issue and one on the snippet. */
   notes: Record<'issues' | 'snippets', number>;
+  /** Bob's award on the issue. */
+  award: number;
 }
 
 /** The server's error log lines, in order: a failing request replayed alone names its cause. */
@@ -247,6 +249,8 @@ function realValues(template: string, name: string): string[] {
       return [String(world.build)];
     case 'environments':
       return [String(world.environment)];
+    case 'award_emoji':
+      return [String(world.award)];
     case 'notes': {
       const noteable = segments[at - 3];
       return noteable === 'issues' || noteable === 'snippets' ? [String(world.notes[noteable])] : ['1'];
@@ -654,6 +658,7 @@ async function seed(app: TestApp): Promise<World> {
     issues: (await created('an issue note', alice.client.post(`/projects/${p}/issues/${issue.id}/notes`, { body: 'fuzz' }))).id,
     snippets: (await created('a snippet note', alice.client.post(`/projects/${p}/snippets/${snippet.id}/notes`, { body: 'fuzz' }))).id,
   };
+  const award = await created('an award emoji', bob.client.post(`/projects/${p}/issues/${issue.id}/award_emoji`, { name: 'thumbsup' }));
   const trigger = await created('a trigger', alice.client.post(`/projects/${p}/triggers`));
   const environment = await created('an environment', alice.client.post(`/projects/${p}/environments`, { name: 'fuzz' }));
   const registrationToken = (await app.services.settings.get()).runners_registration_token;
@@ -685,5 +690,6 @@ async function seed(app: TestApp): Promise<World> {
     build: build.id,
     environment: environment.id,
     notes,
+    award: award.id,
   };
 }

@@ -34,6 +34,8 @@ import { issuesRoutes } from './issues';
 import { milestoneIssuesRoutes } from './milestone-issues';
 import { todosRoutes } from './todos';
 import { notesRoutes } from './notes';
+import { awardEmojiRoutes } from './award-emoji';
+import { subscriptionsRoutes } from './subscriptions';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -77,4 +79,6 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   milestoneIssuesRoutes(api, deps);
   todosRoutes(api, deps);
   notesRoutes(api, deps);
+  awardEmojiRoutes(api, deps);
+  subscriptionsRoutes(api, deps);
 }

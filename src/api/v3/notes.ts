@@ -70,7 +70,7 @@ export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void 
         body,
         createdAt: timeParam('created_at', created_at),
       });
-      const answer = created.award ? presentAwardEmoji(created.award, actor, presenter) : await presentOne(created.note);
+      const answer = created.award ? presentAwardEmoji(created.award, new Map([[actor.id, actor]]), presenter) : await presentOne(created.note);
       return reply.status(201).send(answer);
     });
 

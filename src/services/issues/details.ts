@@ -2,11 +2,12 @@ import type { Db } from '../../db/index';
 import type { Project } from '../projects/types';
 import type { UsersService } from '../users/users';
 import { attachNamespaces } from '../projects/lookup';
+import { issueSubscriptions } from '../subscriptions/subscribed';
 import type { IssueDetails, IssueRow } from './types';
 
 /**
  * What the answers show of a page of issues, in a fixed number of queries whatever its size:
- * projects, labels, milestones, users, the caller's subscriptions, note and award counts.
+ * projects, labels, milestones, users, the caller's subscriptions (`issueSubscriptions`), note and award counts.
  * `knownProjects` spares loading projects the caller already has.
  */
 export async function loadIssueDetails(db: Db, users: UsersService, rows: IssueRow[], callerId: number, knownProjects: Project[] = []): Promise<IssueDetails[]> {
@@ -27,13 +28,7 @@ export async function loadIssueDetails(db: Db, users: UsersService, rows: IssueR
       .execute(),
     milestoneIds.length ? db.selectFrom('milestones').selectAll().where('id', 'in', milestoneIds).execute() : [],
     users.findMany(userIds),
-    db
-      .selectFrom('subscriptions')
-      .select(['subscribable_id', 'subscribed'])
-      .where('user_id', '=', callerId)
-      .where('subscribable_type', '=', 'Issue')
-      .where('subscribable_id', 'in', ids)
-      .execute(),
+    issueSubscriptions(db, callerId, rows),
     db
       .selectFrom('notes')
       .select(['noteable_id', (eb) => eb.fn.countAll<number | string>().as('count')])
@@ -55,7 +50,6 @@ export async function loadIssueDetails(db: Db, users: UsersService, rows: IssueR
   const labelsById = new Map<number, string[]>();
   for (const label of labels) labelsById.set(label.target_id, [...(labelsById.get(label.target_id) ?? []), label.title]);
   const milestoneById = new Map(milestones.map((milestone) => [milestone.id, milestone]));
-  const subscribedById = new Map(subscriptions.map((subscription) => [subscription.subscribable_id, subscription.subscribed === 1]));
   const notesById = new Map(notes.map((note) => [note.noteable_id, Number(note.count)]));
   const awardCount = (id: number, name: string) => Number(awards.find((award) => award.awardable_id === id && award.name === name)?.count ?? 0);
   return rows.map((issue) => ({
@@ -65,7 +59,7 @@ export async function loadIssueDetails(db: Db, users: UsersService, rows: IssueR
     milestone: issue.milestone_id === null ? undefined : milestoneById.get(issue.milestone_id),
     author: issue.author_id === null ? undefined : people.get(issue.author_id),
     assignee: issue.assignee_id === null ? undefined : people.get(issue.assignee_id),
-    subscribed: subscribedById.get(issue.id) ?? false,
+    subscribed: subscriptions.get(issue.id) ?? false,
     userNotesCount: notesById.get(issue.id) ?? 0,
     upvotes: awardCount(issue.id, 'thumbsup'),
     downvotes: awardCount(issue.id, 'thumbsdown'),

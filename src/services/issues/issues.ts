@@ -158,6 +158,8 @@ export class IssuesService {
       const issue = await trx.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
       if (!issue) throw forbidden();
       await trx.deleteFrom('label_links').where('target_type', '=', 'Issue').where('target_id', '=', issue.id).execute();
+      const noteIds = trx.selectFrom('notes').select('id').where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id);
+      await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Note').where('awardable_id', 'in', noteIds).execute();
       await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Issue').where('awardable_id', '=', issue.id).execute();
       await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issue.id).execute();
       await trx.deleteFrom('todos').where('target_type', '=', 'Issue').where('target_id', '=', issue.id).execute();

@@ -106,6 +106,19 @@ export class LabelsService {
     return removed;
   }
 
+  /**
+   * A label of the project by id, or else by title (8.12's `find_project_label`), as the caller sees
+   * it; `404 Label Not Found` when neither names one.
+   */
+  async findByIdOrTitle(projectId: number, userId: number, idOrTitle: string): Promise<LabelView> {
+    const byId = /^\d{1,10}$/.test(idOrTitle) && Number(idOrTitle) <= 2147483647
+      ? await this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('id', '=', Number(idOrTitle)).executeTakeFirst()
+      : undefined;
+    const label = byId ?? (await this.findByTitle(projectId, idOrTitle));
+    if (!label) throw notFound('Label');
+    return (await this.views(projectId, userId, [label]))[0];
+  }
+
   private findByTitle(projectId: number, title: string): Promise<LabelRow | undefined> {
     return this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('title', '=', title).executeTakeFirst();
   }

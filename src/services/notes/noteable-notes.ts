@@ -9,7 +9,7 @@ import { failedTo, forbidden, notFound, notGiven, recordNotFound } from '../../e
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
-import { emojiOnlyName, recordAward } from '../award-emoji/awards';
+import { emojiOnlyName, mayAward, recordAward } from '../award-emoji/awards';
 import { mayReadIssue } from '../issues/visibility';
 import { findNoteable, type Noteable, type NoteableKind } from './noteables';
 import { buildNoteableNoteData } from './noteable-note-data';
@@ -81,7 +81,11 @@ export class NoteableNotesService {
     if (!noteable?.readable) throw mismatch;
     if (!can(standing, 'create_note')) throw forbidden();
     if (given.body.trim() === '') throw notGiven('body');
-    const emoji = emojiOnlyName(given.body);
+    // An emoji-only body is an award, unless its author may not give it (a vote on their own issue
+    // or snippet): 8.12 then saved it as an ordinary note.
+    const named = emojiOnlyName(given.body);
+    const authorId = noteable.type === 'Issue' ? noteable.issue.author_id : noteable.snippet.author_id;
+    const emoji = named !== undefined && mayAward(authorId, actor.id, named) ? named : undefined;
     return inTransaction(this.ctx.db, async (trx): Promise<Created> => {
       if (emoji !== undefined) {
         const award = await recordAward(trx, { type: noteable.type, id: noteable.id }, actor.id, emoji);

@@ -156,6 +156,20 @@ describe('issue notes', () => {
     assert.deepEqual(twice.body, { message: '404 Note {:name=>["has already been taken"]} Not Found' });
   });
 
+  test('an emoji-only vote on one\'s own issue is a note (8.12: the author may not vote), an alias is stored by its name', async () => {
+    const issue = await createIssue(world.owner.client, world.id);
+    const path = `/projects/${world.id}/issues/${issue.id}`;
+    const own = await world.owner.client.post(`${path}/notes`, { body: ':thumbsup:' });
+    assert.equal(own.status, 201);
+    assert.equal(own.body.body, ':thumbsup:');
+    const alias = await world.developer.client.post(`${path}/notes`, { body: ':+1:' });
+    assert.equal(alias.status, 201);
+    assert.equal(alias.body.name, 'thumbsup');
+    const issueNow = (await world.owner.client.get(path)).body;
+    assert.equal(issueNow.upvotes, 1);
+    assert.equal(issueNow.user_notes_count, 1);
+  });
+
   test('user_notes_count counts the comments, not the system notes', async () => {
     const issue = await createIssue(world.owner.client, world.id);
     const path = `/projects/${world.id}/issues/${issue.id}`;

@@ -1,26 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Selectable } from 'kysely';
-import type { AwardEmojiTable } from '../../../db/schema';
+import type { AwardRow } from '../../../services/award-emoji/award-emoji';
 import type { User } from '../../../services/users/users';
+import { Timestamp, type Presenter } from './common';
 import { UserBasic, presentUserBasic } from './user';
-import { Nullable, Timestamp, type Presenter } from './common';
 
 /** GitLab 8.12's `Entities::AwardEmoji`. */
 export const AwardEmoji = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  user: Nullable(UserBasic),
+  user: UserBasic,
   created_at: Timestamp,
   updated_at: Timestamp,
   awardable_id: Type.Integer(),
   awardable_type: Type.String(),
 });
 
-export function presentAwardEmoji(award: Selectable<AwardEmojiTable>, user: User | undefined, presenter: Presenter): Static<typeof AwardEmoji> {
+/** `users` holds every award's owner (an award goes with its user). */
+export function presentAwardEmoji(award: AwardRow, users: Map<number, User>, presenter: Presenter): Static<typeof AwardEmoji> {
   return {
     id: award.id,
     name: award.name,
-    user: user ? presentUserBasic(user, presenter) : null,
+    user: presentUserBasic(users.get(award.user_id)!, presenter),
     created_at: award.created_at,
     updated_at: award.updated_at,
     awardable_id: award.awardable_id,
