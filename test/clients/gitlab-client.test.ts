@@ -448,3 +448,136 @@ describe('repository', () => {
     assert.equal(compared.compare_same_ref, false);
   });
 });
+
+describe('issues and notes', () => {
+  test('issues: create, show, edit (close, labels, milestone, assignee) and remove', async () => {
+    const { user, api } = await newUser();
+    const { user: developer } = await newUser();
+    const project = await newProject(api);
+    await call((done) => api.projects.members.add(project.id, developer.id, 30, done));
+    const milestone = await call((done) => api.projects.milestones.add(project.id, 'v1', 'first', '2016-10-01', done));
+    const created = await call((done) =>
+      api.issues.create(project.id, { title: 'Broken', description: 'it fails', labels: 'bug,ui', milestone_id: milestone.id, assignee_id: developer.id }, done),
+    );
+    assert.deepEqual([created.iid, created.project_id, created.title, created.description, created.state], [1, project.id, 'Broken', 'it fails', 'opened']);
+    assert.deepEqual(created.labels.sort(), ['bug', 'ui']);
+    assert.equal(created.milestone.id, milestone.id);
+    assert.equal(created.assignee.id, developer.id);
+    assert.equal(created.author.id, user.id);
+    const shown = await call((done) => api.issues.show(project.id, created.id, done));
+    assert.deepEqual([shown.id, shown.title], [created.id, 'Broken']);
+    const byPath = await call((done) => api.issues.show(project.path_with_namespace, created.id, done));
+    assert.equal(byPath.id, created.id);
+    const edited = await call((done) => api.issues.edit(project.id, created.id, { title: 'Broken badly', state_event: 'close', labels: 'bug' }, done));
+    assert.deepEqual([edited.id, edited.title, edited.state, edited.labels], [created.id, 'Broken badly', 'closed', ['bug']]);
+    const reopened = await call((done) => api.issues.edit(project.id, created.id, { state_event: 'reopen' }, done));
+    assert.equal(reopened.state, 'reopened');
+    // The client's DELETE answers true on a 2xx, whatever the body.
+    assert.equal(await call((done) => api.issues.remove(project.id, created.id, done)), true);
+    assert.equal(await call((done) => api.issues.show(project.id, created.id, done)), null);
+  });
+
+  test('issues: an issue without a title is refused (true, as for any failed POST), 400 underneath', async () => {
+    const { api } = await newUser();
+    const project = await newProject(api);
+    assert.equal(await call((done) => api.issues.create(project.id, { description: 'no title' }, done)), true);
+    const answer = await send(api, 'post', `projects/${project.id}/issues`, { description: 'no title' });
+    assert.equal(answer.status, 400);
+  });
+
+  test('issues.all walks the caller issues across projects, page by page', async () => {
+    const { api } = await newUser();
+    const first = await newProject(api);
+    const second = await newProject(api);
+    const ids: number[] = [];
+    for (const project of [first, second, first]) ids.push((await call((done) => api.issues.create(project.id, { title: `issue ${ids.length}` }, done))).id);
+    const all = await call<any[]>((done) => api.issues.all(done));
+    assert.deepEqual(all.map((i) => i.id).sort((a, b) => a - b), ids);
+    const paged = await call<any[]>((done) => api.issues.all({ per_page: 2 }, done));
+    assert.deepEqual(paged.map((i) => i.id).sort((a, b) => a - b), ids);
+    const closedOnly = await call<any[]>((done) => api.issues.all({ state: 'closed' }, done));
+    assert.deepEqual(closedOnly, []);
+  });
+
+  test('projects.issues.list lists one project issues with filters, page by page', async () => {
+    const { api } = await newUser();
+    const project = await newProject(api);
+    const other = await newProject(api);
+    const a = await call((done) => api.issues.create(project.id, { title: 'a', labels: 'bug' }, done));
+    const b = await call((done) => api.issues.create(project.id, { title: 'b' }, done));
+    const c = await call((done) => api.issues.create(project.id, { title: 'c', labels: 'bug' }, done));
+    await call((done) => api.issues.create(other.id, { title: 'elsewhere' }, done));
+    const listed = await call<any[]>((done) => api.projects.issues.list(project.id, done));
+    assert.deepEqual(listed.map((i) => i.id), [c.id, b.id, a.id]);
+    const paged = await call<any[]>((done) => api.projects.issues.list(project.id, { per_page: 2 }, done));
+    assert.deepEqual(paged.map((i) => i.id), [c.id, b.id, a.id]);
+    const bugs = await call<any[]>((done) => api.projects.issues.list(project.id, { labels: 'bug' }, done));
+    assert.deepEqual(bugs.map((i) => i.id), [c.id, a.id]);
+    const byIid = await call<any[]>((done) => api.projects.issues.list(project.id, { iid: b.iid }, done));
+    assert.deepEqual(byIid.map((i) => i.id), [b.id]);
+  });
+
+  // Issues.subscribe of gitlab@1.8.0 passes its callback where the body goes (`post(path, fn)`), so the
+  // client throws an uncaught TypeError when the answer comes back: it cannot be called. unsubscribe works.
+  test('unsubscribe; the subscription itself through the low-level post', async () => {
+    const { api } = await newUser();
+    const project = await newProject(api);
+    const issue = await call((done) => api.issues.create(project.id, { title: 'watched' }, done));
+    assert.equal(issue.subscribed, true);
+    assert.equal(await call((done) => api.issues.unsubscribe(project.id, issue.id, done)), true);
+    assert.equal((await call((done) => api.issues.show(project.id, issue.id, done))).subscribed, false);
+    // Unsubscribing twice answers 304, which the client's DELETE counts as a failure.
+    assert.equal(await call((done) => api.issues.unsubscribe(project.id, issue.id, done)), false);
+    const subscribed = await send(api, 'post', `projects/${project.id}/issues/${issue.id}/subscription`);
+    assert.equal(subscribed.status, 201);
+    assert.equal(subscribed.body.subscribed, true);
+  });
+
+  test('notes: create on an issue, then projects.issues.notes.all lists them, page by page', async () => {
+    const { user, api } = await newUser();
+    const project = await newProject(api);
+    const issue = await call((done) => api.issues.create(project.id, { title: 'talk' }, done));
+    const note = await call((done) => api.notes.create(project.id, issue.id, { body: 'first comment' }, done));
+    assert.deepEqual([note.body, note.author.id, note.system, note.noteable_id, note.noteable_type], ['first comment', user.id, false, issue.id, 'Issue']);
+    const second = await call((done) => api.notes.create(project.id, issue.id, { body: 'second comment' }, done));
+    const notes = await call<any[]>((done) => api.projects.issues.notes.all(project.id, issue.id, done));
+    assert.deepEqual(notes.map((n) => n.id).sort((a, b) => a - b), [note.id, second.id]);
+    const paged = await call<any[]>((done) => api.projects.issues.notes.all(project.id, issue.id, { per_page: 1 }, done));
+    assert.deepEqual(paged.map((n) => n.id).sort((a, b) => a - b), [note.id, second.id]);
+    assert.equal(await call((done) => api.notes.create(project.id, issue.id, { body: '' }, done)), true);
+  });
+});
+
+describe('labels and milestones', () => {
+  test('labels: create, then projects.labels.all lists them', async () => {
+    const { api } = await newUser();
+    const project = await newProject(api);
+    const bug = await call((done) => api.labels.create(project.id, { name: 'bug', color: '#FF0000', description: 'broken' }, done));
+    assert.deepEqual([bug.name, bug.color, bug.description, bug.open_issues_count], ['bug', '#FF0000', 'broken', 0]);
+    await call((done) => api.labels.create(project.id, { name: 'feature', color: '#00FF00' }, done));
+    await call((done) => api.issues.create(project.id, { title: 'labelled', labels: 'bug' }, done));
+    const labels = await call<any[]>((done) => api.projects.labels.all(project.id, done));
+    assert.deepEqual(labels.map((l) => [l.name, l.open_issues_count]), [['bug', 1], ['feature', 0]]);
+    const again = await send(api, 'post', `projects/${project.id}/labels`, { name: 'bug', color: '#FF0000' });
+    assert.equal(again.status, 409);
+    assert.deepEqual(again.body, { message: 'Label already exists' });
+  });
+
+  test('milestones: add, show, all and update (close)', async () => {
+    const { api } = await newUser();
+    const project = await newProject(api);
+    const added = await call((done) => api.projects.milestones.add(project.id, 'v1.0', 'the first', '2016-10-01', done));
+    assert.deepEqual([added.iid, added.project_id, added.title, added.description, added.due_date, added.state], [1, project.id, 'v1.0', 'the first', '2016-10-01', 'active']);
+    const shown = await call((done) => api.projects.milestones.show(project.id, added.id, done));
+    assert.equal(shown.title, 'v1.0');
+    const second = await call((done) => api.projects.milestones.add(project.id, 'v2.0', undefined, undefined, done));
+    assert.equal(second.iid, 2);
+    const all = await call<any[]>((done) => api.projects.milestones.all(project.id, done));
+    assert.deepEqual(all.map((m) => m.id).sort((a, b) => a - b), [added.id, second.id]);
+    const closed = await call((done) => api.projects.milestones.update(project.id, added.id, undefined, undefined, undefined, 'close', done));
+    assert.deepEqual([closed.id, closed.title, closed.state], [added.id, 'v1.0', 'closed']);
+    const renamed = await call((done) => api.projects.milestones.update(project.id, second.id, 'v2.1', 'renamed', '2016-12-01', undefined, done));
+    assert.deepEqual([renamed.title, renamed.description, renamed.due_date, renamed.state], ['v2.1', 'renamed', '2016-12-01', 'active']);
+    assert.equal(await call((done) => api.projects.milestones.show(project.id, 999999, done)), null);
+  });
+});

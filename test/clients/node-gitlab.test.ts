@@ -431,3 +431,99 @@ describe('labels and milestones', () => {
     await refused(gitlab.milestones.get({ id: project.id, milestone_id: 999999 }), 404, '404 Not found');
   });
 });
+
+describe('issues and notes', () => {
+  test('issues: create, get, list, update (close, labels, milestone, assignee) and remove', async () => {
+    const { user, gitlab } = await newUser();
+    const { user: developer } = await newUser();
+    const project = await newProject(gitlab);
+    await gitlab.projectMembers.create({ id: project.id, user_id: developer.id, access_level: 30 });
+    const milestone = await gitlab.milestones.create({ id: project.id, title: 'v1' });
+    const created = await gitlab.issues.create({
+      id: project.id, title: 'Broken', description: 'it fails', labels: 'bug,ui', milestone_id: milestone.id, assignee_id: developer.id, confidential: true, due_date: '2016-10-01',
+    });
+    assert.deepEqual([created.iid, created.project_id, created.title, created.description, created.state], [1, project.id, 'Broken', 'it fails', 'opened']);
+    assert.deepEqual([...created.labels].sort(), ['bug', 'ui']);
+    assert.deepEqual([created.milestone.id, created.assignee.id, created.author.id], [milestone.id, developer.id, user.id]);
+    assert.deepEqual([created.confidential, created.due_date], [true, '2016-10-01']);
+    assert.equal((await gitlab.issues.get({ id: project.id, issue_id: created.id })).title, 'Broken');
+    const second = await gitlab.issues.create({ id: project.id, title: 'Second' });
+    assert.deepEqual((await gitlab.issues.list({ id: project.id })).map((i: any) => i.id), [second.id, created.id]);
+    assert.deepEqual((await gitlab.issues.list({ id: project.id, labels: 'ui' })).map((i: any) => i.id), [created.id]);
+    assert.deepEqual((await gitlab.issues.list({ id: project.id, page: 2, per_page: 1 })).map((i: any) => i.id), [created.id]);
+    assert.deepEqual((await gitlab.milestones.listIssues({ id: project.id, milestone_id: milestone.id })).map((i: any) => i.id), [created.id]);
+    // As in 8.12, an empty form field is no value (the assignee stays), but empty labels clear them.
+    const updated = await gitlab.issues.update({ id: project.id, issue_id: created.id, title: 'Broken badly', state_event: 'close', labels: '', assignee_id: '', confidential: false });
+    assert.deepEqual([updated.title, updated.state, updated.labels, updated.assignee.id, updated.confidential], ['Broken badly', 'closed', [], developer.id, false]);
+    assert.deepEqual((await gitlab.issues.list({ id: project.id, state: 'closed' })).map((i: any) => i.id), [created.id]);
+    assert.deepEqual((await gitlab.request('get', '/issues', { state: 'opened' })).map((i: any) => i.id), [second.id]);
+    await gitlab.issues.remove({ id: project.id, issue_id: created.id });
+    await refused(gitlab.issues.get({ id: project.id, issue_id: created.id }), 404, '404 Not found');
+  });
+
+  test('issues: a missing title is Gitlab400Error; a stranger to a private project gets Gitlab404Error', async () => {
+    const { gitlab } = await newUser();
+    const { gitlab: stranger } = await newUser();
+    const project = await newProject(gitlab);
+    await assert.rejects(gitlab.issues.create({ id: project.id, description: 'no title' }), (err: any) => err.name === 'Gitlab400Error' && err.statusCode === 400);
+    const issue = await gitlab.issues.create({ id: project.id, title: 'private' });
+    await refused(stranger.issues.get({ id: project.id, issue_id: issue.id }), 404, '404 Project Not Found');
+    await refused(stranger.issues.createNote({ id: project.id, issue_id: issue.id, body: 'hi' }), 404, '404 Project Not Found');
+  });
+
+  test('notes: createNote, listNotes, getNote and updateNote on an issue', async () => {
+    const { user, gitlab } = await newUser();
+    const project = await newProject(gitlab);
+    const issue = await gitlab.issues.create({ id: project.id, title: 'talk' });
+    const note = await gitlab.issues.createNote({ id: project.id, issue_id: issue.id, body: 'first comment' });
+    assert.deepEqual([note.body, note.author.id, note.system, note.noteable_id, note.noteable_type], ['first comment', user.id, false, issue.id, 'Issue']);
+    const second = await gitlab.issues.createNote({ id: project.id, issue_id: issue.id, body: 'second comment' });
+    const notes = await gitlab.issues.listNotes({ id: project.id, issue_id: issue.id });
+    assert.deepEqual(notes.map((n: any) => n.id).sort((a: number, b: number) => a - b), [note.id, second.id]);
+    assert.equal((await gitlab.issues.getNote({ id: project.id, issue_id: issue.id, note_id: note.id })).body, 'first comment');
+    const updated = await gitlab.issues.updateNote({ id: project.id, issue_id: issue.id, note_id: note.id, body: 'edited comment' });
+    assert.deepEqual([updated.id, updated.body], [note.id, 'edited comment']);
+    await refused(gitlab.issues.getNote({ id: project.id, issue_id: issue.id, note_id: 999999 }), 404, '404 Not found');
+    await assert.rejects(gitlab.issues.createNote({ id: project.id, issue_id: issue.id, body: '' }), (err: any) => err.statusCode === 400);
+  });
+});
+
+describe('milestones', () => {
+  test('list filters by state and iid; remove is not in GitLab 8.12', async () => {
+    const { gitlab } = await newUser();
+    const project = await newProject(gitlab);
+    const first = await gitlab.milestones.create({ id: project.id, title: 'v1.0', description: 'the first' });
+    const second = await gitlab.milestones.create({ id: project.id, title: 'v2.0' });
+    assert.deepEqual([first.description, second.iid], ['the first', 2]);
+    assert.deepEqual((await gitlab.milestones.list({ id: project.id })).map((m: any) => m.id).sort((a: number, b: number) => a - b), [first.id, second.id]);
+    assert.deepEqual((await gitlab.milestones.list({ id: project.id, iid: 2 })).map((m: any) => m.id), [second.id]);
+    const renamed = await gitlab.milestones.update({ id: project.id, milestone_id: second.id, title: 'v2.1', due_date: '2016-12-01' });
+    assert.deepEqual([renamed.title, renamed.due_date, renamed.state], ['v2.1', '2016-12-01', 'active']);
+    await refused(gitlab.milestones.create({ id: project.id, title: 'v1.0' }), 400, 'Failed to create milestone {:title=>["has already been taken"]}');
+    // node-gitlab offers milestones.remove (DELETE …/milestones/:milestone_id), a route 8.12 never had: it is refused and the milestone stays.
+    await assert.rejects(gitlab.milestones.remove({ id: project.id, milestone_id: first.id }), (err: any) => err.statusCode === 405);
+    assert.equal((await gitlab.milestones.get({ id: project.id, milestone_id: first.id })).title, 'v1.0');
+  });
+});
+
+describe('project snippets and their notes (through the generic request: node-gitlab has no snippet resource)', () => {
+  test('create, list, get, raw, update, a note, and remove', async () => {
+    const { user, gitlab } = await newUser();
+    const project = await newProject(gitlab);
+    const snippet = await gitlab.request('post', '/projects/:id/snippets', { id: project.id, title: 'Hello', file_name: 'hello.rb', code: 'puts 1', visibility_level: 10 });
+    assert.deepEqual([snippet.title, snippet.file_name, snippet.author.id], ['Hello', 'hello.rb', user.id]);
+    assert.deepEqual((await gitlab.request('get', '/projects/:id/snippets', { id: project.id })).map((s: any) => s.id), [snippet.id]);
+    assert.equal((await gitlab.request('get', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id })).title, 'Hello');
+    // The raw content is plain text: told not to parse it as JSON, the client answers a Buffer.
+    const raw = await gitlab.request('get', '/projects/:id/snippets/:snippet_id/raw', { id: project.id, snippet_id: snippet.id, contentType: 'buffer' });
+    assert.ok(Buffer.isBuffer(raw));
+    assert.equal(raw.toString(), 'puts 1');
+    const updated = await gitlab.request('put', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id, title: 'Hi' });
+    assert.equal(updated.title, 'Hi');
+    const note = await gitlab.request('post', '/projects/:id/snippets/:snippet_id/notes', { id: project.id, snippet_id: snippet.id, body: 'nice' });
+    assert.deepEqual([note.body, note.noteable_type, note.noteable_id], ['nice', 'Snippet', snippet.id]);
+    assert.deepEqual((await gitlab.request('get', '/projects/:id/snippets/:snippet_id/notes', { id: project.id, snippet_id: snippet.id })).map((n: any) => n.id), [note.id]);
+    await gitlab.request('delete', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id });
+    await refused(gitlab.request('get', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id }), 404, '404 Not found');
+  });
+});
