@@ -6,9 +6,9 @@ import type { IssueFilters } from './types';
 type IssuesQuery = SelectQueryBuilder<Database, 'issues', object>;
 
 /**
- * Issues carrying a label of one of these titles. Asked per issue (an index probe into the issue's
- * few links) rather than as one set of every issue in every project with such a label, which grew
- * with the whole table.
+ * Issues carrying a label of one of these titles. An issue's labels are always its project's
+ * (`setIssueLabels`, and a move relinks the target's), so only the labels of the issues' own
+ * projects are looked at: every project's labels of that title, and their links, grew with the whole table.
  */
 const labelled = (query: IssuesQuery, titles: string[]) =>
   query.where((eb) =>
@@ -19,6 +19,7 @@ const labelled = (query: IssuesQuery, titles: string[]) =>
         .select('label_links.id')
         .where('label_links.target_type', '=', 'Issue')
         .whereRef('label_links.target_id', '=', 'issues.id')
+        .whereRef('labels.project_id', '=', 'issues.project_id')
         .where('labels.title', 'in', titles),
     ),
   );
