@@ -8,8 +8,9 @@ import { projectsBench } from './projects';
 import { gitBench } from './git';
 import { ciBench } from './ci';
 import { runnerBench } from './runner';
+import { collaborationBench } from './collaboration';
 
-const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench, runnerBench];
+const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench, runnerBench, collaborationBench];
 
 function usage(): never {
   console.error(`usage: npm run bench -- [--quick] [${benchmarks.map((b) => b.name).join(' ')}]`);

@@ -5,15 +5,23 @@ import type { IssueFilters } from './types';
 
 type IssuesQuery = SelectQueryBuilder<Database, 'issues', object>;
 
-/** Issues carrying a label of this title. */
+/**
+ * Issues carrying a label of one of these titles. An issue's labels are always its project's
+ * (`setIssueLabels`, and a move relinks the target's), so only the labels of the issues' own
+ * projects are looked at: every project's labels of that title, and their links, grew with the whole table.
+ */
 const labelled = (query: IssuesQuery, titles: string[]) =>
-  query.where('issues.id', 'in', (eb) =>
-    eb
-      .selectFrom('label_links')
-      .innerJoin('labels', 'labels.id', 'label_links.label_id')
-      .select('label_links.target_id')
-      .where('label_links.target_type', '=', 'Issue')
-      .where('labels.title', 'in', titles),
+  query.where((eb) =>
+    eb.exists(
+      eb
+        .selectFrom('label_links')
+        .innerJoin('labels', 'labels.id', 'label_links.label_id')
+        .select('label_links.id')
+        .where('label_links.target_type', '=', 'Issue')
+        .whereRef('label_links.target_id', '=', 'issues.id')
+        .whereRef('labels.project_id', '=', 'issues.project_id')
+        .where('labels.title', 'in', titles),
+    ),
   );
 
 /** The filters of GitLab 8.12's issue lists, applied to a query over `issues`. */
