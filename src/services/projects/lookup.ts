@@ -1,39 +1,48 @@
 import type { Db } from '../../db/index';
 import { forbidden, notFound } from '../../errors';
 import { OWNER, can, type Caller, type ProjectAbility, type ProjectStanding } from '../policy';
-import type { Project, ProjectRow } from './types';
+import type { NamespaceRow as Namespace, Project, ProjectRow } from './types';
 
-/** By numeric id or `namespace/path` (exact, then ignoring case). */
+// A project is always read with its namespace: one query, the namespace's columns under `ns_` names.
+const NAMESPACE_COLUMNS = ['id', 'name', 'path', 'kind', 'owner_id', 'description', 'visibility_level', 'request_access_enabled', 'share_with_group_lock', 'lfs_enabled', 'created_at', 'updated_at'] as const;
+
+function projectsWithNamespaces(db: Db) {
+  return db
+    .selectFrom('projects')
+    .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
+    .selectAll('projects')
+    .select(NAMESPACE_COLUMNS.map((column) => `namespaces.${column} as ns_${column}` as const))
+    .where('projects.pending_delete', '=', 0);
+}
+
+type JoinedRow = ProjectRow & { [K in (typeof NAMESPACE_COLUMNS)[number] as `ns_${K}`]: Namespace[K] };
+
+function splitJoined(joined: JoinedRow): Project {
+  const row: Record<string, unknown> = {};
+  const namespace: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(joined)) {
+    if (key.startsWith('ns_')) namespace[key.slice(3)] = value;
+    else row[key] = value;
+  }
+  return { ...(row as ProjectRow), namespace: namespace as Namespace };
+}
+
+/** By numeric id or `namespace/path` (exact, then ignoring case), with its namespace, in one query. */
 export async function findProject(db: Db, idOrPath: string | number): Promise<Project | undefined> {
   const text = String(idOrPath);
-  let row: ProjectRow | undefined;
   const slash = text.indexOf('/');
   if (slash > 0) {
     const [namespacePath, projectPath] = [text.slice(0, slash), text.slice(slash + 1)];
-    const candidates = await db
-      .selectFrom('projects')
-      .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
-      .selectAll('projects')
-      .select(['namespaces.path as namespace_path'])
+    const candidates = await projectsWithNamespaces(db)
       .where((eb) => eb(eb.fn('lower', ['namespaces.path']), '=', namespacePath.toLowerCase()))
       .where((eb) => eb(eb.fn('lower', ['projects.path']), '=', projectPath.toLowerCase()))
-      .where('projects.pending_delete', '=', 0)
       .execute();
-    const exact = candidates.find((c) => c.namespace_path === namespacePath && c.path === projectPath);
-    const chosen = exact ?? candidates[0];
-    if (chosen) {
-      const { namespace_path: _ignored, ...project } = chosen;
-      row = project;
-    }
-  } else if (/^\d+$/.test(text)) {
-    row = await db.selectFrom('projects').selectAll().where('id', '=', Number(text)).where('pending_delete', '=', 0).executeTakeFirst();
+    const chosen = candidates.find((c) => c.ns_path === namespacePath && c.path === projectPath) ?? candidates[0];
+    return chosen ? splitJoined(chosen as JoinedRow) : undefined;
   }
-  return row ? withNamespace(db, row) : undefined;
-}
-
-async function withNamespace(db: Db, row: ProjectRow): Promise<Project> {
-  const namespace = await db.selectFrom('namespaces').selectAll().where('id', '=', row.namespace_id).executeTakeFirstOrThrow();
-  return { ...row, namespace };
+  if (!/^\d+$/.test(text)) return undefined;
+  const row = await projectsWithNamespaces(db).where('projects.id', '=', Number(text)).executeTakeFirst();
+  return row ? splitJoined(row as JoinedRow) : undefined;
 }
 
 /** Many rows with their namespaces, in one query. */
