@@ -2,20 +2,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { IssueDetails, IssueRow } from '../../../services/issues/types';
 import { projectUrls } from '../../../lib/urls';
 import { UserBasic, presentUserBasic } from './user';
-import { Milestone, presentMilestone } from './milestone';
+import { Milestone, PROJECT_ENTITY_FIELDS, presentMilestone } from './milestone';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 const DateString = Nullable(Type.String());
 
 export const Issue = Type.Object({
-  id: Type.Integer(),
-  iid: Type.Integer(),
-  project_id: Type.Integer(),
-  title: Type.String(),
-  description: Nullable(Type.String()),
-  state: Type.String(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...PROJECT_ENTITY_FIELDS,
   labels: Type.Array(Type.String()),
   milestone: Nullable(Milestone),
   assignee: Nullable(UserBasic),

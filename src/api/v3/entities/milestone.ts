@@ -2,8 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { MilestoneRow } from '../../../services/milestones/milestones';
 import { Nullable, Timestamp } from './common';
 
-/** GitLab 8.12's `Entities::Milestone`: the project entity's fields, then `due_date` (`YYYY-MM-DD`). */
-export const Milestone = Type.Object({
+/** GitLab 8.12's `Entities::ProjectEntity`: what issues, milestones (and merge requests) begin with. */
+export const PROJECT_ENTITY_FIELDS = {
   id: Type.Integer(),
   iid: Type.Integer(),
   project_id: Type.Integer(),
@@ -12,6 +12,11 @@ export const Milestone = Type.Object({
   state: Type.String(),
   created_at: Timestamp,
   updated_at: Timestamp,
+};
+
+/** GitLab 8.12's `Entities::Milestone`: the project entity's fields, then `due_date` (`YYYY-MM-DD`). */
+export const Milestone = Type.Object({
+  ...PROJECT_ENTITY_FIELDS,
   due_date: Nullable(Type.String()),
 });
 
