@@ -29,13 +29,12 @@ export interface OpenLoadPlan {
 }
 
 /** GPT's pass rules: p90 TTFB under the threshold, 80 % of the rate reached, over 99 % successful. */
-export const GPT_RULES = { rateShare: 0.8, success: 0.99 };
+const GPT_RULES = { rateShare: 0.8, success: 0.99 };
 
 export interface LoadSummary {
   targetRate: number;
   /** Answers completed within the window, per second of the window. */
   achievedRate: number;
-  sent: number;
   p50: number;
   p90: number;
   p99: number;
@@ -66,7 +65,6 @@ function summarize(samples: Sample[], rate: number, seconds: number, end: number
   return {
     targetRate: rate,
     achievedRate: completed / seconds,
-    sent: samples.length,
     p50: percentile(ttfbs, 50),
     p90: percentile(ttfbs, 90),
     p99: percentile(ttfbs, 99),
