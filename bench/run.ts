@@ -9,8 +9,9 @@ import { gitBench } from './git';
 import { ciBench } from './ci';
 import { runnerBench } from './runner';
 import { collaborationBench } from './collaboration';
+import { gptBench } from './gpt';
 
-const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench, runnerBench, collaborationBench];
+const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench, runnerBench, collaborationBench, gptBench];
 
 function usage(): never {
   console.error(`usage: npm run bench -- [--quick] [${benchmarks.map((b) => b.name).join(' ')}]`);

@@ -1,0 +1,212 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Benchmark, BenchOptions, TargetCheck } from './support/types';
+import { databaseKind, startBenchApp, type BenchApp } from './support/app';
+import { buildFixture } from './support/git-fixture';
+import { git } from './support/spawn';
+import { seedCollaboration } from './support/seed-collaboration';
+import { seedPipelines } from './support/seed-ci';
+import { gptPasses, runOpenLoad, type LoadSummary, type OpenLoadTarget } from './support/open-load';
+import { ms, table } from './support/stats';
+import { timedRequest } from './support/http';
+import { repoPathOf } from '../src/services/repository/repositories';
+
+/** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
+const SCENARIO_RATE = 100;
+const MIX_RATE = 1_000;
+/** GPT's default p90 threshold, and the issue's own target for single scenarios. */
+const GPT_THRESHOLD_MS = 200;
+const TARGET_P90_MS = 20;
+const BRANCHES = 20;
+const TAGS = 20;
+const COMPARE_DISTANCE = 500;
+
+interface Scenario {
+  /** GPT's test name (its v4 paths, here as the v3 requests Forge answers). */
+  name: string;
+  path: string;
+}
+
+/**
+ * The seeded instance: 100 projects over 51 users and 25 groups with 5,000 issues and 10,000 notes
+ * (`seedCollaboration`), and in the caller's first project the generated repository with branches
+ * and annotated tags, and 50 pipelines.
+ */
+async function seed(app: BenchApp, shape: { commits: number; files: number }) {
+  const world = await seedCollaboration(app.database, app.services.ctx.secrets, { issues: 5_000, notes: 10_000 });
+  const repoPath = repoPathOf(app.services.ctx, world.projectId);
+  const built = path.join(app.config.dataDir, 'bench-build.git');
+  const fixture = await buildFixture(built, shape);
+  fs.rmSync(repoPath, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(repoPath), { recursive: true });
+  fs.renameSync(built, repoPath);
+  // Forge's repositories have an empty hooks directory: nothing runs inside git.
+  fs.rmSync(path.join(repoPath, 'hooks'), { recursive: true, force: true });
+  fs.mkdirSync(path.join(repoPath, 'hooks'));
+  for (let b = 1; b < BRANCHES; b++) await git(repoPath, 'branch', `feature-${String(b).padStart(2, '0')}`, `master~${b * 10}`);
+  for (let t = 0; t < TAGS; t++) {
+    await git(repoPath, '-c', 'user.name=Release Bot', '-c', 'user.email=release@example.com', 'tag', '-a', '-m', `Release 1.${t}`, `v1.${t}`, `master~${(TAGS - 1 - t) * 25}`);
+  }
+  await app.database.db.updateTable('projects').set({ default_branch: 'master' }).where('id', '=', world.projectId).execute();
+  const head = await git(repoPath, 'rev-parse', 'master');
+  await seedPipelines(app.database, app.services.ctx.secrets, [{ id: world.projectId, sha: head }], { pipelines: 50, buildsPerPipeline: 2, status: 'pending', label: 'gpt' });
+  const compareFrom = await git(repoPath, 'rev-parse', `master~${COMPARE_DISTANCE}`);
+  return { world, fixture, head, compareFrom, repoPath };
+}
+
+function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
+  const { world, fixture, head, compareFrom } = seeded;
+  const project = `/projects/${world.projectId}`;
+  const repo = `${project}/repository`;
+  return [
+    { name: 'api_v4_projects_project', path: project },
+    { name: 'api_v4_projects', path: '/projects' },
+    { name: 'api_v4_groups_group', path: `/groups/${world.groupId}` },
+    { name: 'api_v4_groups_projects', path: `/groups/${world.groupId}/projects` },
+    { name: 'api_v4_users', path: '/users' },
+    { name: 'api_v4_user', path: '/user' },
+    { name: 'api_v4_projects_repository_branches', path: `${repo}/branches` },
+    { name: 'api_v4_projects_repository_branches_branch', path: `${repo}/branches/master` },
+    { name: 'api_v4_projects_repository_tags', path: `${repo}/tags` },
+    { name: 'api_v4_projects_repository_commits', path: `${repo}/commits` },
+    { name: 'api_v4_projects_repository_commits_commit', path: `${repo}/commits/${fixture.middleSha}` },
+    { name: 'api_v4_projects_repository_commits_commit_diff', path: `${repo}/commits/${fixture.middleSha}/diff` },
+    { name: 'api_v4_projects_repository_compare_commits', path: `${repo}/compare?from=${compareFrom}&to=${head}` },
+    { name: 'api_v4_projects_repository_files_file', path: `${repo}/files?file_path=README.md&ref=master` },
+    { name: 'api_v4_projects_repository_tree', path: `${repo}/tree` },
+    { name: 'api_v4_projects_issues', path: `${project}/issues` },
+    { name: 'api_v4_projects_issues_issue', path: `${project}/issues/${world.busyIssueId}` },
+    { name: 'api_v4_projects_issues_issue_notes', path: `${project}/issues/${world.busyIssueId}/notes` },
+    { name: 'api_v4_projects_pipelines', path: `${project}/pipelines` },
+  ];
+}
+
+/** The floor: a bare `node:http` server answering 1 KB of JSON, in this process as Forge is. */
+async function startBareServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const items = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `item ${i + 1}`, path: `group/item-${i + 1}`, visibility: 'internal' }));
+  const body = Buffer.from(JSON.stringify({ items, padding: '' }).padEnd(1000, ' ').slice(0, 1000) + '\n  ');
+  const server = http.createServer({ keepAliveTimeout: 60_000 }, (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+function numberFrom(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, not ${value}`);
+  return parsed;
+}
+
+const perSecond = (value: number) => `${value.toFixed(1)}/s`;
+const percent = (value: number) => `${(value * 100).toFixed(2)}%`;
+const verdict = (summary: LoadSummary, threshold: number) => (gptPasses(summary, threshold) ? 'pass' : 'fail');
+
+function row(name: string, summary: LoadSummary): string[] {
+  return [
+    name, perSecond(summary.targetRate), perSecond(summary.achievedRate), ms(summary.p50), ms(summary.p90), ms(summary.p99),
+    percent(summary.success), verdict(summary, GPT_THRESHOLD_MS), verdict(summary, TARGET_P90_MS),
+  ];
+}
+
+const HEADER = ['scenario', 'target', 'achieved', 'p50 TTFB', 'p90 TTFB', 'p99 TTFB', 'success', `GPT (${GPT_THRESHOLD_MS} ms)`, `p90 < ${TARGET_P90_MS} ms`];
+
+function describe(summary: LoadSummary): string {
+  return `${perSecond(summary.achievedRate)} of ${perSecond(summary.targetRate)}, p90 ${ms(summary.p90)}, ${percent(summary.success)} ok`;
+}
+
+/**
+ * GPT's API tests as v3 requests: each scenario alone at a fixed rate (100/s, GPT's 5k-user rate),
+ * then all of them as one interleaved mix (1,000/s), each beside a bare `node:http` server loaded
+ * the same way. `GPT_SCENARIO=<name>[,<name>…]` runs only those scenarios, `GPT_MIX=1` only the mix; `GPT_RATE` and
+ * `GPT_DURATION` (seconds) change the rate and the window.
+ */
+async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
+  const seconds = numberFrom('GPT_DURATION', quick ? 5 : 60);
+  const graceSeconds = Math.min(seconds, 10);
+  const only = process.env.GPT_SCENARIO;
+  const mixOnly = process.env.GPT_MIX === '1';
+  const scenarioRate = numberFrom('GPT_RATE', SCENARIO_RATE);
+  const mixRate = numberFrom('GPT_RATE', MIX_RATE);
+  const shape = quick ? { commits: 1_500, files: 300 } : { commits: 5_000, files: 1_000 };
+
+  const app = await startBenchApp();
+  const bare = await startBareServer();
+  try {
+    const started = performance.now();
+    const seeded = await seed(app, shape);
+    const all = scenarios(seeded);
+    const names = only ? only.split(',') : [];
+    const unknown = names.filter((name) => !all.some((s) => s.name === name));
+    if (unknown.length > 0) throw new Error(`no scenario ${unknown.join(', ')}; there are: ${all.map((s) => s.name).join(' ')}`);
+    const chosen = mixOnly ? [] : only ? all.filter((s) => names.includes(s.name)) : all;
+    console.log(
+      `${databaseKind()}; seeded in ${((performance.now() - started) / 1000).toFixed(1)} s: 100 projects, 302 users, 25 groups, 5,000 issues, 10,000 notes; ` +
+        `repository of ${shape.commits} commits over ${shape.files} files, ${BRANCHES} branches, ${TAGS} annotated tags, 50 pipelines; compare ${COMPARE_DISTANCE} commits apart`,
+    );
+    console.log(`open model: request i due at start + i/rate, TTFB from its due time; ${seconds} s window per run (+ up to ${graceSeconds} s for late answers)`);
+
+    const target = (apiPath: string): OpenLoadTarget => ({ url: `${app.url}/api/v3${apiPath}`, headers: { 'private-token': seeded.world.benchToken } });
+    // Requests given up by the generator are still worked on by the server: before the next run, one
+    // request to each target, after them in the queue, waits until they are done.
+    const load = async (targets: OpenLoadTarget[], rate: number) => {
+      const report = await runOpenLoad({ targets, rate, seconds, graceSeconds });
+      for (const { url, headers } of targets) await timedRequest(url, { headers });
+      return report;
+    };
+    const checks: TargetCheck[] = [];
+    const rows: string[][] = [];
+
+    if (chosen.length > 0) {
+      rows.push(row('bare node:http, 1 KB JSON', (await load([{ url: bare.url }], scenarioRate)).total));
+      for (const scenario of chosen) {
+        const summary = (await load([target(scenario.path)], scenarioRate)).total;
+        rows.push(row(scenario.name, summary));
+        console.log(`${scenario.name}: ${describe(summary)}`);
+        checks.push({
+          bench: 'gpt',
+          label: `${scenario.name} at ${scenarioRate}/s`,
+          value: describe(summary),
+          target: `GPT rules, p90 < ${TARGET_P90_MS} ms`,
+          status: gptPasses(summary, TARGET_P90_MS) ? 'meets' : 'misses',
+        });
+      }
+      console.log(table(HEADER, rows));
+    }
+
+    if (!only) {
+      const bareMix = (await load([{ url: bare.url }], mixRate)).total;
+      const mix = await load(all.map((s) => target(s.path)), mixRate);
+      console.log(`\nall ${all.length} scenarios as one mix at ${mixRate}/s, equal shares, interleaved:`);
+      console.log(
+        table(HEADER, [row('bare node:http, 1 KB JSON', bareMix), row('mix, all scenarios', mix.total), ...all.map((s, i) => row(`  ${s.name}`, mix.perTarget[i]))]),
+      );
+      checks.push({
+        bench: 'gpt',
+        label: `mix of ${all.length} scenarios at ${mixRate}/s`,
+        value: describe(mix.total),
+        target: `GPT rules (p90 < ${GPT_THRESHOLD_MS} ms)`,
+        status: gptPasses(mix.total, GPT_THRESHOLD_MS) ? 'meets' : 'misses',
+      });
+    }
+    return checks;
+  } finally {
+    await bare.close();
+    await app.close();
+  }
+}
+
+export const gptBench: Benchmark = {
+  name: 'gpt',
+  description: "GitLab Performance Tool's API tests: open-model fixed-rate load, p90 TTFB, beside a bare node:http server",
+  run,
+};
