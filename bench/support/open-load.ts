@@ -9,7 +9,7 @@
  * loop; the plan comes as JSON in argv[2], the report goes to stdout as one JSON line.
  */
 import http from 'node:http';
-import { spawn } from 'node:child_process';
+import { runInChild } from './child-load';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { percentile } from './stats';
@@ -133,18 +133,7 @@ const self = fileURLToPath(import.meta.url);
 
 /** Runs one plan in a child process and answers its report. */
 export function runOpenLoad(plan: OpenLoadPlan): Promise<OpenLoadReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', self, JSON.stringify(plan)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`load generator exited with ${code}: ${stderr}`));
-      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as OpenLoadReport);
-    });
-  });
+  return runInChild(self, plan);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { chunksOf } from '../../db/chunks';
 import type { IssueRow } from '../issues/types';
 import type { Project } from '../projects/types';
 import { now } from '../../lib/time';
@@ -86,8 +87,8 @@ export async function recordIssueCreationNotes(trx: Db, project: Project, actorI
  */
 export async function recordIssueMoveNotes(trx: Db, actorId: number, original: IssueRow, from: Project, copy: IssueRow, to: Project): Promise<void> {
   const notes = await trx.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', original.id).orderBy('id').execute();
-  for (const { id: _id, ...note } of notes) {
-    await trx.insertInto('notes').values({ ...note, project_id: to.id, noteable_id: copy.id }).execute();
+  for (const chunk of chunksOf(notes.map(({ id: _id, ...note }) => ({ ...note, project_id: to.id, noteable_id: copy.id })))) {
+    await trx.insertInto('notes').values(chunk).execute();
   }
   await insertSystemNote(trx, onIssue(copy), actorId, `Moved from ${from.namespace.path}/${from.path}#${original.iid}`);
   await insertSystemNote(trx, onIssue(original), actorId, `Moved to ${to.namespace.path}/${to.path}#${copy.iid}`);
@@ -116,16 +117,19 @@ export async function recordCrossReferences(trx: Db, project: Project, actorId: 
   if (iids.length === 0) return;
   const mentioned = await trx.selectFrom('issues').selectAll().where('project_id', '=', project.id).where('iid', 'in', iids).orderBy('iid').execute();
   const body = `${CROSS_REFERENCE_PREFIX}issue #${mentioner.iid}`;
+  if (mentioned.length === 0) return;
+  // An issue already told of this mention is not told again: one look for all of them.
+  const told = await trx
+    .selectFrom('notes')
+    .select('noteable_id')
+    .where('noteable_type', '=', 'Issue')
+    .where('noteable_id', 'in', mentioned.map((issue) => issue.id))
+    .where('system', '=', 1)
+    .where('note', '=', body)
+    .execute();
+  const toldIds = new Set(told.map((note) => note.noteable_id));
   for (const issue of mentioned) {
-    const existing = await trx
-      .selectFrom('notes')
-      .select('id')
-      .where('noteable_type', '=', 'Issue')
-      .where('noteable_id', '=', issue.id)
-      .where('system', '=', 1)
-      .where('note', '=', body)
-      .executeTakeFirst();
-    if (!existing) await insertSystemNote(trx, onIssue(issue), actorId, body);
+    if (!toldIds.has(issue.id)) await insertSystemNote(trx, onIssue(issue), actorId, body);
   }
 }
 
