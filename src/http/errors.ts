@@ -18,6 +18,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(500).send({ message: '500 Internal Server Error' });
     }
     if (apiError.status === 304) return reply.status(304).send();
+    // An answer given before the body was read (a 413 mid-upload, a refused multipart) leaves the
+    // rest of the body on the socket, where it would be read as the next request or stall it.
+    if (!request.raw.complete) reply.header('connection', 'close');
     return reply.status(apiError.status).headers(apiError.headers).send(apiError.body);
   });
 

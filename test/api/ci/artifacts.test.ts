@@ -114,6 +114,8 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
     const tooLarge = await runner.uploadArtifacts(build, big);
     assert.equal(tooLarge.status, 413);
     assert.deepEqual(tooLarge.body, { message: '413 Request Entity Too Large' });
+    // The rest of the body was never read, so the connection cannot carry another request.
+    assert.equal(tooLarge.headers.get('connection'), 'close');
     const row = await buildRow(app, build.id);
     assert.equal(row.artifacts_size, zip.length);
     assert.deepEqual((await runner.downloadArtifacts(build)).bytes, zip);
