@@ -7,6 +7,7 @@ import * as releases from './migrations/0004_releases';
 import * as ci from './migrations/0005_ci';
 import * as ciDeploymentsTriggers from './migrations/0006_ci_deployments_triggers';
 import * as collaboration from './migrations/0007_collaboration';
+import * as mergeRequests from './migrations/0008_merge_requests';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0005_ci': ci.migration,
   '0006_ci_deployments_triggers': ciDeploymentsTriggers.migration,
   '0007_collaboration': collaboration.migration,
+  '0008_merge_requests': mergeRequests.migration,
 };
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {

@@ -33,6 +33,8 @@ export interface Database {
   internal_ids: InternalIdsTable;
   milestones: MilestonesTable;
   issues: IssuesTable;
+  merge_requests: MergeRequestsTable;
+  merge_request_diffs: MergeRequestDiffsTable;
   labels: LabelsTable;
   label_links: LabelLinksTable;
   snippets: SnippetsTable;
@@ -469,6 +471,53 @@ export interface LabelsTable {
   title: string;
   color: string;
   description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MergeRequestsTable {
+  id: Generated<number>;
+  /** Per target project, from `internal_ids` ('merge_requests'). */
+  iid: number;
+  target_project_id: number;
+  /** null once a fork it came from is removed. */
+  source_project_id: number | null;
+  source_branch: string;
+  target_branch: string;
+  author_id: number | null;
+  assignee_id: number | null;
+  milestone_id: number | null;
+  title: string;
+  description: string | null;
+  /** opened, reopened, closed, merged, locked (while a merge is being made) */
+  state: Generated<string>;
+  /** The state a locked merge request returns to when its merge fails. */
+  locked_from: string | null;
+  locked_at: string | null;
+  /** unchecked, can_be_merged, cannot_be_merged */
+  merge_status: Generated<string>;
+  merge_commit_sha: string | null;
+  merge_when_build_succeeds: Generated<Flag>;
+  merge_user_id: number | null;
+  merge_commit_message: string | null;
+  should_remove_source_branch: Generated<Flag>;
+  force_remove_source_branch: Generated<Flag>;
+  merge_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MergeRequestDiffsTable {
+  id: Generated<number>;
+  merge_request_id: number;
+  /** collected, empty */
+  state: string;
+  base_commit_sha: string | null;
+  head_commit_sha: string | null;
+  start_commit_sha: string | null;
+  /** The number of changed files, as text (GitLab's `real_size`). */
+  real_size: string | null;
+  commits_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }

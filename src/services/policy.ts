@@ -66,6 +66,10 @@ export type ProjectAbility =
   | 'update_issue'
   | 'admin_issue'
   | 'destroy_issue'
+  | 'read_merge_request'
+  | 'create_merge_request'
+  | 'update_merge_request'
+  | 'admin_merge_request'
   | 'read_note'
   | 'create_note'
   | 'admin_note'
@@ -141,6 +145,15 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
       return standing.issuesEnabled && access >= REPORTER;
     case 'destroy_issue':
       return standing.issuesEnabled && access >= OWNER;
+    // Merge requests (GitLab 8.12's project policy): readers of the project read them, developers open
+    // and change them, masters administer them; an archived project takes no new work.
+    case 'read_merge_request':
+      return standing.mergeRequestsEnabled && (access >= GUEST || open);
+    case 'create_merge_request':
+    case 'update_merge_request':
+      return standing.mergeRequestsEnabled && access >= DEVELOPER && !standing.archived;
+    case 'admin_merge_request':
+      return standing.mergeRequestsEnabled && access >= MASTER;
     case 'read_label':
     case 'read_milestone':
       return (standing.issuesEnabled || standing.mergeRequestsEnabled) && (access >= GUEST || open);

@@ -12,7 +12,7 @@ import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
 import { buildIssueHookData, type IssueHookAction } from './hook-data';
 import { loadIssueDetails } from './details';
-import { issueLabelTitles, linkIssueLabels, setIssueLabels } from './issue-labels';
+import { labelTitles, linkLabels, setLabels } from '../labels/label-links';
 import { applyIssueFilters, orderIssues } from './lists';
 import { confidentialFilter, issueProjectIds, mayReadIssue, seesConfidential } from './visibility';
 import { issueCreatedTodos, issueUpdatedTodos } from '../todos/issue-todos';
@@ -140,7 +140,7 @@ export class IssuesService {
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (given.labels !== undefined) await setIssueLabels(trx, project.id, current.id, given.labels);
+      if (given.labels !== undefined) await setLabels(trx, project.id, { type: 'Issue', id: current.id }, given.labels);
       await issueUpdatedTodos(trx, { issue: updated, project, actor }, current);
       // The hooks show the issue as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.issue = updated;
@@ -197,7 +197,7 @@ export class IssuesService {
               .where('theirs.id', '=', current.milestone_id)
               .where('ours.project_id', '=', target.id)
               .executeTakeFirst();
-      const titles = await issueLabelTitles(trx, current.id);
+      const titles = await labelTitles(trx, { type: 'Issue', id: current.id });
       const existing = titles.length ? await trx.selectFrom('labels').select('id').where('project_id', '=', target.id).where('title', 'in', titles).execute() : [];
       const { issue: copy, announcements } = await this.insert(trx, target, actor, {
         title: current.title,
@@ -207,7 +207,7 @@ export class IssuesService {
         dueDate: current.due_date ?? undefined,
         confidential: current.confidential === 1,
       }, current.author_id);
-      await linkIssueLabels(trx, copy.id, existing.map((label) => label.id));
+      await linkLabels(trx, { type: 'Issue', id: copy.id }, existing.map((label) => label.id));
       const closed = await trx
         .updateTable('issues')
         .set({ state: 'closed', moved_to_id: copy.id, updated_at: now() })
@@ -277,7 +277,7 @@ export class IssuesService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (given.labels?.length) await setIssueLabels(trx, project.id, issue.id, given.labels);
+    if (given.labels?.length) await setLabels(trx, project.id, { type: 'Issue', id: issue.id }, given.labels);
     await issueCreatedTodos(trx, { issue, project, actor });
     const announcements: Announcement[] = [{ issue, project, hookAction: 'open', eventAction: 'opened' }];
     return { issue, announcements };

@@ -7,7 +7,7 @@ type IssuesQuery = SelectQueryBuilder<Database, 'issues', object>;
 
 /**
  * Issues carrying a label of one of these titles. An issue's labels are always its project's
- * (`setIssueLabels`, and a move relinks the target's), so only the labels of the issues' own
+ * (`setLabels`, and a move relinks the target's), so only the labels of the issues' own
  * projects are looked at: every project's labels of that title, and their links, grew with the whole table.
  */
 const labelled = (query: IssuesQuery, titles: string[]) =>

@@ -15,7 +15,7 @@ type Subscribable = { type: 'Issue' | 'Label'; id: number };
 /**
  * Subscriptions to a project's issues and labels (GitLab 8.12's `subscriptions.rb`): a subscription
  * that changes nothing answers 304. Whether the caller is subscribed follows `Subscribable#subscribed?`
- * (`issueSubscriptions` for issues; a label has no participants, so only its row counts).
+ * (`participantSubscriptions` for issues and merge requests; a label has no participants, so only its row counts).
  */
 export class SubscriptionsService {
   constructor(

@@ -16,7 +16,7 @@ export function actionName(action: number): TodoActionName | undefined {
 /** What a todo points at. */
 export interface TodoTarget {
   projectId: number;
-  targetType: 'Issue';
+  targetType: 'Issue' | 'MergeRequest';
   targetId: number;
 }
 

@@ -1,0 +1,77 @@
+import type { Selectable } from 'kysely';
+import type { MergeRequestDiffsTable, MergeRequestsTable } from '../../db/schema';
+import type { MilestoneRow } from '../milestones/milestones';
+import type { Project } from '../projects/types';
+import type { User } from '../users/users';
+
+export type MergeRequestRow = Selectable<MergeRequestsTable>;
+export type MergeRequestVersionRow = Selectable<MergeRequestDiffsTable>;
+
+/** The states in which a merge request is open for review and merging. */
+export const OPEN_STATES = ['opened', 'reopened'] as const;
+
+/** A merge request and everything its answer shows, loaded for a whole page at once (`details.ts`). */
+export interface MergeRequestDetails {
+  mergeRequest: MergeRequestRow;
+  /** The target project, which owns the merge request. */
+  project: Project;
+  /** Label titles, sorted. */
+  labels: string[];
+  milestone: MilestoneRow | undefined;
+  author: User | undefined;
+  assignee: User | undefined;
+  /** The caller's own subscription, or being a participant; false without either. */
+  subscribed: boolean;
+  userNotesCount: number;
+  upvotes: number;
+  downvotes: number;
+  /** The source branch's head as the latest version recorded it (GitLab's `diff_head_sha`); null without one. */
+  sha: string | null;
+}
+
+/** What the merge request list filters and orders by (GitLab 8.12's `merge_requests.rb`). */
+export interface MergeRequestFilters {
+  /** `opened` (opened and reopened), `closed`, `merged`, or every state. */
+  state?: 'opened' | 'closed' | 'merged' | 'all';
+  iids?: number[];
+  orderBy: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+}
+
+/** What a caller may set on a merge request; undefined leaves a field as it is. */
+export interface MergeRequestAttributes {
+  title?: string;
+  description?: string;
+  /** Creation only: the branch of the source project. */
+  sourceBranch?: string;
+  targetBranch?: string;
+  /** Creation only: the project to merge into (the source project itself, or the one it was forked from). */
+  targetProjectId?: number;
+  /** null unassigns. */
+  assigneeId?: number | null;
+  /** null removes the milestone. */
+  milestoneId?: number | null;
+  /** Label titles, already split and validated; [] removes every label. */
+  labels?: string[];
+  stateEvent?: 'close' | 'reopen';
+}
+
+/** The commits a version spans, as git told them when it was recorded. */
+export interface VersionShas {
+  /** The merge base of source head and target head. */
+  base: string;
+  /** The source branch's head. */
+  head: string;
+  /** The target branch's head. */
+  start: string;
+}
+
+/** What a merge request is about to become, for the checks before it is saved. */
+export interface MergeRequestEnds {
+  target: Project;
+  source: Project;
+  sourceBranch: string;
+  targetBranch: string;
+}
+
+export type { MilestoneRow, Project, User };

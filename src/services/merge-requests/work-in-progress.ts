@@ -1,0 +1,4 @@
+/** GitLab 8.12's `MergeRequest::WIP_REGEX`: a title marked `WIP:`, `[WIP]` or `WIP ` (any case, repeated) at its start. */
+const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+\s*/i;
+
+export const isWorkInProgress = (title: string): boolean => WIP.test(title);
