@@ -17,9 +17,10 @@ export interface IssueSnapshot {
   labelIds: number[];
 }
 
-type Noteable = { type: 'Issue' | 'Snippet'; id: number; projectId: number };
+/** What a system note hangs on. */
+export type SystemNoteable = { type: 'Issue' | 'MergeRequest' | 'Snippet'; id: number; projectId: number };
 
-async function insertSystemNote(trx: Db, noteable: Noteable, authorId: number, body: string): Promise<void> {
+export async function insertSystemNote(trx: Db, noteable: SystemNoteable, authorId: number, body: string): Promise<void> {
   const time = now();
   await trx
     .insertInto('notes')
@@ -41,7 +42,7 @@ async function insertSystemNote(trx: Db, noteable: Noteable, authorId: number, b
     .execute();
 }
 
-const onIssue = (issue: IssueRow): Noteable => ({ type: 'Issue', id: issue.id, projectId: issue.project_id });
+const onIssue = (issue: IssueRow): SystemNoteable => ({ type: 'Issue', id: issue.id, projectId: issue.project_id });
 
 async function issueLabelIds(trx: Db, issueId: number): Promise<number[]> {
   const rows = await trx.selectFrom('label_links').select('label_id').where('target_type', '=', 'Issue').where('target_id', '=', issueId).orderBy('label_id').execute();
