@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startApp, type TestApp } from '../support/app';
 import { grantProjectRole } from '../support/roles';
+import { seedPipeline } from '../support/ci';
 import { basicAuth, lfsObject, sha256, storedObjectPath } from '../support/git-lfs';
 
 let app: TestApp;
@@ -300,6 +301,21 @@ describe('who may download and upload LFS objects', () => {
     const p = await project(0);
     const guest = await member(p.id, 10);
     assert.equal((await batch(p.path, 'download', [lfsObject('a')], guest.auth)).status, 403);
+  });
+
+  test('a running build downloads its own project\'s objects with gitlab-ci-token, uploads none, and sees no other project', async () => {
+    const p = await project(0);
+    const other = await project(0);
+    const content = crypto.randomBytes(100);
+    await upload(p.path, content, p.owner.auth);
+    const token = crypto.randomBytes(10).toString('hex');
+    await seedPipeline(app, p.id, { sha: '1'.repeat(40), status: 'running', builds: [{ name: 'fetch', status: 'running', token }] });
+    const auth = basicAuth('gitlab-ci-token', token);
+    const answer = await batch(p.path, 'download', [lfsObject(content)], auth);
+    assert.equal(answer.status, 200);
+    assert.deepEqual((await call('GET', answer.body.objects[0].actions.download.href, { auth })).bytes, content);
+    assert.equal((await batch(p.path, 'upload', [lfsObject('x')], auth)).status, 403);
+    assert.equal((await batch(other.path, 'download', [lfsObject('x')], auth)).status, 404);
   });
 
   test('an unknown project: 401 to anonymous, 404 to a signed-in user', async () => {

@@ -7,6 +7,7 @@ import { startApp, type TestApp } from '../support/app';
 import { grantProjectRole } from '../support/roles';
 import { cloneUrl, tempDir } from '../support/git';
 import { eventually } from '../support/eventually';
+import { projectLfsSize } from '../../src/services/lfs/records';
 import { lfsGitOk, lfsWorkTree, sha256, storedObjectPath } from '../support/git-lfs';
 
 let app: TestApp;
@@ -49,6 +50,8 @@ describe('git lfs push and pull over HTTP', () => {
 
     // Stored once each, by SHA-256, with their exact bytes.
     for (const content of [big, small]) assert.deepEqual(fs.readFileSync(storedObjectPath(app.dataDir, sha256(content))), content);
+    // Counted in what the project holds.
+    assert.equal(await projectLfsSize(app.services.ctx.db, p.id), big.length + small.length);
 
     const reporter = await person();
     await grantProjectRole(app, p.id, reporter.id, 20);

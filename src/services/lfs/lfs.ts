@@ -7,7 +7,7 @@ import { apiError, notFound } from '../../errors';
 import { projectUrls } from '../../lib/urls';
 import { isLfsToken, readLfsToken, type LfsGrant, type LfsOperation } from './tokens';
 import { isObjectSize, isOid, objectKey, verifiedContent } from './object-files';
-import { linkedOids, recordObject } from './records';
+import { linkedOids, objectRecorded, recordObject } from './records';
 
 const MIB = 1024 * 1024;
 
@@ -129,7 +129,13 @@ export class LfsService {
     if (size > limit || (declaredLength !== undefined && declaredLength > limit)) throw apiError(413, this.tooLargeMessage());
     if (declaredLength !== undefined && declaredLength !== size) throw apiError(422, `The upload has ${declaredLength} bytes, not the ${size} bytes announced`);
     await this.ctx.files.put(objectKey(oid), verifiedContent(content, oid, size));
-    await recordObject(this.ctx.db, project.id, oid, size);
+    try {
+      await recordObject(this.ctx.db, project.id, oid, size);
+    } catch (error) {
+      // The project went while the content streamed in: a file no row names would stay for ever.
+      if (!(await objectRecorded(this.ctx.db, oid))) await this.ctx.files.delete(objectKey(oid));
+      throw error;
+    }
   }
 
   /** An object the project links, for download; 404 otherwise. */

@@ -35,6 +35,11 @@ export async function recordObject(db: Db, projectId: number, oid: string, size:
   });
 }
 
+/** Whether any project has the object (its row exists). */
+export async function objectRecorded(db: Db, oid: string): Promise<boolean> {
+  return (await db.selectFrom('lfs_objects').select('id').where('oid', '=', oid).executeTakeFirst()) !== undefined;
+}
+
 /** A new fork sees its source's objects (GitLab 8.12 looked them up in the fork network's root instead). Run in the fork's transaction. */
 export async function linkForkLfsObjects(trx: Db, sourceId: number, forkId: number): Promise<void> {
   await trx
