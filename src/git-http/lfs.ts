@@ -51,23 +51,23 @@ async function lfsRoutes(app: FastifyInstance, lfs: LfsService, site: { external
   // An object upload's body is read by its route, as a stream; other bodies are left unread.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    let status = error instanceof ApiError ? error.status : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 413 : (error.statusCode ?? 500);
-    let message = error instanceof ApiError ? messageOf(error) : error.message;
-    if (status >= 500) {
-      // A client that left mid-upload is not the server's failure; nobody reads this answer.
-      if (request.raw.destroyed || request.raw.errored) request.log.info({ err: error }, 'LFS request abandoned by the client');
-      else request.log.error({ err: error }, 'unhandled error');
-      [status, message] = [500, 'Internal server error'];
-    }
-    return answer(request, reply, status, message);
-  });
-
   const answer = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => {
     // A refusal sent before the body was read leaves the rest of it on the socket: close after answering.
     if (!request.raw.complete) reply.header('connection', 'close');
     return reply.code(status).type(LFS_MEDIA_TYPE).send({ message, documentation_url: `${site.externalUrl}/help` });
   };
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let status = error instanceof ApiError ? error.status : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 413 : (error.statusCode ?? 500);
+    let message = error instanceof ApiError ? messageOf(error) : error.message;
+    if (status >= 500) {
+      // A client that left mid-upload is not the server's failure; nobody reads this answer.
+      if (request.raw.errored) request.log.info({ err: error }, 'LFS request abandoned by the client');
+      else request.log.error({ err: error }, 'unhandled error');
+      [status, message] = [500, 'Internal server error'];
+    }
+    return answer(request, reply, status, message);
+  });
 
   /** The project and its caller, or undefined once a refusal was sent (401, 403, 404, 501). */
   const authorize = async (request: FastifyRequest<{ Params: RepoParams }>, reply: FastifyReply, operation: LfsOperation) => {
