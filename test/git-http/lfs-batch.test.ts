@@ -2,10 +2,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { startApp, type TestApp } from '../support/app';
 import { grantProjectRole } from '../support/roles';
 import { seedPipeline } from '../support/ci';
+import { eventually } from '../support/eventually';
 import { basicAuth, lfsObject, sha256, storedObjectPath } from '../support/git-lfs';
 
 let app: TestApp;
@@ -216,6 +218,23 @@ describe('PUT /:namespace/:project.git/gitlab-lfs/objects/:oid/:size', () => {
     assert.match(((await response.json()) as { message: string }).message, /larger than the 1000 bytes announced/);
     assert.equal(fs.existsSync(storedObjectPath(app.dataDir, sha256(content))), false);
     assert.deepEqual(tempFiles(), []);
+  });
+
+  test('a client that leaves mid-upload leaves nothing stored and no temporary file', async () => {
+    const p = await project();
+    const content = crypto.randomBytes(1024 * 1024);
+    const request = http.request(`${app.url}/${p.path}.git/gitlab-lfs/objects/${sha256(content)}/${content.length}`, {
+      method: 'PUT',
+      headers: { authorization: p.owner.auth, 'content-type': 'application/octet-stream', 'content-length': String(content.length) },
+    });
+    request.on('error', () => {});
+    request.write(content.subarray(0, 100_000));
+    // Once the server has begun to write the upload, the client goes.
+    await eventually(() => tempFiles().length > 0, { message: 'the upload reaching a temporary file' });
+    request.destroy();
+    await eventually(() => tempFiles().length === 0, { message: 'the temporary file being removed' });
+    assert.equal(fs.existsSync(storedObjectPath(app.dataDir, sha256(content))), false);
+    assert.equal((await batch(p.path, 'download', [lfsObject(content)], p.owner.auth)).body.objects[0].error.code, 404);
   });
 
   test('an object over the size limit: 413, nothing stored', async () => {
