@@ -29,6 +29,8 @@ import { registerRunnerApi } from './api/ci/index';
 import type { Api } from './api/v3/types';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
+import { registerGitLfs } from './git-http/lfs';
+import { removeUnlinkedLfsObjects } from './services/lfs/records';
 
 /*
  * The composition root: the one place that knows everybody. It builds the stores, the services,
@@ -78,6 +80,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await server.register(async (api) => registerApiV3(api as Api, { services, presenter: config }), { prefix: '/api/v3' });
   await server.register(async (api) => registerRunnerApi(api as Api, { services, presenter: config }), { prefix: '/ci/api/v1' });
   await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
+  await registerGitLfs(server, services.lfs, config);
   return { server, services };
 }
 
@@ -98,6 +101,8 @@ function sweeps(services: Services): Sweep[] {
     { name: 'ci.expire_artifacts', intervalMs: HOUR_MS, run: () => removeExpiredArtifacts(services.ctx) },
     // Every 10 minutes: a build whose runner vanished holds its pipeline until it is failed, and a look costs one indexed query.
     { name: 'ci.drop_stuck_builds', intervalMs: HOUR_MS / 6, run: () => dropStuckBuilds(services.ctx) },
+    // Objects a project's removal left unlinked are removed by its job; this catches those of a job that gave up.
+    { name: 'lfs.remove_unlinked', intervalMs: HOUR_MS, run: () => removeUnlinkedLfsObjects(services.ctx.db, services.ctx.files) },
   ];
 }
 

@@ -18,6 +18,10 @@ export interface Config {
   hookTimeoutMs: number;
   /** Artifacts archives must be smaller than this many MiB (GitLab's `max_artifacts_size`). */
   maxArtifactsSizeMb: number;
+  /** Git LFS on this instance (`LFS_ENABLED`, GitLab's `lfs.enabled`); a project's `lfs_enabled` counts only when this is on. */
+  lfsEnabled: boolean;
+  /** An LFS object may be at most this many MiB. */
+  maxLfsObjectSizeMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -29,6 +33,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, max = N
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   if (value > max) throw new ConfigError(`${name} must be at most ${max}${why}, got "${raw}"`);
   return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -57,6 +69,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A job's lock is taken for abandoned after 5 minutes (src/jobs/queue.ts): a longer delivery would be sent twice.
     hookTimeoutMs: integer(env, 'HOOK_TIMEOUT_MS', 10000, 240_000, ' (a delivery must end well within the 5 minutes a job stays locked)'),
     maxArtifactsSizeMb: integer(env, 'MAX_ARTIFACTS_SIZE_MB', 100, 1024 * 1024),
+    lfsEnabled: boolean(env, 'LFS_ENABLED', true),
+    maxLfsObjectSizeMb: integer(env, 'MAX_LFS_OBJECT_SIZE_MB', 1024, 1024 * 1024),
   };
 }
 

@@ -43,6 +43,8 @@ export interface Database {
   todos: TodosTable;
   notes: NotesTable;
   releases: ReleasesTable;
+  lfs_objects: LfsObjectsTable;
+  lfs_objects_projects: LfsObjectsProjectsTable;
 }
 
 export type Flag = 0 | 1;
@@ -611,4 +613,19 @@ export interface ReleasesTable {
   description: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface LfsObjectsTable {
+  id: Generated<number>;
+  /** The SHA-256 of the content, lower-case hex */
+  oid: string;
+  size: number;
+  created_at: string;
+}
+
+export interface LfsObjectsProjectsTable {
+  id: Generated<number>;
+  lfs_object_id: number;
+  project_id: number;
+  created_at: string;
 }

@@ -71,6 +71,15 @@ export class SecretBox {
     return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64')).join('.');
   }
 
+  /**
+   * A signature of `data` (base64url HMAC-SHA256) under a key derived from this box's key for
+   * `purpose` alone, so that what is signed for one use (LFS tokens) means nothing to another.
+   */
+  sign(purpose: string, data: string): string {
+    const key = crypto.createHmac('sha256', this.key).update(`forge-signature:${purpose}`).digest();
+    return crypto.createHmac('sha256', key).update(data).digest('base64url');
+  }
+
   unseal(value: string): string {
     const [iv, tag, sealed] = value.split('.').map((part) => Buffer.from(part, 'base64'));
     const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, iv);

@@ -46,6 +46,7 @@ import { IssuesService } from './issues/issues';
 import { TodosService } from './todos/todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
+import { LfsService } from './lfs/lfs';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -64,6 +65,7 @@ export function createServices(ctx: ServiceContext) {
   const pushRules = new PushRulesService(protectedBranches, settings);
   const buildTokens = new BuildTokensService(ctx);
   const builds = new BuildsService(ctx, users);
+  const gitAccess = new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch));
   return {
     events,
     projects,
@@ -76,7 +78,8 @@ export function createServices(ctx: ServiceContext) {
     defaultBranch,
     pushRules,
     buildTokens,
-    gitAccess: new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch)),
+    gitAccess,
+    lfs: new LfsService(ctx, gitAccess, users),
     branches: new BranchesService(ctx, protectedBranches, pushRules),
     tags: new TagsService(ctx),
     files: new FilesService(ctx, pushRules, defaultBranch),

@@ -121,7 +121,7 @@ before(async () => {
   assert.equal(document.status, 200);
   const operations = operationsOf(document.body);
   const rng = new Rng(SEED);
-  const probes = [...operations.flatMap((op) => probesFor(op, rng)), ...gitProbes(operations, rng)]
+  const probes = [...operations.flatMap((op) => probesFor(op, rng)), ...gitProbes(operations, rng), ...lfsProbes(operations)]
     .filter((probe) => !ONLY || ONLY.test(`${probe.op.method} ${probe.op.template}`));
   const started = Date.now();
   // A phase is a barrier: the DELETEs start once everything else has answered.
@@ -457,6 +457,55 @@ function gitProbes(operations: Operation[], rng: Rng): Probe[] {
       }
     }
     probes.push({ op, identity: 'root', url: fill(op), input: 'multipart unterminated part', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b\r\ncontent-disposition: form-data; name="x"\r\n\r\nabc' });
+  }
+  return probes;
+}
+
+/** Git LFS: batch bodies of every wrong shape, object ids and sizes that are not, uploads that lie. */
+function lfsProbes(operations: Operation[]): Probe[] {
+  const probes: Probe[] = [];
+  const find = (suffix: string, method: string) => operations.find((op) => op.template.endsWith(suffix) && op.method === method)!;
+  const batch = find('/info/lfs/objects/batch', 'POST');
+  const download = find('/gitlab-lfs/objects/{oid}', 'GET');
+  const upload = find('/gitlab-lfs/objects/{oid}/{size}', 'PUT');
+  const oid = 'a'.repeat(64);
+  const lfsJson = 'application/vnd.git-lfs+json';
+  const bodies: Array<{ label: string; body: string | Buffer; type?: string }> = [
+    { label: 'empty body', body: '' },
+    { label: 'not JSON', body: '{"operation":' },
+    { label: 'a JSON array', body: '[1,2]' },
+    { label: 'JSON null', body: 'null' },
+    { label: 'no operation', body: '{"objects":[]}' },
+    { label: 'operation 42', body: '{"operation":42,"objects":[]}' },
+    { label: 'objects a string', body: '{"operation":"download","objects":"x"}' },
+    { label: 'objects of nulls', body: '{"operation":"upload","objects":[null,1]}' },
+    { label: 'oid and size of every type', body: JSON.stringify({ operation: 'upload', objects: [{ oid: 1, size: 'x' }, { oid: null }, { oid: ['a'], size: 1e300 }, { oid, size: -1 }, { oid, size: 2 ** 60 }, {}] }) },
+    { label: 'a long oid', body: JSON.stringify({ operation: 'download', objects: [{ oid: longString(100_000), size: 1 }] }) },
+    { label: '10000 objects', body: JSON.stringify({ operation: 'download', objects: Array.from({ length: 10_000 }, (_, i) => ({ oid: i.toString(16).padStart(64, '0'), size: i })) }) },
+    { label: '4 MB of JSON', body: JSON.stringify({ operation: 'download', objects: [], pad: 'x'.repeat(4 * 1024 * 1024) }) },
+    { label: 'a form', body: 'a=1', type: 'application/x-www-form-urlencoded' },
+    { label: 'multipart', body: '--b\r\n', type: 'multipart/form-data; boundary=b' },
+    { label: 'no content type', body: '{"operation":"download","objects":[]}', type: '' },
+  ];
+  for (const identity of ['root', 'user', 'anonymous'] as Identity[]) {
+    for (const { label, body, type = lfsJson } of bodies) {
+      probes.push({ op: batch, identity, url: fill(batch), input: label, headers: type ? { 'content-type': type } : {}, body: type ? body : Buffer.from(body) });
+    }
+    for (const value of ['nothex', 'A'.repeat(64), oid, '..%2F..%2Fsecret.key', longString(5000)]) {
+      probes.push({ op: download, identity, url: fill(download, { oid: value }), input: `oid=${value.slice(0, 20)}` });
+    }
+    const uploads: Array<{ label: string; oid: string; size: string; body: Buffer }> = [
+      { label: 'content not matching its oid', oid, size: '3', body: Buffer.from('abc') },
+      { label: 'shorter than its size', oid, size: '10', body: Buffer.from('abc') },
+      { label: 'longer than its size', oid, size: '1', body: Buffer.alloc(200_000) },
+      { label: 'size not a number', oid, size: 'x', body: Buffer.from('a') },
+      { label: 'size beyond any integer', oid, size: '9'.repeat(40), body: Buffer.from('a') },
+      { label: 'oid a path', oid: '..%2F..%2Fsecret.key', size: '1', body: Buffer.from('a') },
+    ];
+    for (const { label, oid: id, size, body } of uploads) {
+      probes.push({ op: upload, identity, url: fill(upload, { oid: id, size }), input: label, headers: { 'content-type': 'application/octet-stream' }, body });
+      if (identity === 'root') probes.push({ op: upload, identity, url: fill(upload, { oid: id, size }), input: `${label}, then a request on the same connection`, headers: { 'content-type': 'application/octet-stream' }, body, reuse: true });
+    }
   }
   return probes;
 }

@@ -13,6 +13,7 @@ import { checkTaken } from './namespaces';
 import { checkProjectName, checkProjectPath, checkVisibility, parameterize, requestedVisibility } from './rules';
 import type { NamespaceRow, Project } from './types';
 import { inTransaction } from '../../db/transaction';
+import { linkForkLfsObjects } from '../lfs/records';
 
 /**
  * Creates a project in `namespace` for `owner`, `actor` acting: validated as GitLab 8.12 does, its
@@ -76,6 +77,7 @@ export async function createProject(deps: ProjectDeps, actor: User, namespace: N
       // The creator of a personal project joined it as master (GitLab 8.12 announces that too).
       ...(owned ? [{ name: 'user_add_to_team' as const, data: projectMemberEventData({ access_level: MASTER, created_at: time, updated_at: time }, eventProject(full), owner) }] : []),
     ]);
+    if (forkedFrom) await linkForkLfsObjects(trx, forkedFrom.id, row.id);
     if (attributes.import_url) await deps.repositories?.scheduleImport(row.id, attributes.import_url, trx);
     return full;
   });

@@ -4,6 +4,7 @@ import type { RepositoryStore } from './repositories';
 import { importProjectRepository } from './import';
 import { processPush, type PushProcessingDeps } from './push-processing';
 import { removeProjectFiles } from '../ci/files';
+import { removeUnlinkedLfsObjects } from '../lfs/records';
 
 /** The background work of repositories: imports, removals, and what follows a push. */
 export function repositoryJobs(
@@ -16,6 +17,8 @@ export function repositoryJobs(
     'repository.remove': async (job) => {
       await repositories.remove(job.projectId);
       await removeProjectFiles(ctx.files, job.projectId);
+      // Its links to LFS objects went with its row; objects no other project links go now.
+      await removeUnlinkedLfsObjects(ctx.db, ctx.files);
     },
     'push.process': (job) => processPush(deps, job),
   };
