@@ -7,7 +7,7 @@ import { readCommits } from '../../git/commits';
 import { repoPathOf } from '../repository/repositories';
 import { attachNamespaces } from '../projects/lookup';
 import { emitProjectEvents } from '../hooks/project-events';
-import { buildMergeRequestHookData } from './hook-data';
+import { buildMergeRequestHookData, type MergeRequestHookParts } from './hook-data';
 import { latestVersions } from './versions';
 
 /** The `object_attributes.action` of a Merge Request Hook. */
@@ -90,4 +90,14 @@ async function hookParts(ctx: ServiceContext, trx: Db, actor: Caller, announceme
     if (commit) lastCommits.set(mergeRequest.id, commit);
   }
   return { actor: userById.get(actor.id), assignees: userById, sources, lastCommits };
+}
+
+/** What one merge request's `hook_attrs` show besides its columns (for the `merge_request` of a Note Hook). */
+export async function mergeRequestHookParts(ctx: ServiceContext, trx: Db, actor: Caller, mergeRequest: MergeRequestRow, project: Project): Promise<MergeRequestHookParts> {
+  const parts = await hookParts(ctx, trx, actor, [{ mergeRequest, project, hookAction: 'update' }]);
+  return {
+    source: mergeRequest.source_project_id === project.id ? project : parts.sources.get(mergeRequest.source_project_id ?? -1),
+    lastCommit: parts.lastCommits.get(mergeRequest.id),
+    assignee: mergeRequest.assignee_id === null ? undefined : parts.assignees.get(mergeRequest.assignee_id),
+  };
 }
