@@ -5,7 +5,7 @@ import type { EventsService } from '../events/events';
 import type { ProjectsService } from '../projects/projects';
 import type { UsersService } from '../users/users';
 import { can, effectiveAccess, OWNER, type Caller, type ProjectStanding } from '../policy';
-import { conflict, forbidden, grapeError, notFound, rubyString } from '../../errors';
+import { badRequest, conflict, forbidden, grapeError, notFound, rubyString } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { nextInternalId } from '../../db/internal-ids';
 import { now } from '../../lib/time';
@@ -121,6 +121,7 @@ export class MergeRequestsService {
   async update(project: Project, standing: ProjectStanding, actor: User, mergeRequestId: number, attributes: MergeRequestAttributes): Promise<MergeRequestDetails> {
     const found = await findMergeRequest(this.ctx.db, project, mergeRequestId);
     if (!mayUpdate(standing, found)) throw forbidden();
+    if (attributes.sourceBranch !== undefined) throw badRequest('Source branch cannot be changed');
     const given = await this.allowed(project, standing, attributes);
     const retarget = given.targetBranch !== undefined && given.targetBranch !== found.target_branch ? await this.retarget(project, found, given.targetBranch) : undefined;
     const updated = await inTransaction(this.ctx.db, async (trx) => {
