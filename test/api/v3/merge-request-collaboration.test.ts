@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
+import type { SeedCommit } from '../../support/repo';
 import { HookListener } from '../../support/hook-listener';
 
 /* Around merge requests: notes and the legacy comments, award emoji, subscriptions, todos, label counts. */
@@ -9,7 +10,7 @@ import { HookListener } from '../../support/hook-listener';
 let app: TestApp;
 let people: People<Role>;
 
-const BRANCHES = [
+const BRANCHES: SeedCommit[] = [
   { files: { 'README.md': 'hello\n' }, message: 'initial\n' },
   { branch: 'feature', startRef: 'master', files: { 'a.txt': 'a\n' }, message: 'add a\n' },
   { branch: 'feature2', startRef: 'master', files: { 'b.txt': 'b\n' }, message: 'add b\n' },

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
+import type { SeedCommit } from '../../support/repo';
 import { HookListener } from '../../support/hook-listener';
 import { cloneUrl, commit, git, tempDir } from '../../support/git';
 import type { ApiClient } from '../../support/client';
@@ -13,7 +14,7 @@ let people: People<Role>;
 let world: ProjectWorld<Role>;
 
 /** A project with master, two feature branches from it, and an orphan branch with no history in common. */
-const BRANCHES = [
+const BRANCHES: SeedCommit[] = [
   { files: { 'README.md': 'hello\n' }, message: 'initial\n' },
   { branch: 'feature', startRef: 'master', files: { 'a.txt': 'a\n' }, message: 'add a\n' },
   { branch: 'feature2', startRef: 'master', files: { 'b.txt': 'b\n' }, message: 'add b\n' },
