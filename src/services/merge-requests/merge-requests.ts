@@ -74,11 +74,11 @@ export class MergeRequestsService {
     const { target, targetStanding } = await this.targetOf(source, actor, attributes.targetProjectId);
     const ends: MergeRequestEnds = { source, target, sourceBranch: attributes.sourceBranch!, targetBranch: attributes.targetBranch! };
     checkEnds(ends);
-    await this.refuseDuplicate(this.ctx.db, ends);
+    await this.refuseDuplicate(this.ctx.db, branchesOf(ends));
     const given = await this.allowed(target, targetStanding, attributes);
     const reading = await readVersion(this.ctx, ends);
     const created = await inTransaction(this.ctx.db, async (trx) => {
-      await this.refuseDuplicate(trx, ends);
+      await this.refuseDuplicate(trx, branchesOf(ends));
       const time = now();
       const mergeRequest = await trx
         .insertInto('merge_requests')
@@ -138,7 +138,11 @@ export class MergeRequestsService {
         state = 'reopened';
         announcements.push({ mergeRequest: current, project, hookAction: 'reopen', eventAction: 'opened' });
       }
-      if (retarget) await this.refuseDuplicate(trx, { ...retarget.ends, state }, current.id);
+      // A new target branch, or a reopening, must not make a second open merge request between the same branches (8.12's validation on save).
+      if (retarget || state !== current.state) {
+        const branches = { ...branchesOfRow(current), targetBranch: retarget?.ends.targetBranch ?? current.target_branch };
+        await this.refuseDuplicate(trx, { ...branches, state }, current.id);
+      }
       const changes = {
         title: given.title,
         description: given.description,
@@ -204,7 +208,7 @@ export class MergeRequestsService {
     if (!source) throw grapeError(422, ['Source project is not a fork of the target project']);
     const ends: MergeRequestEnds = { source, target: project, sourceBranch: mergeRequest.source_branch, targetBranch };
     checkEnds(ends);
-    await this.refuseDuplicate(this.ctx.db, { ...ends, state: mergeRequest.state }, mergeRequest.id);
+    await this.refuseDuplicate(this.ctx.db, { ...branchesOf(ends), state: mergeRequest.state }, mergeRequest.id);
     return { ends, reading: await readVersion(this.ctx, ends) };
   }
 
@@ -212,13 +216,13 @@ export class MergeRequestsService {
    * 8.12's `validate_branches`: an open merge request may not repeat another open one between the
    * same branches of the same projects (409, the titles as Ruby inspects an array).
    */
-  private async refuseDuplicate(db: Db, ends: MergeRequestEnds & { state?: string }, exceptId?: number): Promise<void> {
+  private async refuseDuplicate(db: Db, ends: Branches & { state?: string }, exceptId?: number): Promise<void> {
     if (ends.state !== undefined && !(OPEN_STATES as readonly string[]).includes(ends.state)) return;
     let query = db
       .selectFrom('merge_requests')
       .select('title')
-      .where('target_project_id', '=', ends.target.id)
-      .where('source_project_id', '=', ends.source.id)
+      .where('target_project_id', '=', ends.targetProjectId)
+      .where('source_project_id', '=', ends.sourceProjectId ?? -1)
       .where('source_branch', '=', ends.sourceBranch)
       .where('target_branch', '=', ends.targetBranch)
       .where('state', 'in', [...OPEN_STATES]);
@@ -262,6 +266,28 @@ export class MergeRequestsService {
     return (await loadMergeRequestDetails(this.ctx.db, this.users, [mergeRequest], caller?.id ?? null, [project]))[0];
   }
 }
+
+/** What makes two merge requests duplicates of each other. */
+interface Branches {
+  targetProjectId: number;
+  sourceProjectId: number | null;
+  sourceBranch: string;
+  targetBranch: string;
+}
+
+const branchesOf = (ends: MergeRequestEnds): Branches => ({
+  targetProjectId: ends.target.id,
+  sourceProjectId: ends.source.id,
+  sourceBranch: ends.sourceBranch,
+  targetBranch: ends.targetBranch,
+});
+
+const branchesOfRow = (row: MergeRequestRow): Branches => ({
+  targetProjectId: row.target_project_id,
+  sourceProjectId: row.source_project_id,
+  sourceBranch: row.source_branch,
+  targetBranch: row.target_branch,
+});
 
 /** The same project and branch at both ends, or a target that is not the source's upstream: 8.12's 422s. */
 function checkEnds(ends: MergeRequestEnds): void {

@@ -367,6 +367,18 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id', () => {
     assert.equal((await project.owner.client.put(`/projects/${project.id}/merge_requests/99999999`, { title: 'x' })).status, 404);
   });
 
+  test('reopening a closed one while another is open between the same branches: 409, still closed', async () => {
+    const project = await freshWorld([]);
+    const mr = await opened(project);
+    const path = `/projects/${project.id}/merge_requests/${mr.id}`;
+    await project.owner.client.put(path, { state_event: 'close' });
+    await opened(project, { title: 'Replacement' });
+    const reopened = await project.owner.client.put(path, { state_event: 'reopen' });
+    assert.equal(reopened.status, 409);
+    assert.deepEqual(reopened.body, { message: ['Cannot Create: This merge request already exists: ["Replacement"]'] });
+    assert.equal((await project.owner.client.get(path)).body.state, 'closed');
+  });
+
   test('developers, the author and the assignee change it; a reporter 403', async () => {
     const project = await freshWorld(['developer', 'reporter', 'guest']);
     const mr = await opened(project, { assignee_id: project.guest.user.id });
