@@ -608,7 +608,7 @@ describe('merge requests', () => {
     const comments = await send(api, 'get', `projects/${project.id}/merge_request/${created.id}/comments`);
     // The system notes of the changes come first: `add` sent `assigneeId`, which 8.12 ignored too, so the update reassigned.
     assert.deepEqual(comments.body.map((note: any) => note.note), [
-      'Changed title: **Add topic** → **{+WIP: +}Add topic**',
+      'Marked this merge request as a **Work In Progress**',
       `Reassigned to @${developer.username}`,
       'Status changed to closed',
       'Nice work',

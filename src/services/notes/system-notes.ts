@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import { chunksOf } from '../../db/chunks';
 import type { IssueRow } from '../issues/types';
 import type { MergeRequestRow } from '../merge-requests/types';
+import { isWorkInProgress, wiplessTitle } from '../merge-requests/work-in-progress';
 import type { Project } from '../projects/types';
 import { now } from '../../lib/time';
 
@@ -69,11 +70,31 @@ export async function mergeRequestSnapshot(trx: Db, mergeRequest: MergeRequestRo
 /** The fields issues and merge requests share, which their system notes record the changes of. */
 type Issuable = Pick<IssueRow, 'state' | 'title' | 'milestone_id' | 'assignee_id'>;
 
+/** The notes of a changed title: 8.12's `create_title_change_note`. */
+type TitleNotes = (oldTitle: string, newTitle: string) => string[];
+
+const issueTitleNotes: TitleNotes = (oldTitle, newTitle) => [titleChangeBody(oldTitle, newTitle)];
+
+/**
+ * A merge request's (8.12's `MergeRequests::UpdateService#create_title_change_note`): marking or
+ * unmarking it WIP is a note of its own, and the title note is written only when the title without
+ * its WIP marks changed too.
+ */
+const mergeRequestTitleNotes: TitleNotes = (oldTitle, newTitle) => {
+  const bodies: string[] = [];
+  const wasWip = isWorkInProgress(oldTitle);
+  const isWip = isWorkInProgress(newTitle);
+  if (wasWip && !isWip) bodies.push('Unmarked this merge request as a Work In Progress');
+  if (!wasWip && isWip) bodies.push('Marked this merge request as a **Work In Progress**');
+  if (wiplessTitle(oldTitle) !== wiplessTitle(newTitle)) bodies.push(titleChangeBody(oldTitle, newTitle));
+  return bodies;
+};
+
 /** 8.12's `IssuableBaseService#handle_common_system_notes` with the state: state, title, labels, milestone, assignee, in that order. */
-async function recordCommonChangeNotes(trx: Db, on: SystemNoteable, actorId: number, old: Issuable, oldLabelIds: number[], after: Issuable): Promise<void> {
+async function recordCommonChangeNotes(trx: Db, on: SystemNoteable, actorId: number, old: Issuable, oldLabelIds: number[], after: Issuable, titleNotes: TitleNotes): Promise<void> {
   const note = (body: string) => insertSystemNote(trx, on, actorId, body);
   if (after.state !== old.state) await note(`Status changed to ${after.state}`);
-  if (after.title !== old.title) await note(titleChangeBody(old.title, after.title));
+  if (after.title !== old.title) for (const body of titleNotes(old.title, after.title)) await note(body);
   const labelIds = await labelIdsOf(trx, on);
   const added = labelIds.filter((id) => !oldLabelIds.includes(id));
   const removed = oldLabelIds.filter((id) => !labelIds.includes(id));
@@ -88,7 +109,7 @@ async function recordCommonChangeNotes(trx: Db, on: SystemNoteable, actorId: num
  */
 export async function recordMergeRequestChangeNotes(trx: Db, actorId: number, before: MergeRequestSnapshot, after: MergeRequestRow): Promise<void> {
   const old = before.mergeRequest;
-  await recordCommonChangeNotes(trx, onMergeRequest(after), actorId, old, before.labelIds, after);
+  await recordCommonChangeNotes(trx, onMergeRequest(after), actorId, old, before.labelIds, after, mergeRequestTitleNotes);
   if (after.target_branch !== old.target_branch) {
     await insertSystemNote(trx, onMergeRequest(after), actorId, `Target branch changed from \`${old.target_branch}\` to \`${after.target_branch}\``);
   }
@@ -102,7 +123,7 @@ export async function recordMergeRequestChangeNotes(trx: Db, actorId: number, be
 export async function recordIssueChangeNotes(trx: Db, project: Project, actorId: number, before: IssueSnapshot, after: IssueRow): Promise<void> {
   const old = before.issue;
   const note = (body: string) => insertSystemNote(trx, onIssue(after), actorId, body);
-  await recordCommonChangeNotes(trx, onIssue(after), actorId, old, before.labelIds, after);
+  await recordCommonChangeNotes(trx, onIssue(after), actorId, old, before.labelIds, after, issueTitleNotes);
   if (after.confidential !== old.confidential) await note(after.confidential === 1 ? 'Made the issue confidential' : 'Made the issue visible');
   if (after.title !== old.title || after.description !== old.description) {
     await recordCrossReferences(trx, project, actorId, after, `${after.title}\n${after.description ?? ''}`);

@@ -330,6 +330,21 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id', () => {
     assert.ok(notes.some((body: string) => /^Added ~\d+ ~\d+ and removed ~\d+ labels$/.test(body)));
   });
 
+  test('marking and unmarking WIP are notes of their own; a title note only when the rest changed', async () => {
+    const project = await freshWorld([]);
+    const mr = await opened(project);
+    const path = `/projects/${project.id}/merge_requests/${mr.id}`;
+    assert.equal((await project.owner.client.put(path, { title: 'WIP: A change' })).body.work_in_progress, true);
+    assert.equal((await project.owner.client.put(path, { title: '[WIP] Another change' })).body.work_in_progress, true);
+    assert.equal((await project.owner.client.put(path, { title: 'Another change' })).body.work_in_progress, false);
+    const notes = (await project.owner.client.get(`${path}/notes`)).body.map((note: any) => note.body);
+    assert.deepEqual(notes, [
+      'Marked this merge request as a **Work In Progress**',
+      'Changed title: **{-WIP: A-} change** → **{+[WIP] Another+} change**',
+      'Unmarked this merge request as a Work In Progress',
+    ]);
+  });
+
   test('close and reopen; a merged one stays merged', async () => {
     const project = await freshWorld([]);
     const mr = await opened(project);
