@@ -42,8 +42,8 @@ export const badRequest = (message: string) => new ApiError(400, { message });
 /** A model validation failure: `{"message": {"field": ["text"]}}`. */
 export const validationFailed = (messages: ValidationMessages) => new ApiError(400, { message: messages });
 
-/** `409` with a message, or with validation messages (a fork that cannot be saved). */
-export const conflict = (message: string | ValidationMessages = '409 Conflict') => new ApiError(409, { message });
+/** `409` with a message, a model's base errors (a duplicate merge request), or validation messages (a fork that cannot be saved). */
+export const conflict = (message: string | string[] | ValidationMessages = '409 Conflict') => new ApiError(409, { message });
 
 /** A request body past its route's limit (`LIMITS`). */
 export const tooLarge = () => new ApiError(413, { message: '413 Request Entity Too Large' });
@@ -66,7 +66,7 @@ const RUBY_ESCAPES: Record<string, string> = {
   '\\': '\\\\', '"': '\\"', '#': '\\#', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x1b': '\\e', '\x07': '\\a', '\b': '\\b', '\v': '\\v', '\f': '\\f',
 };
 
-const rubyString = (text: string) =>
+export const rubyString = (text: string) =>
   `"${text.replace(/[\\"]|#(?=[{$@])|[\x00-\x1f\x7f]/g, (char) => RUBY_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)}"`;
 
 /** `Hash#inspect` of an errors hash: symbol keys, arrays of strings. */

@@ -47,6 +47,7 @@ import { TodosService } from './todos/todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
 import { LfsService } from './lfs/lfs';
+import { MergeRequestsService } from './merge-requests/merge-requests';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -116,6 +117,7 @@ export function createServices(ctx: ServiceContext) {
     awardEmoji: new AwardEmojiService(ctx),
     // Labels keep no state: the subscriptions' own instance reads the same rows.
     subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
+    mergeRequests: new MergeRequestsService(ctx, users, projects, events),
   };
 }
 

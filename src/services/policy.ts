@@ -145,15 +145,15 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
       return standing.issuesEnabled && access >= REPORTER;
     case 'destroy_issue':
       return standing.issuesEnabled && access >= OWNER;
-    // Merge requests (GitLab 8.12's project policy): readers of the project read them, developers open
-    // and change them, masters administer them; an archived project takes no new work.
+    // Merge requests (GitLab 8.12's project policy): readers of the project read them, developers open,
+    // change and administer them (assignee, milestone, labels); an archived project takes no new work.
     case 'read_merge_request':
       return standing.mergeRequestsEnabled && (access >= GUEST || open);
     case 'create_merge_request':
     case 'update_merge_request':
       return standing.mergeRequestsEnabled && access >= DEVELOPER && !standing.archived;
     case 'admin_merge_request':
-      return standing.mergeRequestsEnabled && access >= MASTER;
+      return standing.mergeRequestsEnabled && access >= DEVELOPER;
     case 'read_label':
     case 'read_milestone':
       return (standing.issuesEnabled || standing.mergeRequestsEnabled) && (access >= GUEST || open);

@@ -581,3 +581,46 @@ describe('labels and milestones', () => {
     assert.equal(await call((done) => api.projects.milestones.show(project.id, 999999, done)), null);
   });
 });
+
+describe('merge requests', () => {
+  test('add, list, show, update and comment, the last three on the singular legacy path', async () => {
+    const { user, api } = await newUser();
+    const { user: developer } = await newUser();
+    const project = await newProject(api);
+    await call((done) => api.projects.members.add(project.id, developer.id, 30, done));
+    await seedCommit(app, project.id, { files: { 'README.md': 'hi\n' }, message: 'first\n' });
+    const head = await seedCommit(app, project.id, { branch: 'topic', startRef: 'master', files: { 'topic.txt': 'topic\n' }, message: 'topic\n' });
+    const created = await call((done) => api.projects.merge_requests.add(project.id, 'topic', 'master', developer.id, 'Add topic', done));
+    assert.deepEqual([created.iid, created.project_id, created.source_branch, created.target_branch, created.title, created.state], [1, project.id, 'topic', 'master', 'Add topic', 'opened']);
+    assert.equal(created.author.id, user.id);
+    assert.equal(created.sha, head);
+    const listed = await call((done) => api.projects.merge_requests.list(project.id, done));
+    assert.deepEqual(listed.map((mr: any) => mr.id), [created.id]);
+    const shown = await call((done) => api.projects.merge_requests.show(project.id, created.id, done));
+    assert.deepEqual([shown.id, shown.title], [created.id, 'Add topic']);
+    const updated = await call((done) => api.projects.merge_requests.update(project.id, created.id, { title: 'WIP: Add topic', assignee_id: developer.id }, done));
+    assert.deepEqual([updated.title, updated.work_in_progress, updated.assignee.id], ['WIP: Add topic', true, developer.id]);
+    const closed = await call((done) => api.projects.merge_requests.update(project.id, created.id, { state_event: 'close' }, done));
+    assert.equal(closed.state, 'closed');
+    const comment = await call((done) => api.projects.merge_requests.comment(project.id, created.id, 'Nice work', done));
+    assert.equal(comment.note, 'Nice work');
+    assert.equal(comment.author.username, user.username);
+    const comments = await send(api, 'get', `projects/${project.id}/merge_request/${created.id}/comments`);
+    // The system notes of the changes come first: `add` sent `assigneeId`, which 8.12 ignored too, so the update reassigned.
+    assert.deepEqual(comments.body.map((note: any) => note.note), [
+      'Marked this merge request as a **Work In Progress**',
+      `Reassigned to @${developer.username}`,
+      'Status changed to closed',
+      'Nice work',
+    ]);
+  });
+
+  test('a merge request between the same branches is refused (true, as for any failed POST), 422 underneath', async () => {
+    const { api } = await newUser();
+    const project = await newProject(api);
+    await seedCommit(app, project.id, { files: { 'README.md': 'hi\n' } });
+    assert.equal(await call((done) => api.projects.merge_requests.add(project.id, 'master', 'master', undefined, 'Loop', done)), true);
+    const answer = await send(api, 'post', `projects/${project.id}/merge_requests`, { source_branch: 'master', target_branch: 'master', title: 'Loop' });
+    assert.equal(answer.status, 422);
+  });
+});

@@ -527,3 +527,42 @@ describe('project snippets and their notes (through the generic request: node-gi
     await refused(gitlab.request('get', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id }), 404, '404 Not found');
   });
 });
+
+describe('merge requests', () => {
+  test('create, get, list, update, notes and remove', async () => {
+    const { user, gitlab } = await newUser();
+    const { user: developer } = await newUser();
+    const project = await newProject(gitlab);
+    await gitlab.projectMembers.create({ id: project.id, user_id: developer.id, access_level: 30 });
+    await seedCommit(app, project.id, { files: { 'README.md': 'hi\n' }, message: 'first\n' });
+    const head = await seedCommit(app, project.id, { branch: 'topic', startRef: 'master', files: { 'topic.txt': 'topic\n' }, message: 'topic\n' });
+    const created = await gitlab.mergeRequests.create({ id: project.id, source_branch: 'topic', target_branch: 'master', title: 'Add topic', assignee_id: developer.id, labels: 'review' });
+    assert.deepEqual([created.iid, created.source_branch, created.target_branch, created.state, created.sha], [1, 'topic', 'master', 'opened', head]);
+    assert.deepEqual([created.author.id, created.assignee.id, created.labels], [user.id, developer.id, ['review']]);
+    assert.equal((await gitlab.mergeRequests.get({ id: project.id, merge_request_id: created.id })).title, 'Add topic');
+    assert.deepEqual((await gitlab.mergeRequests.list({ id: project.id, state: 'opened' })).map((mr: any) => mr.id), [created.id]);
+    const updated = await gitlab.mergeRequests.update({ id: project.id, merge_request_id: created.id, title: 'Add the topic', state_event: 'close', labels: '' });
+    assert.deepEqual([updated.title, updated.state, updated.labels, updated.assignee.id], ['Add the topic', 'closed', [], developer.id]);
+    assert.deepEqual(await gitlab.mergeRequests.list({ id: project.id, state: 'opened' }), []);
+
+    const note = await gitlab.mergeRequests.createNote({ id: project.id, merge_request_id: created.id, body: 'first comment' });
+    assert.deepEqual([note.body, note.author.id, note.noteable_id, note.noteable_type], ['first comment', user.id, created.id, 'MergeRequest']);
+    const notes = await gitlab.mergeRequests.listNotes({ id: project.id, merge_request_id: created.id });
+    assert.ok(notes.some((listed: any) => listed.id === note.id));
+    assert.equal((await gitlab.mergeRequests.getNote({ id: project.id, merge_request_id: created.id, note_id: note.id })).body, 'first comment');
+    assert.equal((await gitlab.mergeRequests.updateNote({ id: project.id, merge_request_id: created.id, note_id: note.id, body: 'edited' })).body, 'edited');
+
+    await gitlab.mergeRequests.remove({ id: project.id, merge_request_id: created.id });
+    await refused(gitlab.mergeRequests.get({ id: project.id, merge_request_id: created.id }), 404, '404 Not found');
+  });
+
+  test('the same branch at both ends is Gitlab422Error; a reporter cannot open one', async () => {
+    const { gitlab } = await newUser();
+    const { user: reporter, gitlab: asReporter } = await newUser();
+    const project = await newProject(gitlab);
+    await gitlab.projectMembers.create({ id: project.id, user_id: reporter.id, access_level: 20 });
+    await seedCommit(app, project.id, { files: { 'README.md': 'hi\n' } });
+    await assert.rejects(gitlab.mergeRequests.create({ id: project.id, source_branch: 'master', target_branch: 'master', title: 'Loop' }), (err: any) => err.statusCode === 422);
+    await refused(asReporter.mergeRequests.create({ id: project.id, source_branch: 'master', target_branch: 'other', title: 'No' }), 403, '403 Forbidden');
+  });
+});

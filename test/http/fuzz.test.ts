@@ -80,8 +80,10 @@ interface World {
   runner: number;
   build: number;
   environment: number;
-  /** A note on the issue and one on the snippet. */
-  notes: Record<'issues' | 'snippets', number>;
+  /** A merge request from `feature/x` into master. */
+  mergeRequest: number;
+  /** A note on the issue, one on the snippet and one on the merge request. */
+  notes: Record<'issues' | 'snippets' | 'merge_requests', number>;
   /** Bob's award on the issue. */
   award: number;
 }
@@ -235,6 +237,9 @@ function realValues(template: string, name: string): string[] {
       return ['fuzz'];
     case 'issues':
       return [String(world.issue)];
+    case 'merge_requests':
+    case 'merge_request':
+      return [String(world.mergeRequest)];
     case 'milestones':
       return [String(world.milestone)];
     case 'labels':
@@ -253,7 +258,7 @@ function realValues(template: string, name: string): string[] {
       return [String(world.award)];
     case 'notes': {
       const noteable = segments[at - 3];
-      return noteable === 'issues' || noteable === 'snippets' ? [String(world.notes[noteable])] : ['1'];
+      return noteable === 'issues' || noteable === 'snippets' || noteable === 'merge_requests' ? [String(world.notes[noteable])] : ['1'];
     }
     default:
       return ['1'];
@@ -703,7 +708,9 @@ async function seed(app: TestApp): Promise<World> {
   const milestone = await created('a milestone', alice.client.post(`/projects/${p}/milestones`, { title: 'fuzz' }));
   const [label] = await created('the labels', alice.client.get(`/projects/${p}/labels`));
   const snippet = await created('a snippet', alice.client.post(`/projects/${p}/snippets`, { title: 'fuzz', file_name: 'fuzz.txt', code: 'fuzz\n', visibility_level: 20 }));
+  const mergeRequest = await created('a merge request', alice.client.post(`/projects/${p}/merge_requests`, { source_branch: 'feature/x', target_branch: 'master', title: 'fuzz' }));
   const notes = {
+    merge_requests: (await created('a merge request note', alice.client.post(`/projects/${p}/merge_requests/${mergeRequest.id}/notes`, { body: 'fuzz' }))).id,
     issues: (await created('an issue note', alice.client.post(`/projects/${p}/issues/${issue.id}/notes`, { body: 'fuzz' }))).id,
     snippets: (await created('a snippet note', alice.client.post(`/projects/${p}/snippets/${snippet.id}/notes`, { body: 'fuzz' }))).id,
   };
@@ -731,6 +738,7 @@ async function seed(app: TestApp): Promise<World> {
     email: email.id,
     broadcast: broadcast.id,
     issue: issue.id,
+    mergeRequest: mergeRequest.id,
     milestone: milestone.id,
     label: label.id,
     snippet: snippet.id,

@@ -17,6 +17,7 @@ const CreateBody = Type.Object({ name: NameString() });
 /** The awardables of 8.12's API that Forge has, each under the ability that reads it. */
 const AWARDABLES = [
   { kind: 'issue', path: 'issues', ability: 'read_issue' },
+  { kind: 'merge_request', path: 'merge_requests', ability: 'read_merge_request' },
   { kind: 'snippet', path: 'snippets', ability: 'read_project_snippet' },
 ] as const;
 

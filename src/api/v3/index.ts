@@ -31,6 +31,7 @@ import { projectSnippetsRoutes } from './project-snippets';
 import { labelsRoutes } from './labels';
 import { milestonesRoutes } from './milestones';
 import { issuesRoutes } from './issues';
+import { mergeRequestsRoutes } from './merge-requests';
 import { milestoneIssuesRoutes } from './milestone-issues';
 import { todosRoutes } from './todos';
 import { notesRoutes } from './notes';
@@ -76,6 +77,7 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   labelsRoutes(api, deps);
   milestonesRoutes(api, deps);
   issuesRoutes(api, deps);
+  mergeRequestsRoutes(api, deps);
   milestoneIssuesRoutes(api, deps);
   todosRoutes(api, deps);
   notesRoutes(api, deps);

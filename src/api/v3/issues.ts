@@ -6,7 +6,7 @@ import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
 import { filterTitles, labelTitles } from '../../services/issues/label-names';
 import { invalidParam, notGiven, validationFailed } from '../../errors';
-import { NameString, RecordId, TextString } from './params';
+import { filterId, idParam, NameString, RecordId, TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const IssuePath = Type.Object({ id: Type.String(), issue_id: RecordId });
@@ -40,14 +40,6 @@ const IssueFields = {
 const CreateBody = Type.Object({ title: Type.Optional(NameString()), created_at: Text, ...IssueFields });
 const UpdateBody = Type.Object({ title: Type.Optional(NameString()), updated_at: Text, state_event: Text, ...IssueFields });
 const MoveBody = Type.Object({ to_project_id: Loose });
-
-/** An integer parameter: absent or blank is undefined, anything else not an id is 400 `<name> is invalid`. */
-function idParam(name: string, value: unknown): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const number = Number(value);
-  if (typeof value === 'boolean' || !Number.isInteger(number) || number < 0 || number > 2147483647) throw invalidParam(name);
-  return number;
-}
 
 /** `YYYY-MM-DD` naming a real day. */
 function dateParam(value: string | undefined): string | undefined {
@@ -91,13 +83,6 @@ function order(query: ListParams): Pick<IssueFilters, 'orderBy' | 'sort'> {
 /** `state` of the project and user lists: `opened`, `closed`, or every issue. */
 function listState(state: string | undefined): IssueFilters['state'] {
   return state === 'opened' || state === 'closed' ? state : 'all';
-}
-
-/** Integer filters that are not integers match nothing, as the database would have answered. */
-function filterId(value: unknown): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const number = Number(value);
-  return Number.isInteger(number) && Math.abs(number) <= 2147483647 ? number : -1;
 }
 
 /** Issues: the caller's, a group's and a project's, and each project issue (GitLab 8.12's `issues.rb`). */

@@ -17,8 +17,9 @@ const UpdateBody = Type.Object({ body: TextString() });
 
 // Each noteable kind is read under its own ability, off with its feature (as the issues and
 // snippets routes are); which issue or snippet a caller sees, and who writes notes, the service decides.
-const KINDS: { kind: NoteableKind; ability: 'read_issue' | 'read_project_snippet' }[] = [
+const KINDS: { kind: NoteableKind; ability: 'read_issue' | 'read_project_snippet' | 'read_merge_request' }[] = [
   { kind: 'issues', ability: 'read_issue' },
+  { kind: 'merge_requests', ability: 'read_merge_request' },
   { kind: 'snippets', ability: 'read_project_snippet' },
 ];
 

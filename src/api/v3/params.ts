@@ -1,5 +1,6 @@
 import { Type, type StringOptions } from '@sinclair/typebox';
 import { LIMITS } from '../../lib/limits';
+import { invalidParam } from '../../errors';
 
 /**
  * A record id in a path. Ids are 32-bit integers in both databases, so a larger
@@ -24,3 +25,18 @@ export function givenAttributes<T extends object>(params: T): T {
 export const NameString = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.name, ...options });
 export const TextString = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.text, ...options });
 export const FilePathString = (options: StringOptions = {}) => Type.String({ maxLength: LIMITS.filePath, ...options });
+
+/** An integer parameter: absent or blank is undefined, anything else not an id is 400 `<name> is invalid`. */
+export function idParam(name: string, value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = Number(value);
+  if (typeof value === 'boolean' || !Number.isInteger(number) || number < 0 || number > 2147483647) throw invalidParam(name);
+  return number;
+}
+
+/** Integer filters that are not integers match nothing, as the database would have answered. */
+export function filterId(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const number = Number(value);
+  return Number.isInteger(number) && Math.abs(number) <= 2147483647 ? number : -1;
+}

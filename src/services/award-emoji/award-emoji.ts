@@ -5,15 +5,16 @@ import type { Project } from '../projects/types';
 import type { Caller, ProjectStanding } from '../policy';
 import { notFound, notFoundWithMessages, recordNotFound, unauthorized } from '../../errors';
 import { mayReadIssue } from '../issues/visibility';
+import { can } from '../policy';
 import { visibleLevels } from '../snippets/project-snippets';
 import { mayAward, recordAward, type Awardable } from './awards';
 import { isEmojiName, normalizeEmojiName } from './names';
 
 export type AwardRow = Selectable<AwardEmojiTable>;
 
-/** The path's awardable: a project's issue or snippet by its global id, or one of its notes. */
+/** The path's awardable: a project's issue, merge request or snippet by its global id, or one of its notes. */
 export interface AwardTarget {
-  kind: 'issue' | 'snippet';
+  kind: 'issue' | 'snippet' | 'merge_request';
   id: number;
   noteId?: number;
 }
@@ -109,6 +110,10 @@ export class AwardEmojiService {
       const issue = await db.selectFrom('issues').selectAll().where('id', '=', target.id).where('project_id', '=', project.id).executeTakeFirst();
       if (!issue) throw recordNotFound();
       parent = { awardable: { type: 'Issue', id: issue.id }, readable: mayReadIssue(standing, issue), authorId: issue.author_id };
+    } else if (target.kind === 'merge_request') {
+      const mergeRequest = await db.selectFrom('merge_requests').selectAll().where('id', '=', target.id).where('target_project_id', '=', project.id).executeTakeFirst();
+      if (!mergeRequest) throw recordNotFound();
+      parent = { awardable: { type: 'MergeRequest', id: mergeRequest.id }, readable: can(standing, 'read_merge_request'), authorId: mergeRequest.author_id };
     } else {
       const snippet = await db.selectFrom('snippets').selectAll().where('id', '=', target.id).where('project_id', '=', project.id).executeTakeFirst();
       if (!snippet) throw recordNotFound();

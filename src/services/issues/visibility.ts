@@ -34,7 +34,12 @@ function memberProjectIds(db: Db, userId: number, minimumAccess: number) {
 
 /** Ids of the projects whose issues the caller may read: readable, not being deleted, issues enabled. */
 export function issueProjectIds(db: Db, caller: Caller) {
-  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0).where('projects.issues_enabled', '=', 1);
+  return featureProjectIds(db, caller, 'issues_enabled');
+}
+
+/** Ids of the projects the caller may read that are not being deleted and have the feature on (their issues, their merge requests). */
+export function featureProjectIds(db: Db, caller: Caller, feature: 'issues_enabled' | 'merge_requests_enabled') {
+  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0).where(`projects.${feature}`, '=', 1);
   if (caller.admin === 1) return query;
   const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
   return query.where((eb) => eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', memberProjectIds(db, caller.id, GUEST))]));

@@ -126,12 +126,12 @@ export class LabelsService {
   /**
    * Counts and subscriptions for labels of one project. Like 8.12's API (which counted with no user),
    * confidential issues are never counted, so a count tells nobody about issues they may not see.
-   * Merge requests do not exist yet: their count is 0.
+   * Open merge requests count whoever asks, as 8.12's did.
    */
   private async views(projectId: number, userId: number, labels: LabelRow[]): Promise<LabelView[]> {
     if (labels.length === 0) return [];
     const projectLabels = this.db.selectFrom('labels').select('id').where('project_id', '=', projectId);
-    const [counts, subscriptions] = await Promise.all([
+    const [counts, mergeRequestCounts, subscriptions] = await Promise.all([
       this.db
         .selectFrom('label_links')
         .innerJoin('issues', 'issues.id', 'label_links.target_id')
@@ -146,6 +146,15 @@ export class LabelsService {
         .groupBy('label_links.label_id')
         .execute(),
       this.db
+        .selectFrom('label_links')
+        .innerJoin('merge_requests', 'merge_requests.id', 'label_links.target_id')
+        .where('label_links.target_type', '=', 'MergeRequest')
+        .where('label_links.label_id', 'in', projectLabels)
+        .where('merge_requests.state', 'in', ['opened', 'reopened'])
+        .select((eb) => ['label_links.label_id', eb.fn.countAll<number | string>().as('open')])
+        .groupBy('label_links.label_id')
+        .execute(),
+      this.db
         .selectFrom('subscriptions')
         .select('subscribable_id')
         .where('user_id', '=', userId)
@@ -155,12 +164,13 @@ export class LabelsService {
         .execute(),
     ]);
     const countsOf = new Map(counts.map((row) => [row.label_id, row]));
+    const mergeRequestCountOf = new Map(mergeRequestCounts.map((row) => [row.label_id, Number(row.open)]));
     const subscribed = new Set(subscriptions.map((row) => row.subscribable_id));
     return labels.map((label) => ({
       ...label,
       open_issues_count: Number(countsOf.get(label.id)?.open ?? 0),
       closed_issues_count: Number(countsOf.get(label.id)?.closed ?? 0),
-      open_merge_requests_count: 0,
+      open_merge_requests_count: mergeRequestCountOf.get(label.id) ?? 0,
       subscribed: subscribed.has(label.id),
     }));
   }

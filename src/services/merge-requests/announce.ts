@@ -3,6 +3,12 @@ import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { Caller } from '../policy';
 import type { MergeRequestRow, Project } from './types';
+import { readCommits } from '../../git/commits';
+import { repoPathOf } from '../repository/repositories';
+import { attachNamespaces } from '../projects/lookup';
+import { emitProjectEvents } from '../hooks/project-events';
+import { buildMergeRequestHookData, type MergeRequestHookParts } from './hook-data';
+import { latestVersions } from './versions';
 
 /** The `object_attributes.action` of a Merge Request Hook. */
 export type MergeRequestHookAction = 'open' | 'close' | 'reopen' | 'update' | 'merge';
@@ -29,7 +35,13 @@ export async function announceMergeRequests(
   actor: Caller,
   announcements: MergeRequestAnnouncement[],
 ): Promise<void> {
-  for (const { mergeRequest, project, eventAction } of announcements) {
+  if (announcements.length === 0) return;
+  // Only projects with a Merge Request Hook pay for the payload (users, projects, commits read).
+  const projectIds = [...new Set(announcements.map(({ project }) => project.id))];
+  const hooks = await trx.selectFrom('hooks').select('project_id').where('project_id', 'in', projectIds).where('merge_requests_events', '=', 1).execute();
+  const hooked = new Set(hooks.map((hook) => hook.project_id));
+  const parts = hooked.size ? await hookParts(ctx, trx, actor, announcements) : undefined;
+  for (const { mergeRequest, project, hookAction, eventAction } of announcements) {
     if (eventAction) {
       await events.record(trx, {
         projectId: project.id,
@@ -40,7 +52,52 @@ export async function announceMergeRequests(
         targetTitle: mergeRequest.title,
       });
     }
-    // TODO(mr-core): queue the Merge Request Hook (8.12's payload) with `emitProjectEvents(…, 'merge_requests_events', 'Merge Request Hook', …)`.
-    void ctx;
+    if (!parts?.actor || !hooked.has(project.id)) continue;
+    const payload = buildMergeRequestHookData(
+      mergeRequest,
+      parts.actor,
+      project,
+      {
+        source: mergeRequest.source_project_id === project.id ? project : parts.sources.get(mergeRequest.source_project_id ?? -1),
+        lastCommit: parts.lastCommits.get(mergeRequest.id),
+        assignee: mergeRequest.assignee_id === null ? undefined : parts.assignees.get(mergeRequest.assignee_id),
+      },
+      ctx.config.externalUrl,
+      hookAction,
+    );
+    await emitProjectEvents(ctx, trx, project.id, 'merge_requests_events', 'Merge Request Hook', [payload]);
   }
+}
+
+/** The actor, assignees, source projects and last commits the payloads show, read once for all the announcements. */
+async function hookParts(ctx: ServiceContext, trx: Db, actor: Caller, announcements: MergeRequestAnnouncement[]) {
+  const rows = announcements.map(({ mergeRequest }) => mergeRequest);
+  const userIds = [actor.id, ...rows.flatMap((row) => (row.assignee_id === null ? [] : [row.assignee_id]))];
+  const sourceIds = [...new Set(rows.flatMap((row) => (row.source_project_id === null || row.source_project_id === row.target_project_id ? [] : [row.source_project_id])))];
+  const [users, sourceRows, versions] = await Promise.all([
+    trx.selectFrom('users').selectAll().where('id', 'in', [...new Set(userIds)]).execute(),
+    sourceIds.length ? trx.selectFrom('projects').selectAll().where('id', 'in', sourceIds).execute() : [],
+    latestVersions(trx, rows.map((row) => row.id)),
+  ]);
+  const userById = new Map(users.map((user) => [user.id, user]));
+  const sources = new Map((await attachNamespaces(trx, sourceRows)).map((project) => [project.id, project]));
+  const lastCommits = new Map<number, Awaited<ReturnType<typeof readCommits>>[number]>();
+  for (const { mergeRequest, project } of announcements) {
+    const head = versions.get(mergeRequest.id)?.head_commit_sha;
+    if (!head || lastCommits.has(mergeRequest.id)) continue;
+    // The source head is kept in the target repository (`versions.ts`), so it is read there.
+    const [commit] = await readCommits(repoPathOf(ctx, project.id), [head]);
+    if (commit) lastCommits.set(mergeRequest.id, commit);
+  }
+  return { actor: userById.get(actor.id), assignees: userById, sources, lastCommits };
+}
+
+/** What one merge request's `hook_attrs` show besides its columns (for the `merge_request` of a Note Hook). */
+export async function mergeRequestHookParts(ctx: ServiceContext, trx: Db, actor: Caller, mergeRequest: MergeRequestRow, project: Project): Promise<MergeRequestHookParts> {
+  const parts = await hookParts(ctx, trx, actor, [{ mergeRequest, project, hookAction: 'update' }]);
+  return {
+    source: mergeRequest.source_project_id === project.id ? project : parts.sources.get(mergeRequest.source_project_id ?? -1),
+    lastCommit: parts.lastCommits.get(mergeRequest.id),
+    assignee: mergeRequest.assignee_id === null ? undefined : parts.assignees.get(mergeRequest.assignee_id),
+  };
 }

@@ -2,3 +2,6 @@
 const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+\s*/i;
 
 export const isWorkInProgress = (title: string): boolean => WIP.test(title);
+
+/** The title without its WIP marks (8.12's `wipless_title`). */
+export const wiplessTitle = (title: string): string => title.replace(WIP, '');

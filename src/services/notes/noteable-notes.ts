@@ -11,10 +11,12 @@ import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
 import { emojiOnlyName, mayAward, recordAward } from '../award-emoji/awards';
 import { mayReadIssue } from '../issues/visibility';
-import { findNoteable, type Noteable, type NoteableKind } from './noteables';
+import { findNoteable, noteableAuthorId, type Noteable, type NoteableKind } from './noteables';
 import { buildNoteableNoteData } from './noteable-note-data';
 import { crossReferencedIid, recordCrossReferences } from './system-notes';
 import { createNoteTodos } from '../todos/issue-todos';
+import { mergeRequestNoteTodos } from '../todos/merge-request-todos';
+import { mergeRequestHookParts } from '../merge-requests/announce';
 
 type Page = { offset: number; limit: number };
 type AwardRow = NonNullable<Awaited<ReturnType<typeof recordAward>>>;
@@ -26,10 +28,15 @@ export interface NewNote {
   body: string;
   /** Kept for administrators and the owner of a personal project, on issues (8.12). */
   createdAt?: string;
+  /**
+   * Save a body of one emoji as a note, not an award: the legacy merge request `…/comments` route,
+   * where 8.12 made the award and then answered it as a comment it was not (a plain bug).
+   */
+  plain?: boolean;
 }
 
 /**
- * Notes on a project's issues and snippets (GitLab 8.12's `notes.rb` with `Notes::*Service`).
+ * Notes on a project's issues, merge requests and snippets (GitLab 8.12's `notes.rb` with `Notes::*Service`).
  * The project guard has checked that the caller reads the noteable's kind; this service finds the
  * noteable in the project and checks that the caller sees that one.
  */
@@ -83,9 +90,8 @@ export class NoteableNotesService {
     if (given.body.trim() === '') throw notGiven('body');
     // An emoji-only body is an award, unless its author may not give it (a vote on their own issue
     // or snippet): 8.12 then saved it as an ordinary note.
-    const named = emojiOnlyName(given.body);
-    const authorId = noteable.type === 'Issue' ? noteable.issue.author_id : noteable.snippet.author_id;
-    const emoji = named !== undefined && mayAward(authorId, actor.id, named) ? named : undefined;
+    const named = given.plain ? undefined : emojiOnlyName(given.body);
+    const emoji = named !== undefined && mayAward(noteableAuthorId(noteable), actor.id, named) ? named : undefined;
     return inTransaction(this.ctx.db, async (trx): Promise<Created> => {
       if (emoji !== undefined) {
         const award = await recordAward(trx, { type: noteable.type, id: noteable.id }, actor.id, emoji);
@@ -158,12 +164,16 @@ export class NoteableNotesService {
   /** 8.12's `PostProcessService` for a comment: the event, the Note Hooks, the cross-references, the todos of its mentions. */
   private async announce(trx: Db, project: Project, actor: User, noteable: Noteable, note: NoteRow): Promise<void> {
     await this.events.record(trx, { projectId: project.id, authorId: actor.id, action: 'commented on', targetId: note.id, targetType: 'Note' });
-    const data = buildNoteableNoteData(note, actor, project, noteable, this.ctx.config.externalUrl);
+    // A merge request's payload reads its source project and last commit: only for a project with a Note Hook.
+    const hooked = noteable.type === 'MergeRequest' && (await trx.selectFrom('hooks').select('id').where('project_id', '=', project.id).where('note_events', '=', 1).executeTakeFirst());
+    const parts = noteable.type === 'MergeRequest' && hooked ? await mergeRequestHookParts(this.ctx, trx, actor, noteable.mergeRequest, project) : undefined;
+    const data = buildNoteableNoteData(note, actor, project, noteable, this.ctx.config.externalUrl, parts);
     await emitProjectEvents(this.ctx, trx, project.id, 'note_events', 'Note Hook', [data]);
     if (noteable.type === 'Issue') {
       await recordCrossReferences(trx, project, actor.id, noteable.issue, note.note);
       await createNoteTodos(trx, { note, issue: noteable.issue, project, author: actor });
     }
+    if (noteable.type === 'MergeRequest') await mergeRequestNoteTodos(trx, { note, mergeRequest: noteable.mergeRequest, project, author: actor });
   }
 
   /** Ids of the cross-reference notes naming an issue of the project the caller may not read (8.12's `cross_reference_not_visible_for?`). */

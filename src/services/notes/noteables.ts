@@ -2,21 +2,27 @@ import type { Db } from '../../db/index';
 import type { IssueRow } from '../issues/types';
 import type { Project } from '../projects/types';
 import type { SnippetRow } from '../snippets/project-snippets';
+import type { MergeRequestRow } from '../merge-requests/types';
 import { visibleLevels } from '../snippets/project-snippets';
 import { mayReadIssue } from '../issues/visibility';
 import { can, type ProjectStanding } from '../policy';
 import { recordNotFound } from '../../errors';
 
 /** The path segment of a noteable kind (`/projects/:id/issues/:noteable_id/notes`). */
-export type NoteableKind = 'issues' | 'snippets';
+export type NoteableKind = 'issues' | 'snippets' | 'merge_requests';
 
-/** What notes hang on: an issue or a project snippet of the project, and whether the caller may read it. */
+/** What notes hang on: an issue, a project snippet or a merge request of the project, and whether the caller may read it. */
 export type Noteable =
-  | { type: 'Issue'; issue: IssueRow; snippet?: undefined; id: number; readable: boolean }
-  | { type: 'Snippet'; snippet: SnippetRow; issue?: undefined; id: number; readable: boolean };
+  | { type: 'Issue'; issue: IssueRow; snippet?: undefined; mergeRequest?: undefined; id: number; readable: boolean }
+  | { type: 'Snippet'; snippet: SnippetRow; issue?: undefined; mergeRequest?: undefined; id: number; readable: boolean }
+  | { type: 'MergeRequest'; mergeRequest: MergeRequestRow; issue?: undefined; snippet?: undefined; id: number; readable: boolean };
+
+/** Who wrote the noteable: they may not vote on it. */
+export const noteableAuthorId = (noteable: Noteable): number | null =>
+  noteable.type === 'Issue' ? noteable.issue.author_id : noteable.type === 'Snippet' ? noteable.snippet.author_id : noteable.mergeRequest.author_id;
 
 /**
- * The project's issue or snippet by its id, as 8.12 found it (`user_project.issues.find`): `404 Not
+ * The project's issue, snippet or merge request (the project its target) by its id, as 8.12 found it (`user_project.issues.find`): `404 Not
  * found` when the project has none of that id. Whether the caller may read it (`read_issue` with
  * confidential issues, the snippet's visibility) is for the caller of this to act on, as 8.12
  * answered an unreadable noteable with its own message.
@@ -26,6 +32,11 @@ export async function findNoteable(db: Db, project: Project, standing: ProjectSt
     const issue = await db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', project.id).executeTakeFirst();
     if (!issue) throw recordNotFound();
     return { type: 'Issue', issue, id: issue.id, readable: can(standing, 'read_issue') && mayReadIssue(standing, issue) };
+  }
+  if (kind === 'merge_requests') {
+    const mergeRequest = await db.selectFrom('merge_requests').selectAll().where('id', '=', id).where('target_project_id', '=', project.id).executeTakeFirst();
+    if (!mergeRequest) throw recordNotFound();
+    return { type: 'MergeRequest', mergeRequest, id: mergeRequest.id, readable: can(standing, 'read_merge_request') };
   }
   const snippet = await db.selectFrom('snippets').selectAll().where('id', '=', id).where('project_id', '=', project.id).executeTakeFirst();
   if (!snippet) throw recordNotFound();

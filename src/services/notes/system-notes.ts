@@ -1,6 +1,8 @@
 import type { Db } from '../../db/index';
 import { chunksOf } from '../../db/chunks';
 import type { IssueRow } from '../issues/types';
+import type { MergeRequestRow } from '../merge-requests/types';
+import { isWorkInProgress, wiplessTitle } from '../merge-requests/work-in-progress';
 import type { Project } from '../projects/types';
 import { now } from '../../lib/time';
 
@@ -42,16 +44,75 @@ export async function insertSystemNote(trx: Db, noteable: SystemNoteable, author
     .execute();
 }
 
-const onIssue = (issue: IssueRow): SystemNoteable => ({ type: 'Issue', id: issue.id, projectId: issue.project_id });
+/** What a merge request was before a change, as its system notes compare it. */
+export interface MergeRequestSnapshot {
+  mergeRequest: MergeRequestRow;
+  labelIds: number[];
+}
 
-async function issueLabelIds(trx: Db, issueId: number): Promise<number[]> {
-  const rows = await trx.selectFrom('label_links').select('label_id').where('target_type', '=', 'Issue').where('target_id', '=', issueId).orderBy('label_id').execute();
+const onIssue = (issue: IssueRow): SystemNoteable => ({ type: 'Issue', id: issue.id, projectId: issue.project_id });
+const onMergeRequest = (mergeRequest: MergeRequestRow): SystemNoteable => ({ type: 'MergeRequest', id: mergeRequest.id, projectId: mergeRequest.target_project_id });
+
+async function labelIdsOf(trx: Db, noteable: SystemNoteable): Promise<number[]> {
+  const rows = await trx.selectFrom('label_links').select('label_id').where('target_type', '=', noteable.type).where('target_id', '=', noteable.id).orderBy('label_id').execute();
   return rows.map((row) => row.label_id);
 }
 
 /** Read before a change, inside its transaction, to compare with after. */
 export async function issueSnapshot(trx: Db, issue: IssueRow): Promise<IssueSnapshot> {
-  return { issue, labelIds: await issueLabelIds(trx, issue.id) };
+  return { issue, labelIds: await labelIdsOf(trx, onIssue(issue)) };
+}
+
+export async function mergeRequestSnapshot(trx: Db, mergeRequest: MergeRequestRow): Promise<MergeRequestSnapshot> {
+  return { mergeRequest, labelIds: await labelIdsOf(trx, onMergeRequest(mergeRequest)) };
+}
+
+/** The fields issues and merge requests share, which their system notes record the changes of. */
+type Issuable = Pick<IssueRow, 'state' | 'title' | 'milestone_id' | 'assignee_id'>;
+
+/** The notes of a changed title: 8.12's `create_title_change_note`. */
+type TitleNotes = (oldTitle: string, newTitle: string) => string[];
+
+const issueTitleNotes: TitleNotes = (oldTitle, newTitle) => [titleChangeBody(oldTitle, newTitle)];
+
+/**
+ * A merge request's (8.12's `MergeRequests::UpdateService#create_title_change_note`): marking or
+ * unmarking it WIP is a note of its own, and the title note is written only when the title without
+ * its WIP marks changed too.
+ */
+const mergeRequestTitleNotes: TitleNotes = (oldTitle, newTitle) => {
+  const bodies: string[] = [];
+  const wasWip = isWorkInProgress(oldTitle);
+  const isWip = isWorkInProgress(newTitle);
+  if (wasWip && !isWip) bodies.push('Unmarked this merge request as a Work In Progress');
+  if (!wasWip && isWip) bodies.push('Marked this merge request as a **Work In Progress**');
+  if (wiplessTitle(oldTitle) !== wiplessTitle(newTitle)) bodies.push(titleChangeBody(oldTitle, newTitle));
+  return bodies;
+};
+
+/** 8.12's `IssuableBaseService#handle_common_system_notes` with the state: state, title, labels, milestone, assignee, in that order. */
+async function recordCommonChangeNotes(trx: Db, on: SystemNoteable, actorId: number, old: Issuable, oldLabelIds: number[], after: Issuable, titleNotes: TitleNotes): Promise<void> {
+  const note = (body: string) => insertSystemNote(trx, on, actorId, body);
+  if (after.state !== old.state) await note(`Status changed to ${after.state}`);
+  if (after.title !== old.title) for (const body of titleNotes(old.title, after.title)) await note(body);
+  const labelIds = await labelIdsOf(trx, on);
+  const added = labelIds.filter((id) => !oldLabelIds.includes(id));
+  const removed = oldLabelIds.filter((id) => !labelIds.includes(id));
+  if (added.length || removed.length) await note(labelChangeBody(added, removed));
+  if (after.milestone_id !== old.milestone_id) await note(await milestoneChangeBody(trx, after.milestone_id));
+  if (after.assignee_id !== old.assignee_id) await note(await assigneeChangeBody(trx, after.assignee_id));
+}
+
+/**
+ * The notes of a merge request's update, as 8.12's `MergeRequests::UpdateService` wrote them: those
+ * issues have, then the target branch's (8.12's `change_branch`: "Target branch changed from `a` to `b`").
+ */
+export async function recordMergeRequestChangeNotes(trx: Db, actorId: number, before: MergeRequestSnapshot, after: MergeRequestRow): Promise<void> {
+  const old = before.mergeRequest;
+  await recordCommonChangeNotes(trx, onMergeRequest(after), actorId, old, before.labelIds, after, mergeRequestTitleNotes);
+  if (after.target_branch !== old.target_branch) {
+    await insertSystemNote(trx, onMergeRequest(after), actorId, `Target branch changed from \`${old.target_branch}\` to \`${after.target_branch}\``);
+  }
 }
 
 /**
@@ -62,14 +123,7 @@ export async function issueSnapshot(trx: Db, issue: IssueRow): Promise<IssueSnap
 export async function recordIssueChangeNotes(trx: Db, project: Project, actorId: number, before: IssueSnapshot, after: IssueRow): Promise<void> {
   const old = before.issue;
   const note = (body: string) => insertSystemNote(trx, onIssue(after), actorId, body);
-  if (after.state !== old.state) await note(`Status changed to ${after.state}`);
-  if (after.title !== old.title) await note(titleChangeBody(old.title, after.title));
-  const labelIds = await issueLabelIds(trx, after.id);
-  const added = labelIds.filter((id) => !before.labelIds.includes(id));
-  const removed = before.labelIds.filter((id) => !labelIds.includes(id));
-  if (added.length || removed.length) await note(labelChangeBody(added, removed));
-  if (after.milestone_id !== old.milestone_id) await note(await milestoneChangeBody(trx, after.milestone_id));
-  if (after.assignee_id !== old.assignee_id) await note(await assigneeChangeBody(trx, after.assignee_id));
+  await recordCommonChangeNotes(trx, onIssue(after), actorId, old, before.labelIds, after, issueTitleNotes);
   if (after.confidential !== old.confidential) await note(after.confidential === 1 ? 'Made the issue confidential' : 'Made the issue visible');
   if (after.title !== old.title || after.description !== old.description) {
     await recordCrossReferences(trx, project, actorId, after, `${after.title}\n${after.description ?? ''}`);

@@ -9,11 +9,14 @@ import { notFound, notModified, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { loadIssueDetails } from '../issues/details';
 import { mayReadIssue } from '../issues/visibility';
+import type { MergeRequestDetails } from '../merge-requests/types';
+import { findMergeRequest } from '../merge-requests/find';
+import { loadMergeRequestDetails } from '../merge-requests/details';
 
-type Subscribable = { type: 'Issue' | 'Label'; id: number };
+type Subscribable = { type: 'Issue' | 'MergeRequest' | 'Label'; id: number };
 
 /**
- * Subscriptions to a project's issues and labels (GitLab 8.12's `subscriptions.rb`): a subscription
+ * Subscriptions to a project's issues, merge requests and labels (GitLab 8.12's `subscriptions.rb`): a subscription
  * that changes nothing answers 304. Whether the caller is subscribed follows `Subscribable#subscribed?`
  * (`participantSubscriptions` for issues and merge requests; a label has no participants, so only its row counts).
  */
@@ -30,6 +33,14 @@ export class SubscriptionsService {
 
   async unsubscribeFromIssue(project: Project, standing: ProjectStanding, issueId: number): Promise<IssueDetails> {
     return this.changeIssue(project, standing, issueId, false);
+  }
+
+  async subscribeToMergeRequest(project: Project, standing: ProjectStanding, mergeRequestId: number): Promise<MergeRequestDetails> {
+    return this.changeMergeRequest(project, standing, mergeRequestId, true);
+  }
+
+  async unsubscribeFromMergeRequest(project: Project, standing: ProjectStanding, mergeRequestId: number): Promise<MergeRequestDetails> {
+    return this.changeMergeRequest(project, standing, mergeRequestId, false);
   }
 
   async subscribeToLabel(project: Project, caller: Caller, idOrTitle: string): Promise<LabelView> {
@@ -50,6 +61,17 @@ export class SubscriptionsService {
     const [before] = await loadIssueDetails(db, this.users, [issue], caller.id, [project]);
     if (before.subscribed === subscribed) throw notModified();
     await setSubscription(db, caller.id, { type: 'Issue', id: issue.id }, subscribed);
+    return { ...before, subscribed };
+  }
+
+  /** The merge request by its global id (`404 Not found`); the route has checked `read_merge_request`. */
+  private async changeMergeRequest(project: Project, standing: ProjectStanding, mergeRequestId: number, subscribed: boolean): Promise<MergeRequestDetails> {
+    const { db } = this.ctx;
+    const caller = standing.caller!;
+    const mergeRequest = await findMergeRequest(db, project, mergeRequestId);
+    const [before] = await loadMergeRequestDetails(db, this.users, [mergeRequest], caller.id, [project]);
+    if (before.subscribed === subscribed) throw notModified();
+    await setSubscription(db, caller.id, { type: 'MergeRequest', id: mergeRequest.id }, subscribed);
     return { ...before, subscribed };
   }
 

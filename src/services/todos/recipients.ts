@@ -77,3 +77,14 @@ async function projectMemberIds(trx: Db, project: Project): Promise<number[]> {
   if (project.namespace.kind === 'user' && project.namespace.owner_id !== null) ids.push(project.namespace.owner_id);
   return [...new Set(ids)];
 }
+
+/** Those of the users who may read the project's merge requests (active, `read_merge_request`). */
+export async function mergeRequestReaders(trx: Db, project: Project, userIds: number[]): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const users = await trx.selectFrom('users').select(['id', 'admin', 'external']).where('id', 'in', [...new Set(userIds)]).where('state', '=', 'active').execute();
+  const readers: number[] = [];
+  for (const user of users) {
+    if (can(await loadStanding(trx, project, user), 'read_merge_request')) readers.push(user.id);
+  }
+  return readers;
+}

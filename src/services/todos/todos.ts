@@ -2,13 +2,16 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { User, UsersService } from '../users/users';
 import type { IssueDetails } from '../issues/types';
-import { confidentialFilter, issueProjectIds, mayReadIssue } from '../issues/visibility';
+import { confidentialFilter, featureProjectIds, issueProjectIds, mayReadIssue } from '../issues/visibility';
 import { loadIssueDetails } from '../issues/details';
+import type { MergeRequestDetails } from '../merge-requests/types';
+import { loadMergeRequestDetails } from '../merge-requests/details';
+import { findMergeRequest } from '../merge-requests/find';
 import { notFound, notModified, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import type { Caller, ProjectStanding } from '../policy';
-import { createTodos, TODO_ACTIONS, type TodoRow } from './records';
+import { createTodos, TODO_ACTIONS, type TodoRow, type TodoTarget } from './records';
 
 /** GitLab 8.12's `TodosFinder` parameters; each undefined one does not filter. */
 export interface TodoFilters {
@@ -25,7 +28,7 @@ export interface TodoDetails {
   todo: TodoRow;
   project: Project;
   author: User | undefined;
-  target: IssueDetails;
+  target: { type: 'Issue'; details: IssueDetails } | { type: 'MergeRequest'; details: MergeRequestDetails };
   /** The text of the note the todo came from, if it came from one. */
   noteText: string | undefined;
 }
@@ -84,18 +87,26 @@ export class TodosService {
     const issue = await this.ctx.db.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
     if (!issue) throw recordNotFound();
     if (!mayReadIssue(standing, issue)) throw notFound();
-    const [todo] = await inTransaction(this.ctx.db, (trx) =>
-      createTodos(trx, [caller.id], { projectId: project.id, targetType: 'Issue', targetId: issue.id, authorId: caller.id, action: TODO_ACTIONS.marked }),
-    );
+    return this.mark(caller, { projectId: project.id, targetType: 'Issue', targetId: issue.id });
+  }
+
+  /** The caller marks a merge request as a todo of their own; `304` when they already have a pending todo on it, `404 Not found` for an unknown one. */
+  async markMergeRequest(project: Project, caller: Caller, mergeRequestId: number): Promise<TodoDetails> {
+    const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
+    return this.mark(caller, { projectId: project.id, targetType: 'MergeRequest', targetId: mergeRequest.id });
+  }
+
+  private async mark(caller: Caller, target: TodoTarget): Promise<TodoDetails> {
+    const [todo] = await inTransaction(this.ctx.db, (trx) => createTodos(trx, [caller.id], { ...target, authorId: caller.id, action: TODO_ACTIONS.marked }));
     if (!todo) throw notModified();
     const [details] = await this.details([todo], caller);
     return details;
   }
 
   /**
-   * The caller's todos the filters find, on issues they may still read: 8.12's finder kept todos of
-   * projects the user sees; a todo on a confidential issue hidden from them now is left out too.
-   * Forge has no merge requests yet, so every target is an issue.
+   * The caller's todos the filters find, on issues and merge requests they may still read: 8.12's
+   * finder kept todos of projects the user sees; a todo on a confidential issue hidden from them
+   * now is left out too, and so is one in a project whose merge requests they may no longer read.
    */
   private visible(caller: Caller, filters: TodoFilters) {
     const db = this.ctx.db;
@@ -103,21 +114,26 @@ export class TodosService {
       .selectFrom('todos')
       .where('todos.user_id', '=', caller.id)
       .where('todos.state', '=', filters.state)
-      .where('todos.target_type', '=', 'Issue')
-      .where('todos.project_id', 'in', issueProjectIds(db, caller))
-      // Each todo looks its issue up by id. OFFSET 0 keeps PostgreSQL from making this a join, which it
-      // planned as a scan of every issue in the instance (20 ms on 50,000) to count a user's few hundred
-      // todos; SQLite takes an OFFSET only after a LIMIT.
       .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('issues')
-            .select('issues.id')
-            .whereRef('issues.id', '=', 'todos.target_id')
-            .where(confidentialFilter(db, caller))
-            .limit(1)
-            .offset(0),
-        ),
+        eb.or([
+          eb.and([
+            eb('todos.target_type', '=', 'Issue'),
+            eb('todos.project_id', 'in', issueProjectIds(db, caller)),
+            // Each todo looks its issue up by id. OFFSET 0 keeps PostgreSQL from making this a join, which it
+            // planned as a scan of every issue in the instance (20 ms on 50,000) to count a user's few hundred
+            // todos; SQLite takes an OFFSET only after a LIMIT.
+            eb.exists(
+              eb
+                .selectFrom('issues')
+                .select('issues.id')
+                .whereRef('issues.id', '=', 'todos.target_id')
+                .where(confidentialFilter(db, caller))
+                .limit(1)
+                .offset(0),
+            ),
+          ]),
+          eb.and([eb('todos.target_type', '=', 'MergeRequest'), eb('todos.project_id', 'in', featureProjectIds(db, caller, 'merge_requests_enabled'))]),
+        ]),
       );
     if (filters.action !== undefined) query = query.where('todos.action', '=', filters.action);
     if (filters.authorId !== undefined) query = query.where('todos.author_id', '=', filters.authorId);
@@ -126,26 +142,34 @@ export class TodosService {
     return query;
   }
 
-  /** A page of todos with their issues, projects, authors and notes, in a fixed number of queries. */
+  /** A page of todos with their issues or merge requests, projects, authors and notes, in a fixed number of queries. */
   private async details(todos: TodoRow[], caller: Caller): Promise<TodoDetails[]> {
     if (todos.length === 0) return [];
     const db = this.ctx.db;
-    const issueIds = [...new Set(todos.map((todo) => todo.target_id))];
+    const idsOf = (type: string) => [...new Set(todos.filter((todo) => todo.target_type === type).map((todo) => todo.target_id))];
+    const issueIds = idsOf('Issue');
+    const mergeRequestIds = idsOf('MergeRequest');
     const noteIds = [...new Set(todos.flatMap((todo) => (todo.note_id === null ? [] : [todo.note_id])))];
     const authorIds = [...new Set(todos.flatMap((todo) => (todo.author_id === null ? [] : [todo.author_id])))];
-    const [issues, notes, authors] = await Promise.all([
-      db.selectFrom('issues').selectAll().where('id', 'in', issueIds).execute(),
+    const [issues, mergeRequests, notes, authors] = await Promise.all([
+      issueIds.length ? db.selectFrom('issues').selectAll().where('id', 'in', issueIds).execute() : [],
+      mergeRequestIds.length ? db.selectFrom('merge_requests').selectAll().where('id', 'in', mergeRequestIds).execute() : [],
       noteIds.length ? db.selectFrom('notes').select(['id', 'note']).where('id', 'in', noteIds).execute() : [],
       this.users.findMany(authorIds),
     ]);
-    const targets = new Map((await loadIssueDetails(db, this.users, issues, caller.id)).map((details) => [details.issue.id, details]));
+    const [issueDetails, mergeRequestDetails] = await Promise.all([
+      loadIssueDetails(db, this.users, issues, caller.id),
+      loadMergeRequestDetails(db, this.users, mergeRequests, caller.id),
+    ]);
+    const issueTargets = new Map(issueDetails.map((details) => [details.issue.id, { type: 'Issue' as const, details }]));
+    const mergeRequestTargets = new Map(mergeRequestDetails.map((details) => [details.mergeRequest.id, { type: 'MergeRequest' as const, details }]));
     const noteById = new Map(notes.map((note) => [note.id, note.note]));
     return todos.flatMap((todo) => {
-      const target = targets.get(todo.target_id);
+      const target = todo.target_type === 'MergeRequest' ? mergeRequestTargets.get(todo.target_id) : issueTargets.get(todo.target_id);
       if (!target) return [];
       return [{
         todo,
-        project: target.project,
+        project: target.details.project,
         author: todo.author_id === null ? undefined : authors.get(todo.author_id),
         target,
         noteText: todo.note_id === null ? undefined : noteById.get(todo.note_id),

@@ -4,6 +4,7 @@ import { actionName } from '../../../services/todos/records';
 import { BasicProjectDetails, presentBasicProject } from './project';
 import { UserBasic, presentUserBasic } from './user';
 import { Issue, presentIssue } from './issue';
+import { MergeRequest, presentMergeRequest } from './merge-request';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 export const Todo = Type.Object({
@@ -12,7 +13,7 @@ export const Todo = Type.Object({
   author: Nullable(UserBasic),
   action_name: Type.String(),
   target_type: Type.String(),
-  target: Issue,
+  target: Type.Union([Issue, MergeRequest]),
   target_url: Type.String(),
   body: Type.String(),
   state: Type.String(),
@@ -22,7 +23,7 @@ export const Todo = Type.Object({
 /** GitLab 8.12's `Entities::Todo`: the target in full, its URL (to the note when it came from one), the note's text or the target's title. */
 export function presentTodo(details: TodoDetails, presenter: Presenter): Static<typeof Todo> {
   const { todo } = details;
-  const target = presentIssue(details.target, presenter);
+  const target = details.target.type === 'MergeRequest' ? presentMergeRequest(details.target.details, presenter) : presentIssue(details.target.details, presenter);
   return {
     id: todo.id,
     project: presentBasicProject(details.project, presenter),
