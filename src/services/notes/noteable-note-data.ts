@@ -5,21 +5,22 @@ import type { Noteable } from './noteables';
 import { buildNoteData } from './note-data';
 import { buildIssueHookData } from '../issues/hook-data';
 import { hookTime } from '../hooks/hook-attributes';
+import type { UrlBase } from '../../lib/urls';
 
 /**
  * GitLab 8.12's `Gitlab::NoteDataBuilder.build` for a note on an issue or a snippet: the shared
  * part, then the noteable's `hook_attrs` under `issue` or `snippet` (its columns, as Sidekiq wrote them).
  */
-export function buildNoteableNoteData(note: NoteRow, author: User, project: Project, noteable: Noteable, externalUrl: string) {
+export function buildNoteableNoteData(note: NoteRow, author: User, project: Project, noteable: Noteable, urls: UrlBase) {
   if (noteable.type === 'Issue') {
     const { issue } = noteable;
-    const data = buildNoteData({ note, author, project, externalUrl, noteablePath: `issues/${issue.iid}` });
+    const data = buildNoteData({ note, author, project, urls, noteablePath: `issues/${issue.iid}` });
     // The Issue Hook's attributes without its `url` and `action`, which `hook_attrs` did not have.
-    const { url: _url, action: _action, ...attributes } = buildIssueHookData(issue, author, undefined, project, externalUrl, 'update').object_attributes;
+    const { url: _url, action: _action, ...attributes } = buildIssueHookData(issue, author, undefined, project, urls, 'update').object_attributes;
     return { ...data, issue: attributes };
   }
   const { snippet } = noteable;
-  const data = buildNoteData({ note, author, project, externalUrl, noteablePath: `snippets/${snippet.id}` });
+  const data = buildNoteData({ note, author, project, urls, noteablePath: `snippets/${snippet.id}` });
   return {
     ...data,
     snippet: {

@@ -158,7 +158,7 @@ export class NoteableNotesService {
   /** 8.12's `PostProcessService` for a comment: the event, the Note Hooks, the cross-references, the todos of its mentions. */
   private async announce(trx: Db, project: Project, actor: User, noteable: Noteable, note: NoteRow): Promise<void> {
     await this.events.record(trx, { projectId: project.id, authorId: actor.id, action: 'commented on', targetId: note.id, targetType: 'Note' });
-    const data = buildNoteableNoteData(note, actor, project, noteable, this.ctx.config.externalUrl);
+    const data = buildNoteableNoteData(note, actor, project, noteable, this.ctx.config);
     await emitProjectEvents(this.ctx, trx, project.id, 'note_events', 'Note Hook', [data]);
     if (noteable.type === 'Issue') {
       await recordCrossReferences(trx, project, actor.id, noteable.issue, note.note);
