@@ -32,6 +32,14 @@ export const GIT_ACCESS_REFUSALS = {
  */
 export type GitAccessAnswer = 'ok' | 'unauthorized' | 'not_found' | 'forbidden';
 
+/** What a client refused before git runs is told (over SSH; HTTP answers with a status). */
+export function accessRefusal(caller: GitCaller, answer: GitAccessAnswer, action: 'read' | 'write'): string | undefined {
+  if (answer === 'ok') return undefined;
+  if (answer !== 'forbidden') return GIT_ACCESS_REFUSALS.notFound;
+  if (action === 'read') return GIT_ACCESS_REFUSALS.download;
+  return caller.kind === 'deploy_key' ? GIT_ACCESS_REFUSALS.deployKeyPush : GIT_ACCESS_REFUSALS.push;
+}
+
 /** Who may fetch from and push to a repository, for git's transports (smart HTTP now, SSH later). */
 export class GitAccessService {
   private readonly credentials = new CredentialCache();
