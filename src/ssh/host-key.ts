@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { utils } from 'ssh2';
+// ssh2 is CommonJS: its named exports are not visible to ES modules.
+import ssh2 from 'ssh2';
 
 /**
  * The server's host key, made on first start and kept under DATA_DIR (mode 0600), so that clients
@@ -14,7 +15,7 @@ export function hostKey(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const key = utils.generateKeyPairSync('ed25519').private;
+  const key = ssh2.utils.generateKeyPairSync('ed25519').private;
   try {
     // `wx`: a second process starting at the same moment keeps the first one's key.
     fs.writeFileSync(file, key, { mode: 0o600, flag: 'wx' });

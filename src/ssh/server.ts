@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { Server, utils, type Connection, type ServerChannel } from 'ssh2';
+// ssh2 is CommonJS: its named exports are not visible to ES modules.
+import ssh2, { type Connection, type ServerChannel } from 'ssh2';
 import { fingerprintOfBlob } from '../services/users/keys';
 import { GIT_ACCESS_REFUSALS } from '../services/repository/git-access';
 import { hostKey } from './host-key';
@@ -31,7 +32,7 @@ const MAX_ENV_VALUE = 200;
  */
 export async function startSshServer(options: SshServerOptions): Promise<RunningSshServer> {
   const connections = new Set<Connection>();
-  const server = new Server({ hostKeys: [hostKey(options.dataDir)], ident: 'Forge' }, (client) => {
+  const server = new ssh2.Server({ hostKeys: [hostKey(options.dataDir)], ident: 'Forge' }, (client) => {
     connections.add(client);
     let fingerprint: string | undefined;
     const grace = setTimeout(() => client.end(), LOGIN_GRACE_MS);
@@ -50,7 +51,7 @@ export async function startSshServer(options: SshServerOptions): Promise<Running
           if ('refusal' in caller && caller.refusal !== GIT_ACCESS_REFUSALS.blocked) return ctx.reject(['publickey']);
           // Without a signature the client only asks whether this key would do.
           if (!ctx.signature) return ctx.accept();
-          const key = utils.parseKey(ctx.key.data);
+          const key = ssh2.utils.parseKey(ctx.key.data);
           if (key instanceof Error || key.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) !== true) return ctx.reject(['publickey']);
           fingerprint = offered;
           ctx.accept();
