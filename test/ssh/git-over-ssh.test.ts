@@ -250,3 +250,53 @@ describe('the push rule over SSH', () => {
     assert.equal(event.data.ref, 'refs/heads/master');
   });
 });
+
+describe('deploy keys over SSH', () => {
+  test('a deploy key clones and fetches the projects it is enabled on, pushes nowhere, and reads nothing else', async () => {
+    const p = await project(0);
+    const other = await project(0);
+    const publicOne = await project(20);
+    const deployKey = { key: await sshKeyPair() };
+    const added = await app.as(p.owner.token).post(`/projects/${p.id}/deploy_keys`, { title: 'ci', key: deployKey.key.publicKey });
+    assert.equal(added.status, 201);
+
+    const dir = tempDir() + '/c';
+    const cloned = await sshGit(deployKey.key, port, ['clone', '-q', p.url, dir]);
+    assert.equal(cloned.code, 0, cloned.stderr);
+    assert.equal((await sshGit(deployKey.key, port, ['fetch', '-q', 'origin'], dir)).code, 0);
+
+    await commit(dir, { 'deploy.txt': 'x\n' }, 'a deploy key pushing');
+    const before = (await git(['ls-remote', cloneUrl(app.url, p.path, p.owner.username, p.owner.token)])).stdout;
+    for (const ref of ['master', 'master:refs/heads/new-branch']) {
+      const pushed = await sshGit(deployKey.key, port, ['push', 'origin', ref], dir);
+      assert.notEqual(pushed.code, 0);
+      assert.match(pushed.stderr, /Deploy keys are not allowed to push code\./);
+    }
+    assert.equal((await git(['ls-remote', cloneUrl(app.url, p.path, p.owner.username, p.owner.token)])).stdout, before);
+
+    for (const elsewhere of [other, publicOne]) {
+      const refused = await sshClone(deployKey, elsewhere.url);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /The project you were looking for could not be found\./);
+    }
+
+    // Enabled on another project, it reads that one too; disabled, no longer.
+    assert.equal((await app.as(other.owner.token).post(`/projects/${other.id}/deploy_keys`, { title: 'ci', key: deployKey.key.publicKey })).status, 400);
+    assert.equal((await app.root.post(`/projects/${other.id}/deploy_keys/${added.body.id}/enable`)).status, 201);
+    assert.equal((await sshClone(deployKey, other.url)).code, 0);
+    assert.equal((await app.as(other.owner.token).delete(`/projects/${other.id}/deploy_keys/${added.body.id}/disable`)).status, 200);
+    assert.notEqual((await sshClone(deployKey, other.url)).code, 0);
+  });
+
+  test('git-lfs-authenticate answers with a clear message while LFS over SSH has no credential to hand out', async () => {
+    const p = await project(0);
+    const answered = await ssh(p.owner.key, port, `git-lfs-authenticate ${p.path}.git download`);
+    assert.notEqual(answered.code, 0);
+    assert.match(answered.stderr, /Git LFS is not supported over SSH/);
+    const stranger = await person();
+    const refused = await ssh(stranger.key, port, `git-lfs-authenticate ${p.path}.git upload`);
+    assert.match(refused.stderr, /could not be found/);
+    const badOperation = await ssh(p.owner.key, port, `git-lfs-authenticate ${p.path}.git delete`);
+    assert.match(badOperation.stderr, /download or upload/);
+  });
+});
