@@ -49,7 +49,8 @@ export async function runSshCommand(deps: SshSessionDeps, request: SshRequest, c
   if (!(await repositoryExists(repoPath))) return refuse(channel, GIT_ACCESS_REFUSALS.notFound);
   deps.log.info({ caller: describe(caller), project: command.path, service: command.service }, 'git over SSH');
   if (command.service === 'receive-pack') return receivePack(deps, caller, project, repoPath, channel);
-  return serve(channel, sessionProcess(repoPath, command.service, protocolFor('upload-pack', request.protocol)), command.service, channel, deps.log);
+  const protocol = command.service === 'upload-pack' ? protocolFor('upload-pack', request.protocol) : undefined;
+  return serve(channel, sessionProcess(repoPath, command.service, protocol), command.service, channel, deps.log);
 }
 
 /**
