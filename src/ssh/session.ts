@@ -60,7 +60,10 @@ export async function runSshCommand(deps: SshSessionDeps, request: SshRequest, c
  */
 async function receivePack(deps: SshSessionDeps, caller: GitCaller, project: Project, repoPath: string, channel: ServerChannel): Promise<void> {
   channel.write(await advertisement(repoPath, 'receive-pack', undefined));
-  const push = await readPushCommands(channel);
+  // A client that goes away without a word leaves nothing to wait for.
+  const gone = new Promise<undefined>((resolve) => channel.once('close', () => resolve(undefined)));
+  const push = await Promise.race([readPushCommands(channel), gone]);
+  if (!push) return;
   if (push.malformed) return refuse(channel, "The push is not in git's pkt-line format.");
   if (!push.complete) return refuse(channel, 'The list of ref updates is too large.');
   // Nothing to update (the client had nothing to push): it sent a flush and waits for the end.
@@ -70,7 +73,7 @@ async function receivePack(deps: SshSessionDeps, caller: GitCaller, project: Pro
     const reasons = new Map(verdict.rejections.map((rejection) => [rejection.ref, rejection.message]));
     channel.write(refusalReport({ capabilities: push.capabilities, updates: push.updates, reasons, messages: verdict.rejections.map((r) => r.message) }));
     // The client may still be sending its pack: read it away until it hangs up, having read the report.
-    await drain(push.body);
+    await Promise.race([drain(push.body), gone]);
     return finish(channel, 0);
   }
   const fastForwardOnly = verdict.fastForwardOnly.length > 0 ? { refs: verdict.fastForwardOnly, message: PUSH_REFUSALS.protectedForce } : undefined;

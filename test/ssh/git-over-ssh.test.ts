@@ -123,6 +123,18 @@ describe('the SSH server', () => {
       assert.equal(result.stdout, '', String(command));
     }
   });
+  test('a push that is not in git\'s format is refused with a message; an empty one ends quietly; nothing is stored', async () => {
+    const p = await project(0);
+    const refs = () => git(['ls-remote', cloneUrl(app.url, p.path, p.owner.username, p.owner.token)]);
+    const before = (await refs()).stdout;
+    const garbage = await ssh(p.owner.key, port, `git-receive-pack '${p.path}.git'`, 'this is not a pkt-line\n');
+    assert.notEqual(garbage.code, 0);
+    assert.match(garbage.stderr, /not in git's pkt-line format/);
+    assert.match(garbage.stdout, /refs\/heads\/master/, 'the advertisement came first');
+    const empty = await ssh(p.owner.key, port, `git-receive-pack '${p.path}.git'`, '0000');
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.equal((await refs()).stdout, before);
+  });
 });
 
 describe('clone, fetch and push over SSH: the access of git over HTTP', () => {

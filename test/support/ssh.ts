@@ -32,10 +32,10 @@ export function sshCommand(key: SshKeyPair, port: number): string[] {
 
 export const sshCloneUrl = (port: number, pathWithNamespace: string): string => `ssh://git@127.0.0.1:${port}/${pathWithNamespace}.git`;
 
-/** Runs `ssh git@127.0.0.1 <command>` (the command is one string, as a shell would pass it). */
-export function ssh(key: SshKeyPair, port: number, command?: string): Promise<GitResult> {
+/** Runs `ssh git@127.0.0.1 <command>` (the command is one string, as a shell would pass it), with `input` on its stdin when given. */
+export function ssh(key: SshKeyPair, port: number, command?: string, input?: Buffer | string): Promise<GitResult> {
   const [program, ...args] = sshCommand(key, port);
-  return run(program, [...args, 'git@127.0.0.1', ...(command === undefined ? [] : [command])]);
+  return run(program, [...args, 'git@127.0.0.1', ...(command === undefined ? [] : [command])], undefined, {}, input);
 }
 
 /** The real git client talking SSH with this key (GIT_SSH_COMMAND), never prompting, with a fixed identity. */
@@ -43,9 +43,9 @@ export function sshGit(key: SshKeyPair, port: number, args: string[], cwd?: stri
   return run('git', ['-c', 'protocol.version=2', ...args], cwd, { GIT_SSH_COMMAND: sshCommand(key, port).join(' ') });
 }
 
-function run(program: string, args: string[], cwd?: string, env: Record<string, string> = {}): Promise<GitResult> {
+function run(program: string, args: string[], cwd?: string, env: Record<string, string> = {}, input?: Buffer | string): Promise<GitResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       program,
       args,
       {
@@ -66,5 +66,6 @@ function run(program: string, args: string[], cwd?: string, env: Record<string, 
       },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
+    if (input !== undefined) child.stdin!.end(input);
   });
 }
