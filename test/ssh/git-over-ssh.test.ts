@@ -7,6 +7,7 @@ import { startApp, type TestApp } from '../support/app';
 import { grantProjectRole } from '../support/roles';
 import { cloneUrl, commit, git, tempDir, workTree } from '../support/git';
 import { eventually } from '../support/eventually';
+import { HookListener } from '../support/hook-listener';
 import { ssh, sshCloneUrl, sshGit, sshKeyPair, type SshKeyPair } from '../support/ssh';
 import { hostKey } from '../../src/ssh/host-key';
 import { projectUrls } from '../../src/lib/urls';
@@ -239,8 +240,11 @@ describe('the push rule over SSH', () => {
     assert.match((await git(['ls-remote', cloneUrl(app.url, p.path, p.owner.username, p.owner.token), 'refs/heads/master'])).stdout, /refs\/heads\/master/);
   });
 
-  test('a push over SSH records the push event and starts a pipeline, as over HTTP', async () => {
+  test('a push over SSH records the push event, fires the push hook and starts a pipeline, as over HTTP', async (t) => {
     const p = await project(0);
+    const listener = await HookListener.start();
+    t.after(() => listener.close());
+    assert.equal((await app.as(p.owner.token).post(`/projects/${p.id}/hooks`, { url: listener.url, push_events: true })).status, 201);
     const dir = tempDir() + '/c';
     assert.equal((await sshGit(p.owner.key, port, ['clone', '-q', p.url, dir])).code, 0);
     await commit(dir, { '.gitlab-ci.yml': 'test:\n  script: echo ok\n' }, 'add CI');
@@ -260,6 +264,9 @@ describe('the push rule over SSH', () => {
     const event = events.find((e: any) => e.action_name === 'pushed to' && e.data?.after === sha);
     assert.equal(event.author_id, p.owner.id);
     assert.equal(event.data.ref, 'refs/heads/master');
+    const hook = await listener.waitFor((received) => received.body?.after === sha);
+    assert.equal(hook.body.user_id, p.owner.id);
+    assert.equal(hook.body.repository.git_ssh_url, `ssh://git@localhost:${port}/${p.path}.git`);
   });
 });
 
