@@ -16,6 +16,7 @@ export function hostKey(dataDir: string): string {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const key = ssh2.utils.generateKeyPairSync('ed25519').private;
+  fs.mkdirSync(dataDir, { recursive: true });
   try {
     // `wx`: a second process starting at the same moment keeps the first one's key.
     fs.writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
