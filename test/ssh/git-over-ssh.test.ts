@@ -80,6 +80,17 @@ describe('the SSH server', () => {
     }
   });
 
+  test('RSA, ECDSA and Ed25519 keys all sign in', async () => {
+    const p = await project(20);
+    for (const type of ['rsa', 'ecdsa', 'ed25519'] as const) {
+      const { client } = await app.createUser();
+      const key = await sshKeyPair(type);
+      assert.equal((await client.post('/user/keys', { title: type, key: key.publicKey })).status, 201);
+      const cloned = await sshClone({ key }, p.url);
+      assert.equal(cloned.code, 0, `${type}: ${cloned.stderr}`);
+    }
+  });
+
   test('an unknown key is refused at authentication, and nothing is stored', async () => {
     const p = await project(20);
     const stranger = { key: await sshKeyPair() };
