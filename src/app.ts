@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
-import { settleListeningPort, type Config } from './config';
+import { settleListeningPort, settleSshPort, type Config } from './config';
 import { openDatabase, type DbHandle } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { catFile } from './git/cat-file';
@@ -31,6 +31,8 @@ import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
 import { removeUnlinkedLfsObjects } from './services/lfs/records';
+import { startSshServer, type RunningSshServer } from './ssh/server';
+import { lfsAuthentication } from './services/lfs/ssh-authenticate';
 
 /*
  * The composition root: the one place that knows everybody. It builds the stores, the services,
@@ -106,6 +108,24 @@ function sweeps(services: Services): Sweep[] {
   ];
 }
 
+/** Git over SSH (SSH_PORT), beside HTTP, over the same git access service. */
+async function startSsh(config: Config, services: Services): Promise<RunningSshServer> {
+  const ssh = await startSshServer({
+    dataDir: config.dataDir,
+    host: config.host,
+    port: config.sshPort!,
+    git: services.gitAccess,
+    repoPath: (projectId) => services.repositories.path(projectId),
+    // Builds never reach SSH (they fetch over HTTP with their token): only users and deploy keys ask.
+    lfs: (caller, project, operation) =>
+      lfsAuthentication(services.ctx, caller.kind === 'user' ? { userId: caller.user.id } : { deployKeyId: caller.kind === 'deploy_key' ? caller.keyId : 0 }, project, operation),
+    externalUrl: () => config.externalUrl,
+    log: services.ctx.log,
+  });
+  settleSshPort(config, ssh.port);
+  return ssh;
+}
+
 export interface RunningServer extends App {
   database: DbHandle;
   /** The administrator's credentials when this start created them (an empty database). */
@@ -125,6 +145,12 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
   const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
   await server.listen({ port: config.port, host: config.host });
   settleListeningPort(config, (server.server.address() as AddressInfo).port);
+  const ssh = config.sshPort === null ? undefined : await startSsh(config, services).catch(async (error) => {
+    // SSH's port taken, say: nothing of this start stays behind.
+    await server.close();
+    await database.db.destroy();
+    throw error;
+  });
   // After the port is settled: jobs left from an earlier run may put the external URL in hook payloads.
   const background: BackgroundWork = startBackgroundWork({
     queue: services.ctx.jobs,
@@ -139,6 +165,7 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
     database,
     root,
     async close() {
+      await ssh?.close();
       await server.close();
       await background.stop();
       await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]);

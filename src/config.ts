@@ -22,6 +22,13 @@ export interface Config {
   lfsEnabled: boolean;
   /** An LFS object may be at most this many MiB. */
   maxLfsObjectSizeMb: number;
+  /**
+   * The SSH server's port (git over SSH): null when SSH_PORT is 0 (off); 0 when SSH_PORT is `any`
+   * (the system picks one, as PORT=0 does: tests and benchmarks), settled to the bound port once listening.
+   */
+  sshPort: number | null;
+  /** The host shown in SSH clone URLs (SSH_HOST); empty: the external URL's host. */
+  sshHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxArtifactsSizeMb: integer(env, 'MAX_ARTIFACTS_SIZE_MB', 100, 1024 * 1024),
     lfsEnabled: boolean(env, 'LFS_ENABLED', true),
     maxLfsObjectSizeMb: integer(env, 'MAX_LFS_OBJECT_SIZE_MB', 1024, 1024 * 1024),
+    sshPort: env.SSH_PORT === 'any' ? 0 : integer(env, 'SSH_PORT', 2222, 65535) || null,
+    sshHost: env.SSH_HOST || '',
   };
 }
 
@@ -87,4 +96,9 @@ export function settleListeningPort(config: Config, boundPort: number): void {
   if (url.port !== '0') return;
   url.port = String(boundPort);
   config.externalUrl = url.toString().replace(/\/+$/, '');
+}
+
+/** SSH_PORT=any: the port the SSH server was given, shown in SSH clone URLs from then on. */
+export function settleSshPort(config: Config, boundPort: number): void {
+  if (config.sshPort === 0) config.sshPort = boundPort;
 }

@@ -2,6 +2,7 @@ import { loadConfig, ConfigError } from './config';
 import { openDatabase } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { startServer } from './app';
+import { projectUrls } from './lib/urls';
 import { SecretBox } from './lib/secrets';
 import { SettingsService } from './services/settings/settings';
 import type { ServiceContext } from './services/context';
@@ -9,6 +10,7 @@ import type { ServiceContext } from './services/context';
 async function serve(): Promise<void> {
   const config = loadConfig();
   const { server, root, services, close } = await startServer(config);
+  console.log(`Forge is listening on ${config.externalUrl}${config.sshPort === null ? ' (git over SSH is off: SSH_PORT=0)' : `, git over SSH on port ${config.sshPort} (clone URLs: ${projectUrls(config, { path: '<project>', namespace: { path: '<namespace>' } }).ssh})`}`);
   if (root) {
     const runnersToken = (await services.settings.get()).runners_registration_token;
     // Printed once, on the first start only: nothing else ever shows generated credentials.

@@ -34,6 +34,8 @@ export async function startBenchApp(): Promise<BenchApp> {
     DATABASE_URL: database.url,
     INITIAL_ROOT_PASSWORD: 'rootpassword',
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+    // A port the system picks, as for HTTP (bench/ssh.ts clones over it).
+    SSH_PORT: 'any',
   });
   const running = await startServer(config, { logger: false });
   return {

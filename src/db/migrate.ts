@@ -8,6 +8,7 @@ import * as ci from './migrations/0005_ci';
 import * as ciDeploymentsTriggers from './migrations/0006_ci_deployments_triggers';
 import * as collaboration from './migrations/0007_collaboration';
 import * as mergeRequests from './migrations/0008_merge_requests';
+import * as deployKeys from './migrations/0009_deploy_keys';
 import * as lfs from './migrations/0010_lfs';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
@@ -20,6 +21,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0006_ci_deployments_triggers': ciDeploymentsTriggers.migration,
   '0007_collaboration': collaboration.migration,
   '0008_merge_requests': mergeRequests.migration,
+  '0009_deploy_keys': deployKeys.migration,
   '0010_lfs': lfs.migration,
 };
 

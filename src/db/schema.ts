@@ -10,6 +10,7 @@ export interface Database {
   identities: IdentitiesTable;
   emails: EmailsTable;
   keys: KeysTable;
+  deploy_keys_projects: DeployKeysProjectsTable;
   namespaces: NamespacesTable;
   broadcast_messages: BroadcastMessagesTable;
   application_settings: ApplicationSettingsTable;
@@ -98,6 +99,15 @@ export interface KeysTable {
   title: string;
   key: string;
   fingerprint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A deploy key enabled on a project. */
+export interface DeployKeysProjectsTable {
+  id: Generated<number>;
+  deploy_key_id: number;
+  project_id: number;
   created_at: string;
   updated_at: string;
 }

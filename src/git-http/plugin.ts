@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { advertisement, appliedUpdates, protocolFor, receivePackProcess, serviceProcess, speaksV2, type GitService, type GitServiceProcess } from '../git/transport';
 import { repositoryExists } from '../git/repositories';
 import { basicCredentials } from './credentials';
-import { FLUSH, pktLine, readPushCommands, refusalReport, startsAsPktLine } from './pkt-line';
+import { FLUSH, pktLine, readPushCommands, refusalReport, startsAsPktLine } from '../git/pkt-line';
 import { LIMITS } from '../lib/limits';
 import type { GitAction, GitHttpBackend, GitHttpProject } from './types';
 

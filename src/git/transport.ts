@@ -33,6 +33,16 @@ export function serviceProcess(repoPath: string, service: GitService, protocol: 
   return spawnGit(null, serviceArgs(repoPath, service, false), { env: protocol ? { GIT_PROTOCOL: protocol } : undefined });
 }
 
+/**
+ * A whole conversation of `git upload-pack` (advertisement included) or `git upload-archive`, for
+ * a transport that carries one session per process (SSH). Pushes over SSH use the stateless
+ * receive-pack below, so that their ref updates are judged before git reads them.
+ */
+export function sessionProcess(repoPath: string, command: 'upload-pack' | 'upload-archive', protocol: string | undefined): ChildProcessWithoutNullStreams {
+  const args = command === 'upload-pack' ? ['upload-pack', '--strict', repoPath] : ['upload-archive', repoPath];
+  return spawnGit(null, args, { env: protocol ? { GIT_PROTOCOL: protocol } : undefined });
+}
+
 /** `git receive-pack --stateless-rpc`, refusing non-fast-forward updates of the given refs. */
 export async function receivePackProcess(repoPath: string, fastForwardOnly?: FastForwardOnly): Promise<ChildProcessWithoutNullStreams> {
   if (!fastForwardOnly || fastForwardOnly.refs.length === 0) return serviceProcess(repoPath, 'receive-pack', undefined);

@@ -6,9 +6,27 @@ export function avatarUrl(email: string): string {
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
 }
 
-/** A project's addresses, all derived from EXTERNAL_URL. */
-export function projectUrls(externalUrl: string, project: { path: string; namespace: { path: string } }) {
+/** What a project's addresses are made of: the external URL, and where the SSH server answers. */
+export interface UrlBase {
+  externalUrl: string;
+  /** Empty: the external URL's host. */
+  sshHost: string;
+  /** null: SSH is off (the conventional port-22 form is shown). */
+  sshPort: number | null;
+}
+
+/** A project's addresses, all derived from EXTERNAL_URL, SSH_HOST and SSH_PORT. */
+export function projectUrls(base: UrlBase, project: { path: string; namespace: { path: string } }) {
   const pathWithNamespace = `${project.namespace.path}/${project.path}`;
-  const web = `${externalUrl}/${pathWithNamespace}`;
-  return { pathWithNamespace, web, http: `${web}.git`, ssh: `git@${new URL(externalUrl).hostname}:${pathWithNamespace}.git` };
+  const web = `${base.externalUrl}/${pathWithNamespace}`;
+  return { pathWithNamespace, web, http: `${web}.git`, ssh: sshUrl(base, pathWithNamespace) };
+}
+
+/** `git@host:ns/proj.git` on port 22 (scp-like syntax has no port), `ssh://git@host:port/ns/proj.git` elsewhere. */
+function sshUrl(base: UrlBase, pathWithNamespace: string): string {
+  const host = base.sshHost || new URL(base.externalUrl).hostname;
+  if (base.sshPort === null || base.sshPort === 22) return `git@${host}:${pathWithNamespace}.git`;
+  // An IPv6 address needs brackets before a port.
+  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `ssh://git@${shown}:${base.sshPort}/${pathWithNamespace}.git`;
 }

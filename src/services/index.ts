@@ -3,6 +3,7 @@ import { UsersService } from './users/users';
 import { TemplatesService } from './templates/templates';
 import { SystemHooksService } from './hooks/system-hooks';
 import { KeysService } from './users/keys';
+import { DeployKeysService } from './deploy-keys/deploy-keys';
 import { EmailsService } from './users/emails';
 import { BroadcastMessagesService } from './broadcast-messages/broadcast-messages';
 import { SettingsService } from './settings/settings';
@@ -66,7 +67,9 @@ export function createServices(ctx: ServiceContext) {
   const pushRules = new PushRulesService(protectedBranches, settings);
   const buildTokens = new BuildTokensService(ctx);
   const builds = new BuildsService(ctx, users);
-  const gitAccess = new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch));
+  const deployKeys = new DeployKeysService(ctx);
+  const keys = new KeysService(ctx);
+  const gitAccess = new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch), deployKeys, keys);
   return {
     events,
     projects,
@@ -92,7 +95,8 @@ export function createServices(ctx: ServiceContext) {
     users,
     templates: new TemplatesService(),
     systemHooks: new SystemHooksService(ctx),
-    keys: new KeysService(ctx),
+    keys,
+    deployKeys,
     emails: new EmailsService(ctx),
     broadcastMessages: new BroadcastMessagesService(ctx),
     settings,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig, settleListeningPort } from '../../src/config';
+import { ConfigError, loadConfig, settleListeningPort, settleSshPort } from '../../src/config';
 
 test('settings: defaults, and clear errors for values that cannot work', () => {
   const config = loadConfig({});
@@ -32,4 +32,17 @@ test('PORT=0: the port chosen at listen settles an external URL naming port 0, a
   const chosen = loadConfig({ PORT: '8081' });
   settleListeningPort(chosen, 8081);
   assert.deepEqual([chosen.port, chosen.externalUrl], [8081, 'http://localhost:8081']);
+});
+
+test('SSH_PORT: 2222 by default, 0 turns SSH off, `any` is settled to the port the SSH server was given', () => {
+  assert.deepEqual([loadConfig({}).sshPort, loadConfig({}).sshHost], [2222, '']);
+  assert.equal(loadConfig({ SSH_PORT: '0' }).sshPort, null);
+  assert.equal(loadConfig({ SSH_PORT: '22', SSH_HOST: 'git.example.com' }).sshHost, 'git.example.com');
+  const any = loadConfig({ SSH_PORT: 'any' });
+  assert.equal(any.sshPort, 0);
+  settleSshPort(any, 40022);
+  assert.equal(any.sshPort, 40022);
+  for (const value of ['70000', 'ssh', '-1']) {
+    assert.throws(() => loadConfig({ SSH_PORT: value }), (error: unknown) => error instanceof ConfigError && /SSH_PORT must be/.test(error.message));
+  }
 });

@@ -64,6 +64,8 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
     INITIAL_ROOT_PASSWORD: 'rootpassword',
     INITIAL_ROOT_TOKEN: rootToken,
     JOB_RETRY_BASE_MS: '200',
+    // Off unless a test asks for it (SSH_PORT=any: a port the system picks).
+    SSH_PORT: '0',
     ...env,
   });
   const running = await startServer(config, { logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false });

@@ -21,6 +21,7 @@ export async function startPeerServer(app: TestApp): Promise<PeerServer> {
     INITIAL_ROOT_PASSWORD: 'rootpassword',
     INITIAL_ROOT_TOKEN: app.rootToken,
     JOB_RETRY_BASE_MS: '200',
+    SSH_PORT: '0',
   });
   const running = await startServer(config, { logger: process.env.TEST_LOG ? { level: 'debug' } : false });
   return { url: `http://127.0.0.1:${config.port}`, close: () => running.close() };

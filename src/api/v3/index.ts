@@ -4,6 +4,7 @@ import { usersRoutes } from './users';
 import { templatesRoutes } from './templates';
 import { systemHooksRoutes } from './system-hooks';
 import { keysRoutes } from './keys';
+import { deployKeysRoutes } from './deploy-keys';
 import { emailsRoutes } from './emails';
 import { broadcastMessagesRoutes } from './broadcast-messages';
 import { settingsRoutes } from './settings';
@@ -50,6 +51,7 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   templatesRoutes(api, deps);
   systemHooksRoutes(api, deps);
   keysRoutes(api, deps);
+  deployKeysRoutes(api, deps);
   emailsRoutes(api, deps);
   broadcastMessagesRoutes(api, deps);
   settingsRoutes(api, deps);

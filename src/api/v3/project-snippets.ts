@@ -36,7 +36,7 @@ export function projectSnippetsRoutes(api: Api, { services, presenter }: RouteDe
 
   const present = async (request: FastifyRequest, snippets: SnippetRow[]) => {
     const authors = await users.findMany(snippets.flatMap((snippet) => (snippet.author_id === null ? [] : [snippet.author_id])));
-    const { web } = projectUrls(presenter.externalUrl, request.project);
+    const { web } = projectUrls(presenter, request.project);
     return snippets.map((snippet) => presentProjectSnippet(snippet, web, authors, presenter));
   };
   const presentOne = async (request: FastifyRequest, snippet: SnippetRow) => (await present(request, [snippet]))[0];

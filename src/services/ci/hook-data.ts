@@ -6,6 +6,7 @@ import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import { ZERO_OID } from '../../git/ref-names';
 import { commitHookAttributes, currentProjectHookAttributes, hookTime, projectHookAttributes, userHookAttributes } from '../hooks/hook-attributes';
+import type { UrlBase } from '../../lib/urls';
 
 type BuildRow = Selectable<CiBuildsTable>;
 type PipelineRow = Selectable<CiPipelinesTable>;
@@ -37,15 +38,15 @@ export interface BuildHookInput {
   user: User | undefined;
   /** The pipeline's commit, undefined when the repository cannot show it. */
   commit: Commit | undefined;
-  externalUrl: string;
+  urls: UrlBase;
   now: string;
 }
 
 /** GitLab 8.12's `Gitlab::DataBuilder::Build.build`: the payload of a Build Hook. */
-export function buildHookData({ build, status, pipeline, project, namespaceHumanName, user, commit, externalUrl, now }: BuildHookInput) {
+export function buildHookData({ build, status, pipeline, project, namespaceHumanName, user, commit, urls, now }: BuildHookInput) {
   // Announced as running, the build had not finished yet, whatever it did since.
   const finishedAt = status === 'running' ? null : build.finished_at;
-  const attributes = projectHookAttributes(project, externalUrl);
+  const attributes = projectHookAttributes(project, urls);
   return {
     object_kind: 'build',
     ref: build.ref,
@@ -101,12 +102,12 @@ export interface PipelineHookInput {
   /** The users and runners the builds name. */
   users: Map<number, User>;
   runners: Map<number, RunnerRow>;
-  externalUrl: string;
+  urls: UrlBase;
 }
 
 /** GitLab 8.12's `Gitlab::DataBuilder::Pipeline.build`: the payload of a Pipeline Hook. */
-export function pipelineHookData({ pipeline, status, stages, project, user, commit, builds, users, runners, externalUrl }: PipelineHookInput) {
-  const hookProject = currentProjectHookAttributes(project, externalUrl);
+export function pipelineHookData({ pipeline, status, stages, project, user, commit, builds, users, runners, urls }: PipelineHookInput) {
+  const hookProject = currentProjectHookAttributes(project, urls);
   const userOf = (id: number | null) => {
     const found = id === null ? undefined : users.get(id);
     return found ? userHookAttributes(found) : null;

@@ -39,7 +39,7 @@ async function buildHook(ctx: ServiceContext, buildId: number, status: string): 
     namespaceHumanName,
     user: build.user_id === null ? undefined : users.get(build.user_id),
     commit,
-    externalUrl: ctx.config.externalUrl,
+    urls: ctx.config,
     now: now(),
   });
   await emitProjectEvents(ctx, ctx.db, project.id, 'build_events', 'Build Hook', [data]);
@@ -78,7 +78,7 @@ async function pipelineHook(ctx: ServiceContext, pipelineId: number, status: str
     builds,
     users,
     runners: new Map(runners.map((runner) => [runner.id, runner])),
-    externalUrl: ctx.config.externalUrl,
+    urls: ctx.config,
   });
   await emitProjectEvents(ctx, ctx.db, project.id, 'pipeline_events', 'Pipeline Hook', [data]);
 }

@@ -1,11 +1,11 @@
 import type { Commit } from '../../git/objects';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
-import { avatarUrl, projectUrls } from '../../lib/urls';
+import { avatarUrl, projectUrls, type UrlBase } from '../../lib/urls';
 
 /** GitLab 8.12's `Project#hook_attrs` without the older names (`backward: false`): the `project` of pipeline hooks. */
-export function currentProjectHookAttributes(project: Project, externalUrl: string) {
-  const urls = projectUrls(externalUrl, project);
+export function currentProjectHookAttributes(project: Project, base: UrlBase) {
+  const urls = projectUrls(base, project);
   return {
     name: project.name,
     description: project.description,
@@ -21,8 +21,8 @@ export function currentProjectHookAttributes(project: Project, externalUrl: stri
 }
 
 /** GitLab 8.12's `Project#hook_attrs`: the `project` of push and note hooks. */
-export function projectHookAttributes(project: Project, externalUrl: string) {
-  const current = currentProjectHookAttributes(project, externalUrl);
+export function projectHookAttributes(project: Project, base: UrlBase) {
+  const current = currentProjectHookAttributes(project, base);
   // GitLab keeps these older names for hooks written against them.
   return Object.assign(current, { homepage: current.web_url, url: current.git_ssh_url, ssh_url: current.git_ssh_url, http_url: current.git_http_url });
 }

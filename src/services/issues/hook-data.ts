@@ -2,6 +2,7 @@ import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import { hookTime, projectHookAttributes, userHookAttributes } from '../hooks/hook-attributes';
 import type { IssueRow } from './types';
+import type { UrlBase } from '../../lib/urls';
 
 /** The `object_attributes.action` of an Issue Hook. */
 export type IssueHookAction = 'open' | 'close' | 'reopen' | 'update';
@@ -11,8 +12,8 @@ export type IssueHookAction = 'open' | 'close' | 'reopen' | 'update';
  * the issue's columns (times as Sidekiq wrote them), its URL and the action; `assignee` only when
  * the issue has one. Columns Forge does not keep are shown with the values 8.12 had for them.
  */
-export function buildIssueHookData(issue: IssueRow, actor: User, assignee: User | undefined, project: Project, externalUrl: string, action: IssueHookAction) {
-  const hookProject = projectHookAttributes(project, externalUrl);
+export function buildIssueHookData(issue: IssueRow, actor: User, assignee: User | undefined, project: Project, urls: UrlBase, action: IssueHookAction) {
+  const hookProject = projectHookAttributes(project, urls);
   const data = {
     object_kind: 'issue',
     user: userHookAttributes(actor),

@@ -293,7 +293,7 @@ export class IssuesService {
         await this.events.record(trx, { projectId: project.id, authorId: actor.id, action: eventAction, targetId: issue.id, targetType: 'Issue', targetTitle: issue.title });
       }
       const assignee = issue.assignee_id === null ? undefined : assigneeById.get(issue.assignee_id);
-      const payload = buildIssueHookData(issue, actor, assignee, project, this.ctx.config.externalUrl, hookAction);
+      const payload = buildIssueHookData(issue, actor, assignee, project, this.ctx.config, hookAction);
       await emitProjectEvents(this.ctx, trx, project.id, 'issues_events', 'Issue Hook', [payload]);
     }
   }

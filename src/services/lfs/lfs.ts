@@ -99,7 +99,7 @@ export class LfsService {
     const linked = await linkedOids(this.ctx.db, project.id, [...new Set(valid)]);
     // A link whose file is gone (see removeUnlinkedLfsObjects) is sent again rather than taken as there.
     const present = operation === 'upload' ? await this.withFiles(linked) : linked;
-    const base = `${projectUrls(this.ctx.config.externalUrl, project).http}/gitlab-lfs/objects`;
+    const base = `${projectUrls(this.ctx.config, project).http}/gitlab-lfs/objects`;
     const header = authorization ? { Authorization: authorization } : undefined;
     const limit = this.limitBytes();
     return objects.map((object): LfsBatchObject => {

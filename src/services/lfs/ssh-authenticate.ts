@@ -34,7 +34,7 @@ export function lfsAuthentication(
   const username = 'userId' in actor ? `lfs+user-${actor.userId}` : 'lfs+deploy-key';
   return {
     header: { Authorization: `Basic ${Buffer.from(`${username}:${token}`).toString('base64')}` },
-    href: `${projectUrls(ctx.config.externalUrl, project).http}/info/lfs`,
+    href: `${projectUrls(ctx.config, project).http}/info/lfs`,
     expires_in: LFS_TOKEN_SECONDS,
   };
 }

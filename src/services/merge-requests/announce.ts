@@ -62,7 +62,7 @@ export async function announceMergeRequests(
         lastCommit: parts.lastCommits.get(mergeRequest.id),
         assignee: mergeRequest.assignee_id === null ? undefined : parts.assignees.get(mergeRequest.assignee_id),
       },
-      ctx.config.externalUrl,
+      ctx.config,
       hookAction,
     );
     await emitProjectEvents(ctx, trx, project.id, 'merge_requests_events', 'Merge Request Hook', [payload]);

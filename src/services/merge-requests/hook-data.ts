@@ -1,3 +1,4 @@
+import type { UrlBase } from '../../lib/urls';
 import type { Commit } from '../../git/objects';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
@@ -26,10 +27,10 @@ export function buildMergeRequestHookData(
   actor: User,
   target: Project,
   parts: MergeRequestHookParts,
-  externalUrl: string,
+  urls: UrlBase,
   action: MergeRequestHookAction,
 ) {
-  const hookTarget = projectHookAttributes(target, externalUrl);
+  const hookTarget = projectHookAttributes(target, urls);
   const data = {
     object_kind: 'merge_request',
     user: userHookAttributes(actor),
@@ -59,7 +60,7 @@ export function buildMergeRequestHookData(
       merge_user_id: mergeRequest.merge_user_id,
       merge_commit_sha: mergeRequest.merge_commit_sha,
       deleted_at: null,
-      source: parts.source ? projectHookAttributes(parts.source, externalUrl) : null,
+      source: parts.source ? projectHookAttributes(parts.source, urls) : null,
       target: hookTarget,
       last_commit: parts.lastCommit ? commitHookAttributes(parts.lastCommit, hookTarget.web_url) : null,
       work_in_progress: isWorkInProgress(mergeRequest.title),

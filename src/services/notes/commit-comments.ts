@@ -75,7 +75,7 @@ export class CommitCommentsService {
         .returningAll()
         .executeTakeFirstOrThrow();
       await this.events.record(trx, { projectId: project.id, authorId, action: 'commented on', targetId: note.id, targetType: 'Note' });
-      const data = buildCommitNoteData({ note, author, project, commit, placement, externalUrl: this.ctx.config.externalUrl });
+      const data = buildCommitNoteData({ note, author, project, commit, placement, urls: this.ctx.config });
       await emitProjectEvents(this.ctx, trx, project.id, 'note_events', 'Note Hook', [data]);
       return note;
     });

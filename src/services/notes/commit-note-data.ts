@@ -5,6 +5,7 @@ import type { NoteRow } from './types';
 import { buildNoteData } from './note-data';
 import { diffHash, lineCode, type FoundLine, type Placement } from './diff-lines';
 import { commitHookAttributes } from '../hooks/hook-attributes';
+import type { UrlBase } from '../../lib/urls';
 
 export interface CommitNoteDataInput {
   note: NoteRow;
@@ -13,16 +14,16 @@ export interface CommitNoteDataInput {
   commit: Commit;
   /** Where an inline comment sits; undefined for a comment on the whole commit. */
   placement: (Placement & FoundLine) | undefined;
-  externalUrl: string;
+  urls: UrlBase;
 }
 
 /** GitLab 8.12's `Gitlab::NoteDataBuilder.build` for a comment on a commit: the Note Hook's payload. */
-export function buildCommitNoteData({ note, author, project, commit, placement, externalUrl }: CommitNoteDataInput) {
+export function buildCommitNoteData({ note, author, project, commit, placement, urls }: CommitNoteDataInput) {
   const data = buildNoteData({
     note,
     author,
     project,
-    externalUrl,
+    urls,
     noteablePath: `commit/${commit.id}`,
     lineCode: placement ? lineCode(placement.file.newPath, placement.oldLine, placement.line) : null,
     stDiff: placement ? diffHash(placement.file) : null,

@@ -2,12 +2,13 @@ import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import type { NoteRow } from './types';
 import { hookTime, projectHookAttributes, userHookAttributes } from '../hooks/hook-attributes';
+import type { UrlBase } from '../../lib/urls';
 
 export interface NoteDataInput {
   note: NoteRow;
   author: User;
   project: Project;
-  externalUrl: string;
+  urls: UrlBase;
   /** The noteable's page under the project's web URL (`commit/<sha>`, `issues/<iid>` …); the note's anchor follows. */
   noteablePath: string;
   /** Set for a note on a diff line. */
@@ -19,8 +20,8 @@ export interface NoteDataInput {
  * The part of GitLab 8.12's `Gitlab::NoteDataBuilder.build` every kind of note shares. The caller
  * adds the noteable itself (`commit`, `issue`, `merge_request`, `snippet`) after it, as GitLab did.
  */
-export function buildNoteData({ note, author, project, externalUrl, noteablePath, lineCode = null, stDiff = null }: NoteDataInput) {
-  const hookProject = projectHookAttributes(project, externalUrl);
+export function buildNoteData({ note, author, project, urls, noteablePath, lineCode = null, stDiff = null }: NoteDataInput) {
+  const hookProject = projectHookAttributes(project, urls);
   return {
     object_kind: 'note',
     user: userHookAttributes(author),

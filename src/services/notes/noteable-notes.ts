@@ -167,7 +167,7 @@ export class NoteableNotesService {
     // A merge request's payload reads its source project and last commit: only for a project with a Note Hook.
     const hooked = noteable.type === 'MergeRequest' && (await trx.selectFrom('hooks').select('id').where('project_id', '=', project.id).where('note_events', '=', 1).executeTakeFirst());
     const parts = noteable.type === 'MergeRequest' && hooked ? await mergeRequestHookParts(this.ctx, trx, actor, noteable.mergeRequest, project) : undefined;
-    const data = buildNoteableNoteData(note, actor, project, noteable, this.ctx.config.externalUrl, parts);
+    const data = buildNoteableNoteData(note, actor, project, noteable, this.ctx.config, parts);
     await emitProjectEvents(this.ctx, trx, project.id, 'note_events', 'Note Hook', [data]);
     if (noteable.type === 'Issue') {
       await recordCrossReferences(trx, project, actor.id, noteable.issue, note.note);

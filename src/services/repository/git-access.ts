@@ -7,15 +7,38 @@ import { CredentialCache } from '../users/credential-cache';
 import { PUSH_REFUSALS, type PushRulesService, type PushVerdict } from './push-rules';
 import type { PushesService } from './pushes';
 import type { RefUpdate } from '../../git/ref-update';
+import type { DeployKeysService } from '../deploy-keys/deploy-keys';
+import type { KeysService } from '../users/keys';
 
-/** A person, or a running build fetching its own project with `gitlab-ci-token`. */
-export type GitCaller = { kind: 'user'; user: User } | { kind: 'build'; projectId: number };
+/**
+ * A person, a running build fetching its own project with `gitlab-ci-token`, or a deploy key
+ * (over SSH) fetching the projects it is enabled on.
+ */
+export type GitCaller = { kind: 'user'; user: User } | { kind: 'build'; projectId: number } | { kind: 'deploy_key'; keyId: number };
+
+/** What git's clients are told when refused before git runs (GitLab 8.12's `GitAccess` messages). */
+export const GIT_ACCESS_REFUSALS = {
+  notFound: 'The project you were looking for could not be found.',
+  download: 'You are not allowed to download code from this project.',
+  push: PUSH_REFUSALS.push,
+  deployKeyPush: 'Deploy keys are not allowed to push code.',
+  blocked: 'Your account has been blocked.',
+  unknownKey: 'The key you are using is not known to this server.',
+} as const;
 
 /**
  * `unauthorized`: ask for credentials; `not_found`: hide the project; `forbidden`: the caller may
  * see the project but not do this.
  */
 export type GitAccessAnswer = 'ok' | 'unauthorized' | 'not_found' | 'forbidden';
+
+/** What a client refused before git runs is told (over SSH; HTTP answers with a status). */
+export function accessRefusal(caller: GitCaller, answer: GitAccessAnswer, action: 'read' | 'write'): string | undefined {
+  if (answer === 'ok') return undefined;
+  if (answer !== 'forbidden') return GIT_ACCESS_REFUSALS.notFound;
+  if (action === 'read') return GIT_ACCESS_REFUSALS.download;
+  return caller.kind === 'deploy_key' ? GIT_ACCESS_REFUSALS.deployKeyPush : GIT_ACCESS_REFUSALS.push;
+}
 
 /** Who may fetch from and push to a repository, for git's transports (smart HTTP now, SSH later). */
 export class GitAccessService {
@@ -27,6 +50,8 @@ export class GitAccessService {
     private readonly buildTokens: BuildTokensService,
     private readonly pushRules: PushRulesService,
     private readonly pushes: PushesService,
+    private readonly deployKeys: DeployKeysService,
+    private readonly keys: KeysService,
   ) {}
 
   /** The project at `namespace/path`, or undefined. */
@@ -52,11 +77,28 @@ export class GitAccessService {
     return { kind: 'user', user };
   }
 
+  /**
+   * The owner of the SSH key with this fingerprint, read when a command is run (so a block or a
+   * removed key counts at once): a user, a deploy key, or the refusal a client is shown.
+   */
+  async sshCaller(fingerprint: string): Promise<GitCaller | { refusal: string }> {
+    const key = await this.keys.findByFingerprint(fingerprint);
+    if (!key) return { refusal: GIT_ACCESS_REFUSALS.unknownKey };
+    if (key.user_id === null) return { kind: 'deploy_key', keyId: key.id };
+    const user = await this.users.findById(key.user_id);
+    if (user?.state !== 'active') return { refusal: GIT_ACCESS_REFUSALS.blocked };
+    return { kind: 'user', user };
+  }
+
   /** Whether this caller (null: anonymous) may fetch (`read`) or push (`write`); a build only fetches its own project. */
   async access(caller: GitCaller | null, project: Project, action: 'read' | 'write'): Promise<GitAccessAnswer> {
     if (caller?.kind === 'build') {
       if (action === 'read' && caller.projectId === project.id) return 'ok';
       return action === 'read' ? 'not_found' : 'forbidden';
+    }
+    if (caller?.kind === 'deploy_key') {
+      if (!(await this.deployKeys.isEnabled(caller.keyId, project.id))) return 'not_found';
+      return action === 'read' ? 'ok' : 'forbidden';
     }
     const user = caller?.user ?? null;
     const standing = await this.projects.standing(project, user);

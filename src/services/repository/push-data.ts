@@ -3,6 +3,7 @@ import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import { avatarUrl } from '../../lib/urls';
 import { commitHookAttributes, projectHookAttributes } from '../hooks/hook-attributes';
+import type { UrlBase } from '../../lib/urls';
 
 /** At most this many commits travel in push data (GitLab's "latest 20 commits"). */
 export const PUSH_DATA_COMMITS = 20;
@@ -10,7 +11,7 @@ export const PUSH_DATA_COMMITS = 20;
 export interface PushDataInput {
   project: Project;
   user: User;
-  externalUrl: string;
+  urls: UrlBase;
   oldId: string;
   newId: string;
   /** The full ref: `refs/heads/…` or `refs/tags/…`. */
@@ -28,7 +29,7 @@ export interface PushDataInput {
 export function buildPushData(input: PushDataInput) {
   const { project, user } = input;
   const kind = input.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
-  const hookAttributes = projectHookAttributes(project, input.externalUrl);
+  const hookAttributes = projectHookAttributes(project, input.urls);
   return {
     object_kind: kind,
     event_name: kind,

@@ -23,7 +23,7 @@ export interface PushProcessingDeps {
   events: EventsService;
 }
 
-type PushRead = Omit<PushDataInput, 'project' | 'user' | 'externalUrl'>;
+type PushRead = Omit<PushDataInput, 'project' | 'user' | 'urls'>;
 
 /**
  * What GitLab 8.12's `GitPushService` and `GitTagPushService` do after a push, per branch or tag:
@@ -40,7 +40,7 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
   const changes = job.updates.filter((change) => isBranch(change.ref) || isTag(change.ref));
   if (changes.length === 0) return;
   const reads = await readPushes(repoPath, changes);
-  const base = { project, user, externalUrl: ctx.config.externalUrl };
+  const base = { project, user, urls: ctx.config };
 
   const events = reads.map((read) => ({ read, data: buildPushData({ ...base, ...read }) }));
   // System hooks get the push without its commits; a tag's message is empty there (GitLab 8.12).

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import sshpk from 'sshpk';
 import type { Selectable } from 'kysely';
 import type { KeysTable } from '../../db/schema';
@@ -35,6 +36,38 @@ export function fingerprintOf(text: string): string | undefined {
   }
 }
 
+/** The MD5 fingerprint of a key in SSH wire format (what an SSH client offers), as `fingerprintOf` writes it. */
+export function fingerprintOfBlob(blob: Buffer): string {
+  return crypto.hash('md5', blob, 'hex').replace(/(..)(?!$)/g, '$1:');
+}
+
+/**
+ * GitLab 8.12's Key validations, in its order: title, key, fingerprint (unique among users' keys
+ * and deploy keys alike). A missing attribute gets Rails' presence and length messages both.
+ * Answers the key's text, trimmed, and its fingerprint.
+ */
+export async function validateKey(db: Db, attributes: { title?: string; key?: string }): Promise<{ text: string; fingerprint: string }> {
+  const validation = new Validation();
+  const { title } = attributes;
+  const text = attributes.key?.trim();
+  if (!title?.trim()) validation.add('title', "can't be blank");
+  if (title === undefined) validation.add('title', 'is too short (minimum is 0 characters)');
+  checkLength(validation, 'title', title);
+  if (!text) validation.add('key', "can't be blank");
+  if (text === undefined) validation.add('key', 'is too short (minimum is 0 characters)');
+  checkLength(validation, 'key', text, LIMITS.sshKey);
+  if (!KEY_FORMAT.test(text ?? '')) validation.add('key', 'is invalid');
+  if (text && /[\n\r]/.test(text)) validation.add('key', 'should be a single line');
+  const fingerprint = text ? fingerprintOf(text) : undefined;
+  if (!fingerprint) {
+    validation.add('fingerprint', 'cannot be generated');
+  } else if (await db.selectFrom('keys').select('id').where('fingerprint', '=', fingerprint).executeTakeFirst()) {
+    validation.add('fingerprint', 'has already been taken');
+  }
+  validation.throwIfInvalid();
+  return { text: text!, fingerprint: fingerprint! };
+}
+
 type Owner = Pick<User, 'id' | 'username'>;
 
 /** Users' SSH keys: validation, a server-wide unique fingerprint, key_create/key_destroy events. */
@@ -60,6 +93,11 @@ export class KeysService {
     const key = await this.db.selectFrom('keys').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
     if (!key) throw recordNotFound();
     return key;
+  }
+
+  /** The key an SSH client authenticates with, user or deploy key, by its fingerprint. */
+  async findByFingerprint(fingerprint: string): Promise<Key | undefined> {
+    return this.db.selectFrom('keys').selectAll().where('fingerprint', '=', fingerprint).executeTakeFirst();
   }
 
   /** Any key, user or deploy key (GET /keys/:id). */
@@ -96,15 +134,13 @@ export class KeysService {
   }
 
   private async insert(owner: Owner, attributes: KeyAttributes): Promise<Key> {
-    const text = attributes.key.trim();
-    const fingerprint = fingerprintOf(text);
-    await this.validate(attributes.title, text, fingerprint);
+    const { text, fingerprint } = await validateKey(this.db, attributes);
     const time = now();
     try {
       return await inTransaction(this.db, async (trx) => {
         const key = await trx
           .insertInto('keys')
-          .values({ user_id: owner.id, title: attributes.title, key: text, fingerprint: fingerprint!, created_at: time, updated_at: time })
+          .values({ user_id: owner.id, title: attributes.title, key: text, fingerprint, created_at: time, updated_at: time })
           .returningAll()
           .executeTakeFirstOrThrow();
         await emitSystemEvent(this.ctx, trx, 'key_create', keyEventData(key, owner));
@@ -115,21 +151,6 @@ export class KeysService {
       if (isUniqueViolation(error)) throw validationFailed({ fingerprint: ['has already been taken'] });
       throw error;
     }
-  }
-
-  /** GitLab 8.12's Key validations, in its order: title, key, fingerprint. */
-  private async validate(title: string, text: string, fingerprint: string | undefined): Promise<void> {
-    const validation = new Validation();
-    checkLength(validation, 'title', title);
-    checkLength(validation, 'key', text, LIMITS.sshKey);
-    if (!KEY_FORMAT.test(text)) validation.add('key', 'is invalid');
-    if (/[\n\r]/.test(text)) validation.add('key', 'should be a single line');
-    if (!fingerprint) {
-      validation.add('fingerprint', 'cannot be generated');
-    } else if (await this.db.selectFrom('keys').select('id').where('fingerprint', '=', fingerprint).executeTakeFirst()) {
-      validation.add('fingerprint', 'has already been taken');
-    }
-    validation.throwIfInvalid();
   }
 
   private async ownerOrThrow(userId: number, error: Error): Promise<Owner> {

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { UrlBase } from '../../../lib/urls';
 
 /**
  * `T` or null, written as OpenAPI 3.0's `nullable` rather than `anyOf`: fast-json-stringify picks
@@ -11,7 +12,5 @@ export const Nullable = <T extends TSchema>(schema: T) =>
 export const Timestamp = Type.String({ format: 'date-time' });
 export const NullableTimestamp = Nullable(Timestamp);
 
-/** What entity mappers need to know about the server. */
-export interface Presenter {
-  externalUrl: string;
-}
+/** What entity mappers need to know about the server: its addresses (the config). */
+export type Presenter = UrlBase;

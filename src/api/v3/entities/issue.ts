@@ -61,7 +61,7 @@ export function presentIssue(details: IssueDetails, presenter: Presenter): Stati
     downvotes: details.downvotes,
     due_date: issue.due_date,
     confidential: issue.confidential === 1,
-    web_url: `${projectUrls(presenter.externalUrl, details.project).web}/issues/${issue.iid}`,
+    web_url: `${projectUrls(presenter, details.project).web}/issues/${issue.iid}`,
   };
 }
 

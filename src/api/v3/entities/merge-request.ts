@@ -34,7 +34,7 @@ export const MergeRequest = Type.Object({
 });
 
 export const mergeRequestUrl = (presenter: Presenter, details: Pick<MergeRequestDetails, 'project' | 'mergeRequest'>): string =>
-  `${projectUrls(presenter.externalUrl, details.project).web}/merge_requests/${details.mergeRequest.iid}`;
+  `${projectUrls(presenter, details.project).web}/merge_requests/${details.mergeRequest.iid}`;
 
 export function presentMergeRequest(details: MergeRequestDetails, presenter: Presenter): Static<typeof MergeRequest> {
   const { mergeRequest } = details;

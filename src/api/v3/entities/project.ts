@@ -80,7 +80,7 @@ export const Project = Type.Object({
 export type ProjectShape = Static<typeof Project>;
 
 function urls(project: ProjectRecord, presenter: Presenter) {
-  const { pathWithNamespace, web, http, ssh } = projectUrls(presenter.externalUrl, project);
+  const { pathWithNamespace, web, http, ssh } = projectUrls(presenter, project);
   return { pathWithNamespace, webUrl: web, http, ssh };
 }
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { FLUSH, pktLine, readPushCommands, refusalReport, startsAsPktLine } from '../../src/git-http/pkt-line';
+import { FLUSH, pktLine, readPushCommands, refusalReport, startsAsPktLine } from '../../src/git/pkt-line';
 import { basicCredentials } from '../../src/git-http/credentials';
 
 const A = 'a'.repeat(40);

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { RefUpdate } from './types';
+import type { RefUpdate } from './ref-update';
 
 /** git's pkt-line framing: four hex digits of length (themselves included), then the payload. */
 export function pktLine(payload: string | Buffer): Buffer {
