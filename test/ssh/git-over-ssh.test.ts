@@ -318,13 +318,24 @@ describe('deploy keys over SSH', () => {
     assert.notEqual((await sshClone(deployKey, other.url)).code, 0);
   });
 
-  test('git-lfs-authenticate answers with a clear message while LFS over SSH has no credential to hand out', async () => {
+  test('git-lfs-authenticate hands out the LFS address and a credential its HTTP routes accept; strangers and bad operations are refused', async () => {
     const p = await project(0);
-    const answered = await ssh(p.owner.key, port, `git-lfs-authenticate ${p.path}.git download`);
-    assert.notEqual(answered.code, 0);
-    assert.match(answered.stderr, /Git LFS is not supported over SSH/);
+    const answered = await ssh(p.owner.key, port, `git-lfs-authenticate ${p.path}.git upload`);
+    assert.equal(answered.code, 0, answered.stderr);
+    const credential = JSON.parse(answered.stdout);
+    assert.equal(credential.href, `${projectUrls(app.services.ctx.config, { path: p.project.path, namespace: { path: p.path.split('/')[0] } }).http}/info/lfs`);
+    assert.match(credential.header.Authorization, /^Basic /);
+    assert.ok(credential.expires_in > 0);
+    const batch = await fetch(`${credential.href}/objects/batch`, {
+      method: 'POST',
+      headers: { ...credential.header, accept: 'application/vnd.git-lfs+json', 'content-type': 'application/vnd.git-lfs+json' },
+      body: JSON.stringify({ operation: 'upload', objects: [{ oid: 'a'.repeat(64), size: 3 }] }),
+    });
+    assert.equal(batch.status, 200);
+    assert.ok((await batch.json()).objects[0].actions.upload.href);
     const stranger = await person();
     const refused = await ssh(stranger.key, port, `git-lfs-authenticate ${p.path}.git upload`);
+    assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /could not be found/);
     const badOperation = await ssh(p.owner.key, port, `git-lfs-authenticate ${p.path}.git delete`);
     assert.match(badOperation.stderr, /download or upload/);
