@@ -16,6 +16,7 @@ import { ensureRootUser, type RootCredentials } from './services/users/bootstrap
 import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
+import { mergeRequestJobs } from './services/merge-requests/jobs';
 import { removeExpiredArtifacts } from './services/ci/artifacts-expiry';
 import { dropStuckBuilds } from './services/ci/stuck-builds';
 import { createHttpServer, type HttpLogging } from './http/server';
@@ -88,6 +89,7 @@ function jobHandlers(services: Services): JobHandlers {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
+    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging }),
   };
 }
 

@@ -46,6 +46,7 @@ import { IssuesService } from './issues/issues';
 import { TodosService } from './todos/todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
+import { MergingService } from './merge-requests/merging';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -113,6 +114,8 @@ export function createServices(ctx: ServiceContext) {
     awardEmoji: new AwardEmojiService(ctx),
     // Labels keep no state: the subscriptions' own instance reads the same rows.
     subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
+    // Issues keep no state: merging's own instance closes the issues a merge closes.
+    mergeRequestMerging: new MergingService(ctx, { events, projects, pushRules, issues: new IssuesService(ctx, users, projects, events) }),
   };
 }
 
