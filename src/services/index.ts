@@ -47,6 +47,7 @@ import { TodosService } from './todos/todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
 import { MergingService } from './merge-requests/merging';
+import { MergeRequestReadsService } from './merge-requests/reads';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -115,6 +116,7 @@ export function createServices(ctx: ServiceContext) {
     // Labels keep no state: the subscriptions' own instance reads the same rows.
     subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
     // Issues keep no state: merging's own instance closes the issues a merge closes.
+    mergeRequestReads: new MergeRequestReadsService(ctx, users),
     mergeRequestMerging: new MergingService(ctx, { events, projects, pushRules, issues: new IssuesService(ctx, users, projects, events) }),
   };
 }

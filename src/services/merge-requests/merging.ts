@@ -24,7 +24,7 @@ import { announceMergeRequests } from './announce';
 import { closesIssues } from './closes-issues';
 import { findMergeRequest } from './find';
 import { ACTIVE_PIPELINE, headPipeline } from './head-pipeline';
-import { enableMergeWhenPipelineSucceeds } from './merge-when-pipeline';
+import { cancelMergeWhenPipelineSucceeds, enableMergeWhenPipelineSucceeds } from './merge-when-pipeline';
 import { insertVersion, latestVersions, readVersion, type VersionReading } from './versions';
 import { isWorkInProgress } from './work-in-progress';
 import { OPEN_STATES, type MergeRequestRow, type Project, type User } from './types';
@@ -94,6 +94,18 @@ export class MergingService {
       });
     }
     return this.merge(project, standing, user, mergeRequest, heads, params);
+  }
+
+  /**
+   * POST …/cancel_merge_when_build_succeeds: whoever may merge, or the author (8.12's
+   * `can_cancel_merge_when_build_succeeds?`). 8.12.0 answered 500 here (its route named a class
+   * that did not exist); this cancels, notes it when an automatic merge was on, and answers the
+   * merge request.
+   */
+  async cancelAutomaticMerge(project: Project, standing: ProjectStanding, user: User, mergeRequestId: number): Promise<MergeRequestRow> {
+    const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
+    if (mergeRequest.author_id !== user.id && !(await this.mayMerge(project, standing, mergeRequest.target_branch))) throw unauthorized();
+    return inTransaction(this.ctx.db, (trx) => cancelMergeWhenPipelineSucceeds(trx, mergeRequest, user.id));
   }
 
   /**
