@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { IssueRow } from '../issues/types';
 import { commitsBetween } from '../../git/log';
+import { defaultBranch } from '../../git/refs';
 import { repoPathOf } from '../repository/repositories';
 import { latestVersions } from './versions';
 import type { MergeRequestRow } from './types';
@@ -32,7 +33,9 @@ export function closedIssueIids(text: string, projectPath: string): number[] {
  * say it closes, only when it targets the project's default branch (8.12's `closes_issues`).
  */
 export async function closesIssues(ctx: ServiceContext, mergeRequest: MergeRequestRow, project: Project): Promise<IssueRow[]> {
-  if (project.default_branch === null || mergeRequest.target_branch !== project.default_branch) return [];
+  // A project whose first branch was written without a push has no default recorded yet: git's answer stands in, as for reads.
+  const defaultName = project.default_branch ?? (await defaultBranch(repoPathOf(ctx, project.id)));
+  if (mergeRequest.target_branch !== defaultName) return [];
   const version = (await latestVersions(ctx.db, [mergeRequest.id])).get(mergeRequest.id);
   const commits = version?.base_commit_sha && version.head_commit_sha
     ? await commitsBetween(repoPathOf(ctx, project.id), version.base_commit_sha, version.head_commit_sha)
