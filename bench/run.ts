@@ -10,8 +10,9 @@ import { ciBench } from './ci';
 import { runnerBench } from './runner';
 import { collaborationBench } from './collaboration';
 import { gptBench } from './gpt';
+import { mergeRequestsBench } from './merge-requests';
 
-const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench, runnerBench, collaborationBench, gptBench];
+const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, ciBench, runnerBench, collaborationBench, mergeRequestsBench, gptBench];
 
 function usage(): never {
   console.error(`usage: npm run bench -- [--quick] [${benchmarks.map((b) => b.name).join(' ')}]`);

@@ -22,7 +22,7 @@ export interface NewMergeRequest {
  * background mergeability check queued: what POST …/merge_requests does (built on another branch),
  * for the tests of the git side until they can use the route.
  */
-export async function createMergeRequest(app: TestApp, request: NewMergeRequest): Promise<MergeRequestRow> {
+export async function createMergeRequest(app: Pick<TestApp, 'services'>, request: NewMergeRequest): Promise<MergeRequestRow> {
   const { projects, ctx } = app.services;
   const target = await projects.find(request.targetProjectId);
   const source = await projects.find(request.sourceProjectId ?? request.targetProjectId);

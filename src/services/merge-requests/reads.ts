@@ -5,6 +5,7 @@ import type { IssueDetails } from '../issues/types';
 import { recordNotFound } from '../../errors';
 import { commitsBetween } from '../../git/log';
 import { diffTrees, type DiffFile } from '../../git/diff';
+import { ImmutableCache } from '../../git/immutable-cache';
 import type { Commit } from '../../git/objects';
 import { repoPathOf } from '../repository/repositories';
 import { loadIssueDetails } from '../issues/details';
@@ -14,6 +15,16 @@ import { loadMergeRequestDetails } from './details';
 import { findMergeRequest } from './find';
 import { latestVersions } from './versions';
 import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';
+
+/**
+ * Recent versions' diffs, up to 64 MiB of them. A version names two commits, so its diff never
+ * changes: 8.12 stored it in the database once per version; here it is read once and kept a while.
+ */
+const versionDiffs = new ImmutableCache<DiffFile[]>({
+  maxEntries: 200,
+  maxBytes: 64 * 1024 * 1024,
+  weigh: (files) => files.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200),
+});
 
 export interface VersionContents {
   version: MergeRequestVersionRow;
@@ -90,6 +101,8 @@ export class MergeRequestReadsService {
 
   private async versionDiffs(project: Project, version: MergeRequestVersionRow): Promise<DiffFile[]> {
     if (!version.base_commit_sha || !version.head_commit_sha) return [];
-    return (await diffTrees(repoPathOf(this.ctx, project.id), version.base_commit_sha, version.head_commit_sha)).files;
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const { base_commit_sha: base, head_commit_sha: head } = version;
+    return versionDiffs.get(`${repoPath}\0${base}\0${head}`, async () => (await diffTrees(repoPath, base, head)).files);
   }
 }
