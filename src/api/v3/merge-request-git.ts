@@ -47,7 +47,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
       },
     }, async (request) => {
       const body = request.body ?? {};
-      const merged = await merging.accept(request.project, request.standing, request.user!, request.params.merge_request_id, {
+      const merged = await merging.accept(request.project, request.standing, request.user, request.params.merge_request_id, {
         mergeCommitMessage: body.merge_commit_message,
         shouldRemoveSourceBranch: body.should_remove_source_branch,
         mergeWhenBuildSucceeds: body.merge_when_build_succeeds,
@@ -60,7 +60,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
       config: read,
       schema: { params: MergeRequestPath, response: { 201: MergeRequest } },
     }, async (request, reply) => {
-      const row = await merging.cancelAutomaticMerge(request.project, request.standing, request.user!, request.params.merge_request_id);
+      const row = await merging.cancelAutomaticMerge(request.project, request.standing, request.user, request.params.merge_request_id);
       return reply.status(201).send(presentMergeRequest(await reads.details(request.project, request.user, row), presenter));
     });
 

@@ -6,11 +6,11 @@ import type { ProjectsService } from '../projects/projects';
 import type { PushRulesService } from '../repository/push-rules';
 import { protectionFor, ruleFor } from '../repository/push-rules';
 import { can, effectiveAccess, DEVELOPER, MASTER, type ProjectStanding } from '../policy';
-import { apiError, conflict, unauthorized } from '../../errors';
+import { apiError, badRequest, conflict, unauthorized } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { refValues } from '../../git/refs';
-import { writeMergeCommit } from '../../git/merge';
+import { mergeTrees, writeMergeCommit } from '../../git/merge';
 import { updateRef, deleteBranch } from '../../git/write';
 import { withRefLock } from '../../git/ref-lock';
 import { GitStoreError } from '../../git/errors';
@@ -47,6 +47,7 @@ export interface MergingDeps {
 
 const notAllowed = () => apiError(405, '405 Method Not Allowed');
 const cannotBeMerged = () => apiError(406, 'Branch cannot be merged');
+const shaMismatch = (head: string) => conflict(`SHA does not match HEAD of source branch: ${head}`);
 
 /** Attempts of one merge when pushes move the target branch in between: each makes the merge commit again on the new head. */
 const ATTEMPTS = 3;
@@ -73,9 +74,9 @@ export class MergingService {
     private readonly deps: MergingDeps,
   ) {}
 
-  async accept(project: Project, standing: ProjectStanding, user: User, mergeRequestId: number, params: MergeParams): Promise<MergeRequestRow> {
+  async accept(project: Project, standing: ProjectStanding, user: User | null, mergeRequestId: number, params: MergeParams): Promise<MergeRequestRow> {
     const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
-    if (!(await this.mayMerge(project, standing, mergeRequest.target_branch))) throw unauthorized();
+    if (!user || !(await this.mayMerge(project, standing, mergeRequest.target_branch))) throw unauthorized();
     const source = await this.sourceProject(mergeRequest);
     if (!OPEN_STATES.includes(mergeRequest.state as (typeof OPEN_STATES)[number]) || isWorkInProgress(mergeRequest.title)) throw notAllowed();
     const heads = await this.readHeads(project, source, mergeRequest);
@@ -86,14 +87,26 @@ export class MergingService {
     // 8.12 refused here even a merge asked for when the pipeline succeeds, which made that option
     // useless in projects that require green builds; an automatic merge waits for green anyway.
     if (project.only_allow_merge_if_build_succeeds === 1 && pipeline !== undefined && pipeline.status !== 'success' && !automatic) throw notAllowed();
-    if (params.sha !== undefined && params.sha !== heads.source) throw conflict(`SHA does not match HEAD of source branch: ${heads.source}`);
+    const message = params.mergeCommitMessage?.trim() ? params.mergeCommitMessage : defaultMergeMessage(mergeRequest);
+    // Git keeps messages as C strings (8.12 answered 500 here).
+    if (message.includes('\0')) throw badRequest('merge_commit_message contains a NUL byte');
     if (automatic) {
+      // 8.12's order: conflicts (406) before another head (409), then the automatic merge.
+      if (!(await mergeTrees(repoPathOf(this.ctx, project.id), await this.targetHead(project, mergeRequest), heads.source)).clean) throw cannotBeMerged();
+      if (params.sha !== undefined && params.sha !== heads.source) throw shaMismatch(heads.source);
       return enableMergeWhenPipelineSucceeds(this.ctx, mergeRequest, user, heads.source, {
         mergeCommitMessage: params.mergeCommitMessage,
         shouldRemoveSourceBranch: params.shouldRemoveSourceBranch,
       });
     }
-    return this.merge(project, standing, user, mergeRequest, heads, params);
+    return this.merge(project, standing, user, mergeRequest, heads, { ...params, mergeCommitMessage: message });
+  }
+
+  private async targetHead(project: Project, mergeRequest: MergeRequestRow): Promise<string> {
+    const ref = `refs/heads/${mergeRequest.target_branch}`;
+    const head = (await refValues(repoPathOf(this.ctx, project.id), [ref])).get(ref);
+    if (head === undefined) throw notAllowed();
+    return head;
   }
 
   /**
@@ -102,8 +115,9 @@ export class MergingService {
    * that did not exist); this cancels, notes it when an automatic merge was on, and answers the
    * merge request.
    */
-  async cancelAutomaticMerge(project: Project, standing: ProjectStanding, user: User, mergeRequestId: number): Promise<MergeRequestRow> {
+  async cancelAutomaticMerge(project: Project, standing: ProjectStanding, user: User | null, mergeRequestId: number): Promise<MergeRequestRow> {
     const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
+    if (!user) throw unauthorized();
     if (mergeRequest.author_id !== user.id && !(await this.mayMerge(project, standing, mergeRequest.target_branch))) throw unauthorized();
     return inTransaction(this.ctx.db, (trx) => cancelMergeWhenPipelineSucceeds(trx, mergeRequest, user.id));
   }
@@ -154,11 +168,11 @@ export class MergingService {
   private async merge(project: Project, standing: ProjectStanding, user: User, mergeRequest: MergeRequestRow, heads: Heads, params: MergeParams): Promise<MergeRequestRow> {
     const claimed = await this.claim(mergeRequest);
     if (!claimed) throw notAllowed();
-    const message = params.mergeCommitMessage?.trim() ? params.mergeCommitMessage : defaultMergeMessage(mergeRequest);
+    const message = params.mergeCommitMessage!;
     const removeSource = params.shouldRemoveSourceBranch ?? mergeRequest.force_remove_source_branch === 1;
     let merged: { commitId: string; targetBefore: string };
     try {
-      merged = await this.writeMerge(project, user, mergeRequest, heads.source, message);
+      merged = await this.writeMerge(project, user, mergeRequest, heads.source, message, params.sha);
     } catch (error) {
       await this.release(mergeRequest, error);
       throw error;
@@ -227,7 +241,14 @@ export class MergingService {
    * points there; when a push moved it meanwhile, merges again on the new head. Local writers of
    * the branch queue on its lock. Conflicts are 406 and leave the branch as it was.
    */
-  private async writeMerge(project: Project, user: User, mergeRequest: MergeRequestRow, sourceHead: string, message: string): Promise<{ commitId: string; targetBefore: string }> {
+  private async writeMerge(
+    project: Project,
+    user: User,
+    mergeRequest: MergeRequestRow,
+    sourceHead: string,
+    message: string,
+    expectedSha: string | undefined,
+  ): Promise<{ commitId: string; targetBefore: string }> {
     const repoPath = repoPathOf(this.ctx, project.id);
     const ref = `refs/heads/${mergeRequest.target_branch}`;
     const identity = { name: user.name, email: user.email };
@@ -240,6 +261,8 @@ export class MergingService {
           await this.ctx.db.updateTable('merge_requests').set({ merge_status: 'cannot_be_merged' }).where('id', '=', mergeRequest.id).execute();
           throw cannotBeMerged();
         }
+        // Checked once the merge is known clean, as 8.12 answered conflicts (406) before another head (409).
+        if (expectedSha !== undefined && expectedSha !== sourceHead) throw shaMismatch(sourceHead);
         try {
           await updateRef(repoPath, ref, result.commitId, targetHead);
           // The merged source head stays readable whatever happens to the source branch.

@@ -148,3 +148,28 @@ describe('a push that merges by hand', () => {
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'merged');
   });
 });
+
+describe('a merge request from a fork', () => {
+  test('a push to the fork\'s branch records a version of the upstream\'s merge request, read from the upstream repository', async () => {
+    const upstream: World = await createProjectWorld(app, { roles: ['master', 'developer', 'reporter'] as const });
+    const base = await seedCommit(app, upstream.id, { files: { 'README.md': 'hello\n' } });
+    const forked = await upstream.developer.client.post(`/projects/fork/${upstream.id}`, {});
+    assert.equal(forked.status, 201);
+    const fork = forked.body;
+    await eventually(async () => (await git(['--git-dir', app.services.repositories.path(fork.id), 'rev-parse', '--verify', 'master'])).code === 0, { message: 'the fork\'s repository' });
+    await seedCommit(app, fork.id, { branch: 'topic', startRef: base, files: { 'one.txt': '1\n' }, message: 'One\n' });
+    const mr = await createMergeRequest(app, { targetProjectId: upstream.id, sourceProjectId: fork.id, sourceBranch: 'topic', authorId: upstream.developer.user.id });
+    const added = await upstream.developer.client.post(`/projects/${fork.id}/repository/files`, { file_path: 'two.txt', branch_name: 'topic', content: '2\n', commit_message: 'Two' });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const at = `/projects/${upstream.id}/merge_requests/${mr.id}`;
+    const versions = await eventually(async () => {
+      const answer = await upstream.reporter.client.get(`${at}/versions`);
+      return answer.body.length === 2 ? answer.body : undefined;
+    }, { message: 'a second version after the push to the fork' });
+    const commits = await upstream.reporter.client.get(`${at}/commits`);
+    assert.deepEqual(commits.body.map((c: any) => c.title), ['Two', 'One']);
+    assert.equal(commits.body[0].id, versions[0].head_commit_sha);
+    const changes = await upstream.reporter.client.get(`${at}/changes`);
+    assert.deepEqual(changes.body.changes.map((change: any) => change.new_path).sort(), ['one.txt', 'two.txt']);
+  });
+});

@@ -96,6 +96,19 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     assert.equal(row.merge_status, 'cannot_be_merged');
   });
 
+  test('conflicts are answered before a wrong sha (406, then 409), as 8.12 checked them', async () => {
+    const { w, mr } = await world({ feature: { 'README.md': 'feature side\n' } });
+    await seedCommit(app, w.id, { files: { 'README.md': 'master side\n' } });
+    assert.equal((await w.master.client.put(mergePath(w, mr), { sha: 'f'.repeat(40) })).status, 406);
+  });
+
+  test('a merge commit message git cannot store is 400, and the request stays open', async () => {
+    const { w, mr } = await world();
+    const answer = await w.master.client.put(mergePath(w, mr), { merge_commit_message: 'a\u0000b' });
+    assert.equal(answer.status, 400);
+    assert.equal((await mergeRequestRow(app, mr.id)).state, 'opened');
+  });
+
   test('a closed merge request answers 405', async () => {
     const { w, mr } = await world();
     await app.services.ctx.db.updateTable('merge_requests').set({ state: 'closed' }).where('id', '=', mr.id).execute();
@@ -138,6 +151,9 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     const wrong = await w.master.client.put(mergePath(w, mr), { sha: '0'.repeat(40) });
     assert.equal(wrong.status, 409);
     assert.deepEqual(wrong.body, { message: `SHA does not match HEAD of source branch: ${feature}` });
+    const row = await mergeRequestRow(app, mr.id);
+    assert.equal(row.state, 'opened');
+    assert.equal(row.merge_commit_sha, null);
     const right = await w.master.client.put(mergePath(w, mr), { sha: feature });
     assert.equal(right.status, 200);
     assert.equal(right.body.state, 'merged');
