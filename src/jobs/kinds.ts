@@ -22,6 +22,8 @@ export interface JobKinds {
   'merge_requests.refresh': PushJob;
   /** What a pipeline's new status does to the merge requests of its branch: automatic merges, build_failed todos. */
   'merge_requests.pipeline': { pipelineId: number; status: string };
+  /** Close the issues a merged merge request closes, as the user who merged it. */
+  'merge_requests.close_issues': { mergeRequestId: number; userId: number };
 }
 
 export type JobKind = keyof JobKinds;

@@ -117,7 +117,7 @@ export function createServices(ctx: ServiceContext) {
     subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
     // Issues keep no state: merging's own instance closes the issues a merge closes.
     mergeRequestReads: new MergeRequestReadsService(ctx, users),
-    mergeRequestMerging: new MergingService(ctx, { events, projects, pushRules, issues: new IssuesService(ctx, users, projects, events) }),
+    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues: new IssuesService(ctx, users, projects, events) }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { IssuesService } from '../issues/issues';
 import type { ProjectsService } from '../projects/projects';
+import type { UsersService } from '../users/users';
 import type { PushRulesService } from '../repository/push-rules';
 import { protectionFor, ruleFor } from '../repository/push-rules';
 import { can, effectiveAccess, DEVELOPER, MASTER, type ProjectStanding } from '../policy';
@@ -15,7 +16,6 @@ import { updateRef, deleteBranch } from '../../git/write';
 import { withRefLock } from '../../git/ref-lock';
 import { GitStoreError } from '../../git/errors';
 import { ZERO_OID } from '../../git/ref-names';
-import { keepAround } from '../../git/keep-around';
 import { repoPathOf } from '../repository/repositories';
 import { enqueuePushProcessing } from '../repository/pushes';
 import { insertSystemNote } from '../notes/system-notes';
@@ -43,6 +43,7 @@ export interface MergingDeps {
   projects: ProjectsService;
   issues: IssuesService;
   pushRules: PushRulesService;
+  users: UsersService;
 }
 
 const notAllowed = () => apiError(405, '405 Method Not Allowed');
@@ -77,7 +78,7 @@ export class MergingService {
   async accept(project: Project, standing: ProjectStanding, user: User | null, mergeRequestId: number, params: MergeParams): Promise<MergeRequestRow> {
     const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
     if (!user || !(await this.mayMerge(project, standing, mergeRequest.target_branch))) throw unauthorized();
-    const source = await this.sourceProject(mergeRequest);
+    const source = mergeRequest.source_project_id === project.id ? project : await this.sourceProject(mergeRequest);
     if (!OPEN_STATES.includes(mergeRequest.state as (typeof OPEN_STATES)[number]) || isWorkInProgress(mergeRequest.title)) throw notAllowed();
     const heads = await this.readHeads(project, source, mergeRequest);
     if (!heads) throw notAllowed();
@@ -99,7 +100,7 @@ export class MergingService {
         shouldRemoveSourceBranch: params.shouldRemoveSourceBranch,
       });
     }
-    return this.merge(project, standing, user, mergeRequest, heads, { ...params, mergeCommitMessage: message });
+    return this.merge(project, user, mergeRequest, heads, { ...params, mergeCommitMessage: message });
   }
 
   private async targetHead(project: Project, mergeRequest: MergeRequestRow): Promise<string> {
@@ -165,7 +166,7 @@ export class MergingService {
     return { source: reading.shas.head, newVersion: reading };
   }
 
-  private async merge(project: Project, standing: ProjectStanding, user: User, mergeRequest: MergeRequestRow, heads: Heads, params: MergeParams): Promise<MergeRequestRow> {
+  private async merge(project: Project, user: User, mergeRequest: MergeRequestRow, heads: Heads, params: MergeParams): Promise<MergeRequestRow> {
     const claimed = await this.claim(mergeRequest);
     if (!claimed) throw notAllowed();
     const message = params.mergeCommitMessage!;
@@ -203,12 +204,16 @@ export class MergingService {
     // The merge commit is a push to the target branch: its event, hooks and pipeline follow.
     await enqueuePushProcessing(this.ctx, project.id, user.id, [{ oldId: merged.targetBefore, newId: merged.commitId, ref: `refs/heads/${mergeRequest.target_branch}` }]);
     if (removeSource) await this.removeSourceBranch(done, user);
-    await this.closeIssues(project, standing, user, done);
     return done;
   }
 
-  /** What a merge request merged records, here or by a push that merged it by hand (8.12's `PostMergeService`). */
+  /**
+   * What a merge request merged records, here or by a push that merged it by hand (8.12's
+   * `PostMergeService`). The issues it closes are closed in the background: finding them reads its
+   * commits, which a merge need not wait for.
+   */
   async afterMerge(trx: Db, project: Project, user: User, row: MergeRequestRow): Promise<void> {
+    await this.ctx.jobs.enqueue('merge_requests.close_issues', { mergeRequestId: row.id, userId: user.id }, trx);
     await mergeRequestFinishedTodos(trx, row);
     await insertSystemNote(trx, { type: 'MergeRequest', id: row.id, projectId: project.id }, user.id, 'Status changed to merged');
     await announceMergeRequests(this.ctx, this.deps.events, trx, user, [{ mergeRequest: row, project, hookAction: 'merge', eventAction: 'accepted' }]);
@@ -264,9 +269,8 @@ export class MergingService {
         // Checked once the merge is known clean, as 8.12 answered conflicts (406) before another head (409).
         if (expectedSha !== undefined && expectedSha !== sourceHead) throw shaMismatch(sourceHead);
         try {
+          // The source head needs no keeping here: every version's head is kept in this repository (`readVersion`).
           await updateRef(repoPath, ref, result.commitId, targetHead);
-          // The merged source head stays readable whatever happens to the source branch.
-          await keepAround(repoPath, repoPath, sourceHead);
           return { commitId: result.commitId, targetBefore: targetHead };
         } catch (error) {
           if (error instanceof GitStoreError && error.code === 'ref_moved' && attempt < ATTEMPTS) continue;
@@ -302,8 +306,13 @@ export class MergingService {
     await enqueuePushProcessing(this.ctx, source.id, user.id, [{ oldId: head, newId: ZERO_OID, ref }]);
   }
 
-  /** The issues the merge request closes, closed by the merging user through the issues service (its hooks, notes, todos). */
-  async closeIssues(project: Project, standing: ProjectStanding, user: User, mergeRequest: MergeRequestRow): Promise<void> {
+  /** The issues a merged request closes, closed by the merging user through the issues service (its hooks, notes, todos). */
+  async closeIssues(mergeRequestId: number, userId: number): Promise<void> {
+    const mergeRequest = await this.ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', mergeRequestId).executeTakeFirst();
+    if (!mergeRequest || mergeRequest.state !== 'merged') return;
+    const [project, user] = await Promise.all([this.deps.projects.find(mergeRequest.target_project_id), this.deps.users.findById(userId)]);
+    if (!project || !user) return;
+    const standing = await this.deps.projects.standing(project, user);
     const issues = await closesIssues(this.ctx, mergeRequest, project);
     for (const issue of issues) {
       if (issue.state === 'closed') continue;

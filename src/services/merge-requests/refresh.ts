@@ -70,7 +70,7 @@ export async function refreshMergeRequests(deps: RefreshDeps, job: PushJob): Pro
     if (pushedHere) manuallyMerged.push(mergeRequest);
   }
 
-  const merged = await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     for (const { mergeRequest, reading, note } of reloads) {
       await insertVersion(trx, mergeRequest.id, reading);
       await insertSystemNote(trx, { type: 'MergeRequest', id: mergeRequest.id, projectId: mergeRequest.target_project_id }, user.id, note);
@@ -82,12 +82,7 @@ export async function refreshMergeRequests(deps: RefreshDeps, job: PushJob): Pro
     const mergedIds = new Set(rows.map((row) => row.id));
     const recheck = [...new Set([...asSource.map((row) => row.id), ...asTarget.map((row) => row.id)])].filter((id) => !mergedIds.has(id));
     await queueMergeStatusCheck(ctx, trx, recheck);
-    return rows;
   });
-  if (merged.length > 0) {
-    const standing = await deps.projects.standing(project, user);
-    for (const row of merged) await deps.merging.closeIssues(project, standing, user, row);
-  }
 }
 
 async function targetProjects(deps: RefreshDeps, project: Project, rows: MergeRequestRow[]): Promise<Map<number, Project>> {

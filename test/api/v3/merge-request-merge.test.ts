@@ -278,6 +278,8 @@ describe('GET …/closes_issues, and merging closes them', () => {
     assert.equal((await w.reporter.client.get(`/projects/${w.id}/merge_request/${mr.id}/closes_issues`)).body.length, 2);
 
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
+    // Closed in the background, after the merge.
+    await eventually(async () => (await w.owner.client.get(`/projects/${w.id}/issues/${issues[1].id}`)).body.state === 'closed', { message: 'the issues closed' });
     for (const [index, state] of [[0, 'closed'], [1, 'closed'], [2, 'opened']] as const) {
       const issue = await w.owner.client.get(`/projects/${w.id}/issues/${issues[index].id}`);
       assert.equal(issue.body.state, state, issues[index].title);
