@@ -46,6 +46,10 @@ async function buildWork(dir: string, rounds: number): Promise<void> {
   await git(dir, 'checkout', '-q', '-b', 'big', 'master');
   for (let file = BASE_FILES - BIG_FILES; file < BASE_FILES; file++) fs.appendFileSync(path.join(dir, `dir${file % 50}`, `file${file}.txt`), 'added by big\n');
   await git(dir, 'commit', '-q', '-am', 'big change');
+  // Another as big, over other files: its first answer is the uncached one, once processes are warm.
+  await git(dir, 'checkout', '-q', '-b', 'big2', 'master');
+  for (let file = 0; file < BIG_FILES; file++) fs.appendFileSync(path.join(dir, `dir${file % 50}`, `file${file}.txt`), 'added by big2\n');
+  await git(dir, 'commit', '-q', '-am', 'another big change');
   await git(dir, 'checkout', '-q', 'master');
 }
 
@@ -99,6 +103,10 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     const first = await timedRequest(changesUrl, { headers });
     if (first.status !== 200) throw new Error(`changes answered ${first.status}`);
     const changed = JSON.parse(first.body.toString()).changes.length;
+    const big2 = await createMergeRequest(app, { targetProjectId: project.id, sourceBranch: 'big2', authorId: root.id });
+    await settle(app);
+    const uncached = await timedRequest(`${app.url}/api/v3/projects/${project.id}/merge_requests/${big2.id}/changes`, { headers });
+    if (uncached.status !== 200) throw new Error(`changes answered ${uncached.status}`);
     const diffArgs = ['diff', 'master...big'];
     await timeSpawn('git', diffArgs, { cwd: repoPath });
     const changesTimes: number[] = [];
@@ -110,15 +118,16 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 
     const cases = [
       { name: 'PUT …/merge', beside: 'git merge --no-ff (working clone)', api: median(apiTimes), cold: undefined, git: median(gitTimes), runs: apiTimes.length },
-      // The first answer reads the diff from git; later ones find the version's diff kept (it never changes).
-      { name: `GET …/changes (${changed} files)`, beside: 'git diff master...big (bare)', api: median(changesTimes), cold: first.ms, git: median(diffTimes), runs: changesTimes.length },
+      // A version's first answer reads the diff from git (the "uncached" one: another merge request
+      // of the same size, after the first warmed the processes); later ones find it kept (it never changes).
+      { name: `GET …/changes (${changed} files)`, beside: 'git diff master...big (bare)', api: median(changesTimes), cold: uncached.ms, git: median(diffTimes), runs: changesTimes.length },
     ];
     const rows = cases.map((c) => [c.name, ms(c.api), c.cold === undefined ? '-' : ms(c.cold), ms(c.git), ratio(c.api / c.git), c.cold === undefined ? '-' : ratio(c.cold / c.git), String(c.runs), c.beside]);
-    console.log(table(['case', 'API', 'API cold', 'git', 'API/git', 'cold/git', 'runs', 'git command'], rows));
+    console.log(table(['case', 'API', 'uncached', 'git', 'API/git', 'uncached/git', 'runs', 'git command'], rows));
     return cases.map((c) => ({
       bench: 'merge-requests',
       label: c.name,
-      value: `${ms(c.api)} vs ${ms(c.git)} = ${ratio(c.api / c.git)}${c.cold === undefined ? '' : ` (cold ${ms(c.cold)} = ${ratio(c.cold / c.git)})`}`,
+      value: `${ms(c.api)} vs ${ms(c.git)} = ${ratio(c.api / c.git)}${c.cold === undefined ? '' : ` (uncached ${ms(c.cold)} = ${ratio(c.cold / c.git)})`}`,
       target: `≤ ${TARGET}× git`,
       status: c.api / c.git <= TARGET ? 'meets' : 'misses',
     }));

@@ -263,7 +263,7 @@ describe('GET …/closes_issues, and merging closes them', () => {
   test('lists the issues the description and commits close when targeting the default branch; merging closes them as the merging user', async () => {
     const w: World = await createProjectWorld(app, { roles: ['master', 'developer', 'reporter'] as const });
     const base = await seedCommit(app, w.id, { files: { 'README.md': 'hello\n' } });
-    const issues = [];
+    const issues: any[] = [];
     for (const title of ['first', 'second', 'untouched']) {
       const created = await w.owner.client.post(`/projects/${w.id}/issues`, { title });
       assert.equal(created.status, 201);
