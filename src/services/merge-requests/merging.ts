@@ -178,6 +178,7 @@ export class MergingService {
       await this.release(mergeRequest, error);
       throw error;
     }
+    // Should the records fail after the branch moved, the request is not left locked either.
     const done = await inTransaction(this.ctx.db, async (trx) => {
       const row = await trx
         .updateTable('merge_requests')
@@ -199,10 +200,15 @@ export class MergingService {
         .executeTakeFirstOrThrow();
       if (heads.newVersion) await insertVersion(trx, mergeRequest.id, heads.newVersion);
       await this.afterMerge(trx, project, user, row);
+      // The merge commit is a push to the target branch: its event, hooks and pipeline follow, as
+      // after any push (`enqueuePushProcessing`), queued with the merge so one never goes without the other.
+      const update = { oldId: merged.targetBefore, newId: merged.commitId, ref: `refs/heads/${mergeRequest.target_branch}` };
+      await this.ctx.jobs.enqueue('push.process', { projectId: project.id, userId: user.id, updates: [update] }, trx);
       return row;
+    }).catch(async (error: unknown) => {
+      await this.release(mergeRequest, error);
+      throw error;
     });
-    // The merge commit is a push to the target branch: its event, hooks and pipeline follow.
-    await enqueuePushProcessing(this.ctx, project.id, user.id, [{ oldId: merged.targetBefore, newId: merged.commitId, ref: `refs/heads/${mergeRequest.target_branch}` }]);
     if (removeSource) await this.removeSourceBranch(done, user);
     return done;
   }
