@@ -17,6 +17,7 @@ import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
 import { mergeRequestJobs } from './services/merge-requests/jobs';
+import { unlockStuckMerges } from './services/merge-requests/stuck-merges';
 import { removeExpiredArtifacts } from './services/ci/artifacts-expiry';
 import { dropStuckBuilds } from './services/ci/stuck-builds';
 import { createHttpServer, type HttpLogging } from './http/server';
@@ -100,6 +101,7 @@ function sweeps(services: Services): Sweep[] {
     { name: 'ci.expire_artifacts', intervalMs: HOUR_MS, run: () => removeExpiredArtifacts(services.ctx) },
     // Every 10 minutes: a build whose runner vanished holds its pipeline until it is failed, and a look costs one indexed query.
     { name: 'ci.drop_stuck_builds', intervalMs: HOUR_MS / 6, run: () => dropStuckBuilds(services.ctx) },
+    { name: 'merge_requests.unlock_stuck', intervalMs: HOUR_MS / 6, run: () => unlockStuckMerges(services.ctx) },
   ];
 }
 

@@ -8,6 +8,7 @@ import { createProjectWorld, type ProjectWorld } from '../../support/project-wor
 import { createMergeRequest, mergeRequestRow } from '../../support/merge-requests';
 import { eventually } from '../../support/eventually';
 import { repoPathOf } from '../../../src/services/repository/repositories';
+import { unlockStuckMerges } from '../../../src/services/merge-requests/stuck-merges';
 
 let app: TestApp;
 
@@ -171,6 +172,24 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     const answer = await w.master.client.put(`/projects/${w.id}/merge_request/${mr.id}/merge`, {});
     assert.equal(answer.status, 200);
     assert.equal(answer.body.state, 'merged');
+  });
+
+  test('a request left locked by a merge that died is refused (405) until the sweep unlocks it', async () => {
+    const { w, mr } = await world();
+    const long = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    await app.services.ctx.db.updateTable('merge_requests').set({ state: 'locked', locked_from: 'reopened', locked_at: long }).where('id', '=', mr.id).execute();
+    assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 405);
+    assert.equal(await unlockStuckMerges(app.services.ctx), 1);
+    assert.equal((await mergeRequestRow(app, mr.id)).state, 'reopened');
+    assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
+  });
+
+  test('anonymous callers are 401, even on a public project', async () => {
+    const { w, mr } = await world();
+    assert.equal((await w.owner.client.put(`/projects/${w.id}`, { visibility_level: 20 })).status, 200);
+    assert.equal((await app.anonymous.put(mergePath(w, mr), {})).status, 401);
+    assert.equal((await app.anonymous.post(`/projects/${w.id}/merge_requests/${mr.id}/cancel_merge_when_build_succeeds`, {})).status, 401);
+    assert.equal((await mergeRequestRow(app, mr.id)).state, 'opened');
   });
 
   test('a merged request is not merged again (405)', async () => {
