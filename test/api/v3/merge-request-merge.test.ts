@@ -192,6 +192,21 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'opened');
   });
 
+  test('bad input is a 4xx, never a 500, and merges nothing', async () => {
+    const { w, mr } = await world();
+    const answers = await Promise.all([
+      w.master.client.put(`/projects/${w.id}/merge_requests/abc/merge`, {}),
+      w.master.client.put(`/projects/${w.id}/merge_requests/99999999999/merge`, {}),
+      w.master.client.put(mergePath(w, mr), { should_remove_source_branch: 'perhaps' }),
+      w.master.client.put(mergePath(w, mr), { merge_when_build_succeeds: [1, 2] }),
+      w.master.client.put(mergePath(w, mr), { sha: { a: 1 } }),
+      w.master.client.get(`/projects/${w.id}/merge_requests/${mr.id}/versions/abc`),
+      w.master.client.get(`/projects/${w.id}/merge_requests/${mr.id}/closes_issues?page=-1&per_page=abc`),
+    ]);
+    for (const answer of answers) assert.ok(answer.status >= 400 && answer.status < 500 || answer.status === 200, `${answer.status} ${JSON.stringify(answer.body)}`);
+    assert.equal((await mergeRequestRow(app, mr.id)).state, 'opened');
+  });
+
   test('a merged request is not merged again (405)', async () => {
     const { w, mr } = await world();
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
