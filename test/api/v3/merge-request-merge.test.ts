@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startApp, type TestApp } from '../../support/app';
-import { cloneUrl, git, tempDir } from '../../support/git';
+import { cloneUrl, commit, git, tempDir } from '../../support/git';
 import { seedCommit } from '../../support/repo';
 import { createProjectWorld, type ProjectWorld } from '../../support/project-world';
 import { createMergeRequest, mergeRequestRow } from '../../support/merge-requests';
@@ -238,6 +238,29 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     for (const name of ['feature.txt', 'concurrent-0.txt', 'concurrent-1.txt', 'concurrent-2.txt', 'concurrent-3.txt']) assert.ok(names.includes(name), `${name} in ${names}`);
     const merges = (await masterCommitsOf(w)).filter((commit) => commit.parents.length === 2);
     assert.deepEqual(merges.map((commit) => commit.id), [merged.body.merge_commit_sha]);
+  });
+
+  test('pushes over git racing merges: every push git accepted is in the target, every merge made is there once', async () => {
+    const { w, base } = await world();
+    const requests = [];
+    for (let index = 0; index < 3; index++) {
+      await seedCommit(app, w.id, { branch: `race-${index}`, startRef: base, files: { [`race-${index}.txt`]: `${index}\n` } });
+      requests.push(await createMergeRequest(app, { targetProjectId: w.id, sourceBranch: `race-${index}`, authorId: w.developer.user.id }));
+    }
+    const dir = path.join(tempDir(), 'racer');
+    assert.equal((await git(['clone', '-q', cloneUrl(app.url, w.path, w.owner.user.username, w.owner.token), dir])).code, 0);
+    const accepted: string[] = [];
+    for (const [index, request] of requests.entries()) {
+      await git(['pull', '-q', '--rebase', 'origin', 'master'], dir);
+      await commit(dir, { [`pushed-${index}.txt`]: `${index}\n` }, `pushed ${index}`);
+      const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
+      const [merged, pushed] = await Promise.all([w.master.client.put(mergePath(w, request), {}), git(['push', '-q', 'origin', 'master'], dir)]);
+      assert.equal(merged.status, 200, JSON.stringify(merged.body));
+      if (pushed.code === 0) accepted.push(sha);
+    }
+    const history = (await masterCommitsOf(w)).map((entry) => entry.id);
+    for (const sha of accepted) assert.ok(history.includes(sha), `pushed ${sha} kept`);
+    assert.equal((await masterCommitsOf(w)).filter((entry) => entry.parents.length === 2).length, 3);
   });
 
   test('should_remove_source_branch removes the merged source branch', async () => {
