@@ -52,17 +52,3 @@ export async function cancelMergeWhenPipelineSucceeds(trx: Db, mergeRequest: Mer
   if (mergeRequest.merge_when_build_succeeds === 1) await insertSystemNote(trx, onMergeRequest(row), actorId, 'Canceled the automatic merge');
   return row;
 }
-
-/** The open merge requests waiting for a pipeline of this source project, branch and head. */
-export async function waitingForPipeline(db: Db, pipeline: { project_id: number; ref: string | null; sha: string }): Promise<MergeRequestRow[]> {
-  if (pipeline.ref === null) return [];
-  const rows = await db
-    .selectFrom('merge_requests')
-    .selectAll()
-    .where('source_project_id', '=', pipeline.project_id)
-    .where('source_branch', '=', pipeline.ref)
-    .where('state', 'in', ['opened', 'reopened'])
-    .where('merge_when_build_succeeds', '=', 1)
-    .execute();
-  return rows;
-}
