@@ -11,8 +11,9 @@ import { runnerBench } from './runner';
 import { collaborationBench } from './collaboration';
 import { gptBench } from './gpt';
 import { sshBench } from './ssh';
+import { mergeRequestsBench } from './merge-requests';
 
-const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, sshBench, ciBench, runnerBench, collaborationBench, gptBench];
+const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, sshBench, ciBench, runnerBench, collaborationBench, mergeRequestsBench, gptBench];
 
 function usage(): never {
   console.error(`usage: npm run bench -- [--quick] [${benchmarks.map((b) => b.name).join(' ')}]`);

@@ -16,6 +16,8 @@ import { ensureRootUser, type RootCredentials } from './services/users/bootstrap
 import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
+import { mergeRequestJobs } from './services/merge-requests/jobs';
+import { unlockStuckMerges } from './services/merge-requests/stuck-merges';
 import { removeExpiredArtifacts } from './services/ci/artifacts-expiry';
 import { dropStuckBuilds } from './services/ci/stuck-builds';
 import { createHttpServer, type HttpLogging } from './http/server';
@@ -93,6 +95,7 @@ function jobHandlers(services: Services): JobHandlers {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
+    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging }),
   };
 }
 
@@ -105,6 +108,7 @@ function sweeps(services: Services): Sweep[] {
     { name: 'ci.drop_stuck_builds', intervalMs: HOUR_MS / 6, run: () => dropStuckBuilds(services.ctx) },
     // Objects a project's removal left unlinked are removed by its job; this catches those of a job that gave up.
     { name: 'lfs.remove_unlinked', intervalMs: HOUR_MS, run: () => removeUnlinkedLfsObjects(services.ctx.db, services.ctx.files) },
+    { name: 'merge_requests.unlock_stuck', intervalMs: HOUR_MS / 6, run: () => unlockStuckMerges(services.ctx) },
   ];
 }
 

@@ -16,6 +16,14 @@ export interface JobKinds {
   'push.process': PushJob;
   /** Build the `Build Hook` or `Pipeline Hook` payload of one CI change and queue its deliveries. */
   'ci.hook': CiHookJob;
+  /** Work out whether merge requests can be merged (`merge_status`), with `git merge-tree`. */
+  'merge_requests.check': { mergeRequestIds: number[] };
+  /** What a push does to the merge requests of the pushed branches: versions, checks, manual merges. */
+  'merge_requests.refresh': PushJob;
+  /** What a pipeline's new status does to the merge requests of its branch: automatic merges, build_failed todos. */
+  'merge_requests.pipeline': { pipelineId: number; status: string };
+  /** Close the issues a merged merge request closes, as the user who merged it. */
+  'merge_requests.close_issues': { mergeRequestId: number; userId: number };
 }
 
 export type JobKind = keyof JobKinds;

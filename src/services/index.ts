@@ -49,6 +49,8 @@ import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
 import { LfsService } from './lfs/lfs';
 import { MergeRequestsService } from './merge-requests/merge-requests';
+import { MergingService } from './merge-requests/merging';
+import { MergeRequestReadsService } from './merge-requests/reads';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -122,6 +124,9 @@ export function createServices(ctx: ServiceContext) {
     // Labels keep no state: the subscriptions' own instance reads the same rows.
     subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
     mergeRequests: new MergeRequestsService(ctx, users, projects, events),
+    // Issues keep no state: merging's own instance closes the issues a merge closes.
+    mergeRequestReads: new MergeRequestReadsService(ctx, users),
+    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues: new IssuesService(ctx, users, projects, events) }),
   };
 }
 

@@ -38,6 +38,7 @@ import { todosRoutes } from './todos';
 import { notesRoutes } from './notes';
 import { awardEmojiRoutes } from './award-emoji';
 import { subscriptionsRoutes } from './subscriptions';
+import { mergeRequestGitRoutes } from './merge-request-git';
 import { LIMITS } from '../../lib/limits';
 
 /** Every resource of the consumer API, mounted under /api/v3. */
@@ -85,4 +86,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   notesRoutes(api, deps);
   awardEmojiRoutes(api, deps);
   subscriptionsRoutes(api, deps);
+  mergeRequestGitRoutes(api, deps);
 }

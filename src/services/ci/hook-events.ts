@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
+import { queuePipelineMergeRequestWork } from '../merge-requests/pipeline-events';
 
 /*
  * Build and pipeline hooks are queued inside the transaction of the change, as a `ci.hook` job that
@@ -18,7 +19,11 @@ export async function queueBuildHook(ctx: ServiceContext, trx: Db, build: { id: 
   if (await hasHooks(trx, build.project_id, 'build_events')) await ctx.jobs.enqueue('ci.hook', { kind: 'build', buildId: build.id, status: build.status }, trx);
 }
 
-/** A pipeline changed status. */
+/**
+ * A pipeline changed status. Every change of a pipeline's status passes here, so the merge requests
+ * of its branch hear of it here too (automatic merges, `build_failed` todos).
+ */
 export async function queuePipelineHook(ctx: ServiceContext, trx: Db, pipeline: { id: number; project_id: number; status: string }): Promise<void> {
   if (await hasHooks(trx, pipeline.project_id, 'pipeline_events')) await ctx.jobs.enqueue('ci.hook', { kind: 'pipeline', pipelineId: pipeline.id, status: pipeline.status }, trx);
+  await queuePipelineMergeRequestWork(ctx, trx, pipeline);
 }

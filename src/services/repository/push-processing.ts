@@ -58,6 +58,8 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
     await emitFlaggedSystemEvents(ctx, trx, 'tag_push_events', tags.map(({ read }) => systemData(read)));
     await insertPipelines(ctx, trx, pipelines);
     await services.projects.touch(project.id, trx);
+    // Merge requests of the pushed branches: new versions, checks, manual merges (`services/merge-requests/refresh.ts`).
+    if (changes.some((change) => isBranch(change.ref))) await ctx.jobs.enqueue('merge_requests.refresh', { ...job, updates: changes }, trx);
   });
 }
 

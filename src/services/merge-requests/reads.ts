@@ -1,0 +1,108 @@
+import type { ServiceContext } from '../context';
+import type { UsersService } from '../users/users';
+import type { Caller, ProjectStanding } from '../policy';
+import type { IssueDetails } from '../issues/types';
+import { recordNotFound } from '../../errors';
+import { commitsBetween } from '../../git/log';
+import { diffTrees, type DiffFile } from '../../git/diff';
+import { ImmutableCache } from '../../git/immutable-cache';
+import type { Commit } from '../../git/objects';
+import { repoPathOf } from '../repository/repositories';
+import { loadIssueDetails } from '../issues/details';
+import { mayReadIssue } from '../issues/visibility';
+import { closesIssues } from './closes-issues';
+import { loadMergeRequestDetails } from './details';
+import { findMergeRequest } from './find';
+import { latestVersions } from './versions';
+import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';
+
+/**
+ * Recent versions' diffs, up to 64 MiB of them. A version names two commits, so its diff never
+ * changes: 8.12 stored it in the database once per version; here it is read once and kept a while.
+ */
+const versionDiffs = new ImmutableCache<DiffFile[]>({
+  maxEntries: 200,
+  maxBytes: 64 * 1024 * 1024,
+  weigh: (files) => files.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200),
+});
+
+export interface VersionContents {
+  version: MergeRequestVersionRow;
+  /** Newest first. */
+  commits: Commit[];
+  diffs: DiffFile[];
+}
+
+/**
+ * What a merge request's versions show, read from the target repository (where every version's
+ * head is kept): commits, changes, the versions themselves, and the issues it closes.
+ */
+export class MergeRequestReadsService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly users: UsersService,
+  ) {}
+
+  async details(project: Project, caller: Caller | null, row: MergeRequestRow): Promise<MergeRequestDetails> {
+    return (await loadMergeRequestDetails(this.ctx.db, this.users, [row], caller?.id ?? null, [project]))[0];
+  }
+
+  async find(project: Project, mergeRequestId: number): Promise<MergeRequestRow> {
+    return findMergeRequest(this.ctx.db, project, mergeRequestId);
+  }
+
+  /** The latest version's commits, newest first (none without a version). */
+  async commits(project: Project, mergeRequestId: number): Promise<Commit[]> {
+    const mergeRequest = await this.find(project, mergeRequestId);
+    const version = (await latestVersions(this.ctx.db, [mergeRequest.id])).get(mergeRequest.id);
+    return version ? this.versionCommits(project, version) : [];
+  }
+
+  /** The merge request and the latest version's diffs against the merge base (8.12's `MergeRequestChanges`). */
+  async changes(project: Project, caller: Caller | null, mergeRequestId: number): Promise<{ details: MergeRequestDetails; diffs: DiffFile[] }> {
+    const mergeRequest = await this.find(project, mergeRequestId);
+    const version = (await latestVersions(this.ctx.db, [mergeRequest.id])).get(mergeRequest.id);
+    const [details, diffs] = await Promise.all([this.details(project, caller, mergeRequest), version ? this.versionDiffs(project, version) : []]);
+    return { details, diffs };
+  }
+
+  /** Every version, newest first. */
+  async versions(project: Project, mergeRequestId: number): Promise<MergeRequestVersionRow[]> {
+    const mergeRequest = await this.find(project, mergeRequestId);
+    return this.ctx.db.selectFrom('merge_request_diffs').selectAll().where('merge_request_id', '=', mergeRequest.id).orderBy('id', 'desc').execute();
+  }
+
+  async version(project: Project, mergeRequestId: number, versionId: number): Promise<VersionContents> {
+    const mergeRequest = await this.find(project, mergeRequestId);
+    const version = await this.ctx.db
+      .selectFrom('merge_request_diffs')
+      .selectAll()
+      .where('id', '=', versionId)
+      .where('merge_request_id', '=', mergeRequest.id)
+      .executeTakeFirst();
+    if (!version) throw recordNotFound();
+    const [commits, diffs] = await Promise.all([this.versionCommits(project, version), this.versionDiffs(project, version)]);
+    return { version, commits, diffs };
+  }
+
+  /** The issues merging would close that the caller may see, a page of them. */
+  async closesIssues(project: Project, standing: ProjectStanding, mergeRequestId: number, page: { offset: number; limit: number }): Promise<{ issues: IssueDetails[]; total: number }> {
+    const mergeRequest = await this.find(project, mergeRequestId);
+    const visible = (await closesIssues(this.ctx, mergeRequest, project)).filter((issue) => mayReadIssue(standing, issue));
+    const rows = visible.slice(page.offset, page.offset + page.limit);
+    const issues = standing.caller ? await loadIssueDetails(this.ctx.db, this.users, rows, standing.caller.id, [project]) : [];
+    return { issues, total: visible.length };
+  }
+
+  private async versionCommits(project: Project, version: MergeRequestVersionRow): Promise<Commit[]> {
+    if (!version.base_commit_sha || !version.head_commit_sha) return [];
+    return (await commitsBetween(repoPathOf(this.ctx, project.id), version.base_commit_sha, version.head_commit_sha)).reverse();
+  }
+
+  private async versionDiffs(project: Project, version: MergeRequestVersionRow): Promise<DiffFile[]> {
+    if (!version.base_commit_sha || !version.head_commit_sha) return [];
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const { base_commit_sha: base, head_commit_sha: head } = version;
+    return versionDiffs.get(`${repoPath}\0${base}\0${head}`, async () => (await diffTrees(repoPath, base, head)).files);
+  }
+}
