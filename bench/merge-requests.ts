@@ -7,7 +7,6 @@ import { git, timeSpawn } from './support/spawn';
 import { median, ms, ratio, table } from './support/stats';
 import { repoPathOf } from '../src/services/repository/repositories';
 // Merge requests are written as the tests write them (the creation route is another branch's work).
-import { createMergeRequest } from '../test/support/merge-requests';
 
 const TARGET = 1.5;
 
@@ -77,7 +76,6 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     await git(app.config.dataDir, 'clone', '-q', repoPath, scratch);
     await git(scratch, 'config', 'user.name', 'Bench');
     await git(scratch, 'config', 'user.email', 'bench@example.com');
-    const root = (await app.services.users.findByIdOrUsername('root'))!;
     const headers = { 'private-token': app.rootToken, 'content-type': 'application/json' };
     console.log(`${databaseKind()}; ${BASE_FILES} files, ${rounds} merges of a 5-file branch (after 1 untimed), master moved on before each; changes of a ${BIG_FILES}-file merge request`);
 
@@ -85,7 +83,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     const apiTimes: number[] = [];
     const gitTimes: number[] = [];
     for (let round = 0; round <= rounds; round++) {
-      const mr = await createMergeRequest(app, { targetProjectId: project.id, sourceBranch: `topic-${round}`, authorId: root.id });
+      const mr = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, { source_branch: `topic-${round}`, target_branch: 'master', title: `Merge topic-${round}` });
       await settle(app);
       const merged = await timedRequest(`${app.url}/api/v3/projects/${project.id}/merge_requests/${mr.id}/merge`, { method: 'PUT', headers, body: '{}' });
       if (merged.status !== 200) throw new Error(`merge answered ${merged.status}: ${merged.body.toString().slice(0, 200)}`);
@@ -97,13 +95,13 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     }
 
     // Changes of the big merge request beside `git diff` of the same range.
-    const big = await createMergeRequest(app, { targetProjectId: project.id, sourceBranch: 'big', authorId: root.id });
+    const big = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, { source_branch: 'big', target_branch: 'master', title: 'Merge big' });
     await settle(app);
     const changesUrl = `${app.url}/api/v3/projects/${project.id}/merge_requests/${big.id}/changes`;
     const first = await timedRequest(changesUrl, { headers });
     if (first.status !== 200) throw new Error(`changes answered ${first.status}`);
     const changed = JSON.parse(first.body.toString()).changes.length;
-    const big2 = await createMergeRequest(app, { targetProjectId: project.id, sourceBranch: 'big2', authorId: root.id });
+    const big2 = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, { source_branch: 'big2', target_branch: 'master', title: 'Merge big2' });
     await settle(app);
     const uncached = await timedRequest(`${app.url}/api/v3/projects/${project.id}/merge_requests/${big2.id}/changes`, { headers });
     if (uncached.status !== 200) throw new Error(`changes answered ${uncached.status}`);

@@ -1,9 +1,5 @@
+import assert from 'node:assert/strict';
 import type { TestApp } from './app';
-import { inTransaction } from '../../src/db/transaction';
-import { nextInternalId } from '../../src/db/internal-ids';
-import { now } from '../../src/lib/time';
-import { insertVersion, readVersion } from '../../src/services/merge-requests/versions';
-import { queueMergeStatusCheck } from '../../src/services/merge-requests/checks';
 import type { MergeRequestRow } from '../../src/services/merge-requests/types';
 
 export interface NewMergeRequest {
@@ -18,47 +14,21 @@ export interface NewMergeRequest {
 }
 
 /**
- * A merge request written straight into the database with its first version read from git, and its
- * background mergeability check queued: what POST …/merge_requests does (built on another branch),
- * for the tests of the git side until they can use the route.
+ * A merge request opened through `POST /projects/:source/merge_requests` by its author (the
+ * administrator acting as them with `sudo`), answered as the database then holds it.
  */
-export async function createMergeRequest(app: Pick<TestApp, 'services'>, request: NewMergeRequest): Promise<MergeRequestRow> {
-  const { projects, ctx } = app.services;
-  const target = await projects.find(request.targetProjectId);
-  const source = await projects.find(request.sourceProjectId ?? request.targetProjectId);
-  if (!target || !source) throw new Error('no such project');
-  const ends = { target, source, sourceBranch: request.sourceBranch, targetBranch: request.targetBranch ?? 'master' };
-  const reading = await readVersion(ctx, ends);
-  return inTransaction(ctx.db, async (trx) => {
-    const time = now();
-    const row = await trx
-      .insertInto('merge_requests')
-      .values({
-        iid: await nextInternalId(trx, target.id, 'merge_requests'),
-        target_project_id: target.id,
-        source_project_id: source.id,
-        source_branch: ends.sourceBranch,
-        target_branch: ends.targetBranch,
-        author_id: request.authorId,
-        assignee_id: null,
-        milestone_id: null,
-        title: request.title ?? `Merge ${ends.sourceBranch}`,
-        description: request.description ?? null,
-        locked_from: null,
-        locked_at: null,
-        merge_commit_sha: null,
-        merge_user_id: null,
-        merge_commit_message: null,
-        merge_error: null,
-        created_at: time,
-        updated_at: time,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await insertVersion(trx, row.id, reading);
-    await queueMergeStatusCheck(ctx, trx, [row.id]);
-    return row;
+export async function createMergeRequest(app: Pick<TestApp, 'root' | 'services'>, request: NewMergeRequest): Promise<MergeRequestRow> {
+  const sourceProjectId = request.sourceProjectId ?? request.targetProjectId;
+  const created = await app.root.post(`/projects/${sourceProjectId}/merge_requests`, {
+    source_branch: request.sourceBranch,
+    target_branch: request.targetBranch ?? 'master',
+    target_project_id: request.targetProjectId,
+    title: request.title ?? `Merge ${request.sourceBranch}`,
+    ...(request.description === undefined ? {} : { description: request.description }),
+    sudo: request.authorId,
   });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return app.services.ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', created.body.id).executeTakeFirstOrThrow();
 }
 
 /** The merge request as the database has it now. */

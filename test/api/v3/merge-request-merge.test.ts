@@ -282,7 +282,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     assert.equal(event.author_id, w.master.user.id);
   });
 
-  test('merging records the accepted event and the "Status changed to merged" note, and finishes the todos on it', async () => {
+  test('merging records the accepted event (after the opened one) and the "Status changed to merged" note, and finishes the todos on it', async () => {
     const { w, mr } = await world();
     await app.services.ctx.db
       .insertInto('todos')
@@ -291,7 +291,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
     const db = app.services.ctx.db;
     const events = await db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute();
-    assert.deepEqual(events.map((event) => event.action), ['accepted']);
+    assert.deepEqual(events.map((event) => event.action), ['opened', 'accepted']);
     const notes = await db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mr.id).execute();
     assert.ok(notes.some((note) => note.note === 'Status changed to merged'));
     const todos = await db.selectFrom('todos').select('state').where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute();
