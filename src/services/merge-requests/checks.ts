@@ -5,6 +5,7 @@ import { mergeTrees } from '../../git/merge';
 import { now } from '../../lib/time';
 import { repoPathOf } from '../repository/repositories';
 import { latestVersions } from './versions';
+import { versionDiffs } from './version-diffs';
 import { OPEN_STATES, type MergeRequestRow } from './types';
 
 /**
@@ -32,13 +33,18 @@ export async function checkMergeStatus(ctx: ServiceContext, mergeRequestIds: num
   for (let start = 0; start < rows.length; start += PARALLEL_CHECKS) {
     await Promise.all(
       rows.slice(start, start + PARALLEL_CHECKS).map(async (row) => {
-        const status = await mergeability(ctx, row, versions.get(row.id)?.head_commit_sha ?? null);
+        const version = versions.get(row.id);
+        const status = await mergeability(ctx, row, version?.head_commit_sha ?? null);
         await ctx.db
           .updateTable('merge_requests')
           .set({ merge_status: status, updated_at: now() })
           .where('id', '=', row.id)
           .where('merge_status', '=', 'unchecked')
           .execute();
+        // The version's diff is read now, as 8.12 stored it when the version was made: the first
+        // look at the changes then finds it ready.
+        // A failure here only leaves the read for later.
+        if (version) await versionDiffs(ctx, row.target_project_id, version).catch(() => undefined);
       }),
     );
   }

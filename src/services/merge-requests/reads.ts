@@ -4,8 +4,7 @@ import type { Caller, ProjectStanding } from '../policy';
 import type { IssueDetails } from '../issues/types';
 import { recordNotFound } from '../../errors';
 import { commitsBetween } from '../../git/log';
-import { diffTrees, type DiffFile } from '../../git/diff';
-import { ImmutableCache } from '../../git/immutable-cache';
+import type { DiffFile } from '../../git/diff';
 import type { Commit } from '../../git/objects';
 import { repoPathOf } from '../repository/repositories';
 import { loadIssueDetails } from '../issues/details';
@@ -14,17 +13,8 @@ import { closesIssues } from './closes-issues';
 import { loadMergeRequestDetails } from './details';
 import { findMergeRequest } from './find';
 import { latestVersions } from './versions';
+import { versionDiffs } from './version-diffs';
 import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';
-
-/**
- * Recent versions' diffs, up to 64 MiB of them. A version names two commits, so its diff never
- * changes: 8.12 stored it in the database once per version; here it is read once and kept a while.
- */
-const versionDiffs = new ImmutableCache<DiffFile[]>({
-  maxEntries: 200,
-  maxBytes: 64 * 1024 * 1024,
-  weigh: (files) => files.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200),
-});
 
 export interface VersionContents {
   version: MergeRequestVersionRow;
@@ -99,10 +89,7 @@ export class MergeRequestReadsService {
     return (await commitsBetween(repoPathOf(this.ctx, project.id), version.base_commit_sha, version.head_commit_sha)).reverse();
   }
 
-  private async versionDiffs(project: Project, version: MergeRequestVersionRow): Promise<DiffFile[]> {
-    if (!version.base_commit_sha || !version.head_commit_sha) return [];
-    const repoPath = repoPathOf(this.ctx, project.id);
-    const { base_commit_sha: base, head_commit_sha: head } = version;
-    return versionDiffs.get(`${repoPath}\0${base}\0${head}`, async () => (await diffTrees(repoPath, base, head)).files);
+  private versionDiffs(project: Project, version: MergeRequestVersionRow): Promise<DiffFile[]> {
+    return versionDiffs(this.ctx, project.id, version);
   }
 }

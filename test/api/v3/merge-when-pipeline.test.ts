@@ -156,14 +156,15 @@ describe('only_allow_merge_if_build_succeeds, and build_failed todos', () => {
     assert.equal((await w.master.client.put(`${at}/merge`, {})).status, 405);
 
     assert.equal((await runner.finish(build, 'failed')).status, 200);
-    // Read from the table: GET /todos shows merge request todos once the merge request side of todos lands (mr-core).
     const todo = await eventually(async () => {
-      const rows = await buildFailedTodos(mr.id);
-      return rows.length > 0 ? rows[0] : undefined;
+      const listed = await w.developer.client.get('/todos', { action: 'build_failed', type: 'MergeRequest' });
+      return listed.body.length > 0 ? listed.body[0] : undefined;
     }, { message: 'a build_failed todo for the author' });
-    assert.equal(todo.user_id, w.developer.user.id);
+    assert.equal(todo.action_name, 'build_failed');
     assert.equal(todo.state, 'pending');
-    assert.equal(todo.project_id, w.id);
+    assert.equal(todo.project.id, w.id);
+    assert.equal(todo.target_type, 'MergeRequest');
+    assert.equal(todo.target.id, mr.id);
     assert.equal((await w.master.client.put(`${at}/merge`, {})).status, 405);
 
     const retried = await w.master.client.post(`/projects/${w.id}/builds/${build.id}/retry`, {});
