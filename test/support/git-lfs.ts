@@ -1,36 +1,14 @@
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDir, type GitResult } from './git';
+import { runClient, tempDir, type GitResult } from './git';
 
 // git-lfs writes its global settings under HOME: each test process has its own, removed with its temp dirs.
 const home = tempDir();
 
 /** Runs the real `git` client with git-lfs, never prompting, with a fixed identity and a HOME of its own. */
 export function lfsGit(args: string[], cwd?: string, env: Record<string, string> = {}): Promise<GitResult> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'credential.helper=', '-c', 'lfs.locksverify=false', ...args],
-      {
-        cwd,
-        env: {
-          ...process.env,
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_AUTHOR_NAME: 'Ada Tester',
-          GIT_AUTHOR_EMAIL: 'ada@example.com',
-          GIT_COMMITTER_NAME: 'Ada Tester',
-          GIT_COMMITTER_EMAIL: 'ada@example.com',
-          GIT_CONFIG_NOSYSTEM: '1',
-          HOME: home,
-          ...env,
-        },
-        maxBuffer: 64 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runClient('git', ['-c', 'credential.helper=', '-c', 'lfs.locksverify=false', ...args], { cwd, env: { HOME: home, ...env } });
 }
 
 /** Runs git and fails with its output when it fails. */

@@ -9,12 +9,23 @@ export interface GitResult {
   stderr: string;
 }
 
-/** Runs the real `git` client, never prompting, with a fixed identity. */
-export function git(args: string[], cwd?: string): Promise<GitResult> {
+export interface RunOptions {
+  cwd?: string;
+  /** Added to (or replacing) the fixed environment. */
+  env?: Record<string, string>;
+  input?: Buffer | string;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs a client program (git, ssh) as the tests do: never prompting, with a fixed identity, no
+ * system git config, HOME in the temp folder; answers its exit code and output, never throws.
+ */
+export function runClient(program: string, args: string[], { cwd, env = {}, input, timeoutMs }: RunOptions = {}): Promise<GitResult> {
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'credential.helper=', '-c', 'protocol.version=2', ...args],
+    const child = execFile(
+      program,
+      args,
       {
         cwd,
         env: {
@@ -26,12 +37,20 @@ export function git(args: string[], cwd?: string): Promise<GitResult> {
           GIT_COMMITTER_EMAIL: 'ada@example.com',
           GIT_CONFIG_NOSYSTEM: '1',
           HOME: os.tmpdir(),
+          ...env,
         },
         maxBuffer: 64 * 1024 * 1024,
+        timeout: timeoutMs,
       },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
+    if (input !== undefined) child.stdin!.end(input);
   });
+}
+
+/** Runs the real `git` client, never prompting, with a fixed identity. */
+export function git(args: string[], cwd?: string): Promise<GitResult> {
+  return runClient('git', ['-c', 'credential.helper=', '-c', 'protocol.version=2', ...args], { cwd });
 }
 
 /** The clone URL of a project, with HTTP Basic credentials when given. */

@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { GitResult } from './git';
-import { tempDir } from './git';
+import { runClient, tempDir, type GitResult } from './git';
 
 /** A key pair made by the real ssh-keygen: the private key's file and the public key's text. */
 export interface SshKeyPair {
@@ -44,28 +42,5 @@ export function sshGit(key: SshKeyPair, port: number, args: string[], cwd?: stri
 }
 
 function run(program: string, args: string[], cwd?: string, env: Record<string, string> = {}, input?: Buffer | string): Promise<GitResult> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      program,
-      args,
-      {
-        cwd,
-        env: {
-          ...process.env,
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_AUTHOR_NAME: 'Ada Tester',
-          GIT_AUTHOR_EMAIL: 'ada@example.com',
-          GIT_COMMITTER_NAME: 'Ada Tester',
-          GIT_COMMITTER_EMAIL: 'ada@example.com',
-          GIT_CONFIG_NOSYSTEM: '1',
-          HOME: os.tmpdir(),
-          ...env,
-        },
-        maxBuffer: 64 * 1024 * 1024,
-        timeout: 120_000,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    if (input !== undefined) child.stdin!.end(input);
-  });
+  return runClient(program, args, { cwd, env, input, timeoutMs: 120_000 });
 }

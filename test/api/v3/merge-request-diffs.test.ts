@@ -143,7 +143,7 @@ describe('a push that merges by hand', () => {
     const pushed = await git(['push', '-q', 'origin', 'master'], dir);
     assert.equal(pushed.code, 0, pushed.stderr);
     await eventually(async () => (await w.reporter.client.get(`${at}/changes`)).body.state === 'merged', { message: 'merged by the push' });
-    const events = await app.services.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute();
+    const events = await app.services.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).orderBy('id').execute();
     assert.deepEqual(events.map((event) => event.action), ['opened', 'accepted']);
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'merged');
   });

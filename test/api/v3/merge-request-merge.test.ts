@@ -290,7 +290,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
       .execute();
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
     const db = app.services.ctx.db;
-    const events = await db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute();
+    const events = await db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).orderBy('id').execute();
     assert.deepEqual(events.map((event) => event.action), ['opened', 'accepted']);
     const notes = await db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mr.id).execute();
     assert.ok(notes.some((note) => note.note === 'Status changed to merged'));
