@@ -3,6 +3,8 @@ import { readCommits, resolveCommit, resolveCommitId } from './commits';
 import type { Commit } from './objects';
 import { normalizeRepoPath } from './paths';
 import { WALK_LIMIT, walkHistory } from './walk';
+import { ImmutableCache } from './immutable-cache';
+import { isFullOid } from './ref-names';
 
 export interface LogOptions {
   /** Where history starts: sha, branch or tag. */
@@ -58,9 +60,20 @@ export async function logIds(repoPath: string, options: LogOptions): Promise<str
   return lines(await gitText(repoPath, args));
 }
 
+/**
+ * The last commit to touch a path at a commit never changes; finding it may walk much of the
+ * history (a file untouched for years), so answers at a commit id are kept.
+ */
+const lastCommits = new ImmutableCache<Commit | undefined>({
+  maxEntries: 10_000,
+  maxBytes: 16 * 1024 * 1024,
+  weigh: (commit) => 500 + 2 * (commit?.message.length ?? 0),
+});
+
 /** The newest commit at or before `ref` that touched `path` (the files API's `last_commit_id`). */
 export async function lastCommitForPath(repoPath: string, ref: string, path: string): Promise<Commit | undefined> {
-  return (await log(repoPath, { ref, path, limit: 1 }))[0];
+  const find = async () => (await log(repoPath, { ref, path, limit: 1 }))[0];
+  return isFullOid(ref) ? lastCommits.get(`${repoPath}\0${ref}\0${path}`, find) : find();
 }
 
 /** Commits reachable from `head` and not from `base`, oldest first (GitLab's `commits_between`). */
