@@ -23,6 +23,9 @@ const RawBytes = {
 // Repository reads need `download_code`: reporters and up, or anyone who may read a public or internal project.
 const read = { project: 'download_code' } as const;
 
+/** The JSON of each comparison the service keeps (the same answer object for the same two commits), dropped with it. */
+const compareBodies = new WeakMap<object, string>();
+
 /**
  * Serves file bytes as GitLab's workhorse did: inline, typed by content. `nosniff` keeps a browser
  * from running an HTML file of a repository as a page of this site.
@@ -98,7 +101,17 @@ export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
   api.get('/projects/:id/repository/compare', {
     config: read,
     schema: { params: ProjectId, querystring: Type.Object({ from: Type.String(), to: Type.String() }), response: { 200: Compare } },
-  }, async (request) => presentCompare(await reads.compare(request.project, request.query.from, request.query.to)));
+  }, async (request, reply) => {
+    const result = await reads.compare(request.project, request.query.from, request.query.to);
+    // A comparison can run to megabytes of JSON: it is serialized once per kept comparison.
+    let body = compareBodies.get(result);
+    if (body === undefined) {
+      body = reply.serialize(presentCompare(result)) as string;
+      compareBodies.set(result, body);
+    }
+    // A string goes out as it is: Fastify serializes only objects.
+    return reply.type('application/json; charset=utf-8').send(body as never);
+  });
 
   // Not paginated (GitLab listed them all).
   api.get('/projects/:id/repository/contributors', {

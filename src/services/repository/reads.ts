@@ -7,6 +7,7 @@ import { archiveFormat, archiveStream, type ArchiveFormat } from '../../git/arch
 import { blobInfo, blobInfoAtPath, openBlob, type BlobInfo } from '../../git/blob-read';
 import { resolveCommitId } from '../../git/commits';
 import { compare } from '../../git/compare';
+import { ImmutableCache } from '../../git/immutable-cache';
 import { contributors, type Contributor } from '../../git/contributors';
 import type { DiffFile } from '../../git/diff';
 import type { Commit } from '../../git/objects';
@@ -35,6 +36,15 @@ export interface CompareResult {
 
 /** GitLab's default diff collection limits: past these a diff "overflows" (`compare_timeout`). */
 const DIFF_LIMITS = { files: 100, lines: 5000, bytes: 100 * 5120 };
+
+/** Recent comparisons by their two commit ids, up to 64 MiB of them (weighed by their text). */
+const comparisons = new ImmutableCache<CompareResult>({
+  maxEntries: 500,
+  maxBytes: 64 * 1024 * 1024,
+  weigh: ({ commits, diffs }) =>
+    diffs.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200) +
+    commits.reduce((sum, commit) => sum + 2 * commit.message.length + 400, 0),
+});
 
 /** Extensions the archive route accepts after `archive.` (GitLab's `archive_formats_regex`). */
 export const ARCHIVE_EXTENSIONS = new Set(['zip', 'tar', '7z', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2']);
@@ -112,13 +122,22 @@ export class RepositoryReadsService {
     };
   }
 
-  /** GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison, not an error. */
+  /**
+   * GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison, not an error. The refs
+   * are resolved first: a comparison of two commits never changes, so it is kept by their ids, and
+   * the same answer object comes back for the same pair (the door keeps its serialized body by it).
+   */
   async compare(project: Project, from: string, to: string): Promise<CompareResult> {
-    const result = await compare(repoPathOf(this.ctx, project.id), from, to);
-    const lines = result.diffs.reduce((sum, file) => sum + lineCount(file.diff), 0);
-    const bytes = result.diffs.reduce((sum, file) => sum + Buffer.byteLength(file.diff), 0);
-    const timeout = result.overflow || result.diffs.length > DIFF_LIMITS.files || lines >= DIFF_LIMITS.lines || bytes >= DIFF_LIMITS.bytes;
-    return { commits: result.commits, diffs: result.diffs, sameRef: result.sameRef, timeout };
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const [fromId, toId] = await Promise.all([resolveCommitId(repoPath, from.trim()), resolveCommitId(repoPath, to.trim())]);
+    if (fromId === undefined || toId === undefined) return { commits: [], diffs: [], sameRef: false, timeout: false };
+    return comparisons.get(`${repoPath}\0${fromId}\0${toId}`, async () => {
+      const result = await compare(repoPath, fromId, toId);
+      const lines = result.diffs.reduce((sum, file) => sum + lineCount(file.diff), 0);
+      const bytes = result.diffs.reduce((sum, file) => sum + Buffer.byteLength(file.diff), 0);
+      const timeout = result.overflow || result.diffs.length > DIFF_LIMITS.files || lines >= DIFF_LIMITS.lines || bytes >= DIFF_LIMITS.bytes;
+      return { commits: result.commits, diffs: result.diffs, sameRef: result.sameRef, timeout };
+    });
   }
 
   /** Authors of the default branch's newest 2000 non-merge commits; an empty repository has none. */

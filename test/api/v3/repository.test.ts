@@ -360,6 +360,20 @@ describe('GET /projects/:id/repository/compare', () => {
     assert.equal(response.body.compare_same_ref, false);
   });
 
+  test('a comparison asked again answers the same JSON; a branch that moves is compared at its new head', async () => {
+    const project = await createProjectWorld(app, { roles: [] as const });
+    await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' }, message: 'first\n' });
+    const moved = await seedCommit(app, project.id, { branch: 'moving', startRef: 'master', files: { 'b.txt': 'b\n' }, message: 'second\n' });
+    const first = await project.owner.client.get(`${repo(project.id)}/compare`, { from: 'master', to: 'moving' });
+    const again = await project.owner.client.get(`${repo(project.id)}/compare`, { from: 'master', to: 'moving' });
+    assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(again.text, first.text);
+    assert.deepEqual(again.body.commits.map((commit: any) => commit.id), [moved]);
+    const next = await seedCommit(app, project.id, { branch: 'moving', startRef: 'moving', files: { 'c.txt': 'c\n' }, message: 'third\n' });
+    const after = await project.owner.client.get(`${repo(project.id)}/compare`, { from: 'master', to: 'moving' });
+    assert.deepEqual(after.body.commits.map((commit: any) => commit.id), [moved, next]);
+  });
+
   test('tags and shas compare too; parent to child has commits, child to parent has none', async () => {
     const forward = await reporter.get(`${repo(code.id)}/compare`, { from: 'v1.0', to: sha.second });
     assert.deepEqual(forward.body.commits.map((commit: any) => commit.id), [sha.second]);
