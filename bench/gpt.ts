@@ -11,7 +11,7 @@ import { seedCollaboration } from './support/seed-collaboration';
 import { seedPipelines } from './support/seed-ci';
 import { gptPasses, runOpenLoad, type LoadSummary, type OpenLoadTarget } from './support/open-load';
 import { ms, table } from './support/stats';
-import { timedRequest } from './support/http';
+import { apiCall, timedRequest } from './support/http';
 import { repoPathOf } from '../src/services/repository/repositories';
 
 /** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
@@ -54,13 +54,28 @@ async function seed(app: BenchApp, shape: { commits: number; files: number }) {
   const head = await git(repoPath, 'rev-parse', 'master');
   await seedPipelines(app.database, app.services.ctx.secrets, [{ id: world.projectId, sha: head }], { pipelines: 50, buildsPerPipeline: 2, status: 'pending', label: 'gpt' });
   const compareFrom = await git(repoPath, 'rev-parse', `master~${COMPARE_DISTANCE}`);
-  return { world, fixture, head, compareFrom, repoPath };
+  const mergeRequestId = await seedMergeRequest(app, world.projectId, await git(repoPath, 'rev-parse', 'master~100'));
+  return { world, fixture, head, compareFrom, repoPath, mergeRequestId };
+}
+
+/**
+ * A merge request through the API, as a user makes one: a branch from an older commit, a commit on
+ * it by the files API, the request into master, and a few notes. Answers its id.
+ */
+async function seedMergeRequest(app: BenchApp, projectId: number, startSha: string): Promise<number> {
+  const call = (method: string, route: string, body?: unknown) => apiCall(app.url, app.rootToken, method, `/projects/${projectId}${route}`, body);
+  await call('POST', '/repository/branches', { branch_name: 'review', ref: startSha });
+  await call('POST', '/repository/files', { file_path: 'REVIEW.md', branch_name: 'review', content: 'Under review\n', commit_message: 'Add REVIEW.md' });
+  const mergeRequest = await call('POST', '/merge_requests', { source_branch: 'review', target_branch: 'master', title: 'Review the review notes', description: 'See REVIEW.md' });
+  for (let n = 0; n < 10; n++) await call('POST', `/merge_requests/${mergeRequest.id}/notes`, { body: `Note ${n + 1} on the change` });
+  return mergeRequest.id;
 }
 
 function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
-  const { world, fixture, head, compareFrom } = seeded;
+  const { world, fixture, head, compareFrom, mergeRequestId } = seeded;
   const project = `/projects/${world.projectId}`;
   const repo = `${project}/repository`;
+  const mergeRequest = `${project}/merge_requests/${mergeRequestId}`;
   return [
     { name: 'api_v4_projects_project', path: project },
     { name: 'api_v4_projects', path: '/projects' },
@@ -81,6 +96,11 @@ function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
     { name: 'api_v4_projects_issues_issue', path: `${project}/issues/${world.busyIssueId}` },
     { name: 'api_v4_projects_issues_issue_notes', path: `${project}/issues/${world.busyIssueId}/notes` },
     { name: 'api_v4_projects_pipelines', path: `${project}/pipelines` },
+    { name: 'api_v4_projects_merge_requests', path: `${project}/merge_requests` },
+    { name: 'api_v4_projects_merge_requests_merge_request', path: mergeRequest },
+    { name: 'api_v4_projects_merge_requests_merge_request_changes', path: `${mergeRequest}/changes` },
+    { name: 'api_v4_projects_merge_requests_merge_request_commits', path: `${mergeRequest}/commits` },
+    { name: 'api_v4_projects_merge_requests_merge_request_notes', path: `${mergeRequest}/notes` },
   ];
 }
 

@@ -5,7 +5,7 @@ import { mergeTrees } from '../../git/merge';
 import { now } from '../../lib/time';
 import { repoPathOf } from '../repository/repositories';
 import { latestVersions } from './versions';
-import { versionDiffs } from './version-diffs';
+import { versionDiffs } from './version-contents';
 import { OPEN_STATES, type MergeRequestRow } from './types';
 
 /**

@@ -3,17 +3,15 @@ import type { UsersService } from '../users/users';
 import type { Caller, ProjectStanding } from '../policy';
 import type { IssueDetails } from '../issues/types';
 import { recordNotFound } from '../../errors';
-import { commitsBetween } from '../../git/log';
 import type { DiffFile } from '../../git/diff';
 import type { Commit } from '../../git/objects';
-import { repoPathOf } from '../repository/repositories';
 import { loadIssueDetails } from '../issues/details';
 import { mayReadIssue } from '../issues/visibility';
 import { closesIssues } from './closes-issues';
 import { loadMergeRequestDetails } from './details';
 import { findMergeRequest } from './find';
 import { latestVersions } from './versions';
-import { versionDiffs } from './version-diffs';
+import { versionCommits, versionDiffs } from './version-contents';
 import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';
 
 export interface VersionContents {
@@ -84,9 +82,8 @@ export class MergeRequestReadsService {
     return { issues, total: visible.length };
   }
 
-  private async versionCommits(project: Project, version: MergeRequestVersionRow): Promise<Commit[]> {
-    if (!version.base_commit_sha || !version.head_commit_sha) return [];
-    return (await commitsBetween(repoPathOf(this.ctx, project.id), version.base_commit_sha, version.head_commit_sha)).reverse();
+  private versionCommits(project: Project, version: MergeRequestVersionRow): Promise<Commit[]> {
+    return versionCommits(this.ctx, project.id, version);
   }
 
   private versionDiffs(project: Project, version: MergeRequestVersionRow): Promise<DiffFile[]> {
