@@ -5,7 +5,6 @@ import { MergeRequest, MergeRequestRecord, MRNote, presentMergeRequest, presentM
 import { Todo, presentTodo } from './entities/todo';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { labelTitles } from '../../services/issues/label-names';
-import { findMergeRequest } from '../../services/merge-requests/find';
 import { badRequest, notGiven } from '../../errors';
 import { FilePathString, filterId, idParam, NameString, RecordId, TextString } from './params';
 
@@ -151,10 +150,9 @@ export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps
     }, async (request, reply) => {
       const note = request.body.note;
       if (!note?.trim()) throw notGiven('note');
-      // An unknown merge request is 8.12's `404 Not found` here, before the note is looked at.
-      const mergeRequest = await findMergeRequest(services.ctx.db, request.project, request.params.merge_request_id);
+      // An unknown merge request is 8.12's `404 Not found`, from the notes' own look-up.
       const actor = request.user!;
-      const created = await notes.create(request.project, request.standing, actor, 'merge_requests', mergeRequest.id, { body: note, plain: true });
+      const created = await notes.create(request.project, request.standing, actor, 'merge_requests', request.params.merge_request_id, { body: note, plain: true });
       if (!created.note) throw badRequest('Failed to save note');
       return reply.status(201).send(presentMRNote(created.note, actor, presenter));
     });

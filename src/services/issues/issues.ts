@@ -8,6 +8,7 @@ import { can, effectiveAccess, OWNER, type Caller, type ProjectStanding } from '
 import { badRequest, forbidden, notFound, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { nextInternalId } from '../../db/internal-ids';
+import { deleteIssuableTraces } from '../issuables/traces';
 import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
 import { buildIssueHookData, type IssueHookAction } from './hook-data';
@@ -157,13 +158,7 @@ export class IssuesService {
     return inTransaction(this.ctx.db, async (trx) => {
       const issue = await trx.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
       if (!issue) throw forbidden();
-      await trx.deleteFrom('label_links').where('target_type', '=', 'Issue').where('target_id', '=', issue.id).execute();
-      const noteIds = trx.selectFrom('notes').select('id').where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id);
-      await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Note').where('awardable_id', 'in', noteIds).execute();
-      await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Issue').where('awardable_id', '=', issue.id).execute();
-      await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Issue').where('subscribable_id', '=', issue.id).execute();
-      await trx.deleteFrom('todos').where('target_type', '=', 'Issue').where('target_id', '=', issue.id).execute();
-      await trx.deleteFrom('notes').where('noteable_type', '=', 'Issue').where('noteable_id', '=', issue.id).execute();
+      await deleteIssuableTraces(trx, 'Issue', trx.selectFrom('issues').select('id').where('id', '=', issue.id));
       await trx.deleteFrom('issues').where('id', '=', issue.id).execute();
       return issue;
     });

@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { IssueRow } from '../issues/types';
-import { commitsBetween } from '../../git/log';
 import { defaultBranch } from '../../git/refs';
 import { repoPathOf } from '../repository/repositories';
 import { latestVersions } from './versions';
+import { versionCommits } from './version-contents';
 import type { MergeRequestRow } from './types';
 
 /**
@@ -37,9 +37,8 @@ export async function closesIssues(ctx: ServiceContext, mergeRequest: MergeReque
   const defaultName = project.default_branch ?? (await defaultBranch(repoPathOf(ctx, project.id)));
   if (mergeRequest.target_branch !== defaultName) return [];
   const version = (await latestVersions(ctx.db, [mergeRequest.id])).get(mergeRequest.id);
-  const commits = version?.base_commit_sha && version.head_commit_sha
-    ? await commitsBetween(repoPathOf(ctx, project.id), version.base_commit_sha, version.head_commit_sha)
-    : [];
+  // Oldest first, so the issues come in the order the history mentions them.
+  const commits = version ? [...(await versionCommits(ctx, project.id, version))].reverse() : [];
   const text = [mergeRequest.description ?? '', ...commits.map((commit) => commit.message)].join('\n');
   const iids = closedIssueIids(text, `${project.namespace.path}/${project.path}`);
   if (iids.length === 0) return [];

@@ -16,7 +16,7 @@ import { announceMergeRequests, type MergeRequestAnnouncement } from './announce
 import { queueMergeStatusCheck } from './checks';
 import { loadMergeRequestDetails } from './details';
 import { findMergeRequest } from './find';
-import { deleteMergeRequestTraces } from './cleanup';
+import { deleteIssuableTraces } from '../issuables/traces';
 import { insertVersion, readVersion, type VersionReading } from './versions';
 import {
   OPEN_STATES,
@@ -179,7 +179,7 @@ export class MergeRequestsService {
     return inTransaction(this.ctx.db, async (trx) => {
       const mergeRequest = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mergeRequestId).where('target_project_id', '=', project.id).executeTakeFirst();
       if (!mergeRequest) throw forbidden();
-      await deleteMergeRequestTraces(trx, (ids) => ids.where('id', '=', mergeRequest.id));
+      await deleteIssuableTraces(trx, 'MergeRequest', trx.selectFrom('merge_requests').select('id').where('id', '=', mergeRequest.id));
       await trx.deleteFrom('merge_requests').where('id', '=', mergeRequest.id).execute();
       return mergeRequest;
     });

@@ -6,8 +6,7 @@ import { authorize, hookOwnerOf } from './lookup';
 import type { Project } from './types';
 import { inTransaction } from '../../db/transaction';
 import { removeProjectSnippetTraces } from '../snippets/project-snippets';
-import { deleteIssueTraces } from '../issues/cleanup';
-import { deleteMergeRequestTraces } from '../merge-requests/cleanup';
+import { deleteIssuableTraces } from '../issuables/traces';
 
 /** Removes the project at once (owners); its repository goes through the job queue. */
 export async function removeProject(deps: ProjectDeps, project: Project, standing: ProjectStanding): Promise<void> {
@@ -25,9 +24,9 @@ export async function destroyProject(deps: ProjectDeps, trx: Db, project: Projec
   // Labels, their links and milestones go by the foreign keys' cascade; subscriptions name their label by type and id.
   const labels = trx.selectFrom('labels').select('id').where('project_id', '=', project.id);
   await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Label').where('subscribable_id', 'in', labels).execute();
-  await deleteIssueTraces(trx, project.id);
+  await deleteIssuableTraces(trx, 'Issue', trx.selectFrom('issues').select('id').where('project_id', '=', project.id));
   // The merge requests into the project cascade; what names them by type and id goes first.
-  await deleteMergeRequestTraces(trx, (ids) => ids.where('target_project_id', '=', project.id));
+  await deleteIssuableTraces(trx, 'MergeRequest', trx.selectFrom('merge_requests').select('id').where('target_project_id', '=', project.id));
   await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', project.id).execute();
   await trx.deleteFrom('projects').where('id', '=', project.id).execute();
   await emitSystemEvent(deps.ctx, trx, 'project_destroy', projectEventData(eventProject(project), owner ?? { name: '' }));
