@@ -13,6 +13,7 @@ import { gptPasses, runOpenLoad, type LoadSummary, type OpenLoadTarget } from '.
 import { ms, table } from './support/stats';
 import { apiCall, timedRequest } from './support/http';
 import { repoPathOf } from '../src/services/repository/repositories';
+import { serverCpuMs } from './support/cpu';
 
 /** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
 const SCENARIO_RATE = 100;
@@ -119,6 +120,31 @@ async function startBareServer(): Promise<{ url: string; close(): Promise<void> 
   };
 }
 
+const COST_REQUESTS = 400;
+
+/**
+ * What one request costs the machine: CPU of this process (server and client) and of the git
+ * processes it runs, over requests sent one after the other after a warm-up, beside the wall time.
+ */
+async function measureCost(target: OpenLoadTarget): Promise<{ cpuMs: number; wallMs: number }> {
+  for (let i = 0; i < 20; i++) await timedRequest(target.url, { headers: target.headers });
+  const cpuBefore = serverCpuMs();
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < COST_REQUESTS) {
+      next += 1;
+      const response = await timedRequest(target.url, { headers: target.headers });
+      if (response.status >= 300) throw new Error(`${target.url} answered ${response.status}`);
+    }
+  };
+  await worker();
+  const wallMs = performance.now() - started;
+  return { cpuMs: (serverCpuMs() - cpuBefore) / COST_REQUESTS, wallMs: wallMs / COST_REQUESTS };
+}
+
+const costRow = (name: string, cost: { cpuMs: number; wallMs: number }) => [name, ms(cost.cpuMs), ms(cost.wallMs), (1000 / cost.wallMs).toFixed(0)];
+
 function numberFrom(name: string, fallback: number): number {
   const value = process.env[name];
   if (value === undefined || value === '') return fallback;
@@ -185,6 +211,13 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     };
     const checks: TargetCheck[] = [];
     const rows: string[][] = [];
+
+    if (process.env.GPT_COST === '1') {
+      const costRows = [costRow('bare node:http, 1 KB JSON', await measureCost({ url: bare.url }))];
+      for (const scenario of chosen.length > 0 ? chosen : all) costRows.push(costRow(scenario.name, await measureCost(target(scenario.path))));
+      console.log(table(['scenario', 'CPU per request', 'wall per request', 'requests/s (one after the other)'], costRows));
+      return checks;
+    }
 
     if (chosen.length > 0) {
       rows.push(row('bare node:http, 1 KB JSON', (await load([{ url: bare.url }], scenarioRate)).total));

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time of a process from /proc (user + system), in ms; 0 when unreadable (not Linux, gone). */
+function processCpuMs(pid: number | string, withWaitedChildren = false): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces) start at the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = Number(fields[11]) + Number(fields[12]);
+    const children = withWaitedChildren ? Number(fields[13]) + Number(fields[14]) : 0;
+    return (own + children) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((p) => p !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * CPU spent by this process and the git processes it runs: its own, the children it has waited for
+ * (one-off git commands) and the live ones (long-lived cat-file and diff-tree). The load generator
+ * runs in a child too: pass its pid to leave it out.
+ */
+export function serverCpuMs(excludePid?: number): number {
+  const live = childPids(process.pid).filter((pid) => pid !== excludePid);
+  return processCpuMs(process.pid, true) + live.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+}
