@@ -13,7 +13,9 @@ import { gptPasses, runOpenLoad, type LoadSummary, type OpenLoadTarget } from '.
 import { ms, table } from './support/stats';
 import { apiCall, timedRequest } from './support/http';
 import { repoPathOf } from '../src/services/repository/repositories';
+import { refsMoved } from '../src/services/repository/refs-version';
 import { serverCpuMs } from './support/cpu';
+import { profiled } from './support/profile';
 
 /** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
 const SCENARIO_RATE = 100;
@@ -52,6 +54,7 @@ async function seed(app: BenchApp, shape: { commits: number; files: number }) {
     await git(repoPath, '-c', 'user.name=Release Bot', '-c', 'user.email=release@example.com', 'tag', '-a', '-m', `Release 1.${t}`, `v1.${t}`, `master~${(TAGS - 1 - t) * 25}`);
   }
   await app.database.db.updateTable('projects').set({ default_branch: 'master' }).where('id', '=', world.projectId).execute();
+  await refsMoved(app.services.ctx, { id: world.projectId });
   const head = await git(repoPath, 'rev-parse', 'master');
   await seedPipelines(app.database, app.services.ctx.secrets, [{ id: world.projectId, sha: head }], { pipelines: 50, buildsPerPipeline: 2, status: 'pending', label: 'gpt' });
   const compareFrom = await git(repoPath, 'rev-parse', `master~${COMPARE_DISTANCE}`);
@@ -214,7 +217,9 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 
     if (process.env.GPT_COST === '1') {
       const costRows = [costRow('bare node:http, 1 KB JSON', await measureCost({ url: bare.url }))];
-      for (const scenario of chosen.length > 0 ? chosen : all) costRows.push(costRow(scenario.name, await measureCost(target(scenario.path))));
+      for (const scenario of chosen.length > 0 ? chosen : all) {
+        costRows.push(costRow(scenario.name, await profiled(scenario.name, () => measureCost(target(scenario.path)))));
+      }
       console.log(table(['scenario', 'CPU per request', 'wall per request', 'requests/s (one after the other)'], costRows));
       return checks;
     }

@@ -10,6 +10,7 @@ import * as collaboration from './migrations/0007_collaboration';
 import * as mergeRequests from './migrations/0008_merge_requests';
 import * as deployKeys from './migrations/0009_deploy_keys';
 import * as lfs from './migrations/0010_lfs';
+import * as refsVersion from './migrations/0011_refs_version';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0008_merge_requests': mergeRequests.migration,
   '0009_deploy_keys': deployKeys.migration,
   '0010_lfs': lfs.migration,
+  '0011_refs_version': refsVersion.migration,
 };
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {

@@ -215,6 +215,8 @@ export interface ProjectsTable {
   build_allow_git_fetch: Generated<Flag>;
   /** Coverage is read from a finished build's trace with this regexp, when set. */
   build_coverage_regex: string | null;
+  /** Bumped after every change of the repository's branches or tags (see `git/refs-cache.ts`). */
+  refs_version: Generated<number>;
   last_activity_at: string;
   created_at: string;
   updated_at: string;

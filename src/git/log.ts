@@ -41,8 +41,20 @@ async function walkedPage(repoPath: string, options: LogOptions): Promise<Commit
   if (limit === 0) return [];
   const start = await resolveCommit(repoPath, options.ref);
   if (start === undefined) return [];
-  return (await walkHistory(repoPath, start, offset + limit))?.slice(offset);
+  const walked = await walks.get(`${repoPath}\0${start.id}\0${offset + limit}`, () => walkHistory(repoPath, start, offset + limit));
+  return walked?.slice(offset);
 }
+
+/**
+ * The history a commit starts never changes: a page of it is kept by the commit's id, so that
+ * listing a branch's commits again costs one look-up of its head (a walk is a round trip to
+ * cat-file per commit).
+ */
+const walks = new ImmutableCache<Commit[] | undefined>({
+  maxEntries: 2_000,
+  maxBytes: 32 * 1024 * 1024,
+  weigh: (commits) => (commits ?? []).reduce((bytes, commit) => bytes + 500 + 2 * commit.message.length, 0),
+});
 
 /** Only the shas of `log`. */
 export async function logIds(repoPath: string, options: LogOptions): Promise<string[]> {

@@ -18,7 +18,7 @@ export interface TagRef {
   targetId: string;
 }
 
-interface RawRef {
+export interface RawRef {
   ref: string;
   oid: string;
   type: string;
@@ -27,7 +27,7 @@ interface RawRef {
 const REF_FORMAT = '--format=%(refname)%00%(objectname)%00%(objecttype)';
 
 /** Refs under the given patterns, sorted by name (byte order, as GitLab sorts). */
-async function forEachRef(repoPath: string, patterns: string[]): Promise<RawRef[]> {
+export async function forEachRef(repoPath: string, patterns: string[]): Promise<RawRef[]> {
   const output = await gitText(repoPath, ['for-each-ref', REF_FORMAT, '--sort=refname', '--end-of-options', ...patterns]);
   return output
     .split('\n')
@@ -90,7 +90,8 @@ export async function defaultBranch(repoPath: string): Promise<string | undefine
   return names.includes('master') ? 'master' : names[0];
 }
 
-async function toBranches(repoPath: string, refs: RawRef[]): Promise<Branch[]> {
+/** Branch refs (`refs/heads/…`) with their commits read; refs that lead to no commit are left out. */
+export async function toBranches(repoPath: string, refs: RawRef[]): Promise<Branch[]> {
   const objects = await catFile.readMany(
     repoPath,
     refs.map((raw) => (raw.type === 'commit' ? raw.oid : `${raw.oid}^{commit}`)),
@@ -101,7 +102,8 @@ async function toBranches(repoPath: string, refs: RawRef[]): Promise<Branch[]> {
   });
 }
 
-async function toTags(repoPath: string, refs: RawRef[]): Promise<TagRef[]> {
+/** Tag refs (`refs/tags/…`) with their annotations and commits read. */
+export async function toTags(repoPath: string, refs: RawRef[]): Promise<TagRef[]> {
   const [annotations, commits] = await Promise.all([
     catFile.readMany(repoPath, refs.map((raw) => (raw.type === 'tag' ? raw.oid : ''))),
     catFile.readMany(repoPath, refs.map((raw) => (raw.type === 'commit' ? raw.oid : `${raw.oid}^{commit}`))),

@@ -3,6 +3,7 @@ import { commitFiles, type FileChange } from '../../src/git/commit-files';
 import { blobInfoAtPath } from '../../src/git/blob-read';
 import { resolveCommitId } from '../../src/git/commits';
 import { repoPathOf } from '../../src/services/repository/repositories';
+import { refsMoved } from '../../src/services/repository/refs-version';
 
 export interface SeedCommit {
   /** Default `master`. */
@@ -21,7 +22,8 @@ export interface SeedCommit {
 
 /**
  * Writes a commit straight into a project's bare repository (faster than a push, no hooks or
- * events) and returns its sha.
+ * events) and returns its sha. Like every writer of refs it bumps the project's refs version, so
+ * that the server's kept branches and tags are read again.
  */
 export async function seedCommit(app: TestApp, projectId: number, commit: SeedCommit = {}): Promise<string> {
   const repoPath = repoPathOf(app.services.ctx, projectId);
@@ -35,6 +37,7 @@ export async function seedCommit(app: TestApp, projectId: number, commit: SeedCo
   ];
   const author = { ...(commit.author ?? { name: 'Ada Tester', email: 'ada@example.com' }), time: commit.time };
   const result = await commitFiles(repoPath, { branch, changes, message: commit.message ?? 'a commit\n', author, startRef: commit.startRef });
+  await refsMoved(app.services.ctx, { id: projectId });
   return result.commitId;
 }
 

@@ -17,6 +17,7 @@ import { withRefLock } from '../../git/ref-lock';
 import { GitStoreError } from '../../git/errors';
 import { ZERO_OID } from '../../git/ref-names';
 import { repoPathOf } from '../repository/repositories';
+import { refsMoved } from '../repository/refs-version';
 import { enqueuePushProcessing } from '../repository/pushes';
 import { insertSystemNote } from '../notes/system-notes';
 import { mergeRequestFinishedTodos } from '../todos/merge-request-todos';
@@ -178,6 +179,7 @@ export class MergingService {
       await this.release(mergeRequest, error);
       throw error;
     }
+    await refsMoved(this.ctx, project);
     // Should the records fail after the branch moved, the request is not left locked either.
     const done = await inTransaction(this.ctx.db, async (trx) => {
       const row = await trx
@@ -309,6 +311,7 @@ export class MergingService {
       if (error instanceof GitStoreError) return;
       throw error;
     }
+    await refsMoved(this.ctx, source);
     await enqueuePushProcessing(this.ctx, source.id, user.id, [{ oldId: head, newId: ZERO_OID, ref }]);
   }
 

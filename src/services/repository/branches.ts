@@ -6,7 +6,8 @@ import { ruleFor, type PushRulesService } from './push-rules';
 import { enqueuePushProcessing } from './pushes';
 import { repoPathOf } from './repositories';
 import { badRequest, notFound, notFoundMessage } from '../../errors';
-import { defaultBranch, findBranch, listBranches, type Branch } from '../../git/refs';
+import { defaultBranch, findBranch, type Branch } from '../../git/refs';
+import { refsMoved, refsOf } from './refs-version';
 import { createBranch, deleteBranch } from '../../git/write';
 import { GitStoreError } from '../../git/errors';
 import { resolveCommitId } from '../../git/commits';
@@ -28,7 +29,7 @@ export class BranchesService {
   ) {}
 
   async list(project: Project): Promise<BranchView[]> {
-    const [branches, rules] = await Promise.all([listBranches(repoPathOf(this.ctx, project.id)), this.protectedBranches.list(project.id)]);
+    const [branches, rules] = await Promise.all([refsOf(this.ctx, project).then((refs) => refs.branches()), this.protectedBranches.list(project.id)]);
     return branches.map((branch) => ({ ...branch, ...protectionOf(rules, branch.name) }));
   }
 
@@ -73,6 +74,7 @@ export class BranchesService {
     } catch (error) {
       throw createFailure(error);
     }
+    await refsMoved(this.ctx, project);
     await enqueuePushProcessing(this.ctx, project.id, userId, [{ oldId: ZERO_OID, newId: target, ref: `refs/heads/${name}` }]);
     return this.find(project, name);
   }
@@ -94,11 +96,12 @@ export class BranchesService {
       if (error instanceof GitStoreError && error.code === 'ref_moved') throw badRequest('Failed to remove branch');
       throw error;
     }
+    await refsMoved(this.ctx, project);
     await enqueuePushProcessing(this.ctx, project.id, userId, [{ oldId: branch.commit.id, newId: ZERO_OID, ref: `refs/heads/${name}` }]);
   }
 
   private async branch(project: Project, name: string): Promise<Branch> {
-    const branch = await findBranch(repoPathOf(this.ctx, project.id), name);
+    const branch = await (await refsOf(this.ctx, project)).branch(name);
     if (!branch) throw notFound('Branch');
     return branch;
   }

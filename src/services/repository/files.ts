@@ -5,6 +5,7 @@ import type { ProjectStanding } from '../policy';
 import { mayCommitTo, type PushRulesService } from './push-rules';
 import type { DefaultBranchService } from './default-branch';
 import { repoPathOf } from './repositories';
+import { refsMoved } from './refs-version';
 import { enqueuePushProcessing } from './pushes';
 import { badRequest, notFound } from '../../errors';
 import { commitFiles, type CommitFilesResult, type FileChange } from '../../git/commit-files';
@@ -120,6 +121,7 @@ export class FilesService {
       startRef: head?.commit.id,
     });
     const oldId = result.branchCreated ? ZERO_OID : ((await resolveCommit(repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
+    await refsMoved(this.ctx, project);
     if (empty && result.branchCreated) await this.defaultBranch.adopt(project, request.branch);
     await enqueuePushProcessing(this.ctx, project.id, writer.id, [{ oldId, newId: result.commitId, ref: `refs/heads/${request.branch}` }]);
     return filePath;

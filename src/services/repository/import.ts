@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServiceContext } from '../context';
 import type { RepositoryStore } from './repositories';
+import { refsMoved } from './refs-version';
 import { importRepository } from '../../git/repositories';
 import { defaultBranch } from '../../git/refs';
 import { now } from '../../lib/time';
@@ -24,6 +25,7 @@ export async function importProjectRepository(ctx: ServiceContext, repositories:
   try {
     if (insideDataDir(job.url, ctx.config.dataDir)) throw new Error('Import url is invalid');
     await importRepository(repoPath, job.url, { allowFileUrls: true });
+    await refsMoved(ctx, { id: job.projectId });
     await setStatus('finished', (await defaultBranch(repoPath)) ?? null);
   } catch (error) {
     ctx.log.warn({ project: job.projectId, err: error }, 'repository import failed');

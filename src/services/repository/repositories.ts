@@ -3,6 +3,7 @@ import type { Db } from '../../db/index';
 import { repositoryPath } from '../../git/paths';
 import { createRepository, deleteRepository, forkRepository, setHeadBranch } from '../../git/repositories';
 import type { RepositoryLifecycle } from '../projects/deps';
+import { refsMoved } from './refs-version';
 
 /** Where a project's bare repository lives: by id, so renames and transfers move no files. */
 export const repoPathOf = (ctx: ServiceContext, projectId: number): string => repositoryPath(ctx.config.dataDir, projectId);
@@ -22,6 +23,7 @@ export class RepositoryStore implements RepositoryLifecycle {
 
   async fork(fromProjectId: number, toProjectId: number): Promise<void> {
     await forkRepository(this.path(fromProjectId), this.path(toProjectId));
+    await refsMoved(this.ctx, { id: toProjectId });
   }
 
   /** Imports run in the background; the project shows `import_status` meanwhile. */

@@ -6,7 +6,8 @@ import { repoPathOf } from './repositories';
 import { enqueuePushProcessing } from './pushes';
 import { badRequest, conflict, notFound, notFoundMessage } from '../../errors';
 import { now } from '../../lib/time';
-import { findTag, listTags, type TagRef } from '../../git/refs';
+import { findTag, type TagRef } from '../../git/refs';
+import { refsMoved, refsOf } from './refs-version';
 import { createTag, deleteTag } from '../../git/write';
 import { resolveCommitId } from '../../git/commits';
 import { GitStoreError } from '../../git/errors';
@@ -34,13 +35,13 @@ export class TagsService {
 
   /** Newest name first: GitLab sorts by name and reverses. */
   async list(project: Project): Promise<TagView[]> {
-    const [tags, releases] = await Promise.all([listTags(repoPathOf(this.ctx, project.id)), this.releases(project.id)]);
+    const [tags, releases] = await Promise.all([refsOf(this.ctx, project).then((refs) => refs.tags()), this.releases(project.id)]);
     const byTag = new Map(releases.map((release) => [release.tag, release]));
-    return tags.reverse().map((tag) => ({ ...tag, release: byTag.get(tag.name) ?? null }));
+    return [...tags].reverse().map((tag) => ({ ...tag, release: byTag.get(tag.name) ?? null }));
   }
 
   async find(project: Project, name: string): Promise<TagView> {
-    const [tag, releases] = await Promise.all([findTag(repoPathOf(this.ctx, project.id), name), this.releases(project.id, name)]);
+    const [tag, releases] = await Promise.all([refsOf(this.ctx, project).then((refs) => refs.tag(name)), this.releases(project.id, name)]);
     if (!tag) throw notFound('Tag');
     return { ...tag, release: releases[0] ?? null };
   }
@@ -63,6 +64,7 @@ export class TagsService {
       if (error instanceof GitStoreError && error.code === 'ref_name_conflict') throw badRequest(`Tag ${tag.name} conflicts with an existing tag`);
       throw error;
     }
+    await refsMoved(this.ctx, project);
     // A blank description makes no release (8.12's model refused it silently).
     if (tag.releaseDescription !== undefined && tag.releaseDescription.trim() !== '') {
       await this.upsertRelease(project.id, tag.name, tag.releaseDescription);
@@ -83,6 +85,7 @@ export class TagsService {
       if (error instanceof GitStoreError && error.code === 'ref_moved') throw badRequest('Failed to remove tag');
       throw error;
     }
+    await refsMoved(this.ctx, project);
     await this.ctx.db.deleteFrom('releases').where('project_id', '=', project.id).where('tag', '=', name).execute();
     await enqueuePushProcessing(this.ctx, project.id, userId, [{ oldId: tag.targetId, newId: ZERO_OID, ref: `refs/tags/${name}` }]);
   }

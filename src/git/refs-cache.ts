@@ -1,0 +1,110 @@
+import { forEachRef, toBranches, toTags, type Branch, type RawRef, type TagRef } from './refs';
+
+/**
+ * A repository's branches and tags as one `for-each-ref` read them, with what was read of their
+ * commits. Lists are read once per snapshot and shared: callers must not modify them.
+ */
+export class RefsSnapshot {
+  private readonly branchRefs = new Map<string, RawRef>();
+  private readonly tagRefs = new Map<string, RawRef>();
+  private branchList: Promise<Branch[]> | undefined;
+  private tagList: Promise<TagRef[]> | undefined;
+
+  constructor(
+    private readonly repoPath: string,
+    refs: RawRef[],
+  ) {
+    for (const raw of refs) {
+      if (raw.ref.startsWith('refs/heads/')) this.branchRefs.set(raw.ref.slice('refs/heads/'.length), raw);
+      else if (raw.ref.startsWith('refs/tags/')) this.tagRefs.set(raw.ref.slice('refs/tags/'.length), raw);
+    }
+  }
+
+  /** All branches with their head commits, sorted by name. */
+  branches(): Promise<Branch[]> {
+    this.branchList ??= toBranches(this.repoPath, [...this.branchRefs.values()]);
+    return this.branchList;
+  }
+
+  /** All tags, sorted by name ascending. */
+  tags(): Promise<TagRef[]> {
+    this.tagList ??= toTags(this.repoPath, [...this.tagRefs.values()]);
+    return this.tagList;
+  }
+
+  async branch(name: string): Promise<Branch | undefined> {
+    const raw = this.branchRefs.get(name);
+    if (!raw) return undefined;
+    if (this.branchList) return (await this.branchList).find((branch) => branch.name === name);
+    return (await toBranches(this.repoPath, [raw]))[0];
+  }
+
+  async tag(name: string): Promise<TagRef | undefined> {
+    const raw = this.tagRefs.get(name);
+    if (!raw) return undefined;
+    if (this.tagList) return (await this.tagList).find((tag) => tag.name === name);
+    return (await toTags(this.repoPath, [raw]))[0];
+  }
+}
+
+interface Entry {
+  version: number;
+  readAt: number;
+  snapshot: Promise<RefsSnapshot>;
+}
+
+/** Repositories whose refs are kept at most; the least recently read goes first. */
+const MAX_REPOSITORIES = 256;
+/**
+ * A snapshot is read again after this long even when its version still holds: the version is the
+ * contract (every Forge writer bumps it after moving a ref), this only bounds how long a change
+ * made behind Forge's back (git run by hand, a writer that died between git and the bump) goes unseen.
+ */
+const MAX_AGE_MS = 10_000;
+
+/**
+ * Branches and tags of recently read repositories, so that listing them costs no process. Each
+ * snapshot is kept under the refs version its reader was given (`projects.refs_version`, which
+ * every writer bumps after the refs moved, in whichever process): a reader with a newer version
+ * reads the refs again, so a change made through any Forge process is seen by the next request
+ * that reads the project row after it.
+ */
+export class RefsCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly options: { maxRepositories?: number; maxAgeMs?: number } = {},
+  ) {}
+
+  /** The refs of `repoPath` at `version` (or newer): kept, being read, or read now. */
+  get(repoPath: string, version: number): Promise<RefsSnapshot> {
+    const time = Date.now();
+    const known = this.entries.get(repoPath);
+    if (known && known.version >= version && time - known.readAt < (this.options.maxAgeMs ?? MAX_AGE_MS)) {
+      this.entries.delete(repoPath);
+      this.entries.set(repoPath, known);
+      return known.snapshot;
+    }
+    // Read the version before git: refs read after it are at least that new.
+    const entry: Entry = { version, readAt: time, snapshot: readSnapshot(repoPath) };
+    this.entries.delete(repoPath);
+    this.entries.set(repoPath, entry);
+    entry.snapshot.catch(() => {
+      if (this.entries.get(repoPath) === entry) this.entries.delete(repoPath);
+    });
+    while (this.entries.size > (this.options.maxRepositories ?? MAX_REPOSITORIES)) this.entries.delete(this.entries.keys().next().value!);
+    return entry.snapshot;
+  }
+
+  /** Forgets a repository (removed or replaced). */
+  forget(repoPath: string): void {
+    this.entries.delete(repoPath);
+  }
+}
+
+async function readSnapshot(repoPath: string): Promise<RefsSnapshot> {
+  return new RefsSnapshot(repoPath, await forEachRef(repoPath, ['refs/heads/', 'refs/tags/']));
+}
+
+/** The process-wide memory of refs every branch and tag read goes through. */
+export const refsCache = new RefsCache();
