@@ -14,7 +14,7 @@ import { ms, table } from './support/stats';
 import { apiCall, timedRequest } from './support/http';
 import { repoPathOf } from '../src/services/repository/repositories';
 import { refsMoved } from '../src/services/repository/refs-version';
-import { serverCpuMs } from './support/cpu';
+import { postgresCpuMs, serverCpuMs } from './support/cpu';
 import { profiled } from './support/profile';
 
 /** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
@@ -129,8 +129,9 @@ const COST_REQUESTS = 400;
  * What one request costs the machine: CPU of this process (server and client) and of the git
  * processes it runs, over requests sent one after the other after a warm-up, beside the wall time.
  */
-async function measureCost(target: OpenLoadTarget): Promise<{ cpuMs: number; wallMs: number }> {
+async function measureCost(target: OpenLoadTarget): Promise<Cost> {
   for (let i = 0; i < 20; i++) await timedRequest(target.url, { headers: target.headers });
+  const databaseBefore = postgresCpuMs();
   const cpuBefore = serverCpuMs();
   const started = performance.now();
   let next = 0;
@@ -143,10 +144,19 @@ async function measureCost(target: OpenLoadTarget): Promise<{ cpuMs: number; wal
   };
   await worker();
   const wallMs = performance.now() - started;
-  return { cpuMs: (serverCpuMs() - cpuBefore) / COST_REQUESTS, wallMs: wallMs / COST_REQUESTS };
+  const cpuMs = serverCpuMs() - cpuBefore;
+  return { cpuMs: cpuMs / COST_REQUESTS, databaseMs: (postgresCpuMs() - databaseBefore) / COST_REQUESTS, wallMs: wallMs / COST_REQUESTS };
 }
 
-const costRow = (name: string, cost: { cpuMs: number; wallMs: number }) => [name, ms(cost.cpuMs), ms(cost.wallMs), (1000 / cost.wallMs).toFixed(0)];
+interface Cost {
+  /** This process (server and client) and its git processes. */
+  cpuMs: number;
+  /** PostgreSQL's processes (SQLite's work is in this process's). */
+  databaseMs: number;
+  wallMs: number;
+}
+
+const costRow = (name: string, cost: Cost) => [name, ms(cost.cpuMs), ms(cost.databaseMs), ms(cost.wallMs), (1000 / cost.wallMs).toFixed(0)];
 
 function numberFrom(name: string, fallback: number): number {
   const value = process.env[name];
@@ -220,7 +230,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       for (const scenario of chosen.length > 0 ? chosen : all) {
         costRows.push(costRow(scenario.name, await profiled(scenario.name, () => measureCost(target(scenario.path)))));
       }
-      console.log(table(['scenario', 'CPU per request', 'wall per request', 'requests/s (one after the other)'], costRows));
+      console.log(table(['scenario', 'CPU per request', 'PostgreSQL CPU', 'wall per request', 'requests/s (one after the other)'], costRows));
       return checks;
     }
 

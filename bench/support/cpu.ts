@@ -37,3 +37,17 @@ export function serverCpuMs(excludePid?: number): number {
   const live = childPids(process.pid).filter((pid) => pid !== excludePid);
   return processCpuMs(process.pid, true) + live.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 }
+
+/** CPU spent by the PostgreSQL server's processes on this machine (0 when there are none). */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}

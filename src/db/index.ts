@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -18,11 +18,13 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 export function openDatabase(options: { databaseUrl: string; dataDir: string; onIdleError?: (error: Error) => void }): DbHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // JIT compilation pays off for long analytic queries; Forge's are short and indexed, and
+    // PostgreSQL's cost estimate can still start it on them, costing milliseconds each time.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c jit=off' });
     // An idle connection closed by the server (a restart, an administrator) must not crash the process:
     // the pool drops it and opens a new one on the next query.
     pool.on('error', (error) => options.onIdleError?.(error));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, 'forge.db'));
@@ -31,6 +33,45 @@ export function openDatabase(options: { databaseUrl: string; dataDir: string; on
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+}
+
+/** Distinct statements prepared by name at most; others (rare, generated shapes) are sent unnamed. */
+const MAX_NAMED_STATEMENTS = 2_000;
+const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * Kysely sends every query unnamed, so PostgreSQL parses and plans it anew each time: for the
+ * small indexed queries a request makes, that was most of the database's CPU. Queries go out as
+ * named prepared statements instead, one name per SQL text (the `pg` client prepares a name once
+ * per connection and then only binds values).
+ */
+function withNamedStatements(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (sql: string): string | undefined => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS && NAMEABLE.test(sql)) {
+      name = `forge_${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const adapt = (client: pg.PoolClient): PostgresPoolClient => {
+    let adapted = clients.get(client);
+    if (!adapted) {
+      adapted = {
+        query: ((sql: unknown, parameters?: ReadonlyArray<unknown>) => {
+          if (typeof sql !== 'string') return client.query(sql as pg.Submittable);
+          const name = nameOf(sql);
+          return client.query(name ? { name, text: sql, values: parameters as unknown[] } : { text: sql, values: parameters as unknown[] });
+        }) as unknown as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+      clients.set(client, adapted);
+    }
+    return adapted;
+  };
+  return { connect: async () => adapt(await pool.connect()), end: () => pool.end() };
 }
 
 /**
