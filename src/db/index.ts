@@ -38,6 +38,8 @@ export function openDatabase(options: { databaseUrl: string; dataDir: string; on
 /** Distinct statements prepared by name at most; others (rare, generated shapes) are sent unnamed. */
 const MAX_NAMED_STATEMENTS = 2_000;
 const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
+/** `cached plan must not change result type` (feature_not_supported). */
+const STALE_PLAN = '0A000';
 
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans it anew each time: for the
@@ -63,7 +65,14 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
         query: ((sql: unknown, parameters?: ReadonlyArray<unknown>) => {
           if (typeof sql !== 'string') return client.query(sql as pg.Submittable);
           const name = nameOf(sql);
-          return client.query(name ? { name, text: sql, values: parameters as unknown[] } : { text: sql, values: parameters as unknown[] });
+          const unnamed = () => client.query({ text: sql, values: parameters as unknown[] });
+          if (!name) return unnamed();
+          // A statement prepared before another process migrated the table it reads (`select *`
+          // of a table that gained a column) cannot run again: it is sent unnamed this time.
+          return client.query({ name, text: sql, values: parameters as unknown[] }).catch((error: { code?: string }) => {
+            if (error?.code === STALE_PLAN) return unnamed();
+            throw error;
+          });
         }) as unknown as PostgresPoolClient['query'],
         release: () => client.release(),
       };
