@@ -54,7 +54,8 @@ export class IssuesService {
   /** The issues of a project; confidential ones only where the caller may see them. */
   async listForProject(project: Project, standing: ProjectStanding, filters: IssueFilters, page: Page): Promise<IssuePage> {
     const caller = standing.caller!;
-    const { rows, total } = await projectIssuesPage(this.ctx.db, { filters, seesConfidential: seesConfidential(standing) }, project.id, caller.id, page);
+    const shape = { filters, seesConfidential: seesConfidential(standing), limit: page.limit };
+    const { rows, total } = await projectIssuesPage(this.ctx.db, shape, project.id, caller.id, page.offset);
     return { issues: await loadIssueDetails(this.ctx.db, this.users, rows, caller.id, [project]), total };
   }
 

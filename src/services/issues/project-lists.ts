@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index';
 import { preparedShapes } from '../../db/prepared';
+import { pageLimit } from '../../db/page-limit';
 import { applyIssueFilters, orderIssues } from './lists';
 import type { IssueFilters } from './types';
 
@@ -7,6 +8,8 @@ import type { IssueFilters } from './types';
 export interface ProjectIssuesShape {
   filters: IssueFilters;
   seesConfidential: boolean;
+  /** The page size (see `pageLimit`). */
+  limit: number;
 }
 
 type ProjectIssuesValues = {
@@ -17,14 +20,13 @@ type ProjectIssuesValues = {
   assigneeId: number;
   milestone: string;
   offset: number;
-  limit: number;
 };
 
 /** Lists filtered by labels or searched are built each time: their values are lists or become patterns. */
 const preparable = (filters: IssueFilters): boolean => !filters.search && !filters.anyLabels?.length && !filters.allLabels?.length;
 
 function pageQuery(db: Db, shape: ProjectIssuesShape, values: ProjectIssuesValues) {
-  return orderIssues(projectIssues(db, shape, values).selectAll('issues'), shape.filters).offset(values.offset).limit(values.limit);
+  return orderIssues(projectIssues(db, shape, values).selectAll('issues'), shape.filters).limit(pageLimit(shape.limit)).offset(values.offset);
 }
 
 function countQuery(db: Db, shape: ProjectIssuesShape, values: ProjectIssuesValues) {
@@ -46,9 +48,9 @@ function projectIssues(db: Db, { filters, seesConfidential }: ProjectIssuesShape
   });
 }
 
-function shapeKey({ filters, seesConfidential }: ProjectIssuesShape): string {
+function shapeKey({ filters, seesConfidential, limit }: ProjectIssuesShape): string {
   const milestone = filters.milestone === undefined ? '' : filters.milestone === 'No Milestone' ? 'none' : 'title';
-  return [seesConfidential, filters.state ?? '', milestone, filters.iid !== undefined, filters.authorId !== undefined, filters.assigneeId !== undefined, filters.orderBy, filters.sort].join('|');
+  return [seesConfidential, filters.state ?? '', milestone, filters.iid !== undefined, filters.authorId !== undefined, filters.assigneeId !== undefined, filters.orderBy, filters.sort, limit].join('|');
 }
 
 // A project's issue list is asked for on every page view: each shape is built and compiled once.
@@ -56,7 +58,7 @@ const preparedPage = preparedShapes(shapeKey, pageQuery);
 const preparedCount = preparedShapes(shapeKey, countQuery);
 
 /** A page of a project's issues, confidential ones only where the caller may see them, and their total. */
-export async function projectIssuesPage(db: Db, shape: ProjectIssuesShape, projectId: number, callerId: number, range: { offset: number; limit: number }) {
+export async function projectIssuesPage(db: Db, shape: ProjectIssuesShape, projectId: number, callerId: number, offset: number) {
   const { filters } = shape;
   const values: ProjectIssuesValues = {
     projectId,
@@ -65,8 +67,7 @@ export async function projectIssuesPage(db: Db, shape: ProjectIssuesShape, proje
     authorId: filters.authorId ?? 0,
     assigneeId: filters.assigneeId ?? 0,
     milestone: filters.milestone ?? '',
-    offset: range.offset,
-    limit: range.limit,
+    offset,
   };
   const [rows, total] = preparable(filters)
     ? await Promise.all([preparedPage(db, shape, values), preparedCount(db, shape, values).then(([row]) => row)])

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index';
-import { preparedPerHandle } from '../../db/prepared';
+import { preparedPerHandle, preparedShapes } from '../../db/prepared';
+import { pageLimit } from '../../db/page-limit';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { Project } from '../projects/types';
@@ -41,9 +42,10 @@ export interface NewNote {
  * The project guard has checked that the caller reads the noteable's kind; this service finds the
  * noteable in the project and checks that the caller sees that one.
  */
-// Every notes page asks: built and compiled once.
-const notePage = preparedPerHandle((db: Db, type: Noteable['type'], id: number, offset: number, limit: number) =>
-  db.selectFrom('notes').selectAll().where('noteable_type', '=', type).where('noteable_id', '=', id).orderBy('id').offset(offset).limit(limit),
+// Every notes page asks: built and compiled once (per page size, see `pageLimit`).
+type NotePageValues = { type: Noteable['type']; id: number; offset: number };
+const notePage = preparedShapes(String, (db: Db, limit: number, values: NotePageValues) =>
+  db.selectFrom('notes').selectAll().where('noteable_type', '=', values.type).where('noteable_id', '=', values.id).orderBy('id').limit(pageLimit(limit)).offset(values.offset),
 );
 const noteCount = preparedPerHandle((db: Db, type: Noteable['type'], id: number) =>
   db.selectFrom('notes').select((eb) => eb.fn.countAll<number | string>().as('total')).where('noteable_type', '=', type).where('noteable_id', '=', id),
@@ -64,7 +66,7 @@ export class NoteableNotesService {
     if (!noteable.readable) throw notFound('Notes');
     const db = this.ctx.db;
     const [rows, [count]] = await Promise.all([
-      notePage(db, noteable.type, noteable.id, page.offset, page.limit),
+      notePage(db, page.limit, { type: noteable.type, id: noteable.id, offset: page.offset }),
       noteCount(db, noteable.type, noteable.id),
     ]);
     const hidden = await this.hiddenCrossReferences(project, standing, rows);

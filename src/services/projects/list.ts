@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index';
 import type { Flag } from '../../db/schema';
 import { preparedShapes } from '../../db/prepared';
+import { pageLimit } from '../../db/page-limit';
 import { containsText } from '../../db/search';
 import { INTERNAL, PRIVATE, PUBLIC, type Caller } from '../policy';
 import { authorizedFor, ownedBy, visibleTo } from './queries';
@@ -16,7 +17,6 @@ type ListValues = {
   archived: Flag;
   level: number;
   offset: number;
-  limit: number;
 };
 
 interface ListShape {
@@ -72,8 +72,8 @@ function pageQuery(db: Db, shape: ListShape, values: ListValues) {
       // Names and paths sort alphabetically ignoring case, the same on both databases.
       .orderBy(orderBy === 'name' || orderBy === 'path' ? sql`lower(${sql.ref(`projects.${orderBy}`)})` : sql.ref(`projects.${orderBy}`), direction)
       .orderBy('projects.id', direction)
+      .limit(pageLimit(options.limit))
       .offset(values.offset)
-      .limit(values.limit)
   );
 }
 
@@ -81,11 +81,11 @@ function countQuery(db: Db, shape: ListShape, values: ListValues) {
   return filtered(db, shape, values).select((eb) => eb.fn.countAll<number>().as('total'));
 }
 
-/** Everything `filtered` and `pageQuery` branch on: the caller's id and the filters' values aside. */
+/** Everything `filtered` and `pageQuery` branch on, the page size included: the caller's id, the filters' values and the offset aside. */
 function shapeKey({ caller, options }: ListShape): string {
   return [
     options.scope, caller.admin === 1, caller.external === 1, options.namespaceId !== undefined, options.groupId !== undefined,
-    options.archived !== undefined, options.visibility !== undefined, options.orderBy ?? 'created_at', options.sort ?? 'desc', options.ciEnabledFirst === true,
+    options.archived !== undefined, options.visibility !== undefined, options.orderBy ?? 'created_at', options.sort ?? 'desc', options.ciEnabledFirst === true, options.limit,
   ].join('|');
 }
 
@@ -103,7 +103,6 @@ export async function listProjects(db: Db, caller: Caller, options: ProjectListO
     archived: options.archived ? 1 : 0,
     level: options.visibility ? { public: PUBLIC, internal: INTERNAL, private: PRIVATE }[options.visibility] : 0,
     offset: options.offset,
-    limit: options.limit,
   };
   let rows: Awaited<ReturnType<ReturnType<typeof pageQuery>['execute']>>;
   let count: { total: number };
