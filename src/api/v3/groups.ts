@@ -35,7 +35,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
   async function presentDetail(group: GroupRow, caller: User) {
     const { projects, sharedProjects } = await groups.projectsOf(group, caller);
     const presented = await presentProjects([...projects, ...sharedProjects], caller);
-    return { ...presentGroup(group, presenter), projects: presented.slice(0, projects.length), shared_projects: presented.slice(projects.length) };
+    return Object.assign(presentGroup(group, presenter), { projects: presented.slice(0, projects.length), shared_projects: presented.slice(projects.length) });
   }
 
   api.get('/groups', {

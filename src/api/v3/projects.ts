@@ -5,6 +5,7 @@ import { NameString, RecordId, TextString, givenAttributes } from './params';
 import { BasicProjectDetails, Project, presentBasicProject, presentProject } from './entities/project';
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { sendAs } from './send-as';
 import type { Project as ProjectRecord, ProjectListScope } from '../../services/projects/types';
 import type { ProjectAttributes } from '../../services/projects/attributes';
 import type { User } from '../../services/users/users';
@@ -43,6 +44,8 @@ const projectAttributes = {
   request_access_enabled: Type.Optional(Type.Boolean()),
 };
 
+const ProjectList = Type.Array(Project);
+const BasicProjectList = Type.Array(BasicProjectDetails);
 const ProjectOrBasicList = Type.Array(Type.Union([Project, BasicProjectDetails]));
 
 export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): void {
@@ -77,8 +80,8 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
       limit: page.limit,
     });
     setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-    if (query.simple) return result.projects.map((project) => presentBasicProject(project, presenter));
-    return presentList(result.projects, request.user!, withAccess);
+    if (query.simple) return sendAs(reply, BasicProjectList, result.projects.map((project) => presentBasicProject(project, presenter)));
+    return sendAs(reply, ProjectList, await presentList(result.projects, request.user!, withAccess));
   }
 
   const listSchema = { querystring: ListQuery, response: { 200: ProjectOrBasicList } };

@@ -3,6 +3,7 @@ import type { Api, RouteDeps } from './types';
 import { NameString, RecordId, givenAttributes } from './params';
 import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFull } from './entities/user';
 import { pageOf, setPageHeaders } from '../../http/pagination';
+import { sendAs } from './send-as';
 import { recordNotFound } from '../../errors';
 import type { User as UserRow, UserAttributes } from '../../services/users/users';
 
@@ -42,6 +43,9 @@ const UpdateUser = Type.Object({
   ...optionalProfile,
 });
 
+const UserFullList = Type.Array(UserFull);
+const UserBasicList = Type.Array(UserBasic);
+
 export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const users = services.users;
 
@@ -64,9 +68,9 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
     const page = username !== undefined ? { page: 1, perPage: 1000, offset: 0, limit: 1000 } : pageOf(request.query);
     const result = await users.list({ search, username, active: active !== undefined && active !== '', offset: page.offset, limit: page.limit });
     if (username === undefined) setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-    if (request.user!.admin !== 1) return result.users.map((user) => presentUserBasic(user, presenter));
+    if (request.user!.admin !== 1) return sendAs(reply, UserBasicList, result.users.map((user) => presentUserBasic(user, presenter)));
     const identities = await users.identities(result.users.map((user) => user.id));
-    return result.users.map((user) => presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects: 0 }, presenter));
+    return sendAs(reply, UserFullList, result.users.map((user) => presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects: 0 }, presenter)));
   });
 
   api.get('/users/:id', {

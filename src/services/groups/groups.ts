@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle, preparedShapes } from '../../db/prepared';
 import type { ServiceContext } from '../context';
 import type { User } from '../users/users';
 import type { SettingsReader } from '../settings-reader';
@@ -35,6 +36,31 @@ export interface GroupProjects {
 
 const FLAGS = ['lfs_enabled', 'request_access_enabled'] as const;
 
+// Every group route looks its group up, and a group's detail lists its projects: built and compiled
+// once (the projects' per kind of caller, whom `visibleTo` tells apart).
+const groupByLowerPath = preparedPerHandle((db: Db, path: string) =>
+  db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where((eb) => eb(eb.fn('lower', ['path']), '=', path)),
+);
+const groupById = preparedPerHandle((db: Db, id: number) => db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('id', '=', id));
+
+type GroupProjectValues = { callerId: number; groupId: number };
+const callerKind = (caller: Caller | null) => (caller ? `${caller.admin === 1}|${caller.external === 1}` : 'anonymous');
+const viewer = (caller: Caller | null, values: GroupProjectValues): Caller | null => caller && { id: values.callerId, admin: caller.admin, external: caller.external };
+const visibleProjects = (db: Db, caller: Caller | null, values: GroupProjectValues) =>
+  db.selectFrom('projects').selectAll('projects').where('projects.pending_delete', '=', 0).where((eb) => visibleTo(eb, viewer(caller, values)));
+
+const aVisibleProject = preparedShapes(callerKind, (db: Db, caller: Caller | null, values: GroupProjectValues) =>
+  visibleProjects(db, caller, values).where('projects.namespace_id', '=', values.groupId).clearSelect().select('projects.id').limit(1),
+);
+const ownProjects = preparedShapes(callerKind, (db: Db, caller: Caller | null, values: GroupProjectValues) =>
+  visibleProjects(db, caller, values).where('projects.namespace_id', '=', values.groupId).orderBy('projects.id'),
+);
+const sharedProjects = preparedShapes(callerKind, (db: Db, caller: Caller | null, values: GroupProjectValues) =>
+  visibleProjects(db, caller, values)
+    .where('projects.id', 'in', (eb) => eb.selectFrom('project_group_links').select('project_id').where('group_id', '=', values.groupId))
+    .orderBy('projects.id'),
+);
+
 /** Groups are namespaces of kind `group`; their members are `members` rows with source type `Namespace`. */
 export class GroupsService {
   constructor(
@@ -52,14 +78,10 @@ export class GroupsService {
   /** By path first, then by numeric id, as GitLab 8.12 resolves `:id`. */
   async find(idOrPath: string | number): Promise<Group | undefined> {
     const text = String(idOrPath);
-    const byPath = await this.db
-      .selectFrom('namespaces')
-      .selectAll()
-      .where('kind', '=', 'group')
-      .where((eb) => eb(eb.fn('lower', ['path']), '=', text.toLowerCase()))
-      .executeTakeFirst();
+    const [byPath] = await groupByLowerPath(this.db, text.toLowerCase());
     if (byPath || !/^\d+$/.test(text)) return byPath;
-    return this.db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('id', '=', Number(text)).executeTakeFirst();
+    const [byId] = await groupById(this.db, Number(text));
+    return byId;
   }
 
   /** The group if the caller may read it; `404 Group Not Found` otherwise. */
@@ -76,14 +98,7 @@ export class GroupsService {
     const base = { caller, visibilityLevel: group.visibility_level, memberAccess, seesAProject: false };
     if (memberAccess !== null || caller?.admin === 1 || visibleWithoutMembership(group.visibility_level, caller)) return base;
     // A user who can see one of its projects can see the group.
-    const project = await this.db
-      .selectFrom('projects')
-      .select('id')
-      .where('namespace_id', '=', group.id)
-      .where('pending_delete', '=', 0)
-      .where((eb) => visibleTo(eb, caller))
-      .limit(1)
-      .executeTakeFirst();
+    const [project] = await aVisibleProject(this.db, caller, { callerId: caller?.id ?? 0, groupId: group.id });
     return { ...base, seesAProject: project !== undefined };
   }
 
@@ -112,14 +127,8 @@ export class GroupsService {
    * (members and administrators read them all), so a public group never leaks a private project.
    */
   async projectsOf(group: Group, caller: Caller): Promise<GroupProjects> {
-    const visible = this.db.selectFrom('projects').selectAll('projects').where('projects.pending_delete', '=', 0).where((eb) => visibleTo(eb, caller));
-    const [own, shared] = await Promise.all([
-      visible.where('projects.namespace_id', '=', group.id).orderBy('projects.id').execute(),
-      visible
-        .where('projects.id', 'in', (eb) => eb.selectFrom('project_group_links').select('project_id').where('group_id', '=', group.id))
-        .orderBy('projects.id')
-        .execute(),
-    ]);
+    const values = { callerId: caller.id, groupId: group.id };
+    const [own, shared] = await Promise.all([ownProjects(this.db, caller, values), sharedProjects(this.db, caller, values)]);
     const all = await this.projects.attachNamespaces([...own, ...shared]);
     return { projects: all.slice(0, own.length), sharedProjects: all.slice(own.length) };
   }

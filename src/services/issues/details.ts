@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 import type { Project } from '../projects/types';
 import type { UsersService } from '../users/users';
 import { attachNamespaces } from '../projects/lookup';
@@ -7,6 +8,8 @@ import { userNoteCounts } from '../notes/counts';
 import { voteCounts } from '../award-emoji/votes';
 import { labelTitlesOf } from '../labels/label-links';
 import type { IssueDetails, IssueRow } from './types';
+
+const milestonesByIds = preparedPerHandle((db: Db, ids: number[]) => db.selectFrom('milestones').selectAll().where('id', 'in', ids));
 
 /**
  * What the answers show of a page of issues, in a fixed number of queries whatever its size:
@@ -23,7 +26,7 @@ export async function loadIssueDetails(db: Db, users: UsersService, rows: IssueR
   const [projectRows, labelsById, milestones, people, subscriptions, notesById, votes] = await Promise.all([
     missingProjects.length ? db.selectFrom('projects').selectAll().where('id', 'in', missingProjects).execute() : [],
     labelTitlesOf(db, 'Issue', ids),
-    milestoneIds.length ? db.selectFrom('milestones').selectAll().where('id', 'in', milestoneIds).execute() : [],
+    milestoneIds.length ? milestonesByIds(db, milestoneIds) : [],
     users.findMany(userIds),
     participantSubscriptions(db, callerId, 'Issue', rows),
     userNoteCounts(db, 'Issue', ids),

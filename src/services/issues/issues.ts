@@ -15,6 +15,7 @@ import { buildIssueHookData, type IssueHookAction } from './hook-data';
 import { loadIssueDetails } from './details';
 import { labelTitles, linkLabels, setLabels } from '../labels/label-links';
 import { applyIssueFilters, orderIssues } from './lists';
+import { projectIssuesPage } from './project-lists';
 import { confidentialFilter, issueProjectIds, mayReadIssue, seesConfidential } from './visibility';
 import { issueCreatedTodos, issueUpdatedTodos } from '../todos/issue-todos';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow } from './types';
@@ -53,11 +54,9 @@ export class IssuesService {
   /** The issues of a project; confidential ones only where the caller may see them. */
   async listForProject(project: Project, standing: ProjectStanding, filters: IssueFilters, page: Page): Promise<IssuePage> {
     const caller = standing.caller!;
-    let query = this.ctx.db.selectFrom('issues').where('issues.project_id', '=', project.id);
-    if (!seesConfidential(standing)) {
-      query = query.where((eb) => eb.or([eb('issues.confidential', '=', 0), eb('issues.author_id', '=', caller.id), eb('issues.assignee_id', '=', caller.id)]));
-    }
-    return this.page(applyIssueFilters(query, filters), filters, page, caller, [project]);
+    const shape = { filters, seesConfidential: seesConfidential(standing), limit: page.limit };
+    const { rows, total } = await projectIssuesPage(this.ctx.db, shape, project.id, caller.id, page.offset);
+    return { issues: await loadIssueDetails(this.ctx.db, this.users, rows, caller.id, [project]), total };
   }
 
   /** The issues of a group's own projects the caller may read. */

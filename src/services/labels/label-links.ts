@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 import { now } from '../../lib/time';
 import { findOrCreateLabels } from './find-or-create';
 
@@ -30,16 +31,20 @@ export async function labelTitles(trx: Db, target: Labelled): Promise<string[]> 
 }
 
 /** The titles of the labels of each target, sorted; one query for a page. */
-export async function labelTitlesOf(db: Db, type: Labelled['type'], ids: number[]): Promise<Map<number, string[]>> {
-  const titles = new Map<number, string[]>();
-  if (ids.length === 0) return titles;
-  const rows = await db
+// Every page of issues or merge requests asks: built and compiled once (per page size).
+const labelTitleRows = preparedPerHandle((db: Db, type: Labelled['type'], ids: number[]) =>
+  db
     .selectFrom('label_links')
     .innerJoin('labels', 'labels.id', 'label_links.label_id')
     .select(['label_links.target_id', 'labels.title'])
     .where('label_links.target_type', '=', type)
-    .where('label_links.target_id', 'in', ids)
-    .execute();
+    .where('label_links.target_id', 'in', ids),
+);
+
+export async function labelTitlesOf(db: Db, type: Labelled['type'], ids: number[]): Promise<Map<number, string[]>> {
+  const titles = new Map<number, string[]>();
+  if (ids.length === 0) return titles;
+  const rows = await labelTitleRows(db, type, ids);
   for (const row of rows) titles.set(row.target_id, [...(titles.get(row.target_id) ?? []), row.title]);
   for (const list of titles.values()) list.sort();
   return titles;

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
@@ -15,6 +14,7 @@ import { mergeRequestCreatedTodos, mergeRequestUpdatedTodos } from '../todos/mer
 import { announceMergeRequests, type MergeRequestAnnouncement } from './announce';
 import { queueMergeStatusCheck } from './checks';
 import { loadMergeRequestDetails } from './details';
+import { mergeRequestsPage } from './lists';
 import { findMergeRequest } from './find';
 import { deleteIssuableTraces } from '../issuables/traces';
 import { insertVersion, readVersion, type VersionReading } from './versions';
@@ -42,22 +42,9 @@ export class MergeRequestsService {
 
   /** The merge requests whose target is the project. */
   async list(project: Project, standing: ProjectStanding, filters: MergeRequestFilters, page: Page): Promise<{ mergeRequests: MergeRequestDetails[]; total: number }> {
-    let query = this.ctx.db.selectFrom('merge_requests').where('target_project_id', '=', project.id);
-    if (filters.state === 'opened') query = query.where('state', 'in', [...OPEN_STATES]);
-    if (filters.state === 'closed' || filters.state === 'merged') query = query.where('state', '=', filters.state);
-    if (filters.iids) query = query.where('iid', 'in', filters.iids.length ? filters.iids : [-1]);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy(sql.ref(filters.orderBy), filters.sort)
-        .orderBy('id', filters.sort)
-        .offset(page.offset)
-        .limit(page.limit)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, total } = await mergeRequestsPage(this.ctx.db, project.id, filters, page);
     const mergeRequests = await loadMergeRequestDetails(this.ctx.db, this.users, rows, standing.caller?.id ?? null, [project]);
-    return { mergeRequests, total: Number(count.total) };
+    return { mergeRequests, total };
   }
 
   async find(project: Project, standing: ProjectStanding, mergeRequestId: number): Promise<MergeRequestDetails> {

@@ -1,4 +1,6 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle, preparedShapes } from '../../db/prepared';
+import { pageLimit } from '../../db/page-limit';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { Project } from '../projects/types';
@@ -40,6 +42,15 @@ export interface NewNote {
  * The project guard has checked that the caller reads the noteable's kind; this service finds the
  * noteable in the project and checks that the caller sees that one.
  */
+// Every notes page asks: built and compiled once (per page size, see `pageLimit`).
+type NotePageValues = { type: Noteable['type']; id: number; offset: number };
+const notePage = preparedShapes(String, (db: Db, limit: number, values: NotePageValues) =>
+  db.selectFrom('notes').selectAll().where('noteable_type', '=', values.type).where('noteable_id', '=', values.id).orderBy('id').limit(pageLimit(limit)).offset(values.offset),
+);
+const noteCount = preparedPerHandle((db: Db, type: Noteable['type'], id: number) =>
+  db.selectFrom('notes').select((eb) => eb.fn.countAll<number | string>().as('total')).where('noteable_type', '=', type).where('noteable_id', '=', id),
+);
+
 export class NoteableNotesService {
   constructor(
     private readonly ctx: ServiceContext,
@@ -53,10 +64,10 @@ export class NoteableNotesService {
   async list(project: Project, standing: ProjectStanding, kind: NoteableKind, noteableId: number, page: Page): Promise<{ notes: NoteRow[]; total: number }> {
     const noteable = await findNoteable(this.ctx.db, project, standing, kind, noteableId);
     if (!noteable.readable) throw notFound('Notes');
-    const query = this.notesOf(this.ctx.db, noteable);
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),
-      query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+    const db = this.ctx.db;
+    const [rows, [count]] = await Promise.all([
+      notePage(db, page.limit, { type: noteable.type, id: noteable.id, offset: page.offset }),
+      noteCount(db, noteable.type, noteable.id),
     ]);
     const hidden = await this.hiddenCrossReferences(project, standing, rows);
     return { notes: rows.filter((note) => !hidden.has(note.id)), total: Number(count.total) };

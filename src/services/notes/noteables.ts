@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 import type { IssueRow } from '../issues/types';
 import type { Project } from '../projects/types';
 import type { SnippetRow } from '../snippets/project-snippets';
@@ -21,6 +22,15 @@ export type Noteable =
 export const noteableAuthorId = (noteable: Noteable): number | null =>
   noteable.type === 'Issue' ? noteable.issue.author_id : noteable.type === 'Snippet' ? noteable.snippet.author_id : noteable.mergeRequest.author_id;
 
+// Every notes and award emoji route looks its noteable up: built and compiled once.
+const queries = {
+  issue: preparedPerHandle((db: Db, id: number, projectId: number) => db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', projectId)),
+  mergeRequest: preparedPerHandle((db: Db, id: number, projectId: number) =>
+    db.selectFrom('merge_requests').selectAll().where('id', '=', id).where('target_project_id', '=', projectId),
+  ),
+  snippet: preparedPerHandle((db: Db, id: number, projectId: number) => db.selectFrom('snippets').selectAll().where('id', '=', id).where('project_id', '=', projectId)),
+};
+
 /**
  * The project's issue, snippet or merge request (the project its target) by its id, as 8.12 found it (`user_project.issues.find`): `404 Not
  * found` when the project has none of that id. Whether the caller may read it (`read_issue` with
@@ -29,16 +39,16 @@ export const noteableAuthorId = (noteable: Noteable): number | null =>
  */
 export async function findNoteable(db: Db, project: Project, standing: ProjectStanding, kind: NoteableKind, id: number): Promise<Noteable> {
   if (kind === 'issues') {
-    const issue = await db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', project.id).executeTakeFirst();
+    const [issue] = await queries.issue(db, id, project.id);
     if (!issue) throw recordNotFound();
     return { type: 'Issue', issue, id: issue.id, readable: can(standing, 'read_issue') && mayReadIssue(standing, issue) };
   }
   if (kind === 'merge_requests') {
-    const mergeRequest = await db.selectFrom('merge_requests').selectAll().where('id', '=', id).where('target_project_id', '=', project.id).executeTakeFirst();
+    const [mergeRequest] = await queries.mergeRequest(db, id, project.id);
     if (!mergeRequest) throw recordNotFound();
     return { type: 'MergeRequest', mergeRequest, id: mergeRequest.id, readable: can(standing, 'read_merge_request') };
   }
-  const snippet = await db.selectFrom('snippets').selectAll().where('id', '=', id).where('project_id', '=', project.id).executeTakeFirst();
+  const [snippet] = await queries.snippet(db, id, project.id);
   if (!snippet) throw recordNotFound();
   const readable = can(standing, 'read_project_snippet') && visibleLevels(standing).includes(snippet.visibility_level);
   return { type: 'Snippet', snippet, id: snippet.id, readable };

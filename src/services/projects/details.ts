@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 import type { Caller } from '../policy';
 import type { Project, ProjectRow } from './types';
 
@@ -34,6 +35,62 @@ export interface ProjectDetails {
   openIssuesCount: Map<number, number>;
 }
 
+function membershipsOf(db: Db, userId: number) {
+  return db
+    .selectFrom('members')
+    .select(['source_type', 'source_id', 'access_level', 'notification_level'])
+    .where('user_id', '=', userId)
+    .where('requested_at', 'is', null);
+}
+
+// Every project answer reads these: built and compiled once (per page size).
+const queries = {
+  owners: preparedPerHandle((db: Db, ids: number[]) => db.selectFrom('users').select(['id', 'name', 'username', 'state', 'email', 'created_at']).where('id', 'in', ids)),
+  projectMemberships: preparedPerHandle((db: Db, userId: number, projectIds: number[]) =>
+    membershipsOf(db, userId).where('source_type', '=', 'Project').where('source_id', 'in', projectIds),
+  ),
+  memberships: preparedPerHandle((db: Db, userId: number, projectIds: number[], groupIds: number[]) =>
+    membershipsOf(db, userId).where((eb) =>
+      eb.or([
+        eb.and([eb('source_type', '=', 'Project'), eb('source_id', 'in', projectIds)]),
+        eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', groupIds)]),
+      ]),
+    ),
+  ),
+  sharedWith: preparedPerHandle((db: Db, projectIds: number[]) =>
+    db
+      .selectFrom('project_group_links')
+      .innerJoin('namespaces', 'namespaces.id', 'project_group_links.group_id')
+      .select(['project_group_links.project_id', 'project_group_links.group_id', 'namespaces.name', 'project_group_links.group_access'])
+      .where('project_group_links.project_id', 'in', projectIds)
+      .orderBy('project_group_links.id'),
+  ),
+  forkSources: preparedPerHandle((db: Db, ids: number[]) =>
+    db
+      .selectFrom('projects')
+      .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
+      .selectAll('projects')
+      .select(['namespaces.name as ns_name', 'namespaces.path as ns_path', 'namespaces.kind as ns_kind', 'namespaces.owner_id as ns_owner_id'])
+      .where('projects.id', 'in', ids),
+  ),
+  forksCounts: preparedPerHandle((db: Db, projectIds: number[]) =>
+    db
+      .selectFrom('projects')
+      .select(['forked_from_project_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('forked_from_project_id', 'in', projectIds)
+      .where('pending_delete', '=', 0)
+      .groupBy('forked_from_project_id'),
+  ),
+  openIssuesCounts: preparedPerHandle((db: Db, projectIds: number[]) =>
+    db
+      .selectFrom('issues')
+      .select(['project_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('project_id', 'in', projectIds)
+      .where('state', 'in', ['opened', 'reopened'])
+      .groupBy('project_id'),
+  ),
+};
+
 /** A fixed number of queries, whatever the number of projects. */
 export async function loadProjectDetails(db: Db, projects: Project[], caller: Caller | null): Promise<ProjectDetails> {
   const details: ProjectDetails = {
@@ -52,53 +109,12 @@ export async function loadProjectDetails(db: Db, projects: Project[], caller: Ca
   const forkSourceIds = [...new Set(projects.map((p) => p.forked_from_project_id).filter((id): id is number => id !== null))];
 
   const [owners, memberships, links, sources, forks, openIssues] = await Promise.all([
-    ownerIds.length
-      ? db.selectFrom('users').select(['id', 'name', 'username', 'state', 'email', 'created_at']).where('id', 'in', ownerIds).execute()
-      : [],
-    caller
-      ? db
-          .selectFrom('members')
-          .select(['source_type', 'source_id', 'access_level', 'notification_level'])
-          .where('user_id', '=', caller.id)
-          .where('requested_at', 'is', null)
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('source_type', '=', 'Project'), eb('source_id', 'in', projectIds)]),
-              ...(groupIds.length ? [eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', 'in', groupIds)])] : []),
-            ]),
-          )
-          .execute()
-      : [],
-    db
-      .selectFrom('project_group_links')
-      .innerJoin('namespaces', 'namespaces.id', 'project_group_links.group_id')
-      .select(['project_group_links.project_id', 'project_group_links.group_id', 'namespaces.name', 'project_group_links.group_access'])
-      .where('project_group_links.project_id', 'in', projectIds)
-      .orderBy('project_group_links.id')
-      .execute(),
-    forkSourceIds.length
-      ? db
-          .selectFrom('projects')
-          .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
-          .selectAll('projects')
-          .select(['namespaces.name as ns_name', 'namespaces.path as ns_path', 'namespaces.kind as ns_kind', 'namespaces.owner_id as ns_owner_id'])
-          .where('projects.id', 'in', forkSourceIds)
-          .execute()
-      : [],
-    db
-      .selectFrom('projects')
-      .select(['forked_from_project_id', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('forked_from_project_id', 'in', projectIds)
-      .where('pending_delete', '=', 0)
-      .groupBy('forked_from_project_id')
-      .execute(),
-    db
-      .selectFrom('issues')
-      .select(['project_id', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('project_id', 'in', projectIds)
-      .where('state', 'in', ['opened', 'reopened'])
-      .groupBy('project_id')
-      .execute(),
+    ownerIds.length ? queries.owners(db, ownerIds) : [],
+    caller ? (groupIds.length ? queries.memberships(db, caller.id, projectIds, groupIds) : queries.projectMemberships(db, caller.id, projectIds)) : [],
+    queries.sharedWith(db, projectIds),
+    forkSourceIds.length ? queries.forkSources(db, forkSourceIds) : [],
+    queries.forksCounts(db, projectIds),
+    queries.openIssuesCounts(db, projectIds),
   ]);
 
   for (const owner of owners) details.owners.set(owner.id, owner);

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 import { forbidden, notFound } from '../../errors';
 import { OWNER, can, type Caller, type ProjectAbility, type ProjectStanding } from '../policy';
 import type { NamespaceRow as Namespace, Project, ProjectRow } from './types';
@@ -15,16 +17,26 @@ function projectsWithNamespaces(db: Db) {
     .where('projects.pending_delete', '=', 0);
 }
 
+// Every project route looks its project up: built and compiled once.
+const projectById = preparedPerHandle((db: Db, id: number) => projectsWithNamespaces(db).where('projects.id', '=', id));
+const projectsByLowerPath = preparedPerHandle((db: Db, namespacePath: string, projectPath: string) =>
+  projectsWithNamespaces(db)
+    .where((eb) => eb(eb.fn('lower', ['namespaces.path']), '=', namespacePath))
+    .where((eb) => eb(eb.fn('lower', ['projects.path']), '=', projectPath)),
+);
+
 type JoinedRow = ProjectRow & { [K in (typeof NAMESPACE_COLUMNS)[number] as `ns_${K}`]: Namespace[K] };
 
+const NAMESPACE_ALIASES = NAMESPACE_COLUMNS.map((column) => [column, `ns_${column}`] as const);
+
+// The project's own columns are whatever the table has (`selectAll`); the namespace's are named.
 function splitJoined(joined: JoinedRow): Project {
   const row: Record<string, unknown> = {};
+  for (const key in joined) if (!key.startsWith('ns_')) row[key] = joined[key as keyof JoinedRow];
   const namespace: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(joined)) {
-    if (key.startsWith('ns_')) namespace[key.slice(3)] = value;
-    else row[key] = value;
-  }
-  return { ...(row as ProjectRow), namespace: namespace as Namespace };
+  for (const [column, alias] of NAMESPACE_ALIASES) namespace[column] = joined[alias];
+  row.namespace = namespace;
+  return row as unknown as Project;
 }
 
 /** By numeric id or `namespace/path` (exact, then ignoring case), with its namespace, in one query. */
@@ -33,25 +45,27 @@ export async function findProject(db: Db, idOrPath: string | number): Promise<Pr
   const slash = text.indexOf('/');
   if (slash > 0) {
     const [namespacePath, projectPath] = [text.slice(0, slash), text.slice(slash + 1)];
-    const candidates = await projectsWithNamespaces(db)
-      .where((eb) => eb(eb.fn('lower', ['namespaces.path']), '=', namespacePath.toLowerCase()))
-      .where((eb) => eb(eb.fn('lower', ['projects.path']), '=', projectPath.toLowerCase()))
-      .execute();
+    const candidates = (await projectsByLowerPath(db, namespacePath.toLowerCase(), projectPath.toLowerCase())) as JoinedRow[];
     const chosen = candidates.find((c) => c.ns_path === namespacePath && c.path === projectPath) ?? candidates[0];
-    return chosen ? splitJoined(chosen as JoinedRow) : undefined;
+    return chosen ? splitJoined(chosen) : undefined;
   }
   if (!/^\d+$/.test(text)) return undefined;
-  const row = await projectsWithNamespaces(db).where('projects.id', '=', Number(text)).executeTakeFirst();
+  const [row] = await projectById(db, Number(text));
   return row ? splitJoined(row as JoinedRow) : undefined;
 }
+
+const namespacesByIds = preparedPerHandle((db: Db, ids: number[]) => db.selectFrom('namespaces').selectAll().where('id', 'in', ids));
 
 /** Many rows with their namespaces, in one query. */
 export async function attachNamespaces(db: Db, rows: ProjectRow[]): Promise<Project[]> {
   if (rows.length === 0) return [];
-  const ids = [...new Set(rows.map((row) => row.namespace_id))];
-  const namespaces = await db.selectFrom('namespaces').selectAll().where('id', 'in', ids).execute();
+  const namespaces = await namespacesByIds(db, [...new Set(rows.map((row) => row.namespace_id))]);
   const byId = new Map(namespaces.map((namespace) => [namespace.id, namespace]));
-  return rows.map((row) => ({ ...row, namespace: byId.get(row.namespace_id)! }));
+  return rows.map((row) => {
+    const project = Object.assign({}, row) as Project;
+    project.namespace = byId.get(row.namespace_id)!;
+    return project;
+  });
 }
 
 /** The project if the caller may read it; `404 Project Not Found` otherwise, never 403. */
@@ -63,7 +77,37 @@ export async function findReadable(db: Db, idOrPath: string | number, caller: Ca
   return { project, standing };
 }
 
-/** Loads what the policy needs about the caller and this project, in two queries. */
+/**
+ * The caller's memberships of the project and of its namespace (`source_type` `Project`,
+ * `Namespace`), and of the groups it is shared with (`Link`, with the share's `group_access`), in
+ * one query compiled once: every project route asks.
+ */
+const accessRows = preparedPerHandle((db: Db, userId: number, projectId: number, namespaceId: number) =>
+  db
+    .selectFrom('members')
+    .select(['source_type', 'access_level', 'access_level as group_access'])
+    .where('user_id', '=', userId)
+    .where('requested_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', projectId)]),
+        eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', '=', namespaceId)]),
+      ]),
+    )
+    .unionAll(
+      db
+        .selectFrom('project_group_links')
+        .innerJoin('members', (join) =>
+          join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'),
+        )
+        .select([sql.lit('Link').as('source_type'), 'members.access_level', 'project_group_links.group_access'])
+        .where('project_group_links.project_id', '=', projectId)
+        .where('members.user_id', '=', userId)
+        .where('members.requested_at', 'is', null),
+    ),
+);
+
+/** Loads what the policy needs about the caller and this project, in one query. */
 export async function loadStanding(db: Db, project: Project, caller: Caller | null): Promise<ProjectStanding> {
   const base: ProjectStanding = {
     caller,
@@ -81,35 +125,20 @@ export async function loadStanding(db: Db, project: Project, caller: Caller | nu
   };
   if (!caller) return base;
   const isGroup = project.namespace.kind === 'group';
-  const [memberships, shared] = await Promise.all([
-    db
-      .selectFrom('members')
-      .select(['source_type', 'access_level'])
-      .where('user_id', '=', caller.id)
-      .where('requested_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', project.id)]),
-          eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', '=', project.namespace_id)]),
-        ]),
-      )
-      .execute(),
-    db
-      .selectFrom('project_group_links')
-      .innerJoin('members', (join) =>
-        join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'),
-      )
-      .select(['project_group_links.group_access', 'members.access_level'])
-      .where('project_group_links.project_id', '=', project.id)
-      .where('members.user_id', '=', caller.id)
-      .where('members.requested_at', 'is', null)
-      .execute(),
-  ]);
-  const projectAccess = memberships.find((m) => m.source_type === 'Project')?.access_level ?? null;
-  const groupAccess = isGroup ? memberships.find((m) => m.source_type === 'Namespace')?.access_level ?? null : null;
-  const sharedAccess = shared.length ? Math.max(...shared.map((s) => Math.min(s.group_access, s.access_level))) : null;
+  let projectAccess: number | null = null;
+  let namespaceAccess: number | null = null;
+  let sharedAccess: number | null = null;
+  for (const row of await accessRows(db, caller.id, project.id, project.namespace_id)) {
+    if (row.source_type === 'Project') projectAccess = row.access_level;
+    else if (row.source_type === 'Namespace') namespaceAccess = row.access_level;
+    else {
+      const level = Math.min(row.group_access, row.access_level);
+      sharedAccess = sharedAccess === null ? level : Math.max(sharedAccess, level);
+    }
+  }
+  const groupAccess = isGroup ? namespaceAccess : null;
   const namespaceOwner = isGroup ? groupAccess === OWNER : project.namespace.owner_id === caller.id;
-  return { ...base, projectAccess, groupAccess, sharedAccess, namespaceOwner };
+  return Object.assign(base, { projectAccess, groupAccess, sharedAccess, namespaceOwner });
 }
 
 /** `403 Forbidden` unless the standing allows the ability. */

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 
 /** An issue or a merge request: what makes a user one of its participants. */
 export interface Participated {
@@ -6,6 +7,19 @@ export interface Participated {
   author_id: number | null;
   assignee_id: number | null;
 }
+
+// Every page of issues or merge requests asks: built and compiled once (per page size).
+const subscriptionRows = preparedPerHandle((db: Db, callerId: number, type: 'Issue' | 'MergeRequest', ids: number[]) =>
+  db
+    .selectFrom('subscriptions')
+    .select(['subscribable_id', 'subscribed'])
+    .where('user_id', '=', callerId)
+    .where('subscribable_type', '=', type)
+    .where('subscribable_id', 'in', ids),
+);
+const commentedOn = preparedPerHandle((db: Db, callerId: number, type: 'Issue' | 'MergeRequest', ids: number[]) =>
+  db.selectFrom('notes').select('noteable_id').distinct().where('noteable_type', '=', type).where('noteable_id', 'in', ids).where('author_id', '=', callerId),
+);
 
 /**
  * Whether the caller is subscribed to each issue or merge request, as GitLab 8.12's
@@ -18,23 +32,7 @@ export async function participantSubscriptions(db: Db, callerId: number, type: '
   const answers = new Map<number, boolean>();
   if (targets.length === 0) return answers;
   const ids = targets.map((target) => target.id);
-  const [rows, commented] = await Promise.all([
-    db
-      .selectFrom('subscriptions')
-      .select(['subscribable_id', 'subscribed'])
-      .where('user_id', '=', callerId)
-      .where('subscribable_type', '=', type)
-      .where('subscribable_id', 'in', ids)
-      .execute(),
-    db
-      .selectFrom('notes')
-      .select('noteable_id')
-      .distinct()
-      .where('noteable_type', '=', type)
-      .where('noteable_id', 'in', ids)
-      .where('author_id', '=', callerId)
-      .execute(),
-  ]);
+  const [rows, commented] = await Promise.all([subscriptionRows(db, callerId, type, ids), commentedOn(db, callerId, type, ids)]);
   const explicit = new Map(rows.map((row) => [row.subscribable_id, row.subscribed === 1]));
   const commenter = new Set(commented.map((row) => row.noteable_id));
   for (const target of targets) {

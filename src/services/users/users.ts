@@ -81,7 +81,7 @@ export class UsersService {
   async findMany(ids: number[]): Promise<Map<number, User>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    const rows = await this.db.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+    const rows = await this.hot.usersByIds(unique);
     return new Map(rows.map((user) => [user.id, user]));
   }
 
@@ -374,6 +374,8 @@ export class UsersService {
 function hotQueries(db: Db) {
   return {
     userByTokenDigest: preparedQuery(db, (digest: string) => db.selectFrom('users').selectAll().where('token_digest', '=', digest)),
+    // The authors and assignees of every page of issues, notes or merge requests.
+    usersByIds: preparedQuery(db, (ids: number[]) => db.selectFrom('users').selectAll().where('id', 'in', ids)),
     identitiesOf: preparedQuery(db, (userId: number) =>
       db.selectFrom('identities').select(['provider', 'extern_uid']).where('user_id', '=', userId).orderBy('id'),
     ),
