@@ -14,7 +14,7 @@ import { ms, table } from './support/stats';
 import { apiCall, timedRequest } from './support/http';
 import { repoPathOf } from '../src/services/repository/repositories';
 import { refsMoved } from '../src/services/repository/refs-version';
-import { postgresCpuMs, serverCpuMs } from './support/cpu';
+import { cpuSince, postgresCpu, serverCpuMs } from './support/cpu';
 import { profiled } from './support/profile';
 
 /** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
@@ -131,7 +131,7 @@ const COST_REQUESTS = 400;
  */
 async function measureCost(target: OpenLoadTarget): Promise<Cost> {
   for (let i = 0; i < 20; i++) await timedRequest(target.url, { headers: target.headers });
-  const databaseBefore = postgresCpuMs();
+  const databaseBefore = postgresCpu();
   const cpuBefore = serverCpuMs();
   const started = performance.now();
   let next = 0;
@@ -145,7 +145,7 @@ async function measureCost(target: OpenLoadTarget): Promise<Cost> {
   await worker();
   const wallMs = performance.now() - started;
   const cpuMs = serverCpuMs() - cpuBefore;
-  return { cpuMs: cpuMs / COST_REQUESTS, databaseMs: (postgresCpuMs() - databaseBefore) / COST_REQUESTS, wallMs: wallMs / COST_REQUESTS };
+  return { cpuMs: cpuMs / COST_REQUESTS, databaseMs: cpuSince(databaseBefore, postgresCpu()) / COST_REQUESTS, wallMs: wallMs / COST_REQUESTS };
 }
 
 interface Cost {

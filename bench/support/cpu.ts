@@ -38,16 +38,26 @@ export function serverCpuMs(excludePid?: number): number {
   return processCpuMs(process.pid, true) + live.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 }
 
-/** CPU spent by the PostgreSQL server's processes on this machine (0 when there are none). */
-export function postgresCpuMs(): number {
-  let total = 0;
+/**
+ * CPU spent so far by each of the PostgreSQL server's processes on this machine, by pid (none when
+ * there are none). Compare two with `cpuSince`: a backend that ended in between takes its time with it.
+ */
+export function postgresCpu(): Map<string, number> {
+  const byPid = new Map<string, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += processCpuMs(entry);
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') byPid.set(entry, processCpuMs(entry));
     } catch {
       // gone meanwhile
     }
   }
+  return byPid;
+}
+
+/** CPU spent since `before` by the processes alive now (those started since count whole). */
+export function cpuSince(before: Map<string, number>, now: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
   return total;
 }
