@@ -88,35 +88,30 @@ async function findThenStanding(db: Db, idOrPath: string | number, caller: Calle
  */
 const projectWithAccess = preparedPerHandle((db: Db, id: number, userId: number) =>
   projectsWithNamespaces(db)
-    .select((eb) => [
-      eb
-        .selectFrom('members')
-        .select('access_level')
-        .whereRef('members.source_id', '=', 'projects.id')
-        .where('members.source_type', '=', 'Project')
-        .where('members.user_id', '=', userId)
-        .where('members.requested_at', 'is', null)
-        .limit(1)
-        .as('caller_project_access'),
-      eb
-        .selectFrom('members')
-        .select('access_level')
-        .whereRef('members.source_id', '=', 'projects.namespace_id')
-        .where('members.source_type', '=', 'Namespace')
-        .where('members.user_id', '=', userId)
-        .where('members.requested_at', 'is', null)
-        .limit(1)
-        .as('caller_namespace_access'),
-      eb
-        .selectFrom('project_group_links')
-        .innerJoin('members', (join) => join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'))
-        // The lower of the share's level and the caller's in the group, the best over the shares.
-        .select(sql<number | null>`max(case when project_group_links.group_access < members.access_level then project_group_links.group_access else members.access_level end)`.as('level'))
-        .whereRef('project_group_links.project_id', '=', 'projects.id')
-        .where('members.user_id', '=', userId)
-        .where('members.requested_at', 'is', null)
-        .as('caller_shared_access'),
-    ])
+    .select((eb) => {
+      const levelIn = (sourceType: 'Project' | 'Namespace', source: 'projects.id' | 'projects.namespace_id') =>
+        eb
+          .selectFrom('members')
+          .select('access_level')
+          .whereRef('members.source_id', '=', source)
+          .where('members.source_type', '=', sourceType)
+          .where('members.user_id', '=', userId)
+          .where('members.requested_at', 'is', null)
+          .limit(1);
+      return [
+        levelIn('Project', 'projects.id').as('caller_project_access'),
+        levelIn('Namespace', 'projects.namespace_id').as('caller_namespace_access'),
+        eb
+          .selectFrom('project_group_links')
+          .innerJoin('members', (join) => join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'))
+          // The lower of the share's level and the caller's in the group, the best over the shares.
+          .select(sql<number | null>`max(case when project_group_links.group_access < members.access_level then project_group_links.group_access else members.access_level end)`.as('level'))
+          .whereRef('project_group_links.project_id', '=', 'projects.id')
+          .where('members.user_id', '=', userId)
+          .where('members.requested_at', 'is', null)
+          .as('caller_shared_access'),
+      ];
+    })
     .where('projects.id', '=', id),
 );
 
