@@ -72,33 +72,24 @@ const MAX_AGE_MS = 10_000;
 export class RefsCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(
-    private readonly options: { maxRepositories?: number; maxAgeMs?: number } = {},
-  ) {}
-
   /** The refs of `repoPath` at `version` (or newer): kept, being read, or read now. */
   get(repoPath: string, version: number): Promise<RefsSnapshot> {
     const time = Date.now();
     const known = this.entries.get(repoPath);
-    if (known && known.version >= version && time - known.readAt < (this.options.maxAgeMs ?? MAX_AGE_MS)) {
+    if (known && known.version >= version && time - known.readAt < MAX_AGE_MS) {
       this.entries.delete(repoPath);
       this.entries.set(repoPath, known);
       return known.snapshot;
     }
-    // Read the version before git: refs read after it are at least that new.
+    // The caller read `version` before git is asked here, so what git answers is at least that new.
     const entry: Entry = { version, readAt: time, snapshot: readSnapshot(repoPath) };
     this.entries.delete(repoPath);
     this.entries.set(repoPath, entry);
     entry.snapshot.catch(() => {
       if (this.entries.get(repoPath) === entry) this.entries.delete(repoPath);
     });
-    while (this.entries.size > (this.options.maxRepositories ?? MAX_REPOSITORIES)) this.entries.delete(this.entries.keys().next().value!);
+    while (this.entries.size > MAX_REPOSITORIES) this.entries.delete(this.entries.keys().next().value!);
     return entry.snapshot;
-  }
-
-  /** Forgets a repository (removed or replaced). */
-  forget(repoPath: string): void {
-    this.entries.delete(repoPath);
   }
 }
 
