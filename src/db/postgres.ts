@@ -1,0 +1,161 @@
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+
+/** Distinct statements prepared by name at most; others (rare, generated shapes) are sent unnamed. */
+const MAX_NAMED_STATEMENTS = 2_000;
+const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
+/** `cached plan must not change result type` (feature_not_supported). */
+const STALE_PLAN = '0A000';
+/** How Kysely opens a transaction (`begin`, or `start transaction` with an isolation level). */
+const TRANSACTION_START = /^\s*(begin|start transaction)\b/i;
+/** Shared connections at most; a second is opened only while the first is held up. */
+const MAX_SHARED = 4;
+/** A shared connection with queries outstanding and no answer for this long is held up (a slow query). */
+const HELD_UP_MS = 50;
+
+type Run = (client: pg.Client, sql: string, parameters?: ReadonlyArray<unknown>) => Promise<pg.QueryResult>;
+
+/**
+ * Kysely's pool for PostgreSQL. Statements outside transactions share a few pipelined connections
+ * (`sharedConnections`); a transaction takes a connection of its own from `pool` at its `begin`
+ * and gives it back when Kysely releases it. Every statement goes out as a named prepared statement
+ * (`namedStatements`).
+ *
+ * What Kysely holds between acquiring and releasing (one statement, `db.connection()`, a
+ * transaction) runs on one connection throughout, in order. On a shared connection, other
+ * statements come in between: session state outside a transaction (Kysely's migration lock, a
+ * session-level advisory lock) is held by the connection, not by the holder alone.
+ */
+export function forgePool(pool: pg.Pool, config: pg.ClientConfig, onError: (error: Error) => void): PostgresPool {
+  const run = namedStatements();
+  const shared = sharedConnections(config, onError);
+  const lease = (): PostgresPoolClient => {
+    let own: pg.PoolClient | undefined;
+    let bound: Shared | undefined;
+    return {
+      query: (async (sql: unknown, parameters?: ReadonlyArray<unknown>) => {
+        if (typeof sql !== 'string') throw new Error('Forge sends SQL text only');
+        if (!own && !bound && TRANSACTION_START.test(sql)) own = await pool.connect();
+        if (own) return run(own, sql, parameters);
+        bound ??= shared.choose();
+        return shared.run(bound, (client) => run(client, sql, parameters));
+      }) as unknown as PostgresPoolClient['query'],
+      release: () => {
+        own?.release();
+        own = undefined;
+        bound = undefined;
+      },
+    };
+  };
+  return {
+    connect: async () => lease(),
+    end: async () => {
+      await shared.end();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Kysely sends every query unnamed, so PostgreSQL parses and plans it anew each time: for the
+ * small indexed queries a request makes, that was most of the database's CPU. Queries go out as
+ * named prepared statements instead, one name per SQL text (the `pg` client prepares a name once
+ * per connection and then only binds values).
+ */
+function namedStatements(): Run {
+  const names = new Map<string, string>();
+  const nameOf = (sql: string): string | undefined => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS && NAMEABLE.test(sql)) {
+      name = `forge_${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+  return (client, sql, parameters) => {
+    const name = nameOf(sql);
+    const unnamed = () => client.query({ text: sql, values: parameters as unknown[] });
+    if (!name) return unnamed();
+    // A statement prepared before another process migrated the table it reads (`select *`
+    // of a table that gained a column) cannot run again: it is sent unnamed this time.
+    return client.query({ name, text: sql, values: parameters as unknown[] }).catch((error: { code?: string }) => {
+      if (error?.code === STALE_PLAN) return unnamed();
+      throw error;
+    });
+  };
+}
+
+interface Shared {
+  client: pg.Client;
+  ready: Promise<pg.Client>;
+  /** Queries sent and not yet answered. */
+  pending: number;
+  /** When the last answer came, or when the connection last went from idle to busy. */
+  progressAt: number;
+}
+
+/**
+ * Statements outside transactions go out on shared connections in `pg`'s pipeline mode: sent at
+ * once, without waiting for the answers of those before them, each with its own Sync, so each is
+ * its own transaction and an error ends only its own statement. On a pool of ten, each connection
+ * carried one query per turn of the event loop: under load the requests queued for connections,
+ * and the database's ten processes took CPU from Forge's one thread (the PostgreSQL GPT mix reached
+ * 710 of 1,000/s; with one pipelined connection, 1,000). Writes made in the same tick leave in one
+ * packet, and many answers arrive in one read.
+ *
+ * One connection carries everything while it keeps answering; while it is held up (a slow query:
+ * queries outstanding and no answer for `HELD_UP_MS`) the next one takes the new statements.
+ */
+function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => void) {
+  const connections: Shared[] = [];
+  const open = (): Shared => {
+    const client = new pg.Client({ ...config, pipeline: true } as pg.ClientConfig);
+    const entry: Shared = { client, ready: client.connect().then(() => client), pending: 0, progressAt: performance.now() };
+    const drop = () => {
+      const index = connections.indexOf(entry);
+      if (index >= 0) connections.splice(index, 1);
+    };
+    // A lost connection fails the statements on it, as a pooled one does; the next statement opens another.
+    client.on('error', (error) => {
+      drop();
+      onError(error);
+    });
+    client.on('end', drop);
+    entry.ready.catch(drop);
+    connections.push(entry);
+    return entry;
+  };
+  const choose = (now = performance.now()): Shared => {
+    for (const entry of connections) if (entry.pending === 0 || now - entry.progressAt < HELD_UP_MS) return entry;
+    if (connections.length < MAX_SHARED) return open();
+    return connections.reduce((least, entry) => (entry.pending < least.pending ? entry : least));
+  };
+  return {
+    choose,
+    async run<T>(entry: Shared, work: (client: pg.Client) => Promise<T>): Promise<T> {
+      if (entry.pending++ === 0) entry.progressAt = performance.now();
+      try {
+        const client = await entry.ready;
+        holdWritesForThisTick(client);
+        return await work(client);
+      } finally {
+        entry.pending--;
+        entry.progressAt = performance.now();
+      }
+    },
+    end: () => Promise.all(connections.splice(0).map(({ client }) => client.end().catch(() => undefined))),
+  };
+}
+
+/**
+ * `pg` writes each statement to the socket by itself; statements of many requests sent in the
+ * same tick leave together once it ends (the socket of `pg`'s connection, corked until then).
+ */
+function holdWritesForThisTick(client: pg.Client): void {
+  const stream = (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
+  if (!stream || typeof stream.cork !== 'function' || stream.writableCorked > 0) return;
+  stream.cork();
+  process.nextTick(() => stream.uncork());
+}
