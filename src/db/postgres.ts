@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { runNamed } from './postgres-query';
 
 /** Distinct statements prepared by name at most; others (rare, generated shapes) are sent unnamed. */
 const MAX_NAMED_STATEMENTS = 2_000;
@@ -80,7 +81,7 @@ function namedStatements(): Run {
     if (!name) return unnamed();
     // A statement prepared before another process migrated the table it reads (`select *`
     // of a table that gained a column) cannot run again: it is sent unnamed this time.
-    return client.query({ name, text: sql, values: parameters as unknown[] }).catch((error: { code?: string }) => {
+    return runNamed(client, name, sql, parameters as unknown[]).catch((error: { code?: string }) => {
       if (error?.code === STALE_PLAN) return unnamed();
       throw error;
     });

@@ -1,0 +1,88 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { openDatabase, type Db } from '../../src/db/index';
+import { inTransaction } from '../../src/db/transaction';
+import { freshDatabaseUrl } from '../support/app';
+
+// Statements outside transactions share pipelined connections on PostgreSQL (src/db/postgres.ts).
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+const skip = !postgres && 'PostgreSQL only';
+
+let db: Db;
+let databaseUrl = '';
+let drop: () => Promise<void> = async () => {};
+const table = (name: string) => db.selectFrom(name as 'users');
+
+before(async () => {
+  if (!postgres) return;
+  ({ url: databaseUrl, drop } = await freshDatabaseUrl());
+  db = openDatabase({ databaseUrl, dataDir: os.tmpdir() }).db;
+  await sql`create table items (id integer primary key, name text not null unique, size bigint)`.execute(db);
+});
+after(async () => {
+  if (!postgres) return;
+  await db.destroy();
+  await drop();
+});
+
+test('a statement that fails outside a transaction fails alone; those sent with it answer', { skip }, async () => {
+  await db.insertInto('items' as 'users').values({ id: 1, name: 'one', size: 10 } as never).execute();
+  const [before, duplicate, after] = await Promise.allSettled([
+    table('items').selectAll().where('id', '=', 1).execute(),
+    db.insertInto('items' as 'users').values({ id: 2, name: 'one' } as never).execute(),
+    table('items').select((eb) => eb.fn.countAll().as('count')).execute(),
+  ]);
+  assert.deepEqual(before, { status: 'fulfilled', value: [{ id: 1, name: 'one', size: 10 }] });
+  assert.equal(duplicate.status, 'rejected');
+  assert.equal((duplicate as PromiseRejectedResult).reason.code, '23505');
+  assert.deepEqual(after, { status: 'fulfilled', value: [{ count: 1 }] });
+});
+
+test('rows of a statement run again are read with its columns and their types (nulls too)', { skip }, async () => {
+  await db.insertInto('items' as 'users').values({ id: 3, name: 'three', size: null } as never).execute();
+  const read = (id: number) => table('items').selectAll().where('id', '=', id).execute();
+  // The first run asks for the rows' description; the later ones on the same connection do not.
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(await read(1), [{ id: 1, name: 'one', size: 10 }]);
+    assert.deepEqual(await read(3), [{ id: 3, name: 'three', size: null }]);
+  }
+});
+
+test('a slow statement does not hold up the statements sent after it', { skip }, async () => {
+  const order: string[] = [];
+  const slow = sql`select pg_sleep(1.5) as slept`.execute(db).then(() => order.push('slow'));
+  // Sent once the slow one has been under way a while: it goes out on another connection.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await table('items').selectAll().where('id', '=', 1).execute();
+  order.push('quick');
+  await slow;
+  assert.deepEqual(order, ['quick', 'slow']);
+});
+
+test('a transaction has a connection of its own: statements outside it do not see its writes before the commit', { skip }, async () => {
+  let seenInside: unknown[] = [];
+  await inTransaction(db, async (trx) => {
+    await trx.insertInto('items' as 'users').values({ id: 4, name: 'four' } as never).execute();
+    seenInside = await table('items').select('id' as never).where('id', '=', 4).execute();
+  });
+  assert.deepEqual(seenInside, []);
+  assert.deepEqual(await table('items').select('id' as never).where('id', '=', 4).execute(), [{ id: 4 }]);
+});
+
+test('a session-level lock taken and released through one held connection is released', { skip }, async () => {
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(4242)`.execute(connection);
+    await sql`select pg_advisory_unlock(4242)`.execute(connection);
+  });
+  const other = new pg.Client({ connectionString: databaseUrl });
+  await other.connect();
+  try {
+    const { rows } = await other.query('select pg_try_advisory_lock(4242) as taken');
+    assert.equal(rows[0].taken, true);
+  } finally {
+    await other.end();
+  }
+});
