@@ -53,9 +53,9 @@ test('rows of a statement run again are read with its columns and their types (n
 
 test('a slow statement does not hold up the statements sent after it', { skip }, async () => {
   const order: string[] = [];
-  const slow = sql`select pg_sleep(1.5) as slept`.execute(db).then(() => order.push('slow'));
-  // Sent once the slow one has been under way a while: it goes out on another connection.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const slow = sql`select pg_sleep(3) as slept`.execute(db).then(() => order.push('slow'));
+  // Sent once the slow one has been under way over a second: it goes out on another connection.
+  await new Promise((resolve) => setTimeout(resolve, 1_300));
   await table('items').selectAll().where('id', '=', 1).execute();
   order.push('quick');
   await slow;
@@ -72,11 +72,13 @@ test('a transaction has a connection of its own: statements outside it do not se
   assert.deepEqual(await table('items').select('id' as never).where('id', '=', 4).execute(), [{ id: 4 }]);
 });
 
-test('a session-level lock taken and released through one held connection is released', { skip }, async () => {
+test('a session-level lock taken and released around a transaction on one held connection is released (as Kysely migrates)', { skip }, async () => {
   await db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(4242)`.execute(connection);
+    await connection.transaction().execute((trx) => trx.insertInto('items' as 'users').values({ id: 5, name: 'five' } as never).execute());
     await sql`select pg_advisory_unlock(4242)`.execute(connection);
   });
+  assert.deepEqual(await table('items').select('id' as never).where('id', '=', 5).execute(), [{ id: 5 }]);
   const other = new pg.Client({ connectionString: databaseUrl });
   await other.connect();
   try {
