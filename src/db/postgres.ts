@@ -146,7 +146,8 @@ function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => v
     connections.push(entry);
     return entry;
   };
-  const choose = (now = performance.now()): Shared => {
+  const choose = (): Shared => {
+    const now = performance.now();
     for (const entry of connections) if (entry.pending === 0 || now - entry.progressAt < HELD_UP_MS) return entry;
     if (connections.length < MAX_SHARED) return open();
     return connections.reduce((least, entry) => (entry.pending < least.pending ? entry : least));
