@@ -262,6 +262,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       console.log(
         table(HEADER, [row('bare node:http, 1 KB JSON', bareMix), row('mix, all scenarios', mix.total), ...all.map((s, i) => row(`  ${s.name}`, mix.perTarget[i]))]),
       );
+      console.log(`mix p90 TTFB in each 10 s of the window: ${mix.p90ByWindow.map(ms).join(', ')}`);
       checks.push({
         bench: 'gpt',
         label: `mix of ${all.length} scenarios at ${mixRate}/s`,

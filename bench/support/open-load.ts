@@ -28,6 +28,8 @@ export interface OpenLoadPlan {
   graceSeconds: number;
 }
 
+const WINDOW_SECONDS = 10;
+
 /** GPT's pass rules: p90 TTFB under the threshold, 80 % of the rate reached, over 99 % successful. */
 const GPT_RULES = { rateShare: 0.8, success: 0.99 };
 
@@ -44,6 +46,8 @@ export interface LoadSummary {
 
 export interface OpenLoadReport {
   total: LoadSummary;
+  /** p90 TTFB of the requests due in each successive `WINDOW_SECONDS` of the run: a queue built at the start and never drained shows here. */
+  p90ByWindow: number[];
   /** The same per target, in plan order (one entry when the plan has one target). */
   perTarget: LoadSummary[];
 }
@@ -123,8 +127,12 @@ async function generate(plan: OpenLoadPlan): Promise<OpenLoadReport> {
   for (const request of pending) request.destroy();
   agent.destroy();
 
+  const windows = Array.from({ length: Math.ceil(plan.seconds / WINDOW_SECONDS) }, (_, w) =>
+    samples.filter((s) => Math.floor((s.due - start) / 1000 / WINDOW_SECONDS) === w).map((s) => s.ttfb),
+  );
   return {
     total: summarize(samples, plan.rate, plan.seconds, end),
+    p90ByWindow: windows.map((ttfbs) => percentile(ttfbs, 90)),
     perTarget: plan.targets.map((_, t) => summarize(samples.filter((s) => s.target === t), plan.rate / plan.targets.length, plan.seconds, end)),
   };
 }

@@ -109,6 +109,8 @@ function namedStatements(): Run {
 interface Shared {
   client: pg.Client;
   ready: Promise<pg.Client>;
+  /** Once connected. */
+  batcher?: Batcher;
   /** Queries sent and not yet answered. */
   pending: number;
   /** When the last answer came, or when the connection last went from idle to busy. */
@@ -121,8 +123,8 @@ interface Shared {
  * its own transaction and an error ends only its own statement. On a pool of ten, each connection
  * carried one query per turn of the event loop: under load the requests queued for connections,
  * and the database's ten processes took CPU from Forge's one thread (the PostgreSQL GPT mix reached
- * 710 of 1,000/s; on one pipelined connection, 970 to 1,000). Writes made in the same tick leave in
- * one packet, and many answers arrive in one read.
+ * 710 of 1,000/s; on one pipelined connection, 970 to 1,000). Statements leave in batches
+ * (`Batcher`), and many answers arrive in one read.
  *
  * One connection carries everything while it keeps answering; while it is held up (a slow query:
  * queries outstanding and no answer for `HELD_UP_MS`) the next one takes the new statements.
@@ -131,7 +133,11 @@ function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => v
   const connections: Shared[] = [];
   const open = (): Shared => {
     const client = new pg.Client({ ...config, pipeline: true });
-    const entry: Shared = { client, ready: client.connect().then(() => client), pending: 0, progressAt: performance.now() };
+    const ready = client.connect().then(() => {
+      entry.batcher = batcherFor(client);
+      return client;
+    });
+    const entry: Shared = { client, ready, pending: 0, progressAt: performance.now() };
     const drop = () => {
       const index = connections.indexOf(entry);
       if (index >= 0) connections.splice(index, 1);
@@ -158,8 +164,12 @@ function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => v
       if (entry.pending++ === 0) entry.progressAt = performance.now();
       try {
         const client = await entry.ready;
-        holdWritesForThisTick(client);
-        return await work(client);
+        entry.batcher?.hold();
+        try {
+          return await work(client);
+        } finally {
+          entry.batcher?.settled();
+        }
       } finally {
         entry.pending--;
         entry.progressAt = performance.now();
@@ -170,12 +180,49 @@ function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => v
 }
 
 /**
- * `pg` writes each statement to the socket by itself; statements of many requests sent in the
- * same tick leave together once it ends (the socket of `pg`'s connection, corked until then).
+ * `pg` writes each statement to the socket by itself; here they leave in batches, as Nagle's
+ * algorithm batches small packets. While the connection owes no answer, statements written in one
+ * tick leave together at its end; while it owes some, new ones wait for the next answer to arrive
+ * (or for the last owed one to settle). The database works through a pipeline in order anyway, so
+ * they lose little, and under load a request's statements no longer cost a write and a wake-up of
+ * the database process each.
  */
-function holdWritesForThisTick(client: pg.Client): void {
+class Batcher {
+  /** Flushed statements not yet settled. */
+  private owed = 0;
+  /** Statements written since the socket was corked. */
+  private held = 0;
+  private waiting = false;
+
+  constructor(private readonly stream: Socket) {
+    stream.on('data', () => {
+      if (this.waiting) this.flush();
+    });
+  }
+
+  /** Called just before a statement is written. */
+  hold(): void {
+    this.held++;
+    if (this.stream.writableCorked > 0) return;
+    this.stream.cork();
+    if (this.owed > 0) this.waiting = true;
+    else process.nextTick(() => this.flush());
+  }
+
+  settled(): void {
+    if (this.owed > 0) this.owed--;
+    if (this.owed === 0 && this.waiting) this.flush();
+  }
+
+  private flush(): void {
+    this.waiting = false;
+    this.owed += this.held;
+    this.held = 0;
+    if (this.stream.writableCorked > 0) this.stream.uncork();
+  }
+}
+
+function batcherFor(client: pg.Client): Batcher | undefined {
   const stream = (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
-  if (!stream || typeof stream.cork !== 'function' || stream.writableCorked > 0) return;
-  stream.cork();
-  process.nextTick(() => stream.uncork());
+  return stream && typeof stream.cork === 'function' ? new Batcher(stream) : undefined;
 }

@@ -51,6 +51,28 @@ test('rows of a statement run again are read with its columns and their types (n
   }
 });
 
+test('statements of many concurrent callers, each waiting for its last answer, are all answered, failures among them', { skip, timeout: 30_000 }, async () => {
+  // Statements written while others are owed an answer wait for the next answer (src/db/postgres.ts,
+  // Batcher): none may be left waiting, whatever the mix of answers, errors and callers.
+  const caller = async (n: number) => {
+    const seen: unknown[] = [];
+    for (let step = 0; step < 5; step++) {
+      if (step === n % 5) {
+        const failed = await sql`select 1 / ${0}::int as boom`.execute(db).then(() => 'answered', (error: { code?: string }) => error.code);
+        seen.push(failed);
+      } else {
+        const { rows } = await sql<{ n: number }>`select ${n * 10 + step}::int as n`.execute(db);
+        seen.push(rows[0].n);
+      }
+    }
+    return seen;
+  };
+  const results = await Promise.all(Array.from({ length: 200 }, (_, n) => caller(n)));
+  results.forEach((seen, n) => {
+    assert.deepEqual(seen, [0, 1, 2, 3, 4].map((step) => (step === n % 5 ? '22012' : n * 10 + step)));
+  });
+});
+
 test('a slow statement does not hold up the statements sent after it', { skip }, async () => {
   const order: string[] = [];
   const slow = sql`select pg_sleep(3) as slept`.execute(db).then(() => order.push('slow'));

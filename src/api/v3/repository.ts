@@ -23,8 +23,11 @@ const RawBytes = {
 // Repository reads need `download_code`: reporters and up, or anyone who may read a public or internal project.
 const read = { project: 'download_code' } as const;
 
-/** The JSON of each comparison the service keeps (the same answer object for the same two commits), dropped with it. */
-const compareBodies = new WeakMap<object, string>();
+/**
+ * The JSON of each comparison the service keeps (the same answer object for the same two commits),
+ * dropped with it. Kept as bytes: a string of a megabyte was encoded to UTF-8 again on every send.
+ */
+const compareBodies = new WeakMap<object, Buffer>();
 
 /**
  * Serves file bytes as GitLab's workhorse did: inline, typed by content. `nosniff` keeps a browser
@@ -106,10 +109,10 @@ export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
     // A comparison can run to megabytes of JSON: it is serialized once per kept comparison.
     let body = compareBodies.get(result);
     if (body === undefined) {
-      body = reply.serialize(presentCompare(result)) as string;
+      body = Buffer.from(reply.serialize(presentCompare(result)) as string);
       compareBodies.set(result, body);
     }
-    // A string goes out as it is: Fastify serializes only objects.
+    // Bytes go out as they are: Fastify serializes only objects.
     return reply.type('application/json; charset=utf-8').send(body as never);
   });
 
