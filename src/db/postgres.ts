@@ -36,45 +36,68 @@ type Run = (client: pg.Client, sql: string, parameters?: ReadonlyArray<unknown>)
  * a session-level advisory lock) is held by the connection, not by the holder alone.
  */
 export function forgePool(pool: pg.Pool, config: pg.ClientConfig, onError: (error: Error) => void): PostgresPool {
-  const run = namedStatements();
-  const shared = sharedConnections(config, onError);
-  const lease = (): PostgresPoolClient => {
-    let own: pg.PoolClient | undefined;
-    let bound: Shared | undefined;
-    return {
-      query: (async (sql: unknown, parameters?: ReadonlyArray<unknown>) => {
-        if (typeof sql !== 'string') throw new Error('Forge sends SQL text only');
-        // A transaction runs on a connection of its own, also when begun on a held connection
-        // (Kysely's migrator: lock, transaction, unlock); on a shared one it would take in other
-        // requests' statements. Once it ends, the holder's statements go where they went before.
-        if (!own && TRANSACTION_START.test(sql)) own = await pool.connect();
-        if (own && TRANSACTION_END.test(sql)) {
-          const ended = own;
-          own = undefined;
-          try {
-            return await run(ended, sql, parameters);
-          } finally {
-            ended.release();
-          }
-        }
-        if (own) return run(own, sql, parameters);
-        bound ??= shared.choose();
-        return shared.run(bound, (client) => run(client, sql, parameters));
-      }) as unknown as PostgresPoolClient['query'],
-      release: () => {
-        own?.release();
-        own = undefined;
-        bound = undefined;
-      },
-    };
-  };
+  const leases: Leases = { pool, shared: sharedConnections(config, onError), run: namedStatements(), free: [] };
   return {
-    connect: async () => lease(),
+    connect: async () => (leases.free.pop() ?? new Lease(leases)).take() as unknown as PostgresPoolClient,
     end: async () => {
-      await shared.end();
+      await leases.shared.end();
       await pool.end();
     },
   };
+}
+
+/** Released leases kept for reuse at most: Kysely wraps each lease object once and remembers it. */
+const FREE_LEASES = 256;
+
+interface Leases {
+  pool: pg.Pool;
+  shared: ReturnType<typeof sharedConnections>;
+  run: Run;
+  free: Lease[];
+}
+
+/** What Kysely holds between acquiring and releasing: each statement, or `db.connection()`. */
+class Lease {
+  private own: pg.PoolClient | undefined;
+  private bound: Shared | undefined;
+  private held = false;
+
+  constructor(private readonly leases: Leases) {}
+
+  take(): this {
+    this.held = true;
+    return this;
+  }
+
+  async query(sql: unknown, parameters?: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
+    if (typeof sql !== 'string') throw new Error('Forge sends SQL text only');
+    const { pool, shared, run } = this.leases;
+    // A transaction runs on a connection of its own, also when begun on a held connection
+    // (Kysely's migrator: lock, transaction, unlock); on a shared one it would take in other
+    // requests' statements. Once it ends, the holder's statements go where they went before.
+    if (!this.own && TRANSACTION_START.test(sql)) this.own = await pool.connect();
+    if (this.own && TRANSACTION_END.test(sql)) {
+      const ended = this.own;
+      this.own = undefined;
+      try {
+        return await run(ended, sql, parameters);
+      } finally {
+        ended.release();
+      }
+    }
+    if (this.own) return run(this.own, sql, parameters);
+    const bound = (this.bound ??= shared.choose());
+    return shared.run(bound, (client) => run(client, sql, parameters));
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.own?.release();
+    this.own = undefined;
+    this.bound = undefined;
+    if (this.leases.free.length < FREE_LEASES) this.leases.free.push(this);
+  }
 }
 
 /**

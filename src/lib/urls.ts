@@ -24,9 +24,20 @@ export function projectUrls(base: UrlBase, project: { path: string; namespace: {
 
 /** `git@host:ns/proj.git` on port 22 (scp-like syntax has no port), `ssh://git@host:port/ns/proj.git` elsewhere. */
 function sshUrl(base: UrlBase, pathWithNamespace: string): string {
-  const host = base.sshHost || new URL(base.externalUrl).hostname;
+  const host = base.sshHost || hostOf(base.externalUrl);
   if (base.sshPort === null || base.sshPort === 22) return `git@${host}:${pathWithNamespace}.git`;
   // An IPv6 address needs brackets before a port.
   const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return `ssh://git@${shown}:${base.sshPort}/${pathWithNamespace}.git`;
+}
+
+/** The external URL's host, parsed once (every project of every answer asks for it). */
+const hosts = new Map<string, string>();
+function hostOf(externalUrl: string): string {
+  let host = hosts.get(externalUrl);
+  if (host === undefined) {
+    host = new URL(externalUrl).hostname;
+    if (hosts.size < 16) hosts.set(externalUrl, host);
+  }
+  return host;
 }

@@ -41,7 +41,15 @@ const FLAGS = ['lfs_enabled', 'request_access_enabled'] as const;
 const groupByLowerPath = preparedPerHandle((db: Db, path: string) =>
   db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where((eb) => eb(eb.fn('lower', ['path']), '=', path)),
 );
-const groupById = preparedPerHandle((db: Db, id: number) => db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where('id', '=', id));
+const groupByLowerPathOrId = preparedPerHandle((db: Db, path: string, id: number) =>
+  db
+    .selectFrom('namespaces')
+    .selectAll()
+    .where('kind', '=', 'group')
+    .where((eb) => eb.or([eb(eb.fn('lower', ['path']), '=', path), eb('id', '=', id)])),
+);
+/** Ids are 32-bit integers: a longer number can only be a path. */
+const MAX_ID = 2 ** 31 - 1;
 
 type GroupProjectValues = { callerId: number; groupId: number };
 const callerKind = (caller: Caller | null) => (caller ? `${caller.admin === 1}|${caller.external === 1}` : 'anonymous');
@@ -75,13 +83,13 @@ export class GroupsService {
 
   // ---- look-up and permission ----
 
-  /** By path first, then by numeric id, as GitLab 8.12 resolves `:id`. */
+  /** By path first, then by numeric id, as GitLab 8.12 resolves `:id` (both in one query). */
   async find(idOrPath: string | number): Promise<Group | undefined> {
-    const text = String(idOrPath);
-    const [byPath] = await groupByLowerPath(this.db, text.toLowerCase());
-    if (byPath || !/^\d+$/.test(text)) return byPath;
-    const [byId] = await groupById(this.db, Number(text));
-    return byId;
+    const path = String(idOrPath).toLowerCase();
+    const id = /^\d+$/.test(path) ? Number(path) : NaN;
+    if (!(id <= MAX_ID)) return (await groupByLowerPath(this.db, path))[0];
+    const found = await groupByLowerPathOrId(this.db, path, id);
+    return found.find((group) => group.path.toLowerCase() === path) ?? found[0];
   }
 
   /** The group if the caller may read it; `404 Group Not Found` otherwise. */

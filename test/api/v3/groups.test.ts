@@ -339,9 +339,20 @@ describe('GET /groups/:id', () => {
     assert.deepEqual([response.status, response.body.id], [200, group.id]);
   });
 
+  test('a number is a path first, then an id, as in GitLab 8.12', async () => {
+    const owner = await app.createUser();
+    const byId = await createGroup(owner.client);
+    const byPath = await createGroup(owner.client, { path: String(byId.id) });
+    const response = await owner.client.get(`/groups/${byId.id}`);
+    assert.deepEqual([response.status, response.body.id], [200, byPath.id]);
+    const other = await createGroup(owner.client);
+    assert.deepEqual((await owner.client.get(`/groups/${other.id}`)).body.id, other.id);
+  });
+
   test('an unknown id or path answers 404 Group Not Found', async () => {
     const owner = await app.createUser();
-    for (const id of ['999999', 'no-such-group']) {
+    // Past 32 bits a number can only be a path (a database's integer column would refuse it).
+    for (const id of ['999999', 'no-such-group', '99999999999999999999']) {
       const response = await owner.client.get(`/groups/${id}`);
       assert.deepEqual([response.status, response.body], [404, groupNotFound]);
     }
