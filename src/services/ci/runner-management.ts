@@ -11,6 +11,7 @@ import { GUEST, MASTER, type Caller } from '../policy';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { badRequest, conflict, forbidden, notFound, recordNotFound, validationFailed } from '../../errors';
+import { recordIdOf } from '../../lib/record-id';
 
 /** A runner counts as online when it made contact this recently (GitLab 8.12's `ONLINE_CONTACT_TIMEOUT`, 2 hours). */
 const ONLINE_CONTACT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
@@ -169,7 +170,7 @@ export class RunnerManagementService {
 
   /** `DELETE /projects/:id/runners/:runner_id`: unlinks a runner that keeps at least one other project. */
   async disable(projectId: number, runnerId: string): Promise<RunnerRow> {
-    const id = idOf(runnerId);
+    const id = recordIdOf(runnerId);
     return inTransaction(this.db, async (trx) => {
       // Locked first, so two projects disabling the same runner at once cannot leave it with none.
       const runner = id === undefined ? undefined : await lockRunner(this.ctx, trx, id);
@@ -196,7 +197,7 @@ export class RunnerManagementService {
 
   /** The runner of a path or parameter; 8.12's `Ci::Runner.find` answered `404 Not found` for any unknown id. */
   private async find(id: string): Promise<RunnerRow> {
-    const number = idOf(id);
+    const number = recordIdOf(id);
     const runner = number === undefined ? undefined : await this.db.selectFrom('ci_runners').selectAll().where('id', '=', number).executeTakeFirst();
     if (!runner) throw recordNotFound();
     return runner;
@@ -251,13 +252,6 @@ type RunnerQuery = SelectQueryBuilder<Database, 'ci_runners', object>;
 const isAdmin = (caller: Caller) => caller.admin === 1;
 
 const flagOf = (value: boolean | undefined, current: 0 | 1): 0 | 1 => (value === undefined ? current : value ? 1 : 0);
-
-/** A record id as Rails' `find` reads one: digits within the 32-bit range, else no record. */
-function idOf(text: string): number | undefined {
-  if (!/^\d{1,10}$/.test(text)) return undefined;
-  const id = Number(text);
-  return id <= 2147483647 ? id : undefined;
-}
 
 /** 8.12's `filter_runners`: no scope (or a blank one) lists all; a name outside `allowed` is 400. */
 function scopeOf<S extends Scope>(scope: unknown, allowed: readonly S[]): S | undefined {

@@ -16,6 +16,7 @@ import { emitSystemEvents, groupEventData, groupMemberEventData, type SystemEven
 import { groupAccessOf, memberGroupIds } from './queries';
 import { checkGroupDescription, checkGroupName, checkGroupPath, checkGroupVisibility } from './rules';
 import { inTransaction } from '../../db/transaction';
+import { recordIdOf } from '../../lib/record-id';
 
 export type Group = NamespaceRow;
 
@@ -48,8 +49,6 @@ const groupByLowerPathOrId = preparedPerHandle((db: Db, path: string, id: number
     .where('kind', '=', 'group')
     .where((eb) => eb.or([eb(eb.fn('lower', ['path']), '=', path), eb('id', '=', id)])),
 );
-/** Ids are 32-bit integers: a longer number can only be a path. */
-const MAX_ID = 2 ** 31 - 1;
 
 type GroupProjectValues = { callerId: number; groupId: number };
 const callerKind = (caller: Caller | null) => (caller ? `${caller.admin === 1}|${caller.external === 1}` : 'anonymous');
@@ -86,8 +85,9 @@ export class GroupsService {
   /** By path first, then by numeric id, as GitLab 8.12 resolves `:id` (both in one query). */
   async find(idOrPath: string | number): Promise<Group | undefined> {
     const path = String(idOrPath).toLowerCase();
-    const id = /^\d+$/.test(path) ? Number(path) : NaN;
-    if (!(id <= MAX_ID)) return (await groupByLowerPath(this.db, path))[0];
+    // A number past an id's range can only be a path.
+    const id = recordIdOf(path);
+    if (id === undefined) return (await groupByLowerPath(this.db, path))[0];
     const found = await groupByLowerPathOrId(this.db, path, id);
     return found.find((group) => group.path.toLowerCase() === path) ?? found[0];
   }

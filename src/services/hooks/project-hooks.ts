@@ -6,6 +6,7 @@ import { Validation, grapeError, notFound, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { checkHookUrl } from './hook-url';
 import { HOOK_FLAGS, HOOK_FLAG_DEFAULTS, flagColumns, type HookFlag } from './flags';
+import { recordIdOf } from '../../lib/record-id';
 
 export type ProjectHook = Selectable<HooksTable> & { project_id: number };
 
@@ -72,7 +73,7 @@ export class ProjectHooksService {
 
   /** `404 Error deleting hook <id> Not Found` for an unknown hook and for another project's hook. */
   async delete(projectId: number, hookId: string): Promise<ProjectHook> {
-    const id = hookIdOf(hookId);
+    const id = recordIdOf(hookId);
     const removed = id === undefined
       ? undefined
       : await this.db.deleteFrom('hooks').where('id', '=', id).where('project_id', '=', projectId).returningAll().executeTakeFirst();
@@ -85,7 +86,7 @@ export class ProjectHooksService {
   }
 
   private async findOrUndefined(projectId: number, hookId: string): Promise<ProjectHook | undefined> {
-    const id = hookIdOf(hookId);
+    const id = recordIdOf(hookId);
     if (id === undefined) return undefined;
     return (await this.ofProject(projectId).selectAll().where('id', '=', id).executeTakeFirst()) as ProjectHook | undefined;
   }
@@ -98,14 +99,6 @@ export class ProjectHooksService {
     if (!validation.ok) throw invalidUrl();
     return trimmed;
   }
-}
-
-const MAX_ID = 2 ** 31 - 1;
-
-/** Hook ids are positive integers within the column's range; anything else names no hook. */
-function hookIdOf(text: string): number | undefined {
-  const id = Number(text);
-  return /^\d+$/.test(text) && id <= MAX_ID ? id : undefined;
 }
 
 function pickFlags(attributes: ProjectHookAttributes): Partial<Record<HookFlag, boolean>> {
