@@ -1,5 +1,5 @@
 /**
- * Hostile inputs for the fuzz pass (`test/http/fuzz.test.ts`). Every value carries a short label
+ * Hostile inputs for the fuzz pass (`test/http/fuzz/pass.ts`). Every value carries a short label
  * so that a failing request can be read and replayed; every choice goes through a seeded `Rng`
  * so that a run repeats exactly.
  */
