@@ -21,8 +21,11 @@ const MAX_SHARED = 4;
  * looked held up, more were opened, and their database processes took CPU from Forge's thread.
  */
 const HELD_UP_MS = 1_000;
+/** Statements held back behind a shared connection's unanswered ones leave after this long at the latest. */
+const MAX_BATCH_WAIT_MS = 100;
 
-type Run = (client: pg.Client, sql: string, parameters?: ReadonlyArray<unknown>) => Promise<pg.QueryResult>;
+/** Sends one statement, named unless `unnamed`. */
+type Run = (client: pg.Client, sql: string, parameters: ReadonlyArray<unknown> | undefined, unnamed: boolean) => Promise<pg.QueryResult>;
 
 /**
  * Kysely's pool for PostgreSQL. Statements outside transactions share a few pipelined connections
@@ -69,8 +72,18 @@ class Lease {
     return this;
   }
 
-  async query(sql: unknown, parameters?: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
+  query(sql: unknown, parameters?: ReadonlyArray<unknown>): Promise<pg.QueryResult> {
     if (typeof sql !== 'string') throw new Error('Forge sends SQL text only');
+    // A statement prepared before another process migrated the table it reads (`select *` of a
+    // table that gained a column) cannot run again: it is sent again unnamed, as a statement of its
+    // own (on a shared connection its batch must know of it).
+    return this.send(sql, parameters, false).catch((error: { code?: string }) => {
+      if (error?.code === STALE_PLAN) return this.send(sql, parameters, true);
+      throw error;
+    });
+  }
+
+  private async send(sql: string, parameters: ReadonlyArray<unknown> | undefined, unnamed: boolean): Promise<pg.QueryResult> {
     const { pool, shared, run } = this.leases;
     // A transaction runs on a connection of its own, also when begun on a held connection
     // (Kysely's migrator: lock, transaction, unlock); on a shared one it would take in other
@@ -80,14 +93,14 @@ class Lease {
       const ended = this.own;
       this.own = undefined;
       try {
-        return await run(ended, sql, parameters);
+        return await run(ended, sql, parameters, unnamed);
       } finally {
         ended.release();
       }
     }
-    if (this.own) return run(this.own, sql, parameters);
+    if (this.own) return run(this.own, sql, parameters, unnamed);
     const bound = (this.bound ??= shared.choose());
-    return shared.run(bound, (client) => run(client, sql, parameters));
+    return shared.run(bound, (client) => run(client, sql, parameters, unnamed));
   }
 
   release(): void {
@@ -116,16 +129,10 @@ function namedStatements(): Run {
     }
     return name;
   };
-  return (client, sql, parameters) => {
-    const name = nameOf(sql);
-    const unnamed = () => client.query({ text: sql, values: parameters as unknown[] });
-    if (!name) return unnamed();
-    // A statement prepared before another process migrated the table it reads (`select *`
-    // of a table that gained a column) cannot run again: it is sent unnamed this time.
-    return runNamed(client, name, sql, parameters as unknown[]).catch((error: { code?: string }) => {
-      if (error?.code === STALE_PLAN) return unnamed();
-      throw error;
-    });
+  return (client, sql, parameters, unnamed) => {
+    const name = unnamed ? undefined : nameOf(sql);
+    if (!name) return client.query({ text: sql, values: parameters as unknown[] });
+    return runNamed(client, name, sql, parameters as unknown[]);
   };
 }
 
@@ -187,11 +194,12 @@ function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => v
       if (entry.pending++ === 0) entry.progressAt = performance.now();
       try {
         const client = await entry.ready;
-        entry.batcher?.hold();
+        const batcher = entry.batcher;
+        const batch = batcher?.hold();
         try {
           return await work(client);
         } finally {
-          entry.batcher?.settled();
+          if (batch !== undefined) batcher!.settled(batch);
         }
       } finally {
         entry.pending--;
@@ -211,36 +219,51 @@ function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => v
  * the database process each.
  */
 class Batcher {
-  /** Flushed statements not yet settled. */
+  /** Statements sent and not yet settled. */
   private owed = 0;
-  /** Statements written since the socket was corked. */
+  /** Statements of the batch being held, not yet settled. */
   private held = 0;
-  private waiting = false;
+  /** The number of the batch being held: a statement settles against the batch it went in. */
+  private batch = 0;
+  /** When new statements began to wait for an answer; 0 while they do not. */
+  private waitingSince = 0;
 
   constructor(private readonly stream: Socket) {
     stream.on('data', () => {
-      if (this.waiting) this.flush();
+      if (this.waitingSince > 0) this.flush();
     });
+    // The wait ends on the next answer or when the last owed statement settles. Should neither
+    // come (an answer lost with its connection, a mistake in this count), the batch would wait for
+    // ever and the requests behind it with it: it leaves after MAX_BATCH_WAIT_MS at the latest.
+    const watchdog = setInterval(() => {
+      if (this.waitingSince > 0 && performance.now() - this.waitingSince >= MAX_BATCH_WAIT_MS) this.flush();
+    }, MAX_BATCH_WAIT_MS).unref();
+    stream.once('close', () => clearInterval(watchdog));
   }
 
-  /** Called just before a statement is written. */
-  hold(): void {
+  /** Called just before a statement is written; returns the batch it goes in. */
+  hold(): number {
     this.held++;
-    if (this.stream.writableCorked > 0) return;
-    this.stream.cork();
-    if (this.owed > 0) this.waiting = true;
-    else process.nextTick(() => this.flush());
+    if (this.stream.writableCorked === 0) {
+      this.stream.cork();
+      if (this.owed > 0) this.waitingSince = performance.now();
+      else process.nextTick(() => this.flush());
+    }
+    return this.batch;
   }
 
-  settled(): void {
-    if (this.owed > 0) this.owed--;
-    if (this.owed === 0 && this.waiting) this.flush();
+  /** Called once the statement of `batch` has its answer, or failed (before it was sent, too). */
+  settled(batch: number): void {
+    if (batch === this.batch) this.held--;
+    else this.owed--;
+    if (this.owed === 0 && this.waitingSince > 0) this.flush();
   }
 
   private flush(): void {
-    this.waiting = false;
+    this.waitingSince = 0;
     this.owed += this.held;
     this.held = 0;
+    this.batch++;
     if (this.stream.writableCorked > 0) this.stream.uncork();
   }
 }

@@ -73,6 +73,18 @@ test('statements of many concurrent callers, each waiting for its last answer, a
   });
 });
 
+test('a statement whose values cannot be sent fails at once, and the connection goes on answering', { skip, timeout: 30_000 }, async () => {
+  // It fails before it leaves, while its batch is still held: the batch must not count it as owed
+  // an answer, or the statements after it would wait for an answer that never comes.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const unsendable = await sql`select ${{ size: 1n }}::text as x`.execute(db).then(() => 'sent', (error: Error) => error.name);
+  assert.equal(unsendable, 'TypeError');
+  for (let i = 0; i < 20; i++) {
+    const { rows } = await sql<{ n: number }>`select ${i}::int as n`.execute(db);
+    assert.deepEqual(rows, [{ n: i }]);
+  }
+});
+
 test('a slow statement does not hold up the statements sent after it', { skip }, async () => {
   const order: string[] = [];
   const slow = sql`select pg_sleep(3) as slept`.execute(db).then(() => order.push('slow'));

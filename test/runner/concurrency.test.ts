@@ -29,7 +29,14 @@ test('two runners with --concurrency 2 run six builds, each exactly once', async
   const pipeline = await eventually(async () => {
     const list = await app.root.get(`/projects/${created.body.id}/pipelines`);
     return ['success', 'failed'].includes(list.body[0]?.status) && list.body[0];
-  }, { message: 'the pipeline finishing' });
+  }, { message: 'the pipeline finishing' }).catch(async (error: Error) => {
+    // Where it stopped: the pipelines, the builds and what each runner said.
+    const pipelines = (await app.root.get(`/projects/${created.body.id}/pipelines`)).body;
+    const builds = (await app.root.get(`/projects/${created.body.id}/builds`)).body;
+    const states = Array.isArray(builds) ? builds.map((build: any) => `${build.name}: ${build.status}`).join(', ') : JSON.stringify(builds);
+    const logs = runners.map((runner, i) => `runner ${i}:\n${runner.output.slice(-3_000)}`).join('\n');
+    throw new Error(`${error.message}\npipelines: ${JSON.stringify(pipelines)}\nbuilds: ${states}\n${logs}`);
+  });
   assert.equal(pipeline.status, 'success');
 
   const builds = (await app.root.get(`/projects/${created.body.id}/builds`)).body;
