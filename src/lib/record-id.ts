@@ -1,5 +1,5 @@
 /** The largest id of a record: ids are 32-bit integer columns. */
-const MAX_RECORD_ID = 2 ** 31 - 1;
+export const MAX_RECORD_ID = 2 ** 31 - 1;
 
 /**
  * A record id as Rails' `find` reads one from a path: digits within the 32-bit range; anything else

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import { KeyRecord, SSHKey, SSHKeyWithUser, presentKey, presentKeyRecord } from './entities/key';
 import { presentUserFull } from './entities/user';
+import { recordIdOf } from '../../lib/record-id';
 
 /** A user id under /users: GitLab's route requirement `[0-9]*`, so anything else matches no route (404). */
 export const UserIdParam = Type.String({ pattern: '^[0-9]+$' });
@@ -11,7 +12,7 @@ export const UserIdParam = Type.String({ pattern: '^[0-9]+$' });
  * anything else finds nothing (`find('abc')` looks for 0) instead of failing.
  */
 export function recordId(text: string): number {
-  return /^[0-9]+$/.test(text) && Number(text) <= 2147483647 ? Number(text) : 0;
+  return recordIdOf(text) ?? 0;
 }
 
 // Required in the order GitLab checks them, so the first missing one is named.

@@ -1,12 +1,13 @@
 import { Type, type StringOptions } from '@sinclair/typebox';
 import { LIMITS } from '../../lib/limits';
 import { invalidParam } from '../../errors';
+import { MAX_RECORD_ID } from '../../lib/record-id';
 
 /**
  * A record id in a path. Ids are 32-bit integers in both databases, so a larger
  * number names no record: it fails validation, which answers 404 for path parameters.
  */
-export const RecordId = Type.Integer({ minimum: 0, maximum: 2147483647 });
+export const RecordId = Type.Integer({ minimum: 0, maximum: MAX_RECORD_ID });
 
 /**
  * GitLab's `attributes_for_keys`: a parameter sets a field only when it is present and not
@@ -30,7 +31,7 @@ export const FilePathString = (options: StringOptions = {}) => Type.String({ max
 export function idParam(name: string, value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const number = Number(value);
-  if (typeof value === 'boolean' || !Number.isInteger(number) || number < 0 || number > 2147483647) throw invalidParam(name);
+  if (typeof value === 'boolean' || !Number.isInteger(number) || number < 0 || number > MAX_RECORD_ID) throw invalidParam(name);
   return number;
 }
 
@@ -38,5 +39,5 @@ export function idParam(name: string, value: unknown): number | undefined {
 export function filterId(value: unknown): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const number = Number(value);
-  return Number.isInteger(number) && Math.abs(number) <= 2147483647 ? number : -1;
+  return typeof value !== 'boolean' && Number.isInteger(number) && Math.abs(number) <= MAX_RECORD_ID ? number : -1;
 }

@@ -4,7 +4,7 @@ import type { TodoFilters } from '../../services/todos/todos';
 import { TODO_ACTIONS, type TodoActionName } from '../../services/todos/records';
 import { Todo, presentTodo } from './entities/todo';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId } from './params';
+import { RecordId, filterId } from './params';
 
 const Loose = Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Boolean(), Type.Null()]));
 const Text = Type.Optional(Type.String());
@@ -21,12 +21,6 @@ const ListQuery = Type.Object({ ...Filters, page: Type.Optional(Type.Any()), per
 const MarkAllQuery = Type.Object(Filters);
 const IssuePath = Type.Object({ id: Type.String(), issue_id: RecordId });
 
-/** An integer filter: absent or blank does not filter; anything not an id matches nothing, as the database would have answered. */
-function filterId(value: unknown): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const number = Number(value);
-  return typeof value !== 'boolean' && Number.isInteger(number) && Math.abs(number) <= 2147483647 ? number : -1;
-}
 
 /**
  * The filters as 8.12's `TodosFinder` read them: an unknown `action_id`, `action` or `type` does

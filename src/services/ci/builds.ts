@@ -8,10 +8,8 @@ import { repoPathOf } from '../repository/repositories';
 import { artifactsKey } from './files';
 import { readTrace } from './traces';
 import { toInteger } from '../../lib/to-integer';
+import { MAX_RECORD_ID } from '../../lib/record-id';
 import { buildsOf, hasArtifacts, parseScope, type BuildDetails, type BuildRecord } from './build-records';
-
-/** Ids are 32-bit: a larger one names no build (and PostgreSQL would refuse it). */
-const MAX_ID = 2_147_483_647;
 
 export interface StoredFile {
   body: Readable;
@@ -57,7 +55,7 @@ export class BuildsService {
   /** One build of the project, by its id as a client wrote it (8.12's `to_i`), or `404 Not Found`. */
   async find(project: Project, buildId: number | string): Promise<BuildRecord> {
     const id = toInteger(buildId);
-    if (id === undefined || id < 1 || id > MAX_ID) throw notFound();
+    if (id === undefined || id < 1 || id > MAX_RECORD_ID) throw notFound();
     const build = await buildsOf(this.ctx.db, project.id).where('ci_builds.id', '=', id).executeTakeFirst();
     if (!build) throw notFound();
     return build;

@@ -4,6 +4,7 @@ import { Validation, badRequest, conflict, notFound, validationFailed } from '..
 import { isUniqueViolation } from '../../db/errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
+import { recordIdOf } from '../../lib/record-id';
 import { TITLE_TAKEN, checkColor, checkTitle, type LabelRow } from './rules';
 
 /** A label as the API shows it to one caller. */
@@ -111,8 +112,9 @@ export class LabelsService {
    * it; `404 Label Not Found` when neither names one.
    */
   async findByIdOrTitle(projectId: number, userId: number, idOrTitle: string): Promise<LabelView> {
-    const byId = /^\d{1,10}$/.test(idOrTitle) && Number(idOrTitle) <= 2147483647
-      ? await this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('id', '=', Number(idOrTitle)).executeTakeFirst()
+    const id = recordIdOf(idOrTitle);
+    const byId = id !== undefined
+      ? await this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst()
       : undefined;
     const label = byId ?? (await this.findByTitle(projectId, idOrTitle));
     if (!label) throw notFound('Label');

@@ -5,6 +5,7 @@ import type { MergeRequestRow } from '../merge-requests/types';
 import { isWorkInProgress, wiplessTitle } from '../merge-requests/work-in-progress';
 import type { Project } from '../projects/types';
 import { now } from '../../lib/time';
+import { MAX_RECORD_ID } from '../../lib/record-id';
 
 /**
  * System notes as GitLab 8.12's `SystemNoteService` wrote them: the record of a change on the
@@ -168,7 +169,7 @@ export function crossReferencedIid(body: string): number | undefined {
  * references inside code blocks, are not looked for.
  */
 export async function recordCrossReferences(trx: Db, project: Project, actorId: number, mentioner: IssueRow, text: string): Promise<void> {
-  const iids = [...new Set([...text.matchAll(ISSUE_REFERENCE)].map((match) => Number(match[1])))].filter((iid) => iid !== mentioner.iid && iid <= 2147483647);
+  const iids = [...new Set([...text.matchAll(ISSUE_REFERENCE)].map((match) => Number(match[1])))].filter((iid) => iid !== mentioner.iid && iid <= MAX_RECORD_ID);
   if (iids.length === 0) return;
   const mentioned = await trx.selectFrom('issues').selectAll().where('project_id', '=', project.id).where('iid', 'in', iids).orderBy('iid').execute();
   const body = `${CROSS_REFERENCE_PREFIX}issue #${mentioner.iid}`;
