@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunnerInfo } from '../../services/ci/runners';
 import { RUNNER_INFO_FIELDS } from '../../services/ci/runners';
-import { MAX_RECORD_ID } from '../../lib/record-id';
+import { recordIdOf } from '../../lib/record-id';
 
 /** The merged parameters of a runner API request (query and body; see src/http/params.ts). */
 export function paramsOf(request: FastifyRequest): Record<string, unknown> {
@@ -12,9 +12,8 @@ export function paramsOf(request: FastifyRequest): Record<string, unknown> {
 
 /** A path id as a build id; undefined for anything that cannot name one (`-1`, `abc`, huge numbers). */
 export function idOf(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value)) return undefined;
-  const id = Number(value);
-  return id >= 1 && id <= MAX_RECORD_ID ? id : undefined;
+  const id = typeof value === 'string' ? recordIdOf(value) : undefined;
+  return id !== undefined && id >= 1 ? id : undefined;
 }
 
 /** `info` as a JSON object (runners) or as `info[field]` form keys (GitLab's specs). */
