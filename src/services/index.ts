@@ -51,6 +51,7 @@ import { LfsService } from './lfs/lfs';
 import { MergeRequestsService } from './merge-requests/merge-requests';
 import { MergingService } from './merge-requests/merging';
 import { MergeRequestReadsService } from './merge-requests/reads';
+import { SlashCommandsService } from './slash-commands/slash-commands';
 
 /** Every service, built once per app over one context. */
 export function createServices(ctx: ServiceContext) {
@@ -72,6 +73,12 @@ export function createServices(ctx: ServiceContext) {
   const deployKeys = new DeployKeysService(ctx);
   const keys = new KeysService(ctx);
   const gitAccess = new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch), deployKeys, keys);
+  const notes = new NoteableNotesService(ctx, events);
+  const issues = new IssuesService(ctx, users, projects, events);
+  const mergeRequests = new MergeRequestsService(ctx, users, projects, events);
+  const todos = new TodosService(ctx, users);
+  // Labels keep no state: the subscriptions' own instance reads the same rows.
+  const subscriptions = new SubscriptionsService(ctx, users, new LabelsService(ctx));
   return {
     events,
     projects,
@@ -80,7 +87,7 @@ export function createServices(ctx: ServiceContext) {
     repositoryReads,
     commitReads,
     commitComments: new CommitCommentsService(ctx, commitReads, events),
-    notes: new NoteableNotesService(ctx, events),
+    notes,
     defaultBranch,
     pushRules,
     buildTokens,
@@ -118,12 +125,12 @@ export function createServices(ctx: ServiceContext) {
     projectSnippets: new ProjectSnippetsService(ctx, settings),
     labels: new LabelsService(ctx),
     milestones: new MilestonesService(ctx, events),
-    issues: new IssuesService(ctx, users, projects, events),
-    todos: new TodosService(ctx, users),
+    issues,
+    todos,
     awardEmoji: new AwardEmojiService(ctx),
-    // Labels keep no state: the subscriptions' own instance reads the same rows.
-    subscriptions: new SubscriptionsService(ctx, users, new LabelsService(ctx)),
-    mergeRequests: new MergeRequestsService(ctx, users, projects, events),
+    subscriptions,
+    mergeRequests,
+    slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
     // Issues keep no state: merging's own instance closes the issues a merge closes.
     mergeRequestReads: new MergeRequestReadsService(ctx, users),
     mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues: new IssuesService(ctx, users, projects, events) }),

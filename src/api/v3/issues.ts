@@ -87,7 +87,7 @@ function listState(state: string | undefined): IssueFilters['state'] {
 
 /** Issues: the caller's, a group's and a project's, and each project issue (GitLab 8.12's `issues.rb`). */
 export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void {
-  const { issues, groups } = services;
+  const { issues, groups, slashCommands } = services;
 
   api.get('/issues', { schema: { querystring: ListQuery, response: { 200: Type.Array(Issue) } } }, async (request, reply) => {
     const page = pageOf(request.query);
@@ -151,7 +151,8 @@ export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void
     const { body } = request;
     if (!body.title?.trim()) throw notGiven('title');
     const attributes = { ...issueAttributes(body), createdAt: timeParam('created_at', body.created_at) };
-    const created = await issues.create(request.project, request.standing, request.user!, attributes);
+    // The description's slash commands run with the issue's creation.
+    const created = await slashCommands.createIssue(request.project, request.standing, request.user!, attributes);
     return reply.status(201).send(presentIssue(created, presenter));
   });
 
@@ -162,7 +163,7 @@ export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void
     const { body } = request;
     const stateEvent: IssueAttributes['stateEvent'] = body.state_event === 'close' || body.state_event === 'reopen' ? body.state_event : undefined;
     const attributes = { ...issueAttributes(body), stateEvent, updatedAt: timeParam('updated_at', body.updated_at) };
-    const updated = await issues.update(request.project, request.standing, request.user!, request.params.issue_id, attributes);
+    const updated = await slashCommands.updateIssue(request.project, request.standing, request.user!, request.params.issue_id, attributes);
     return presentIssue(updated, presenter);
   });
 

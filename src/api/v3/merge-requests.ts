@@ -3,6 +3,7 @@ import type { Api, RouteDeps } from './types';
 import type { MergeRequestAttributes, MergeRequestFilters } from '../../services/merge-requests/types';
 import { MergeRequest, MergeRequestRecord, MRNote, presentMergeRequest, presentMergeRequestRecord, presentMRNote } from './entities/merge-request';
 import { Todo, presentTodo } from './entities/todo';
+import { NoteCommands, presentNoteCommands } from './entities/note-commands';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { labelTitles } from '../../services/issues/label-names';
 import { badRequest, notGiven } from '../../errors';
@@ -73,7 +74,7 @@ function listFilters(query: Static<typeof ListQuery>): MergeRequestFilters {
  * `…/merge_requests/:merge_request_id` route also answers on 8.12's deprecated singular `…/merge_request/…`.
  */
 export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps): void {
-  const { mergeRequests, notes, users, subscriptions, todos } = services;
+  const { mergeRequests, notes, users, subscriptions, todos, slashCommands } = services;
   const read = { project: 'read_merge_request' } as const;
 
   api.get('/projects/:id/merge_requests', {
@@ -98,7 +99,8 @@ export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps
       sourceBranch: body.source_branch,
       targetProjectId: idParam('target_project_id', body.target_project_id),
     };
-    const created = await mergeRequests.create(request.project, request.user!, attributes);
+    // The description's slash commands run with the merge request's creation.
+    const created = await slashCommands.createMergeRequest(request.project, request.user!, attributes);
     return reply.status(201).send(presentMergeRequest(created, presenter));
   });
 
@@ -129,7 +131,7 @@ export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps
       const stateEvent: MergeRequestAttributes['stateEvent'] = body.state_event === 'close' || body.state_event === 'reopen' ? body.state_event : undefined;
       const given = body.source_branch !== undefined && body.source_branch !== '';
       const attributes = { ...mergeRequestAttributes(body), stateEvent, sourceBranch: given ? String(body.source_branch) : undefined };
-      return presentMergeRequest(await mergeRequests.update(request.project, request.standing, request.user!, request.params.merge_request_id, attributes), presenter);
+      return presentMergeRequest(await slashCommands.updateMergeRequest(request.project, request.standing, request.user!, request.params.merge_request_id, attributes), presenter);
     });
 
     // 8.12's legacy comments: every note of the merge request, oldest first, as `{note, author}`.
@@ -146,13 +148,15 @@ export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps
 
     api.post(`${base}/comments`, {
       config: read,
-      schema: { params: MergeRequestPath, body: CommentBody, response: { 201: MRNote } },
+      schema: { params: MergeRequestPath, body: CommentBody, response: { 201: MRNote, 202: NoteCommands } },
     }, async (request, reply) => {
       const note = request.body.note;
       if (!note?.trim()) throw notGiven('note');
       // An unknown merge request is 8.12's `404 Not found`, from the notes' own look-up.
       const actor = request.user!;
-      const created = await notes.create(request.project, request.standing, actor, 'merge_requests', request.params.merge_request_id, { body: note, plain: true });
+      // A comment is a note: its slash commands run too (8.12's `Notes::CreateService`); commands only make none (202).
+      const created = await slashCommands.createNote(request.project, request.standing, actor, 'merge_requests', request.params.merge_request_id, { body: note, plain: true });
+      if (created.commands) return reply.status(202).send(presentNoteCommands(created));
       if (!created.note) throw badRequest('Failed to save note');
       return reply.status(201).send(presentMRNote(created.note, actor, presenter));
     });

@@ -2,8 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from './types';
 import type { NoteRow } from '../../services/notes/types';
 import type { NoteableKind } from '../../services/notes/noteables';
+import type { NoteOrCommands } from '../../services/slash-commands/slash-commands';
 import { Note, presentNote } from './entities/note';
 import { AwardEmoji, presentAwardEmoji } from './entities/award-emoji';
+import { NoteCommands, presentNoteCommands } from './entities/note-commands';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { invalidParam } from '../../errors';
 import { RecordId, TextString } from './params';
@@ -33,7 +35,7 @@ function timeParam(name: string, value: string | undefined): string | undefined 
 
 /** Notes on a project's issues and snippets (GitLab 8.12's `notes.rb`). */
 export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void {
-  const { notes, users } = services;
+  const { notes, users, slashCommands } = services;
 
   const present = async (list: NoteRow[]) => {
     const authors = await users.findMany(list.flatMap((note) => (note.author_id === null ? [] : [note.author_id])));
@@ -63,14 +65,16 @@ export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void 
     // A blank body is missing (`http/params.ts`). 8.12 answered an award (a body of one emoji only) with the award emoji, not a note.
     api.post(path, {
       config: { ...config, grapeParams: true },
-      schema: { params: NoteablePath, body: CreateBody, response: { 201: Type.Union([Note, AwardEmoji]) } },
+      schema: { params: NoteablePath, body: CreateBody, response: { 201: Type.Union([Note, AwardEmoji]), 202: NoteCommands } },
     }, async (request, reply) => {
       const { body, created_at } = request.body;
       const actor = request.user!;
-      const created = await notes.create(request.project, request.standing, actor, kind, request.params.noteable_id, {
-        body,
-        createdAt: timeParam('created_at', created_at),
-      });
+      const given = { body, createdAt: timeParam('created_at', created_at) };
+      // Notes on issues and merge requests may hold slash commands; a note of commands only is none (202).
+      const created: NoteOrCommands = kind === 'snippets'
+        ? await notes.create(request.project, request.standing, actor, kind, request.params.noteable_id, given)
+        : await slashCommands.createNote(request.project, request.standing, actor, kind, request.params.noteable_id, given);
+      if (created.commands) return reply.status(202).send(presentNoteCommands(created));
       const answer = created.award ? presentAwardEmoji(created.award, new Map([[actor.id, actor]]), presenter) : await presentOne(created.note);
       return reply.status(201).send(answer);
     });

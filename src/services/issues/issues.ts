@@ -218,9 +218,7 @@ export class IssuesService {
   }
 
   private mayUpdate(standing: ProjectStanding, issue: IssueRow): boolean {
-    if (!mayReadIssue(standing, issue)) return false;
-    const callerId = standing.caller?.id;
-    return can(standing, 'update_issue') || (callerId !== undefined && (issue.author_id === callerId || issue.assignee_id === callerId));
+    return mayUpdateIssue(standing, issue);
   }
 
   /**
@@ -301,4 +299,11 @@ export class IssuesService {
   private async details(issue: IssueRow, caller: Caller, project: Project): Promise<IssueDetails> {
     return (await loadIssueDetails(this.ctx.db, this.users, [issue], caller.id, [project]))[0];
   }
+}
+
+/** Who may change an issue: `update_issue`, or its author or assignee, among those who read it (GitLab 8.12's `update_issue`). */
+export function mayUpdateIssue(standing: ProjectStanding, issue: IssueRow): boolean {
+  if (!mayReadIssue(standing, issue)) return false;
+  const callerId = standing.caller?.id;
+  return can(standing, 'update_issue') || (callerId !== undefined && (issue.author_id === callerId || issue.assignee_id === callerId));
 }

@@ -51,7 +51,8 @@ export interface IssueAttributes {
   milestoneId?: number | null;
   /** Label titles, already split and validated (`label-names.ts`); [] removes every label. */
   labels?: string[];
-  dueDate?: string;
+  /** null removes the due date. */
+  dueDate?: string | null;
   confidential?: boolean;
   stateEvent?: 'close' | 'reopen';
   /** Honoured for administrators and owners only. */

@@ -107,7 +107,7 @@ export class MergeRequestsService {
    */
   async update(project: Project, standing: ProjectStanding, actor: User, mergeRequestId: number, attributes: MergeRequestAttributes): Promise<MergeRequestDetails> {
     const found = await findMergeRequest(this.ctx.db, project, mergeRequestId);
-    if (!mayUpdate(standing, found)) throw forbidden();
+    if (!mayUpdateMergeRequest(standing, found)) throw forbidden();
     if (attributes.sourceBranch !== undefined) throw badRequest('Source branch cannot be changed');
     const given = await this.allowed(project, standing, attributes);
     const retarget = given.targetBranch !== undefined && given.targetBranch !== found.target_branch ? await this.retarget(project, found, given.targetBranch) : undefined;
@@ -287,7 +287,7 @@ function checkEnds(ends: MergeRequestEnds): void {
 }
 
 /** Who may change a merge request: `update_merge_request`, or its author or assignee (8.12's `IssuablePolicy`). */
-function mayUpdate(standing: ProjectStanding, mergeRequest: MergeRequestRow): boolean {
+export function mayUpdateMergeRequest(standing: ProjectStanding, mergeRequest: MergeRequestRow): boolean {
   const callerId = standing.caller?.id;
   return can(standing, 'update_merge_request') || (callerId !== undefined && (mergeRequest.author_id === callerId || mergeRequest.assignee_id === callerId));
 }

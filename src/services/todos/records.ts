@@ -67,6 +67,11 @@ export async function markPendingDone(trx: Db, userId: number, target: TodoTarge
     .execute();
 }
 
+/** Whether the user has a pending todo on the target (GitLab 8.12's `TodoService#todo_exist?`). */
+export async function hasPendingTodo(db: Db, userId: number, target: TodoTarget): Promise<boolean> {
+  return (await pendingOn(db, target).select('id').where('user_id', '=', userId).executeTakeFirst()) !== undefined;
+}
+
 function pendingOn(trx: Db, target: TodoTarget) {
   return trx
     .selectFrom('todos')

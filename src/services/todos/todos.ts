@@ -11,7 +11,7 @@ import { notFound, notModified, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import type { Caller, ProjectStanding } from '../policy';
-import { createTodos, TODO_ACTIONS, type TodoRow, type TodoTarget } from './records';
+import { createTodos, markPendingDone, TODO_ACTIONS, type TodoRow, type TodoTarget } from './records';
 
 /** GitLab 8.12's `TodosFinder` parameters; each undefined one does not filter. */
 export interface TodoFilters {
@@ -94,6 +94,11 @@ export class TodosService {
   async markMergeRequest(project: Project, caller: Caller, mergeRequestId: number): Promise<TodoDetails> {
     const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
     return this.mark(caller, { projectId: project.id, targetType: 'MergeRequest', targetId: mergeRequest.id });
+  }
+
+  /** The caller's pending todos on an issue or a merge request are done (the `/done` slash command). */
+  async markTargetDone(caller: Caller, target: TodoTarget): Promise<void> {
+    await markPendingDone(this.ctx.db, caller.id, target);
   }
 
   private async mark(caller: Caller, target: TodoTarget): Promise<TodoDetails> {
