@@ -203,6 +203,10 @@ async function runService(
   void exited.then(async (code) => {
     await finish(code);
     leaveBody(request, reply);
+    // Ended, not aborted, even when git failed: git's answer frames itself (pkt-lines, flush
+    // packets, a pack with its checksum), so its client sees a cut-off answer as failed, and an
+    // `ERR` line git wrote before exiting (`not our ref`) must still reach it. Other streamed
+    // answers are cut off by destroying the socket (see `http/errors.ts`).
     output.end();
   });
   return reply.headers(NO_CACHE).type(`application/x-git-${service}-result`).send(output);

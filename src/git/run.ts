@@ -1,25 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { gitEnvironment } from './environment';
 import { GitCommandError } from './errors';
-
-/**
- * Variables that would point git at another repository, index or identity.
- * They leak in when the server itself runs under git (a hook, a test harness).
- */
-const DROPPED_VARIABLE = /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|COMMON_DIR|QUARANTINE_PATH|PROTOCOL|AUTHOR_\w+|COMMITTER_\w+|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+|CEILING_DIRECTORIES|PREFIX|REPLACE_REF_BASE)$/;
-
-let cleanEnvironment: NodeJS.ProcessEnv | undefined;
-
-function baseEnvironment(): NodeJS.ProcessEnv {
-  if (!cleanEnvironment) {
-    const env: NodeJS.ProcessEnv = {};
-    for (const [key, value] of Object.entries(process.env)) if (!DROPPED_VARIABLE.test(key)) env[key] = value;
-    // Messages in English (we classify failures by state, but logs should read the same everywhere),
-    // never a credential prompt on the server, and replace refs pushed by users never change what others read.
-    Object.assign(env, { LC_ALL: 'C', LANGUAGE: 'C', GIT_TERMINAL_PROMPT: '0', GIT_NO_REPLACE_OBJECTS: '1' });
-    cleanEnvironment = env;
-  }
-  return cleanEnvironment;
-}
 
 export interface SpawnOptions {
   env?: Record<string, string>;
@@ -43,11 +24,11 @@ export interface RunResult {
 const STDERR_KEPT = 64 * 1024;
 const DEFAULT_MAX_OUTPUT = 256 * 1024 * 1024;
 
-/** Starts `git` on a bare repository (or none when gitDir is null) with a clean environment. */
+/** Starts `git` on a bare repository (or none when gitDir is null) in Forge's own environment (`environment.ts`). */
 export function spawnGit(gitDir: string | null, args: string[], options: SpawnOptions = {}): ChildProcessWithoutNullStreams {
   const fullArgs = gitDir === null ? args : [`--git-dir=${gitDir}`, ...args];
   return spawn('git', fullArgs, {
-    env: options.env ? { ...baseEnvironment(), ...options.env } : baseEnvironment(),
+    env: options.env ? { ...gitEnvironment(), ...options.env } : gitEnvironment(),
     stdio: ['pipe', 'pipe', 'pipe'],
     signal: options.signal,
   });

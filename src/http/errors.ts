@@ -12,6 +12,7 @@ interface AjvError {
 /** Turns every error into GitLab's body; nothing answers 500 for bad input. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    forgetStreamHeaders(reply);
     const apiError = toApiError(error, request.routeOptions.config as RouteErrorStyle);
     if (!apiError) {
       request.log.error({ err: error }, 'unhandled error');
@@ -29,6 +30,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (answeredMethodNotAllowed(request, reply)) return;
     reply.status(404).send({ message: '404 Not Found' });
   });
+}
+
+/**
+ * An answer streamed from a source that fails before its first byte (git refusing to archive) is
+ * answered as an error, in GitLab's JSON: Fastify has already copied the route's headers onto the
+ * raw response, where the stream's `Content-Type` made it refuse the JSON body (and answer its own
+ * 500) and its `Content-Disposition` would name the error a download. None of them describes the
+ * error answer. (A source that fails after its first byte cannot be answered any more: Fastify
+ * destroys the socket, so the client sees an unfinished body, never a complete-looking short one.)
+ */
+function forgetStreamHeaders(reply: FastifyReply): void {
+  if (reply.raw.headersSent) return;
+  for (const name of reply.raw.getHeaderNames()) {
+    reply.raw.removeHeader(name);
+    reply.removeHeader(name);
+  }
 }
 
 /**

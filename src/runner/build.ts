@@ -51,6 +51,10 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
 
   const { projectDir, tmpDir } = buildFolders(payload, context);
   const variables = buildVariables(payload, { buildsDir: context.buildsDir, projectDir });
+  // The runner is a git client working for the build's owner, not Forge's server git
+  // (`src/git/environment.ts`): its git keeps the machine's and the runner account's configuration,
+  // as gitlab-runner's shell executor does. A build may need it (git-lfs' smudge filter fetching
+  // LFS files, a proxy, a private CA), and the working copy is the build's own, never served to anyone.
   const env: NodeJS.ProcessEnv = { ...process.env, ...Object.fromEntries(variables), GIT_TERMINAL_PROMPT: '0' };
   const workspace: Workspace = { projectDir, tmpDir, env, variables, signal: controller.signal };
 
