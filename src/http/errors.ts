@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, apiError, badRequest, grapeError, invalidParam, notFound, notGiven, tooLarge, validationFailed } from '../errors';
 import { LIMITS } from '../lib/limits';
 import { trackRoutes } from './method-not-allowed';
+import { dropRefusedBody } from './refused-body';
 
 interface AjvError {
   keyword: string;
@@ -11,7 +12,7 @@ interface AjvError {
 
 /** Turns every error into GitLab's body; nothing answers 500 for bad input. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     forgetStreamHeaders(reply);
     const apiError = toApiError(error, request.routeOptions.config as RouteErrorStyle);
     if (!apiError) {
@@ -19,9 +20,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(500).send({ message: '500 Internal Server Error' });
     }
     if (apiError.status === 304) return reply.status(304).send();
-    // An answer given before the body was read (a 413 mid-upload, a refused multipart) leaves the
-    // rest of the body on the socket, where it would be read as the next request or stall it.
-    if (!request.raw.complete) reply.header('connection', 'close');
+    // An answer given before the body was read (a refused upload, a 413 mid-upload) reads and
+    // drops a small rest first, so that the client still sending sees it; a larger rest is left
+    // unread and the connection closed, since it would be read as the next request or stall it.
+    if (!request.raw.complete && !(await dropRefusedBody(request, LIMITS.refusedBodyBytes))) reply.header('connection', 'close');
     return reply.status(apiError.status).headers(apiError.headers).send(apiError.body);
   });
 

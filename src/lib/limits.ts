@@ -36,6 +36,13 @@ export const LIMITS = {
    */
   gitUnreadBodyBytes: 1024 * 1024,
   /**
+   * The rest of a request body the API refused before reading it (a runner's upload with a wrong
+   * token, for a finished build, past the size limit), read and dropped before the answer so that
+   * the client, still sending, sees the answer: closing under it makes Node's `fetch` fail with
+   * EPIPE or a reset. A larger rest is not read: the connection closes after the answer.
+   */
+  refusedBodyBytes: 1024 * 1024,
+  /**
    * A `.gitlab-ci.yml` in bytes. GitLab 8.12 read any size; a 10 MB file tied up a worker parsing
    * it. Real configurations are a few KB: past this the pipeline fails with a message instead.
    */

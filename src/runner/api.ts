@@ -27,7 +27,7 @@ export const RUNNER_INFO = {
   platform: process.platform,
   architecture: os.arch(),
   executor: 'shell',
-  features: { variables: true, image: false, services: false, features: true, cache: false },
+  features: { variables: true, image: false, services: false, features: true, cache: true },
 };
 
 /** `<url without trailing "/">[/ci]/api/v1/` (§8.1). */

@@ -85,7 +85,7 @@ export async function uploadArtifacts(api: RunnerApi, payload: BuildPayload, art
 }
 
 /** Files git does not track, ignored ones included, as the runner's archiver lists them (`git ls-files -o`). */
-async function untrackedFiles(workspace: Workspace): Promise<string[]> {
+export async function untrackedFiles(workspace: Workspace): Promise<string[]> {
   let output = '';
   const result = await runProcess('git', ['ls-files', '-o', '-z'], {
     cwd: workspace.projectDir,

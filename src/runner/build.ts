@@ -4,7 +4,8 @@ import type { RunnerApi } from './api';
 import { FORGE_RUNNER_VERSION } from './api';
 import { restoreDependencies, uploadArtifacts, type Workspace } from './build-artifacts';
 import type { BuildPayload } from './payload';
-import { afterScriptOf, artifactsOf, containerOptionsOf, timeoutMsOf } from './payload';
+import { afterScriptOf, artifactsOf, cacheOf, containerOptionsOf, timeoutMsOf } from './payload';
+import { archiveCache, restoreCache } from './cache';
 import { runProcess, type RunResult } from './process';
 import { shellScript } from './shell-script';
 import { TraceUploader } from './trace';
@@ -13,8 +14,9 @@ import { buildVariables } from './variables';
 /*
  * One build, from the payload to the final update, as runner 1.6's shell executor runs it
  * (reference §8.5): a fresh working copy fetched with the build's token and checked out at its sha,
- * the dependencies' artifacts, the commands, after_script (always, its failure ignored), this
- * build's artifacts, then the final state with the whole trace. A cancel seen on the trace channel,
+ * the cache, the dependencies' artifacts, the commands, after_script (always, its failure
+ * ignored), the cache saved (after a success), this build's artifacts, then the final state with
+ * the whole trace. A cancel seen on the trace channel,
  * the build's timeout or a forced shutdown kills the process group at once and fails the build.
  */
 
@@ -49,7 +51,8 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
   if (context.shutdown.aborted) onShutdown();
   trace.start();
 
-  const { projectDir, tmpDir } = buildFolders(payload, context);
+  const { projectDir, tmpDir, cacheDir } = buildFolders(payload, context);
+  const cache = cacheOf(payload);
   const variables = buildVariables(payload, { buildsDir: context.buildsDir, projectDir });
   // The runner is a git client working for the build's owner, not Forge's server git
   // (`src/git/environment.ts`): its git keeps the machine's and the runner account's configuration,
@@ -74,6 +77,7 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
     fs.mkdirSync(tmpDir, { recursive: true });
 
     failure = await checkout(payload, trace, workspace);
+    if (!failure && cache && !controller.signal.aborted) await restoreCache(payload, cache, trace, workspace, cacheDir);
     if (!failure && !controller.signal.aborted) failure = await restoreDependencies(context.api, payload, trace, workspace);
     if (!failure && !controller.signal.aborted) {
       const result = await runScript('script', payload.commands.split('\n'), trace, workspace, controller.signal);
@@ -82,6 +86,7 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
         scriptFailed = true;
       }
       if (result !== 'aborted') await runAfterScript(payload, trace, workspace, controller.signal);
+      if (!failure && cache && !controller.signal.aborted) await archiveCache(payload, cache, trace, workspace, cacheDir);
     }
     const artifacts = artifactsOf(payload);
     const wanted = artifacts && (failure ? scriptFailed && artifacts.when !== 'on_success' : artifacts.when !== 'on_failure');
@@ -105,8 +110,12 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
   return failure ? { outcome: aborted?.outcome ?? 'failed', detail: failure } : { outcome: 'success' };
 }
 
-/** `<builds dir>/<runner short token>/<slot>/<namespace>/<project>` from the repo URL's path, as the shell executor lays them out. */
-function buildFolders(payload: BuildPayload, context: BuildContext): { projectDir: string; tmpDir: string } {
+/**
+ * `<builds dir>/<runner short token>/<slot>/<namespace>/<project>` from the repo URL's path, as the
+ * shell executor lays them out, and the project's cache folder beside the slots,
+ * `<builds dir>/<runner short token>/cache/<namespace>/<project>`, which every slot shares.
+ */
+function buildFolders(payload: BuildPayload, context: BuildContext): { projectDir: string; tmpDir: string; cacheDir: string } {
   let project = `project-${payload.project_id}`;
   try {
     const repoPath = decodeURIComponent(new URL(payload.repo_url).pathname).replace(/\.git$/, '').replace(/^\/+/, '');
@@ -115,8 +124,9 @@ function buildFolders(payload: BuildPayload, context: BuildContext): { projectDi
   } catch {
     // an unparsable URL: the project's id names the folder
   }
-  const projectDir = path.join(context.buildsDir, context.runnerToken.slice(0, 8), String(context.slot), project);
-  return { projectDir, tmpDir: `${projectDir}.tmp` };
+  const runnerDir = path.join(context.buildsDir, context.runnerToken.slice(0, 8));
+  const projectDir = path.join(runnerDir, String(context.slot), project);
+  return { projectDir, tmpDir: `${projectDir}.tmp`, cacheDir: path.join(runnerDir, 'cache', project) };
 }
 
 /** A fresh repository fetched over HTTP with the build's credentials, checked out detached at the build's sha (§8.9). */

@@ -74,6 +74,31 @@ export function artifactsOf(payload: BuildPayload): ArtifactsOptions | undefined
   };
 }
 
+export type CachePolicy = 'pull-push' | 'pull' | 'push';
+
+export interface CacheOptions {
+  /** As written, before expansion; undefined for the runner's default. */
+  key?: string;
+  paths: string[];
+  untracked: boolean;
+  policy: CachePolicy;
+}
+
+/**
+ * `cache`, or undefined when there is nothing to cache (neither `paths` nor `untracked`), as the
+ * runner skips it. `policy` is later GitLab's (9.4; 8.12 knew none): absent, both ways.
+ */
+export function cacheOf(payload: BuildPayload): CacheOptions | undefined {
+  const raw = payload.options?.cache;
+  if (!raw || typeof raw !== 'object') return undefined;
+  const cache = raw as Record<string, unknown>;
+  const paths = strings(cache.paths);
+  const untracked = cache.untracked === true;
+  if (paths.length === 0 && !untracked) return undefined;
+  const policy = cache.policy === 'pull' || cache.policy === 'push' ? cache.policy : 'pull-push';
+  return { key: typeof cache.key === 'string' && cache.key !== '' ? cache.key : undefined, paths, untracked, policy };
+}
+
 /** What a shell executor cannot honour: `image` and `services`, for the one line the trace says about them. */
 export function containerOptionsOf(payload: BuildPayload): { image?: string; services: string[] } {
   const image = payload.options?.image;

@@ -97,7 +97,7 @@ job:
     assert.match(text, /ERROR: Build failed: exit code 1\n$/);
   });
 
-  test('a build canceled through the API is killed, process group and all; the runner goes on', async () => {
+  test('a build canceled through the API while it prints nothing is seen within seconds and killed, process group and all; the runner goes on', async () => {
     await pushCi(app, project, 'cancel', `
 sleeper:
   script:
@@ -112,9 +112,14 @@ sleeper:
       return shell > 0 && sleeper > 0 && [shell, sleeper];
     }, { message: 'the build writing its pids' });
     assert.equal(pids.some(processGone), false);
+    // The runner has sent all the build printed: from now on it prints nothing, so the runner's
+    // trace uploader has nothing to send.
+    await eventually(async () => (await trace(build)).includes('$ sleep 600 &'), { message: 'the trace reaching the server' });
     const canceled = await app.root.post(`/projects/${project.id}/builds/${build.id}/cancel`);
     assert.equal(canceled.status, 201);
-    await runner.waitForOutput(new RegExp(`build ${build.id} canceled in [\\d.]+ s`));
+    // Seen within seconds although the build prints nothing (runner 1.x's keep-alive PATCH would
+    // take up to 30 s): the bound only turns "not within 10 s" into a failure, well under the sleep.
+    await eventually(() => new RegExp(`build ${build.id} canceled in [\\d.]+ s`).test(runner.output), { timeout: 10_000, message: 'the runner seeing the cancel' });
     // The shell and its background sleep, killed with their group (the sleep may take a moment to be reaped).
     await eventually(() => pids.every(processGone), { message: 'the build\'s processes ending' });
     assert.equal((await app.root.get(`/projects/${project.id}/builds/${build.id}`)).body.status, 'canceled');

@@ -300,6 +300,11 @@ test2:
   test('a :symbol is a Ruby symbol: accepted where 8.12 takes a symbol, refused where it wants a string', () => {
     assert.deepEqual(config('variables:\n  A: :b\nj:\n  script: x\n').variables, [{ key: 'A', value: 'b' }]);
     assert.deepEqual(jobOf('j:\n  script: x\n  cache:\n    key: :k\n', 'j').cache, { key: 'k' });
+  });
+
+  test('cache:policy (later GitLab\'s, for forge runner) is kept only when given', () => {
+    assert.deepEqual(jobOf('j:\n  script: x\n  cache:\n    key: k\n    policy: pull\n', 'j').cache, { key: 'k', policy: 'pull' });
+    assert.deepEqual(jobOf('j:\n  script: x\n  cache:\n    paths: [a]\n', 'j').cache, { paths: ['a'] });
     assert.equal(error('j:\n  script: x\n  stage: :test\n'), 'jobs:j:stage config should be a string');
   });
 
@@ -421,6 +426,8 @@ describe('§6.5 messages', () => {
     ['job variables a number', 'j:\n  script: x\n  variables:\n    A: 1\n', 'jobs:j:variables config should be a hash of key value pairs'],
     ['unknown cache key', 'cache:\n  key: a\n  Policy: pull\nj:\n  script: x\n', 'cache config contains unknown keys: policy'],
     ['cache key a list', 'cache:\n  key: [a]\nj:\n  script: x\n', 'cache:key config should be a string or symbol'],
+    ['cache policy unknown (later GitLab\'s key and message)', 'cache:\n  policy: fetch\nj:\n  script: x\n', 'cache policy should be pull-push, push, or pull'],
+    ['job cache policy a list', 'j:\n  script: x\n  cache:\n    policy: [pull]\n', 'jobs:j:cache policy should be pull-push, push, or pull'],
     ['cache untracked a string', 'cache:\n  untracked: "yes"\nj:\n  script: x\n', 'cache:untracked config should be a boolean value'],
     ['cache paths a string', 'cache:\n  paths: a\nj:\n  script: x\n', 'cache:paths config should be an array of strings'],
     ['job cache key a list', 'j:\n  script: x\n  cache:\n    key: [a]\n', 'jobs:j:cache:key config should be a string or symbol'],

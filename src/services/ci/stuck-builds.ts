@@ -10,9 +10,14 @@ const BATCH = 100;
 const RUNNER_DEFAULT_TIMEOUT_S = 2 * 60 * 60;
 
 /**
- * Time beyond a build's timeout for the runner to upload artifacts and send its final PUT. A
- * runner stops a build at its timeout and reports it failed; a build still running an hour later
- * has a runner that is gone (GitLab's later `BUILD_RUNNING_OUTDATED_TIMEOUT` is the same hour).
+ * Time beyond a build's timeout for a live runner to report the build's end. A runner stops a
+ * build at its timeout and sends its final PUT with the whole trace, retried every 3 s while the
+ * server cannot take it (a restart, an outage); failing the build before that PUT lands would
+ * refuse it (404) and lose the trace's tail and the build's real outcome. An hour covers a
+ * restart or an outage of the server and any skew between the server's `started_at` and the
+ * runner's own count; a build still running an hour past its timeout has a runner that is gone
+ * (GitLab's later `BUILD_RUNNING_OUTDATED_TIMEOUT` is the same hour). So no build runs for ever:
+ * it ends at most its timeout, this margin and one sweep interval after it started.
  */
 const RUNNING_MARGIN_MS = 60 * 60 * 1000;
 

@@ -44,7 +44,13 @@ export function variables(location: string, v: unknown): CiVariable[] | null {
   return [...v].map(([k, val]) => ({ key: keyText(k), value: keyText(val) }));
 }
 
-const CACHE_KEYS = ['key', 'untracked', 'paths'] as const;
+/*
+ * `policy` is not 8.12's (it came with GitLab 9.4 and runner 9.4, which read it as below): Forge
+ * accepts it so that its own runner can honour it, and sends it only when the file gives it, as
+ * 8.12 sent only the keys given; a 1.x runner ignores a key it does not know.
+ */
+const CACHE_KEYS = ['key', 'untracked', 'paths', 'policy'] as const;
+const CACHE_POLICIES = ['pull-push', 'push', 'pull'];
 
 export function cache(location: string, v: unknown): CiCache | null {
   if (v === undefined) return null;
@@ -66,6 +72,11 @@ export function cache(location: string, v: unknown): CiCache | null {
   if (paths !== undefined) {
     if (!isArrayOfStrings(paths)) throw structural(`${location}:paths`, 'config should be an array of strings');
     out.paths = paths;
+  }
+  const policy = get(v, 'policy');
+  if (policy !== undefined && policy !== '') {
+    if (typeof policy !== 'string' || !CACHE_POLICIES.includes(policy)) throw structural(location, 'policy should be pull-push, push, or pull');
+    out.policy = policy as CiCache['policy'];
   }
   return out;
 }

@@ -13,6 +13,8 @@ export interface CiCache {
   key?: string;
   untracked?: boolean;
   paths?: string[];
+  /** Later GitLab's (9.4): whether a build restores the cache, saves it, or both (the default). */
+  policy?: 'pull-push' | 'push' | 'pull';
 }
 
 /** Only the keys the file gave: `options.artifacts` is the hash "exactly as written" (§2.3.2). */
