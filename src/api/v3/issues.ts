@@ -5,7 +5,7 @@ import { Issue, IssueRecord, presentIssue, presentIssueRecord } from './entities
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
 import { filterTitles, labelTitles } from '../../services/issues/label-names';
-import { invalidParam, notGiven, validationFailed } from '../../errors';
+import { invalidParam, validationFailed } from '../../errors';
 import { filterId, idParam, NameString, RecordId, TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
@@ -37,7 +37,7 @@ const IssueFields = {
   due_date: Text,
   confidential: Loose,
 };
-const CreateBody = Type.Object({ title: Type.Optional(NameString()), created_at: Text, ...IssueFields });
+const CreateBody = Type.Object({ title: NameString(), created_at: Text, ...IssueFields });
 const UpdateBody = Type.Object({ title: Type.Optional(NameString()), updated_at: Text, state_event: Text, ...IssueFields });
 // Required: a missing or blank one is 8.12's `"to_project_id" not given` (`http/params.ts` drops a blank one).
 const MoveBody = Type.Object({ to_project_id: Type.Union([Type.Integer(), Type.String(), Type.Boolean()]) });
@@ -150,7 +150,6 @@ export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void
     schema: { params: ProjectId, body: CreateBody, response: { 201: Issue } },
   }, async (request, reply) => {
     const { body } = request;
-    if (!body.title?.trim()) throw notGiven('title');
     const attributes = { ...issueAttributes(body), createdAt: timeParam('created_at', body.created_at) };
     const created = await issues.create(request.project, request.standing, request.user!, attributes);
     return reply.status(201).send(presentIssue(created, presenter));
