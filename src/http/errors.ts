@@ -14,7 +14,7 @@ interface AjvError {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     forgetStreamHeaders(reply);
-    const apiError = toApiError(error, request.routeOptions.config as RouteErrorStyle);
+    const apiError = toApiError(error, request.routeOptions.config.grapeParams === true);
     if (!apiError) {
       request.log.error({ err: error }, 'unhandled error');
       return reply.status(500).send({ message: '500 Internal Server Error' });
@@ -63,12 +63,12 @@ export const routerErrorOptions = {
   },
 };
 
-export interface RouteErrorStyle {
-  /** Parameters Grape itself declared answer `{"error":"x is missing"}`. */
-  grapeParams?: boolean;
-}
-
-function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): ApiError | undefined {
+/**
+ * `grapeParams`: the route's parameters were Grape-declared in 8.12 (`config.grapeParams`, see
+ * `http/params.ts`), so a missing or mistyped one answers Grape's `{"error": …}`; otherwise the
+ * first missing one of the schema's `required`, in its order, is `required_attributes!`'s message.
+ */
+function toApiError(error: FastifyError, grapeParams: boolean): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error.validation) {
     // A malformed path parameter (`/users/ASDF`) matches no route in GitLab.
@@ -78,7 +78,7 @@ function toApiError(error: FastifyError, style: RouteErrorStyle | undefined): Ap
     const field = missing ?? first.instancePath.replace(/^\//, '').split('/')[0];
     // A length past `LIMITS` is GitLab's length validation, whichever style the route's other errors take.
     if (first.keyword === 'maxLength') return validationFailed({ [field]: [`is too long (maximum is ${first.params.limit} characters)`] });
-    if (style?.grapeParams) {
+    if (grapeParams) {
       return grapeError(400, `${field} ${missing ? 'is missing' : 'is invalid'}`);
     }
     return missing ? notGiven(missing) : invalidParam(field);

@@ -16,6 +16,15 @@ declare module 'fastify' {
      * left unread here rather than buffered whole.
      */
     ownBody?: boolean;
+    /**
+     * How a missing required parameter is answered: GitLab 8.12 had two forms. By default, its
+     * `required_attributes!` (`400 {"message":"400 (Bad request) \"body\" not given"}`, a blank
+     * value counting as not given); with `grapeParams`, Grape's own `requires`
+     * (`400 {"error":"name is missing"}`, where a blank value is given, left to the record to refuse).
+     * Either way the check is the route schema's `required` (`http/errors.ts` words the answer),
+     * after authentication and the project guard.
+     */
+    grapeParams?: boolean;
   }
 }
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema };
@@ -52,10 +61,11 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
     const schema = request.routeOptions.schema;
     const merged = mergeParams(request);
     refuseNulBytes(request.params as Params, merged, request.routeOptions.config.nulBytesIn ?? []);
+    const blankIsMissing = !request.routeOptions.config.grapeParams;
     if (schema?.body) {
-      request.body = normalize(merged, schema.body as Schema);
+      request.body = normalize(merged, schema.body as Schema, blankIsMissing);
     } else {
-      (request as { query: unknown }).query = normalize(merged, (schema?.querystring ?? {}) as Schema);
+      (request as { query: unknown }).query = normalize(merged, (schema?.querystring ?? {}) as Schema, blankIsMissing);
     }
   });
 }
@@ -187,10 +197,11 @@ function accepts(schema: Schema | undefined, type: string): boolean {
 }
 
 /**
- * Applies GitLab's coercions before validation: `key[]` arrays, booleans by
- * `to_boolean`, nulls dropped, and blank required values treated as missing.
+ * Applies GitLab's coercions before validation: `key[]` arrays, booleans by `to_boolean`, nulls
+ * dropped, and blank required values treated as missing (`required_attributes!`'s `blank?`) unless
+ * the route's parameters are Grape-declared.
  */
-function normalize(params: Params, schema: Schema): Params {
+function normalize(params: Params, schema: Schema, blankIsMissing = true): Params {
   const result: Params = {};
   for (const [rawKey, value] of Object.entries(params)) {
     // A JSON null is an absent parameter, as in GitLab; validation would otherwise coerce it to 0, false or "".
@@ -210,7 +221,7 @@ function normalize(params: Params, schema: Schema): Params {
       result[key] = [value];
     }
   }
-  for (const key of schema.required ?? []) {
+  for (const key of blankIsMissing ? (schema.required ?? []) : []) {
     const value = result[key];
     if (typeof value === 'string' && value.trim() === '') delete result[key];
   }

@@ -11,7 +11,7 @@ const AwardablePath = Type.Object({ id: Type.String(), awardable_id: RecordId })
 const NotePath = Type.Object({ ...AwardablePath.properties, note_id: RecordId });
 const AwardableAwardPath = Type.Object({ ...AwardablePath.properties, award_id: RecordId });
 const NoteAwardPath = Type.Object({ ...NotePath.properties, award_id: RecordId });
-// `name` is Grape-declared: a missing one is `{"error":"name is missing"}`; a blank one is the record's to refuse.
+// 8.12 checked `name` with `required_attributes!`: a missing or blank one is `"name" not given`.
 const CreateBody = Type.Object({ name: NameString() });
 
 /** The awardables of 8.12's API that Forge has, each under the ability that reads it. */
@@ -56,7 +56,7 @@ export function awardEmojiRoutes(api: Api, { services, presenter }: RouteDeps): 
       });
 
       api.post(base, {
-        config: { ...config, grapeParams: true },
+        config,
         schema: { params: Path, body: CreateBody, response: { 201: AwardEmoji } },
       }, async (request, reply) => {
         const award = await awardEmoji.create(request.project, request.standing, request.user!, target(request.params), request.body.name);

@@ -39,7 +39,7 @@ export function environmentsRoutes(api: Api, { services, presenter }: RouteDeps)
   });
 
   api.post('/projects/:id/environments', {
-    // `name` is Grape-declared: a missing (or blank) one is `{"error":"name is missing"}`.
+    // `name` is Grape-declared: a missing one is `{"error":"name is missing"}`, a blank one the record's `can't be blank`.
     config: { project: 'create_environment', grapeParams: true },
     schema: { params: ProjectId, body: CreateBody, response: { 201: Environment } },
   }, async (request, reply) => reply.status(201).send(await presentOne(request, await environments.create(request.project, request.body))));

@@ -7,8 +7,12 @@ import { SOURCE_KINDS } from '../../services/members/types';
 
 const SourceId = Type.Object({ id: Type.String() });
 const MemberPath = Type.Object({ id: Type.String(), user_id: RecordId });
-/** Checked by the service after the permission check, as GitLab does: 403 comes before 400. */
-const Loose = Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Null()]));
+/**
+ * Checked by the service after the permission check, as GitLab does: 403 comes before 400. Text
+ * first: an integer first would coerce a blank `"  "` to 0, where 8.12's `required_attributes!`
+ * saw a blank value, not given (a number is coerced to its text, which the service reads back).
+ */
+const Loose = Type.Optional(Type.Union([Type.String(), Type.Integer(), Type.Null()]));
 
 /** GET/POST/PUT/DELETE /projects/:id/members and /groups/:id/members. */
 export function membersRoutes(api: Api, { services, presenter }: RouteDeps): void {

@@ -6,7 +6,7 @@ import { Todo, presentTodo } from './entities/todo';
 import { NoteCommands, presentNoteCommands } from './entities/note-commands';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { labelTitles } from '../../services/issues/label-names';
-import { badRequest, notGiven } from '../../errors';
+import { badRequest } from '../../errors';
 import { FilePathString, filterId, idParam, NameString, RecordId, TextString } from './params';
 
 const ProjectId = Type.Object({ id: Type.String() });
@@ -36,10 +36,20 @@ const Fields = {
   milestone_id: Loose,
   labels: Type.Optional(TextString()),
 };
-const CreateBody = Type.Object({ ...Fields, source_branch: Type.Optional(FilePathString()), target_project_id: Loose });
+// Required in the order of 8.12's `required_attributes!`, which names the first one missing (`http/params.ts`).
+const CreateBody = Type.Object({
+  source_branch: FilePathString(),
+  target_branch: FilePathString(),
+  title: NameString(),
+  description: Fields.description,
+  assignee_id: Loose,
+  milestone_id: Loose,
+  labels: Fields.labels,
+  target_project_id: Loose,
+});
 // `source_branch` is accepted only to be refused with 8.12's own message.
 const UpdateBody = Type.Object({ ...Fields, state_event: Text, source_branch: Type.Optional(Type.Any()) });
-const CommentBody = Type.Object({ note: Type.Optional(TextString()) });
+const CommentBody = Type.Object({ note: TextString() });
 
 /** The fields create and update share, read as 8.12 did: blank values are not given (`attributes_for_keys`), except `labels`. */
 function mergeRequestAttributes(body: Static<typeof CreateBody> | Static<typeof UpdateBody>): MergeRequestAttributes {
@@ -93,7 +103,6 @@ export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps
     schema: { params: ProjectId, body: CreateBody, response: { 201: MergeRequest } },
   }, async (request, reply) => {
     const { body } = request;
-    for (const name of ['source_branch', 'target_branch', 'title'] as const) if (!body[name]?.trim()) throw notGiven(name);
     const attributes = {
       ...mergeRequestAttributes(body),
       sourceBranch: body.source_branch,
@@ -151,7 +160,6 @@ export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps
       schema: { params: MergeRequestPath, body: CommentBody, response: { 201: MRNote, 202: NoteCommands } },
     }, async (request, reply) => {
       const note = request.body.note;
-      if (!note?.trim()) throw notGiven('note');
       // An unknown merge request is 8.12's `404 Not found`, from the notes' own look-up.
       const actor = request.user!;
       // A comment is a note: its slash commands run too (8.12's `Notes::CreateService`); commands only make none (202).

@@ -62,9 +62,9 @@ export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void 
       schema: { params: NotePath, querystring: NoParams, response: { 200: Note } },
     }, async (request) => presentOne(await notes.find(request.project, request.standing, kind, request.params.noteable_id, request.params.note_id)));
 
-    // A blank body is missing (`http/params.ts`). 8.12 answered an award (a body of one emoji only) with the award emoji, not a note.
+    // A missing or blank body is 8.12's `required_attributes!` answer (`http/params.ts`). 8.12 answered an award (a body of one emoji only) with the award emoji, not a note.
     api.post(path, {
-      config: { ...config, grapeParams: true },
+      config,
       schema: { params: NoteablePath, body: CreateBody, response: { 201: Type.Union([Note, AwardEmoji]), 202: NoteCommands } },
     }, async (request, reply) => {
       const { body, created_at } = request.body;
@@ -80,7 +80,7 @@ export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void 
     });
 
     api.put(`${path}/:note_id`, {
-      config: { ...config, grapeParams: true },
+      config,
       schema: { params: NotePath, body: UpdateBody, response: { 200: Note } },
     }, async (request) => {
       const { noteable_id, note_id } = request.params;

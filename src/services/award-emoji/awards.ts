@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import { now } from '../../lib/time';
-import { isEmojiName, isVote, normalizeEmojiName } from './names';
+import { emojiNameOfCharacter, isEmojiName, isVote, normalizeEmojiName } from './names';
 
 /** What an award emoji is given to. */
 export type AwardableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Note';
@@ -11,14 +11,16 @@ export interface Awardable {
 }
 
 // A note whose whole body is one emoji code (`:thumbsup:`) is an award, not a comment (GitLab 8.12).
-const EMOJI_ONLY = /^\s*:([a-z0-9_+-]+):\s*$/;
+const EMOJI_ONLY = /^:([a-z0-9_+-]+):$/;
 
 /**
- * The normalized emoji name of a note body that is nothing but one known emoji code (`:+1:` is
- * `thumbsup`); undefined otherwise, as 8.12's emoji pattern matched known names only.
+ * The normalized emoji name of a note body that is nothing but one known emoji, by its code
+ * (`:+1:` is `thumbsup`) or as the character itself (`👍`), whitespace around it aside; undefined
+ * otherwise, as 8.12's emoji pattern matched known names only.
  */
 export function emojiOnlyName(body: string): string | undefined {
-  const name = EMOJI_ONLY.exec(body)?.[1];
+  const text = body.trim();
+  const name = EMOJI_ONLY.exec(text)?.[1] ?? emojiNameOfCharacter(text);
   return name !== undefined && isEmojiName(name) ? normalizeEmojiName(name) : undefined;
 }
 

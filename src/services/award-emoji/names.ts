@@ -17,6 +17,21 @@ const ALIASES: Readonly<Record<string, string>> = {
   email: 'e-mail',
 };
 
+/**
+ * The name of each emoji character, without its presentation selector (U+FE0F), so that `❤️` and
+ * `❤` are both `heart`: a note of the character alone is an award as its `:name:` is.
+ */
+const NAME_OF_CHARACTER: ReadonlyMap<string, string> = new Map(gemoji.map((emoji) => [withoutSelector(emoji.emoji), emoji.names[0]]));
+
+function withoutSelector(text: string): string {
+  return text.replaceAll('\uFE0F', '');
+}
+
+/** The gemoji name of one emoji character (`👍` is `+1`), undefined for anything else. */
+export function emojiNameOfCharacter(text: string): string | undefined {
+  return NAME_OF_CHARACTER.get(withoutSelector(text));
+}
+
 export const UPVOTE = 'thumbsup';
 export const DOWNVOTE = 'thumbsdown';
 

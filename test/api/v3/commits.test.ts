@@ -321,10 +321,10 @@ describe('POST /projects/:id/repository/commits/:sha/comments', () => {
     const [event] = events.body;
     assert.deepEqual([event.action_name, event.target_type, event.author_id], ['commented on', 'Note', event.author.id]);
     const { note } = event;
-    assert.deepEqual(Object.keys(note), ['id', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'upvote?', 'downvote?']);
+    assert.deepEqual(Object.keys(note), ['id', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'upvote?', 'downvote?', 'upvote', 'downvote']);
     assert.deepEqual(
-      [note.id, note.body, note.attachment, note.author.id, note.system, note.noteable_id, note.noteable_type, note['upvote?'], note['downvote?']],
-      [event.target_id, 'event please', null, event.author.id, false, null, 'Commit', false, false],
+      [note.id, note.body, note.attachment, note.author.id, note.system, note.noteable_id, note.noteable_type, note['upvote?'], note['downvote?'], note.upvote, note.downvote],
+      [event.target_id, 'event please', null, event.author.id, false, null, 'Commit', false, false, false, false],
     );
     // Only comment events carry a note.
     const all = (await owner.get(`/projects/${code.id}/events`, { per_page: 100 })).body;

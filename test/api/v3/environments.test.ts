@@ -113,11 +113,13 @@ describe('POST /projects/:id/environments', () => {
     assert.equal(response.body.external_url, 'http://form.example.com');
   });
 
-  test('a missing or blank name answers Grape\'s 400 "name is missing"', async () => {
-    for (const body of [{ external_url: 'https://x.example.com' }, { name: '' }, { name: '  ' }]) {
-      const response = await master.post(base(), body);
-      assert.deepEqual([response.status, response.body], [400, { error: 'name is missing' }], JSON.stringify(body));
-    }
+  test('a missing name answers Grape\'s 400 "name is missing"; a blank one is given, and the record\'s to refuse', async () => {
+    const missing = await master.post(base(), { external_url: 'https://x.example.com' });
+    assert.deepEqual([missing.status, missing.body], [400, { error: 'name is missing' }]);
+    const empty = await master.post(base(), { name: '' });
+    assert.deepEqual([empty.status, empty.body], [400, { message: { name: ["can't be blank", FORMAT] } }]);
+    const spaces = await master.post(base(), { name: '  ' });
+    assert.deepEqual([spaces.status, spaces.body], [400, { message: { name: ["can't be blank"] } }]);
   });
 
   test('a name already taken in the project answers 400 "has already been taken"; another project may use it', async () => {

@@ -4,7 +4,11 @@ import type { User } from '../../../services/users/users';
 import { UserBasic, presentUserBasic } from './user';
 import { Nullable, Timestamp, type Presenter } from './common';
 
-/** GitLab 8.12's `Entities::Note`; `upvote?` and `downvote?` are spelled with their question marks. */
+/**
+ * GitLab 8.12's `Entities::Note`: its `upvote?` and `downvote?` were spelled with their question
+ * marks, while its documentation (and clients written from it) read `upvote` and `downvote`; a
+ * note carries all four, always false (votes are award emoji).
+ */
 export const Note = Type.Object({
   id: Type.Integer(),
   body: Type.String(),
@@ -17,6 +21,8 @@ export const Note = Type.Object({
   noteable_type: Type.String(),
   'upvote?': Type.Boolean(),
   'downvote?': Type.Boolean(),
+  upvote: Type.Boolean(),
+  downvote: Type.Boolean(),
 });
 
 export function presentNote(note: NoteRow, author: User | undefined, presenter: Presenter): Static<typeof Note> {
@@ -32,5 +38,7 @@ export function presentNote(note: NoteRow, author: User | undefined, presenter: 
     noteable_type: note.noteable_type,
     'upvote?': false,
     'downvote?': false,
+    upvote: false,
+    downvote: false,
   };
 }
