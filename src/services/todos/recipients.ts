@@ -3,7 +3,7 @@ import type { Project } from '../projects/types';
 import type { IssueRow } from '../issues/types';
 import { loadStanding } from '../projects/lookup';
 import { can, visibleWithoutMembership, type Caller } from '../policy';
-import { mayReadIssue } from '../issues/visibility';
+import { mayReadIssue } from '../policy-reads';
 import { mentionedNames } from './mentions';
 
 /**

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { User, UsersService } from '../users/users';
 import type { IssueDetails } from '../issues/types';
-import { confidentialFilter, featureProjectIds, issueProjectIds, mayReadIssue } from '../issues/visibility';
+import { confidentialFilter, issueProjectIds, mayReadIssue, mergeRequestProjectIds } from '../policy-reads';
 import { loadIssueDetails } from '../issues/details';
 import type { MergeRequestDetails } from '../merge-requests/types';
 import { loadMergeRequestDetails } from '../merge-requests/details';
@@ -132,7 +132,7 @@ export class TodosService {
                 .offset(0),
             ),
           ]),
-          eb.and([eb('todos.target_type', '=', 'MergeRequest'), eb('todos.project_id', 'in', featureProjectIds(db, caller, 'merge_requests_enabled'))]),
+          eb.and([eb('todos.target_type', '=', 'MergeRequest'), eb('todos.project_id', 'in', mergeRequestProjectIds(db, caller))]),
         ]),
       );
     if (filters.action !== undefined) query = query.where('todos.action', '=', filters.action);
