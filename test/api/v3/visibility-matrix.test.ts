@@ -140,3 +140,69 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
     assert.deepEqual(unseen.map((secret) => secret.text), [], 'every secret is shown to someone who may read it');
   });
 });
+
+describe('merge requests: in a private project for reporters and up, in internal and public ones for every reader', () => {
+  const reads = (seeds: { mergeRequestId: number; mergeRequestNoteId: number }) => {
+    const mr = seeds.mergeRequestId;
+    return [
+      'merge_requests',
+      `merge_requests/${mr}`,
+      `merge_requests/${mr}/changes`,
+      `merge_requests/${mr}/commits`,
+      `merge_requests/${mr}/versions`,
+      `merge_requests/${mr}/closes_issues`,
+      `merge_requests/${mr}/comments`,
+      `merge_requests/${mr}/notes`,
+      `merge_requests/${mr}/notes/${seeds.mergeRequestNoteId}`,
+      `merge_requests/${mr}/award_emoji`,
+      `merge_requests/${mr}/notes/${seeds.mergeRequestNoteId}/award_emoji`,
+      `merge_request/${mr}`,
+      `merge_request/${mr}/changes`,
+      `merge_request/${mr}/commits`,
+      `merge_request/${mr}/closes_issues`,
+      `merge_request/${mr}/comments`,
+    ];
+  };
+  /** A guest of a private project is answered as for any object they may not see; everyone else as for the project. */
+  const status = (visibility: Visibility, caller: Caller) => {
+    const expected = expectedStatus(visibility, caller, { minimum: visibility === 'private' ? 'reporter' : 'non-member' });
+    return expected === 403 ? 404 : expected;
+  };
+
+  for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
+    test(`every GET route of a merge request in a ${visibility} project`, async () => {
+      const project = swept.find((p) => p.visibility === visibility)!;
+      for (const path of reads(project.seeds)) {
+        const bodies: unknown[] = [];
+        await assertAccess(
+          projects[visibility].clients,
+          async (client) => {
+            const response = await client.get(`/projects/${project.id}/${path}`);
+            if (response.status === 404) bodies.push(response.body);
+            return response;
+          },
+          (caller) => status(visibility, caller),
+          `GET …/${path}`,
+        );
+        for (const body of bodies) assert.ok(['404 Not Found', '404 Project Not Found'].includes((body as { message?: string }).message ?? ''), JSON.stringify(body));
+      }
+    });
+
+    test(`a guest's notes, award emoji, todos and subscriptions on a merge request of a ${visibility} project`, async () => {
+      const project = swept.find((p) => p.visibility === visibility)!;
+      // The assignee of the confidential issue is a guest with no todo of their own on the merge request.
+      const guest = extra.assignee.client;
+      const base = `/projects/${project.id}/merge_requests/${project.seeds.mergeRequestId}`;
+      // The subscription first: a commenter is subscribed already.
+      const writes = [
+        await guest.post(`${base}/subscription`),
+        await guest.post(`${base}/todo`),
+        await guest.post(`${base}/award_emoji`, { name: 'thumbsup' }),
+        await guest.post(`${base}/notes`, { body: 'a guest writes' }),
+        await guest.post(`${base}/comments`, { note: 'a guest writes' }),
+      ];
+      const statuses = writes.map((response) => response.status);
+      assert.deepEqual(statuses, visibility === 'private' ? [404, 404, 404, 404, 404] : [201, 201, 201, 201, 201]);
+    });
+  }
+});
