@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { UsersService } from '../users/users';
 import type { LabelsService, LabelView } from '../labels/labels';
-import type { Caller, ProjectStanding } from '../policy';
+import type { ProjectStanding } from '../policy';
 import type { IssueDetails } from '../issues/types';
 import { notFound, notModified, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';

@@ -42,7 +42,7 @@ export async function issueReaders(trx: Db, project: Project, issue: IssueRow, u
   const readers: number[] = [];
   for (const user of users) {
     const standing = await loadStanding(trx, project, user);
-    if (can(standing, 'read_issue') && mayReadIssue(standing, issue)) readers.push(user.id);
+    if (mayReadIssue(standing, issue)) readers.push(user.id);
   }
   return readers;
 }
