@@ -219,7 +219,8 @@ export interface Leak {
 
 /**
  * Sends every request as every reader (a few at a time) and returns each secret shown to a reader
- * who may not see it, and every secret nobody was shown (a sweep that reaches nothing proves nothing).
+ * who may not see it, every secret nobody was shown (a sweep that reaches nothing proves nothing),
+ * and every answer that is a 5xx (a refusal that fails is no refusal).
  */
 export async function sweepForSecrets(
   readers: Partial<Record<Reader, ApiClient>>,
@@ -227,8 +228,9 @@ export async function sweepForSecrets(
   secrets: Secret[],
   visibilityOf: (projectId: number) => Visibility,
   concurrency = 8,
-): Promise<{ leaks: Leak[]; unseen: Secret[] }> {
+): Promise<{ leaks: Leak[]; unseen: Secret[]; failures: string[] }> {
   const leaks: Leak[] = [];
+  const failures: string[] = [];
   const seen = new Set<string>();
   const calls = Object.entries(readers).flatMap(([reader, client]) => requests.map((request) => ({ reader: reader as Reader, client: client!, request })));
   let next = 0;
@@ -236,6 +238,7 @@ export async function sweepForSecrets(
     while (next < calls.length) {
       const { reader, client, request } = calls[next++];
       const response = await client.raw('GET', request.path);
+      if (response.status >= 500) failures.push(`${reader}: ${response.status} GET ${request.path}`);
       for (const secret of secrets) {
         if (!response.text.includes(secret.text)) continue;
         seen.add(secret.text);
@@ -244,5 +247,5 @@ export async function sweepForSecrets(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { leaks, unseen: secrets.filter((secret) => !seen.has(secret.text)) };
+  return { leaks, unseen: secrets.filter((secret) => !seen.has(secret.text)), failures };
 }

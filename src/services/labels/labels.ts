@@ -150,15 +150,18 @@ export class LabelsService {
         ])
         .groupBy('label_links.label_id')
         .execute(),
-      this.db
-        .selectFrom('label_links')
-        .innerJoin('merge_requests', 'merge_requests.id', 'label_links.target_id')
-        .where('label_links.target_type', '=', 'MergeRequest')
-        .where('label_links.label_id', 'in', projectLabels)
-        .where('merge_requests.state', 'in', mayReadMergeRequest(standing) ? ['opened', 'reopened'] : [])
-        .select((eb) => ['label_links.label_id', eb.fn.countAll<number | string>().as('open')])
-        .groupBy('label_links.label_id')
-        .execute(),
+      // Nothing to count for a caller who may not read the project's merge requests.
+      mayReadMergeRequest(standing)
+        ? this.db
+            .selectFrom('label_links')
+            .innerJoin('merge_requests', 'merge_requests.id', 'label_links.target_id')
+            .where('label_links.target_type', '=', 'MergeRequest')
+            .where('label_links.label_id', 'in', projectLabels)
+            .where('merge_requests.state', 'in', ['opened', 'reopened'])
+            .select((eb) => ['label_links.label_id', eb.fn.countAll<number | string>().as('open')])
+            .groupBy('label_links.label_id')
+            .execute()
+        : [],
       this.db
         .selectFrom('subscriptions')
         .select('subscribable_id')

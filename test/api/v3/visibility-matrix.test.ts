@@ -134,10 +134,11 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
       assignee: extra.assignee.client,
     };
     const visibilityOf = (projectId: number) => swept.find((project) => project.id === projectId)!.visibility;
-    const { leaks, unseen } = await sweepForSecrets(readers, requests, swept.flatMap((project) => project.seeds.secrets), visibilityOf);
+    const { leaks, unseen, failures } = await sweepForSecrets(readers, requests, swept.flatMap((project) => project.seeds.secrets), visibilityOf);
     const lines = leaks.map((leak) => `  ${leak.reader} saw ${leak.secret.text} in ${leak.status} GET ${leak.path}`);
     assert.deepEqual(lines, [], `${leaks.length} secrets shown to callers who may not read them:\n${lines.join('\n')}`);
     assert.deepEqual(unseen.map((secret) => secret.text), [], 'every secret is shown to someone who may read it');
+    assert.deepEqual(failures, [], 'no answer is a 5xx');
   });
 });
 
