@@ -77,6 +77,11 @@ export function mayReadSnippet(standing: ProjectStanding, snippet: { visibility_
   return can(standing, 'read_project_snippet') && visibleSnippetLevels(standing).includes(snippet.visibility_level);
 }
 
+/** `mayReadSnippet` as a condition on the `snippets` of the project whose standing this is. */
+export function readableSnippetsIn(standing: ProjectStanding): (eb: ExpressionBuilder<Database, 'snippets'>) => Expression<SqlBool> {
+  return (eb) => (can(standing, 'read_project_snippet') ? eb('snippets.visibility_level', 'in', visibleSnippetLevels(standing)) : FALSE);
+}
+
 // ---- Merge requests ----
 
 /**
@@ -97,11 +102,7 @@ type EventsEb = ExpressionBuilder<Database, 'events'>;
  */
 function readableNoteIdsIn(db: Db, projectId: number, standing: ProjectStanding) {
   const issues = db.selectFrom('issues').select('issues.id').where('issues.project_id', '=', projectId).where(readableIssuesIn(standing));
-  const snippets = db
-    .selectFrom('snippets')
-    .select('snippets.id')
-    .where('snippets.project_id', '=', projectId)
-    .where('snippets.visibility_level', 'in', can(standing, 'read_project_snippet') ? visibleSnippetLevels(standing) : [-1]);
+  const snippets = db.selectFrom('snippets').select('snippets.id').where('snippets.project_id', '=', projectId).where(readableSnippetsIn(standing));
   return db
     .selectFrom('notes')
     .select('notes.id')

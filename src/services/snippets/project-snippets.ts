@@ -5,7 +5,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { SettingsReader } from '../settings-reader';
 import { INTERNAL, PRIVATE, PUBLIC, visibilityName, type Caller, type ProjectStanding } from '../policy';
-import { visibleSnippetLevels } from '../policy-reads';
+import { readableSnippetsIn } from '../policy-reads';
 import { Validation, forbidden, notFound, notGiven, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
@@ -53,7 +53,7 @@ export class ProjectSnippetsService {
   ) {}
 
   private visible(project: Project, standing: ProjectStanding) {
-    return this.ctx.db.selectFrom('snippets').where('project_id', '=', project.id).where('visibility_level', 'in', visibleSnippetLevels(standing));
+    return this.ctx.db.selectFrom('snippets').where('snippets.project_id', '=', project.id).where(readableSnippetsIn(standing));
   }
 
   /** Newest first. */
