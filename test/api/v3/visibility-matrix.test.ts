@@ -142,6 +142,19 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
   });
 });
 
+describe('todos on what their owner may not read', () => {
+  test('DELETE /todos/:id answers 404 and shows nothing of the target', async () => {
+    const guest = projects.private.guest;
+    const todos = await app.services.ctx.db.selectFrom('todos').select('id').where('user_id', '=', guest.user.id).where('project_id', '=', projects.private.id).execute();
+    assert.equal(todos.length, 2);
+    for (const { id } of todos) {
+      const response = await guest.client.delete(`/todos/${id}`);
+      assert.equal(response.status, 404);
+      assert.ok(!response.text.includes('SECRET'), response.text);
+    }
+  });
+});
+
 describe('merge requests: in a private project for reporters and up, in internal and public ones for every reader', () => {
   const reads = (seeds: { mergeRequestId: number; mergeRequestNoteId: number }) => {
     const mr = seeds.mergeRequestId;
