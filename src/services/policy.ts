@@ -147,8 +147,12 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
       return standing.issuesEnabled && access >= OWNER;
     // Merge requests (GitLab 8.12's project policy): readers of the project read them, developers open,
     // change and administer them (assignee, milestone, labels); an archived project takes no new work.
+    // A merge request shows the code it changes (its changes, commits and versions), so in a private
+    // project only those who read the code read it: reporters and up. GitLab 8.12 let a private
+    // project's guests read merge requests, and so the code they may not download; later GitLab
+    // closed that leak, and Forge follows it. Internal and public projects are as in 8.12.
     case 'read_merge_request':
-      return standing.mergeRequestsEnabled && (access >= GUEST || open);
+      return standing.mergeRequestsEnabled && (access >= (standing.visibilityLevel === PRIVATE ? REPORTER : GUEST) || open);
     case 'create_merge_request':
     case 'update_merge_request':
       return standing.mergeRequestsEnabled && access >= DEVELOPER && !standing.archived;
@@ -182,6 +186,15 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
     case 'archive_project':
       return access >= OWNER;
   }
+}
+
+/**
+ * Whether refusing `ability` hides what it reads rather than forbids it: a guest of a private
+ * project may not know what its merge requests are, so the refusal is a 404, as for any object the
+ * caller may not see (a merge request feature that is off stays a 403, as in 8.12).
+ */
+export function hides(standing: ProjectStanding, ability: ProjectAbility): boolean {
+  return ability === 'read_merge_request' && standing.mergeRequestsEnabled && !can(standing, ability);
 }
 
 /** The caller's standing towards one group. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ApiClient } from './client';
-import { CALLERS, type Caller } from './project-world';
+import { CALLERS, type Caller, type Secret, type SecretKind, type SecretSeeds } from './project-world';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export const VISIBILITY_LEVELS: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
@@ -96,4 +96,156 @@ export function assertCodeAccess(
   success = 200,
 ): Promise<void> {
   return assertRouteAccess(projects, call, (visibility, caller) => codeReadStatus(visibility, caller, success));
+}
+
+/** The callers of the secrets sweep: every `Caller`, and those a confidential issue or an access request tells apart. */
+export type Reader = Caller | 'requester' | 'author' | 'assignee';
+
+/**
+ * Whether `reader` may read a secret of `kind` in a project of `visibility` (`seedSecrets`), by the
+ * rule the API answers with: a confidential issue is its project's reporters' and up, its author's
+ * and its assignee's (both guests here); a private snippet its project's members'; a merge request,
+ * and the code it shows, everyone's who reads the project, but in a private project reporters' and
+ * up only (GitLab 8.12 let guests read them; later GitLab closed that). Anonymous callers get 401.
+ */
+export function maySee(kind: SecretKind, visibility: Visibility, reader: Reader): boolean {
+  const member = ['guest', 'author', 'assignee', 'reporter', 'developer', 'master', 'owner', 'admin'].includes(reader);
+  const reporter = ['reporter', 'developer', 'master', 'owner', 'admin'].includes(reader);
+  if (reader === 'anonymous') return false;
+  switch (kind) {
+    case 'confidential':
+      return reporter || reader === 'author' || reader === 'assignee';
+    case 'snippet':
+      return member;
+    case 'merge_request':
+      return visibility === 'private' ? reporter : true;
+  }
+}
+
+export interface SweptProject {
+  visibility: Visibility;
+  id: number;
+  seeds: SecretSeeds;
+}
+
+/** The value of a path parameter outside a project's routes (a user's or a group's id), if the sweep has one. */
+export type Others = (template: string, name: string) => string | undefined;
+
+/** What a path parameter names in a project with secrets (anything else: `1`, which may name nothing). */
+function pathValue(template: string, name: string, project: SweptProject | undefined, others: Others): string {
+  const segments = template.split('/');
+  const at = segments.indexOf(`{${name}}`);
+  const previous = segments[at - 1];
+  const seeds = project?.seeds;
+  if (name === 'id' && project) return String(project.id);
+  if (!seeds) return others(template, name) ?? '1';
+  const noteable = previous === 'notes' ? segments[at - 3] : previous;
+  const byNoteable = (kind: string | undefined, ids: { issues: number; snippets: number; merge_requests: number }) =>
+    String(kind === 'issues' ? ids.issues : kind === 'snippets' ? ids.snippets : ids.merge_requests);
+  switch (name) {
+    case 'issue_id':
+      return String(seeds.issueId);
+    case 'snippet_id':
+      return String(seeds.snippetId);
+    case 'merge_request_id':
+      return String(seeds.mergeRequestId);
+    case 'milestone_id':
+      return String(seeds.milestoneId);
+    case 'noteable_id':
+    case 'awardable_id':
+      return byNoteable(previous, { issues: seeds.issueId, snippets: seeds.snippetId, merge_requests: seeds.mergeRequestId });
+    case 'note_id':
+      return byNoteable(noteable, { issues: seeds.issueNoteId, snippets: seeds.snippetNoteId, merge_requests: seeds.mergeRequestNoteId });
+    case 'sha':
+      return seeds.sha;
+    case '*':
+      return previous === 'branches' ? encodeURIComponent(seeds.branch) : seeds.branch;
+    case 'format':
+      return 'zip';
+    default:
+      return others(template, name) ?? '1';
+  }
+}
+
+/** Query parameters a GET route declares, filled so that its answer reaches the seeded secrets. */
+function queryFor(parameters: string[], seeds: SecretSeeds | undefined): string {
+  const values: Record<string, string> = {
+    per_page: '100',
+    ref_name: seeds?.branch ?? 'master',
+    ref: seeds?.branch ?? 'master',
+    file_path: 'secret.txt',
+    filepath: 'secret.txt',
+    from: 'master',
+    to: seeds?.branch ?? 'master',
+    scope: 'all',
+    state: 'all',
+  };
+  const query = parameters.filter((name) => values[name] !== undefined).map((name) => `${name}=${encodeURIComponent(values[name])}`);
+  return query.length > 0 ? `?${query.join('&')}` : '';
+}
+
+/** One GET request of the sweep: the path to ask and the project it names, if any. */
+export interface SweepRequest {
+  path: string;
+  project?: SweptProject;
+}
+
+/**
+ * Every GET route of the OpenAPI document under `/api/v3`, with its path parameters filled: a route
+ * under `/projects/{id}` once per project, with that project's seeded ids; any other once, with
+ * `others` or `1`.
+ */
+export function sweepRequests(document: any, projects: SweptProject[], others: Others): SweepRequest[] {
+  const requests: SweepRequest[] = [];
+  for (const [template, item] of Object.entries<any>(document.paths)) {
+    if (!item.get || !template.startsWith('/api/v3/')) continue;
+    const parameters: any[] = item.get.parameters ?? [];
+    const query = (seeds?: SecretSeeds) => queryFor(parameters.filter((p) => p.in === 'query').map((p) => p.name), seeds);
+    const fill = (project?: SweptProject) => template.replace(/\{([^}]+)\}/g, (_, name: string) => pathValue(template, name, project, others));
+    if (template.startsWith('/api/v3/projects/{id}')) {
+      for (const project of projects) requests.push({ path: fill(project) + query(project.seeds), project });
+    } else requests.push({ path: fill() + query() });
+  }
+  return requests;
+}
+
+/** A secret some reader was shown but may not see. */
+export interface Leak {
+  reader: Reader;
+  path: string;
+  status: number;
+  secret: Secret;
+}
+
+/**
+ * Sends every request as every reader (a few at a time) and returns each secret shown to a reader
+ * who may not see it, every secret nobody was shown (a sweep that reaches nothing proves nothing),
+ * and every answer that is a 5xx (a refusal that fails is no refusal).
+ */
+export async function sweepForSecrets(
+  readers: Partial<Record<Reader, ApiClient>>,
+  requests: SweepRequest[],
+  secrets: Secret[],
+  visibilityOf: (projectId: number) => Visibility,
+  concurrency = 8,
+): Promise<{ leaks: Leak[]; unseen: Secret[]; failures: string[] }> {
+  const leaks: Leak[] = [];
+  const failures: string[] = [];
+  const seen = new Set<string>();
+  const calls = Object.entries(readers).flatMap(([reader, client]) => requests.map((request) => ({ reader: reader as Reader, client: client!, request })));
+  let next = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const { reader, client, request } = calls[next++];
+      const response = await client.raw('GET', request.path);
+      if (response.status >= 500) failures.push(`${reader}: ${response.status} GET ${request.path}`);
+      for (const secret of secrets) {
+        if (!response.text.includes(secret.text)) continue;
+        seen.add(secret.text);
+        if (!maySee(secret.kind, visibilityOf(secret.projectId), reader)) leaks.push({ reader, path: request.path, status: response.status, secret });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { leaks, unseen: secrets.filter((secret) => !seen.has(secret.text)), failures };
 }

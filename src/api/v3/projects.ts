@@ -102,7 +102,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     schema: { params: ProjectId, querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }), response: { 200: Type.Array(Event) } },
   }, async (request, reply) => {
     const page = pageOf(request.query);
-    const { events, total } = await services.events.list(request.project.id, page);
+    const { events, total } = await services.events.list(request.project.id, request.standing, page);
     setPageHeaders(request, reply, presenter.externalUrl, page, total);
     const notes = await services.events.notesOf(events);
     const authorIds = [...events.map((event) => event.author_id), ...[...notes.values()].map((note) => note.author_id)];

@@ -32,12 +32,12 @@ export function subscriptionsRoutes(api: Api, { services, presenter }: RouteDeps
     config: { project: 'read_label' },
     schema: { params: LabelPath, body: NoParams, response: { 201: Label, ...NotModified } },
   }, async (request, reply) => {
-    const label = await subscriptions.subscribeToLabel(request.project, request.user!, request.params.label_id);
+    const label = await subscriptions.subscribeToLabel(request.project, request.standing, request.params.label_id);
     return reply.status(201).send(presentLabel(label));
   });
 
   api.delete('/projects/:id/labels/:label_id/subscription', {
     config: { project: 'read_label' },
     schema: { params: LabelPath, querystring: NoParams, response: { 200: Label, ...NotModified } },
-  }, async (request) => presentLabel(await subscriptions.unsubscribeFromLabel(request.project, request.user!, request.params.label_id)));
+  }, async (request) => presentLabel(await subscriptions.unsubscribeFromLabel(request.project, request.standing, request.params.label_id)));
 }

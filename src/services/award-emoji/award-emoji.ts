@@ -4,9 +4,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { Caller, ProjectStanding } from '../policy';
 import { notFound, notFoundWithMessages, recordNotFound, unauthorized } from '../../errors';
-import { mayReadIssue } from '../issues/visibility';
-import { can } from '../policy';
-import { visibleLevels } from '../snippets/project-snippets';
+import { mayReadIssue, mayReadMergeRequest, mayReadSnippet } from '../policy-reads';
 import { mayAward, recordAward, type Awardable } from './awards';
 import { isEmojiName, normalizeEmojiName } from './names';
 
@@ -113,12 +111,11 @@ export class AwardEmojiService {
     } else if (target.kind === 'merge_request') {
       const mergeRequest = await db.selectFrom('merge_requests').selectAll().where('id', '=', target.id).where('target_project_id', '=', project.id).executeTakeFirst();
       if (!mergeRequest) throw recordNotFound();
-      parent = { awardable: { type: 'MergeRequest', id: mergeRequest.id }, readable: can(standing, 'read_merge_request'), authorId: mergeRequest.author_id };
+      parent = { awardable: { type: 'MergeRequest', id: mergeRequest.id }, readable: mayReadMergeRequest(standing), authorId: mergeRequest.author_id };
     } else {
       const snippet = await db.selectFrom('snippets').selectAll().where('id', '=', target.id).where('project_id', '=', project.id).executeTakeFirst();
       if (!snippet) throw recordNotFound();
-      const readable = visibleLevels(standing).includes(snippet.visibility_level);
-      parent = { awardable: { type: 'Snippet', id: snippet.id }, readable, authorId: snippet.author_id };
+      parent = { awardable: { type: 'Snippet', id: snippet.id }, readable: mayReadSnippet(standing, snippet), authorId: snippet.author_id };
     }
     if (target.noteId === undefined) return parent;
     const note = await db

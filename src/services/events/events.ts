@@ -5,6 +5,8 @@ import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
 import { chunksOf } from '../../db/chunks';
 import type { NoteRow } from '../notes/types';
+import type { ProjectStanding } from '../policy';
+import { visibleEventsIn } from '../policy-reads';
 
 export type EventRow = Selectable<EventsTable>;
 
@@ -44,8 +46,9 @@ export class EventsService {
     for (const chunk of chunksOf(rows)) await executor.insertInto('events').values(chunk).execute();
   }
 
-  async list(projectId: number, page: { offset: number; limit: number }): Promise<{ events: EventRow[]; total: number }> {
-    const query = this.ctx.db.selectFrom('events').where('project_id', '=', projectId);
+  /** A project's events the caller may see (`visibleEventsIn`), newest first; the page and its total are filtered alike. */
+  async list(projectId: number, standing: ProjectStanding, page: { offset: number; limit: number }): Promise<{ events: EventRow[]; total: number }> {
+    const query = this.ctx.db.selectFrom('events').where('events.project_id', '=', projectId).where(visibleEventsIn(this.ctx.db, projectId, standing));
     const [events, count] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

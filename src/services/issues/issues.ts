@@ -16,7 +16,7 @@ import { loadIssueDetails } from './details';
 import { labelTitles, linkLabels, setLabels } from '../labels/label-links';
 import { applyIssueFilters, orderIssues } from './lists';
 import { projectIssuesPage } from './project-lists';
-import { confidentialFilter, issueProjectIds, mayReadIssue, seesConfidential } from './visibility';
+import { issueProjectIds, mayReadIssue, readableIssues, readableIssuesIn, seesConfidential } from '../policy-reads';
 import { issueCreatedTodos, issueUpdatedTodos } from '../todos/issue-todos';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow } from './types';
 import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../notes/system-notes';
@@ -63,8 +63,7 @@ export class IssuesService {
   async listForGroup(groupId: number, caller: Caller, filters: IssueFilters, page: Page): Promise<IssuePage> {
     const query = this.ctx.db
       .selectFrom('issues')
-      .where('issues.project_id', 'in', issueProjectIds(this.ctx.db, caller).where('projects.namespace_id', '=', groupId))
-      .where(confidentialFilter(this.ctx.db, caller));
+      .where(readableIssues(this.ctx.db, caller, issueProjectIds(this.ctx.db, caller).where('projects.namespace_id', '=', groupId)));
     return this.page(applyIssueFilters(query, filters), filters, page, caller);
   }
 
@@ -73,10 +72,11 @@ export class IssuesService {
     const milestone = await this.ctx.db.selectFrom('milestones').select('id').where('id', '=', milestoneId).where('project_id', '=', project.id).executeTakeFirst();
     if (!milestone) throw recordNotFound();
     const caller = standing.caller!;
-    let query = this.ctx.db.selectFrom('issues').where('issues.project_id', '=', project.id).where('issues.milestone_id', '=', milestone.id);
-    if (!seesConfidential(standing)) {
-      query = query.where((eb) => eb.or([eb('issues.confidential', '=', 0), eb('issues.author_id', '=', caller.id), eb('issues.assignee_id', '=', caller.id)]));
-    }
+    const query = this.ctx.db
+      .selectFrom('issues')
+      .where('issues.project_id', '=', project.id)
+      .where('issues.milestone_id', '=', milestone.id)
+      .where(readableIssuesIn(standing));
     return this.page(query, { orderBy: 'id', sort: 'asc' }, page, caller, [project]);
   }
 

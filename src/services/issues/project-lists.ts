@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import { preparedShapes } from '../../db/prepared';
 import { pageLimit } from '../../db/page-limit';
 import { applyIssueFilters, orderIssues } from './lists';
+import { notConfidentialOrOwn } from '../policy-reads';
 import type { IssueFilters } from './types';
 
 /** A project's issue list as far as its query's shape goes: which filters, which order, whether the caller sees confidential issues. */
@@ -35,9 +36,8 @@ function countQuery(db: Db, shape: ProjectIssuesShape, values: ProjectIssuesValu
 
 function projectIssues(db: Db, { filters, seesConfidential }: ProjectIssuesShape, values: ProjectIssuesValues) {
   let query = db.selectFrom('issues').where('issues.project_id', '=', values.projectId);
-  if (!seesConfidential) {
-    query = query.where((eb) => eb.or([eb('issues.confidential', '=', 0), eb('issues.author_id', '=', values.callerId), eb('issues.assignee_id', '=', values.callerId)]));
-  }
+  // The project's part of `readableIssuesIn` (the route has checked `read_issue`), with the caller's id a value of the prepared query.
+  if (!seesConfidential) query = query.where((eb) => notConfidentialOrOwn(eb, values.callerId));
   // The given filters' values from `values` (stand-ins while prepared); `No Milestone` is a shape of its own.
   return applyIssueFilters(query, {
     ...filters,

@@ -5,6 +5,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { recordIdOf } from '../../lib/record-id';
+import type { ProjectStanding } from '../policy';
+import { mayReadMergeRequest, readableIssuesIn } from '../policy-reads';
 import { TITLE_TAKEN, checkColor, checkTitle, type LabelRow } from './rules';
 
 /** A label as the API shows it to one caller. */
@@ -36,13 +38,13 @@ export class LabelsService {
   }
 
   /** Every label of the project by title, with its counts and the caller's subscription: three queries for any number. */
-  async list(projectId: number, userId: number): Promise<LabelView[]> {
+  async list(projectId: number, standing: ProjectStanding): Promise<LabelView[]> {
     const labels = await this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).orderBy('title').execute();
-    return this.views(projectId, userId, labels);
+    return this.views(projectId, standing, labels);
   }
 
   /** 409 `Label already exists` for a title the project has, also when a concurrent request took it first. */
-  async create(projectId: number, userId: number, label: NewLabel): Promise<LabelView> {
+  async create(projectId: number, standing: ProjectStanding, label: NewLabel): Promise<LabelView> {
     if (await this.findByTitle(projectId, label.name)) throw conflict('Label already exists');
     const validation = new Validation();
     checkColor(validation, label.color);
@@ -56,14 +58,14 @@ export class LabelsService {
       .returningAll()
       .executeTakeFirst();
     if (!created) throw conflict('Label already exists');
-    return (await this.views(projectId, userId, [created]))[0];
+    return (await this.views(projectId, standing, [created]))[0];
   }
 
   /**
    * Renames, recolours or redescribes the label called `name`. 8.12's order: the label (404), then
    * something to change (blank values are not given), then the record's validations.
    */
-  async update(projectId: number, userId: number, name: string, changes: LabelChanges): Promise<LabelView> {
+  async update(projectId: number, standing: ProjectStanding, name: string, changes: LabelChanges): Promise<LabelView> {
     const label = await this.findByTitle(projectId, name);
     if (!label) throw notFound('Label not found');
     if (changes.new_name === undefined && changes.color === undefined && changes.description === undefined) {
@@ -85,7 +87,7 @@ export class LabelsService {
         .executeTakeFirst();
       // Removed by a concurrent request since it was read.
       if (!updated) throw notFound('Label not found');
-      return (await this.views(projectId, userId, [updated]))[0];
+      return (await this.views(projectId, standing, [updated]))[0];
     } catch (error) {
       // Another request gave its label this title between the check and the update.
       if (isUniqueViolation(error)) throw validationFailed({ title: [TITLE_TAKEN] });
@@ -111,14 +113,14 @@ export class LabelsService {
    * A label of the project by id, or else by title (8.12's `find_project_label`), as the caller sees
    * it; `404 Label Not Found` when neither names one.
    */
-  async findByIdOrTitle(projectId: number, userId: number, idOrTitle: string): Promise<LabelView> {
+  async findByIdOrTitle(projectId: number, standing: ProjectStanding, idOrTitle: string): Promise<LabelView> {
     const id = recordIdOf(idOrTitle);
     const byId = id !== undefined
       ? await this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst()
       : undefined;
     const label = byId ?? (await this.findByTitle(projectId, idOrTitle));
     if (!label) throw notFound('Label');
-    return (await this.views(projectId, userId, [label]))[0];
+    return (await this.views(projectId, standing, [label]))[0];
   }
 
   private findByTitle(projectId: number, title: string): Promise<LabelRow | undefined> {
@@ -126,12 +128,13 @@ export class LabelsService {
   }
 
   /**
-   * Counts and subscriptions for labels of one project. Like 8.12's API (which counted with no user),
-   * confidential issues are never counted, so a count tells nobody about issues they may not see.
-   * Open merge requests count whoever asks, as 8.12's did.
+   * Counts and subscriptions for labels of one project. A count counts what the caller may read
+   * (`policy-reads.ts`), so it tells nobody about issues or merge requests they may not see: 8.12's
+   * API counted with no user, which left confidential issues out for everyone.
    */
-  private async views(projectId: number, userId: number, labels: LabelRow[]): Promise<LabelView[]> {
+  private async views(projectId: number, standing: ProjectStanding, labels: LabelRow[]): Promise<LabelView[]> {
     if (labels.length === 0) return [];
+    const userId = standing.caller?.id ?? 0;
     const projectLabels = this.db.selectFrom('labels').select('id').where('project_id', '=', projectId);
     const [counts, mergeRequestCounts, subscriptions] = await Promise.all([
       this.db
@@ -139,7 +142,7 @@ export class LabelsService {
         .innerJoin('issues', 'issues.id', 'label_links.target_id')
         .where('label_links.target_type', '=', 'Issue')
         .where('label_links.label_id', 'in', projectLabels)
-        .where('issues.confidential', '=', 0)
+        .where(readableIssuesIn(standing))
         .select((eb) => [
           'label_links.label_id',
           eb.fn.sum<number | string>(eb.case().when('issues.state', 'in', ['opened', 'reopened']).then(1).else(0).end()).as('open'),
@@ -147,15 +150,18 @@ export class LabelsService {
         ])
         .groupBy('label_links.label_id')
         .execute(),
-      this.db
-        .selectFrom('label_links')
-        .innerJoin('merge_requests', 'merge_requests.id', 'label_links.target_id')
-        .where('label_links.target_type', '=', 'MergeRequest')
-        .where('label_links.label_id', 'in', projectLabels)
-        .where('merge_requests.state', 'in', ['opened', 'reopened'])
-        .select((eb) => ['label_links.label_id', eb.fn.countAll<number | string>().as('open')])
-        .groupBy('label_links.label_id')
-        .execute(),
+      // Nothing to count for a caller who may not read the project's merge requests.
+      mayReadMergeRequest(standing)
+        ? this.db
+            .selectFrom('label_links')
+            .innerJoin('merge_requests', 'merge_requests.id', 'label_links.target_id')
+            .where('label_links.target_type', '=', 'MergeRequest')
+            .where('label_links.label_id', 'in', projectLabels)
+            .where('merge_requests.state', 'in', ['opened', 'reopened'])
+            .select((eb) => ['label_links.label_id', eb.fn.countAll<number | string>().as('open')])
+            .groupBy('label_links.label_id')
+            .execute()
+        : [],
       this.db
         .selectFrom('subscriptions')
         .select('subscribable_id')

@@ -6,7 +6,7 @@ import { recordNotFound } from '../../errors';
 import type { DiffFile } from '../../git/diff';
 import type { Commit } from '../../git/objects';
 import { loadIssueDetails } from '../issues/details';
-import { mayReadIssue } from '../issues/visibility';
+import { mayReadIssue } from '../policy-reads';
 import { closesIssues } from './closes-issues';
 import { loadMergeRequestDetails } from './details';
 import { findMergeRequest } from './find';

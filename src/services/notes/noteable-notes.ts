@@ -12,7 +12,7 @@ import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
 import { emojiOnlyName, mayAward, recordAward } from '../award-emoji/awards';
-import { mayReadIssue } from '../issues/visibility';
+import { mayReadIssue } from '../policy-reads';
 import { findNoteable, noteableAuthorId, type Noteable, type NoteableKind } from './noteables';
 import { buildNoteableNoteData } from './noteable-note-data';
 import { crossReferencedIid, recordCrossReferences } from './system-notes';

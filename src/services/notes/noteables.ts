@@ -4,9 +4,8 @@ import type { IssueRow } from '../issues/types';
 import type { Project } from '../projects/types';
 import type { SnippetRow } from '../snippets/project-snippets';
 import type { MergeRequestRow } from '../merge-requests/types';
-import { visibleLevels } from '../snippets/project-snippets';
-import { mayReadIssue } from '../issues/visibility';
-import { can, type ProjectStanding } from '../policy';
+import { mayReadIssue, mayReadMergeRequest, mayReadSnippet } from '../policy-reads';
+import type { ProjectStanding } from '../policy';
 import { recordNotFound } from '../../errors';
 
 /** The path segment of a noteable kind (`/projects/:id/issues/:noteable_id/notes`). */
@@ -41,15 +40,14 @@ export async function findNoteable(db: Db, project: Project, standing: ProjectSt
   if (kind === 'issues') {
     const [issue] = await queries.issue(db, id, project.id);
     if (!issue) throw recordNotFound();
-    return { type: 'Issue', issue, id: issue.id, readable: can(standing, 'read_issue') && mayReadIssue(standing, issue) };
+    return { type: 'Issue', issue, id: issue.id, readable: mayReadIssue(standing, issue) };
   }
   if (kind === 'merge_requests') {
     const [mergeRequest] = await queries.mergeRequest(db, id, project.id);
     if (!mergeRequest) throw recordNotFound();
-    return { type: 'MergeRequest', mergeRequest, id: mergeRequest.id, readable: can(standing, 'read_merge_request') };
+    return { type: 'MergeRequest', mergeRequest, id: mergeRequest.id, readable: mayReadMergeRequest(standing) };
   }
   const [snippet] = await queries.snippet(db, id, project.id);
   if (!snippet) throw recordNotFound();
-  const readable = can(standing, 'read_project_snippet') && visibleLevels(standing).includes(snippet.visibility_level);
-  return { type: 'Snippet', snippet, id: snippet.id, readable };
+  return { type: 'Snippet', snippet, id: snippet.id, readable: mayReadSnippet(standing, snippet) };
 }

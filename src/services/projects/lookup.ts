@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/index';
 import { preparedPerHandle } from '../../db/prepared';
 import { forbidden, notFound } from '../../errors';
-import { OWNER, can, type Caller, type ProjectAbility, type ProjectStanding } from '../policy';
+import { OWNER, can, hides, type Caller, type ProjectAbility, type ProjectStanding } from '../policy';
 import type { NamespaceRow as Namespace, Project, ProjectRow } from './types';
 
 // A project is always read with its namespace: one query, the namespace's columns under `ns_` names.
@@ -189,9 +189,10 @@ function standingFrom(project: Project, caller: Caller | null, projectAccess: nu
   };
 }
 
-/** `403 Forbidden` unless the standing allows the ability. */
+/** `403 Forbidden` unless the standing allows the ability; `404 Not Found` where the refusal hides what it reads (`hides`). */
 export function authorize(standing: ProjectStanding, ability: ProjectAbility): void {
-  if (!can(standing, ability)) throw forbidden();
+  if (can(standing, ability)) return;
+  throw hides(standing, ability) ? notFound() : forbidden();
 }
 
 /** The owner shown in system hooks: the namespace's user, or the group itself (with no e-mail), as GitLab 8.12. */

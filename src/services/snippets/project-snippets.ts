@@ -4,7 +4,8 @@ import type { SnippetsTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { SettingsReader } from '../settings-reader';
-import { GUEST, INTERNAL, PRIVATE, PUBLIC, effectiveAccess, visibilityName, type Caller, type ProjectStanding } from '../policy';
+import { INTERNAL, PRIVATE, PUBLIC, visibilityName, type Caller, type ProjectStanding } from '../policy';
+import { readableSnippetsIn } from '../policy-reads';
 import { Validation, forbidden, notFound, notGiven, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
@@ -27,17 +28,6 @@ const LEVELS = [PRIVATE, INTERNAL, PUBLIC];
 
 /** GitLab's `present?`: absent, null and blank (whitespace only) are not given. */
 const isGiven = (value: unknown): boolean => value !== undefined && value !== null && String(value).trim() !== '';
-
-/**
- * The snippet levels a caller sees in a project they can read (GitLab 8.12's `SnippetsFinder`
- * `by_project`): members and admins all of them, other signed-in users public and internal ones.
- * External users see only public ones of a project they are not a member of: 8.12's finder listed
- * internal ones to them too, which its own snippet policy refused.
- */
-export function visibleLevels(standing: ProjectStanding): number[] {
-  if (effectiveAccess(standing) >= GUEST) return LEVELS;
-  return standing.caller?.external === 1 ? [PUBLIC] : [INTERNAL, PUBLIC];
-}
 
 /** Only a snippet's author and admins change or remove it, whatever their role in the project (8.12's snippet policy). */
 const mayModify = (caller: Caller | null, snippet: SnippetRow) => caller !== null && (caller.admin === 1 || snippet.author_id === caller.id);
@@ -63,7 +53,7 @@ export class ProjectSnippetsService {
   ) {}
 
   private visible(project: Project, standing: ProjectStanding) {
-    return this.ctx.db.selectFrom('snippets').where('project_id', '=', project.id).where('visibility_level', 'in', visibleLevels(standing));
+    return this.ctx.db.selectFrom('snippets').where('snippets.project_id', '=', project.id).where(readableSnippetsIn(standing));
   }
 
   /** Newest first. */

@@ -3,12 +3,12 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { UsersService } from '../users/users';
 import type { LabelsService, LabelView } from '../labels/labels';
-import type { Caller, ProjectStanding } from '../policy';
+import type { ProjectStanding } from '../policy';
 import type { IssueDetails } from '../issues/types';
 import { notFound, notModified, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { loadIssueDetails } from '../issues/details';
-import { mayReadIssue } from '../issues/visibility';
+import { mayReadIssue } from '../policy-reads';
 import type { MergeRequestDetails } from '../merge-requests/types';
 import { findMergeRequest } from '../merge-requests/find';
 import { loadMergeRequestDetails } from '../merge-requests/details';
@@ -43,12 +43,12 @@ export class SubscriptionsService {
     return this.changeMergeRequest(project, standing, mergeRequestId, false);
   }
 
-  async subscribeToLabel(project: Project, caller: Caller, idOrTitle: string): Promise<LabelView> {
-    return this.changeLabel(project, caller, idOrTitle, true);
+  async subscribeToLabel(project: Project, standing: ProjectStanding, idOrTitle: string): Promise<LabelView> {
+    return this.changeLabel(project, standing, idOrTitle, true);
   }
 
-  async unsubscribeFromLabel(project: Project, caller: Caller, idOrTitle: string): Promise<LabelView> {
-    return this.changeLabel(project, caller, idOrTitle, false);
+  async unsubscribeFromLabel(project: Project, standing: ProjectStanding, idOrTitle: string): Promise<LabelView> {
+    return this.changeLabel(project, standing, idOrTitle, false);
   }
 
   /** The issue by its global id (`404 Not found`; a confidential one the caller may not read `404 Not Found`). */
@@ -75,8 +75,9 @@ export class SubscriptionsService {
     return { ...before, subscribed };
   }
 
-  private async changeLabel(project: Project, caller: Caller, idOrTitle: string, subscribed: boolean): Promise<LabelView> {
-    const label = await this.labels.findByIdOrTitle(project.id, caller.id, idOrTitle);
+  private async changeLabel(project: Project, standing: ProjectStanding, idOrTitle: string, subscribed: boolean): Promise<LabelView> {
+    const caller = standing.caller!;
+    const label = await this.labels.findByIdOrTitle(project.id, standing, idOrTitle);
     if (label.subscribed === subscribed) throw notModified();
     await setSubscription(this.ctx.db, caller.id, { type: 'Label', id: label.id }, subscribed);
     return { ...label, subscribed };

@@ -3,7 +3,7 @@ import type { Project } from '../projects/types';
 import type { IssueRow } from '../issues/types';
 import { loadStanding } from '../projects/lookup';
 import { can, visibleWithoutMembership, type Caller } from '../policy';
-import { mayReadIssue } from '../issues/visibility';
+import { mayReadIssue } from '../policy-reads';
 import { mentionedNames } from './mentions';
 
 /**
@@ -42,7 +42,7 @@ export async function issueReaders(trx: Db, project: Project, issue: IssueRow, u
   const readers: number[] = [];
   for (const user of users) {
     const standing = await loadStanding(trx, project, user);
-    if (can(standing, 'read_issue') && mayReadIssue(standing, issue)) readers.push(user.id);
+    if (mayReadIssue(standing, issue)) readers.push(user.id);
   }
   return readers;
 }

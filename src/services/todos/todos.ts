@@ -1,8 +1,10 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { User, UsersService } from '../users/users';
 import type { IssueDetails } from '../issues/types';
-import { confidentialFilter, featureProjectIds, issueProjectIds, mayReadIssue } from '../issues/visibility';
+import { confidentialFilter, issueProjectIds, mayReadIssue, mergeRequestProjectIds } from '../policy-reads';
 import { loadIssueDetails } from '../issues/details';
 import type { MergeRequestDetails } from '../merge-requests/types';
 import { loadMergeRequestDetails } from '../merge-requests/details';
@@ -52,13 +54,14 @@ export class TodosService {
     return { todos: await this.details(rows, caller), total: Number(count.total) };
   }
 
-  /** Marks one of the caller's todos done; `404 Not found` for anyone else's. */
+  /** Marks one of the caller's todos done; `404 Not found` for anyone else's, and for one on what the caller may no longer read. */
   async markDone(caller: Caller, todoId: number): Promise<TodoDetails> {
     const todo = await this.ctx.db
       .updateTable('todos')
       .set({ state: 'done', updated_at: now() })
-      .where('id', '=', todoId)
-      .where('user_id', '=', caller.id)
+      .where('todos.id', '=', todoId)
+      .where('todos.user_id', '=', caller.id)
+      .where(this.targetReadable(caller))
       .returningAll()
       .executeTakeFirst();
     if (!todo) throw recordNotFound();
@@ -114,37 +117,37 @@ export class TodosService {
    * now is left out too, and so is one in a project whose merge requests they may no longer read.
    */
   private visible(caller: Caller, filters: TodoFilters) {
-    const db = this.ctx.db;
-    let query = db
-      .selectFrom('todos')
-      .where('todos.user_id', '=', caller.id)
-      .where('todos.state', '=', filters.state)
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('todos.target_type', '=', 'Issue'),
-            eb('todos.project_id', 'in', issueProjectIds(db, caller)),
-            // Each todo looks its issue up by id. OFFSET 0 keeps PostgreSQL from making this a join, which it
-            // planned as a scan of every issue in the instance (20 ms on 50,000) to count a user's few hundred
-            // todos; SQLite takes an OFFSET only after a LIMIT.
-            eb.exists(
-              eb
-                .selectFrom('issues')
-                .select('issues.id')
-                .whereRef('issues.id', '=', 'todos.target_id')
-                .where(confidentialFilter(db, caller))
-                .limit(1)
-                .offset(0),
-            ),
-          ]),
-          eb.and([eb('todos.target_type', '=', 'MergeRequest'), eb('todos.project_id', 'in', featureProjectIds(db, caller, 'merge_requests_enabled'))]),
-        ]),
-      );
+    let query = this.ctx.db.selectFrom('todos').where('todos.user_id', '=', caller.id).where('todos.state', '=', filters.state).where(this.targetReadable(caller));
     if (filters.action !== undefined) query = query.where('todos.action', '=', filters.action);
     if (filters.authorId !== undefined) query = query.where('todos.author_id', '=', filters.authorId);
     if (filters.projectId !== undefined) query = query.where('todos.project_id', '=', filters.projectId);
     if (filters.type !== undefined) query = query.where('todos.target_type', '=', filters.type);
     return query;
+  }
+
+  /** Whether the caller may read a todo's issue or merge request (`policy-reads.ts`). */
+  private targetReadable(caller: Caller) {
+    const db = this.ctx.db;
+    return (eb: ExpressionBuilder<Database, 'todos'>) =>
+      eb.or([
+        eb.and([
+          eb('todos.target_type', '=', 'Issue'),
+          eb('todos.project_id', 'in', issueProjectIds(db, caller)),
+          // Each todo looks its issue up by id. OFFSET 0 keeps PostgreSQL from making this a join, which it
+          // planned as a scan of every issue in the instance (20 ms on 50,000) to count a user's few hundred
+          // todos; SQLite takes an OFFSET only after a LIMIT.
+          eb.exists(
+            eb
+              .selectFrom('issues')
+              .select('issues.id')
+              .whereRef('issues.id', '=', 'todos.target_id')
+              .where(confidentialFilter(db, caller))
+              .limit(1)
+              .offset(0),
+          ),
+        ]),
+        eb.and([eb('todos.target_type', '=', 'MergeRequest'), eb('todos.project_id', 'in', mergeRequestProjectIds(db, caller))]),
+      ]);
   }
 
   /** A page of todos with their issues or merge requests, projects, authors and notes, in a fixed number of queries. */

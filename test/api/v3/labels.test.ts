@@ -4,6 +4,7 @@ import { startApp, type TestApp } from '../../support/app';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { assertAccess, expectedStatus, REFUSALS, type Visibility } from '../../support/access-matrix';
 import type { ApiClient } from '../../support/client';
+import { grantProjectRole } from '../../support/roles';
 import { findOrCreateLabels } from '../../../src/services/labels/find-or-create';
 import { inTransaction } from '../../../src/db/transaction';
 
@@ -87,7 +88,7 @@ describe('GET /projects/:id/labels', () => {
     await insertIssue(project.id, 'opened', ['beta', 'delta']);
     await insertIssue(project.id, 'reopened', ['beta']);
     await insertIssue(project.id, 'closed', ['beta', 'zeta']);
-    // 8.12's API counted with no user: confidential issues are never in the counts.
+    // A confidential issue counts for those who may read it only (8.12's API counted with no user, which left it out for everyone).
     await insertIssue(project.id, 'opened', ['beta'], 1);
     const beta = await labelRow(project.id, 'beta');
     const time = new Date().toISOString();
@@ -103,13 +104,17 @@ describe('GET /projects/:id/labels', () => {
     assert.deepEqual(response.body.map((label: any) => label.name), ['Alpha', 'beta', 'delta', 'zeta']);
     assert.deepEqual(Object.keys(response.body[0]), ['name', 'color', 'description', 'open_issues_count', 'closed_issues_count', 'open_merge_requests_count', 'subscribed']);
     const byName = Object.fromEntries(response.body.map((label: any) => [label.name, label]));
-    assert.deepEqual(byName.beta, { name: 'beta', color: '#FFAABB', description: null, open_issues_count: 2, closed_issues_count: 1, open_merge_requests_count: 0, subscribed: true });
+    assert.deepEqual(byName.beta, { name: 'beta', color: '#FFAABB', description: null, open_issues_count: 3, closed_issues_count: 1, open_merge_requests_count: 0, subscribed: true });
     assert.deepEqual(byName.delta, { name: 'delta', color: '#ABC', description: 'four', open_issues_count: 1, closed_issues_count: 0, open_merge_requests_count: 0, subscribed: false });
     assert.deepEqual([byName.zeta.open_issues_count, byName.zeta.closed_issues_count], [0, 1]);
     assert.deepEqual([byName.Alpha.open_issues_count, byName.Alpha.closed_issues_count], [0, 0]);
     // The subscription is the owner's only.
     const other = await app.root.get(base(project));
     assert.equal(other.body.find((label: any) => label.name === 'beta').subscribed, false);
+    // A guest may not read the confidential issue: it is not in their count.
+    await grantProjectRole(app, project.id, people.guest.user.id, 10);
+    const guests = await people.guest.client.get(base(project));
+    assert.equal(guests.body.find((label: any) => label.name === 'beta').open_issues_count, 2);
   });
 
   test('an empty project lists no labels', async () => {

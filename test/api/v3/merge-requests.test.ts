@@ -33,7 +33,7 @@ after(() => app.close());
 const create = (client: ApiClient, projectId: number, body: Record<string, unknown>) => client.post(`/projects/${projectId}/merge_requests`, body);
 
 /** A project world of its own, for tests that count or change what a project holds. */
-const freshWorld = (roles: Role[] = ['developer', 'reporter', 'guest', 'stranger']) => createProjectWorld(app, { people, roles, commits: BRANCHES });
+const freshWorld = (roles: Role[] = ['developer', 'reporter', 'guest', 'stranger'], visibility?: number) => createProjectWorld(app, { people, roles, commits: BRANCHES, visibility });
 
 async function opened(project: ProjectWorld<Role>, body: Record<string, unknown> = {}) {
   const response = await create(project.owner.client, project.id, { source_branch: 'feature', target_branch: 'master', title: 'A change', ...body });
@@ -395,7 +395,8 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id', () => {
   });
 
   test('developers, the author and the assignee change it; a reporter 403', async () => {
-    const project = await freshWorld(['developer', 'reporter', 'guest']);
+    // Internal: a guest of a private project does not read its merge requests, even one assigned to them.
+    const project = await freshWorld(['developer', 'reporter', 'guest'], 10);
     const mr = await opened(project, { assignee_id: project.guest.user.id });
     const path = `/projects/${project.id}/merge_requests/${mr.id}`;
     assert.equal((await project.reporter.client.put(path, { title: 'by reporter' })).status, 403);

@@ -1,8 +1,19 @@
 import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { createPeople, createProjectWorld, type Caller, type ProjectWorld, type Role } from '../../support/project-world';
-import { assertAccess, expectedStatus, VISIBILITY_LEVELS, type Visibility } from '../../support/access-matrix';
+import { createPeople, createProjectWorld, seedSecrets, type Caller, type Person, type ProjectWorld, type Role } from '../../support/project-world';
+import { createGroupRow } from '../../support/roles';
+import {
+  assertAccess,
+  expectedStatus,
+  sweepForSecrets,
+  sweepRequests,
+  VISIBILITY_LEVELS,
+  type Reader,
+  type SweptProject,
+  type Visibility,
+} from '../../support/access-matrix';
 
 /**
  * The visibility rules as one table: for each visibility level, each kind of caller
@@ -62,13 +73,33 @@ const ENDPOINTS: Endpoint[] = [
 
 let app: TestApp;
 const projects = {} as Record<Visibility, ProjectWorld<Role>>;
+const swept: SweptProject[] = [];
+/** The sweep's readers beyond the world's callers: an access requester, and the confidential issues' author and assignee (guests). */
+const extra = {} as Record<'requester' | 'author' | 'assignee', Person>;
+let groupId: number;
 
 before(async () => {
   app = await startApp();
-  // One cast of callers, with the same role on a project of each visibility.
+  // One cast of callers, with the same role on a project of each visibility, in one group of the owner's.
   const people = await createPeople(app);
+  for (const name of ['requester', 'author', 'assignee'] as const) extra[name] = await app.createUser();
+  groupId = await createGroupRow(app, 'matrix-group', people.owner.user.id);
+  const db = app.services.ctx.db;
   for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
-    projects[visibility] = await createProjectWorld(app, { people, name: `matrix ${visibility}`, visibility: VISIBILITY_LEVELS[visibility] });
+    const world = await createProjectWorld(app, { people, name: `matrix ${visibility}`, visibility: VISIBILITY_LEVELS[visibility], namespaceId: groupId });
+    projects[visibility] = world;
+    const time = new Date().toISOString();
+    const member = (person: Person, requested: boolean) => ({
+      source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 10, notification_level: 3,
+      requested_at: requested ? time : null, created_at: time, updated_at: time,
+    });
+    await db.insertInto('members').values([member(extra.author, false), member(extra.assignee, false), member(extra.requester, true)]).execute();
+    const seeds = await seedSecrets(app, world, visibility, {
+      author: extra.author,
+      assignee: extra.assignee,
+      todoFor: [world.guest, world.reporter, world.stranger, extra.requester, extra.author],
+    });
+    swept.push({ visibility, id: world.id, seeds });
   }
 });
 after(() => app.close());
@@ -83,3 +114,109 @@ for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
     }
   });
 }
+
+describe('secrets: confidential issues, private snippets, merge requests of private projects and notes on them', () => {
+  test('no GET route of the OpenAPI document shows one to a caller who may not read it', async () => {
+    const document = await app.root.get('/api/v3/openapi.json');
+    assert.equal(document.status, 200);
+    const people = projects.private;
+    const others = (template: string, name: string) => {
+      if (template.startsWith('/api/v3/groups/{id}') && name === 'id') return String(groupId);
+      if (template.startsWith('/api/v3/users/') && (name === 'id' || name === 'uid')) return String(extra.author.user.id);
+      if (name === 'query') return 'matrix';
+      return undefined;
+    };
+    const requests = sweepRequests(document.body, swept, others);
+    const readers: Partial<Record<Reader, ApiClient>> = {
+      ...people.clients,
+      requester: extra.requester.client,
+      author: extra.author.client,
+      assignee: extra.assignee.client,
+    };
+    const visibilityOf = (projectId: number) => swept.find((project) => project.id === projectId)!.visibility;
+    const { leaks, unseen, failures } = await sweepForSecrets(readers, requests, swept.flatMap((project) => project.seeds.secrets), visibilityOf);
+    const lines = leaks.map((leak) => `  ${leak.reader} saw ${leak.secret.text} in ${leak.status} GET ${leak.path}`);
+    assert.deepEqual(lines, [], `${leaks.length} secrets shown to callers who may not read them:\n${lines.join('\n')}`);
+    assert.deepEqual(unseen.map((secret) => secret.text), [], 'every secret is shown to someone who may read it');
+    assert.deepEqual(failures, [], 'no answer is a 5xx');
+  });
+});
+
+describe('todos on what their owner may not read', () => {
+  test('DELETE /todos/:id answers 404 and shows nothing of the target', async () => {
+    const guest = projects.private.guest;
+    const todos = await app.services.ctx.db.selectFrom('todos').select('id').where('user_id', '=', guest.user.id).where('project_id', '=', projects.private.id).execute();
+    assert.equal(todos.length, 2);
+    for (const { id } of todos) {
+      const response = await guest.client.delete(`/todos/${id}`);
+      assert.equal(response.status, 404);
+      assert.ok(!response.text.includes('SECRET'), response.text);
+    }
+  });
+});
+
+describe('merge requests: in a private project for reporters and up, in internal and public ones for every reader', () => {
+  const reads = (seeds: { mergeRequestId: number; mergeRequestNoteId: number }) => {
+    const mr = seeds.mergeRequestId;
+    return [
+      'merge_requests',
+      `merge_requests/${mr}`,
+      `merge_requests/${mr}/changes`,
+      `merge_requests/${mr}/commits`,
+      `merge_requests/${mr}/versions`,
+      `merge_requests/${mr}/closes_issues`,
+      `merge_requests/${mr}/comments`,
+      `merge_requests/${mr}/notes`,
+      `merge_requests/${mr}/notes/${seeds.mergeRequestNoteId}`,
+      `merge_requests/${mr}/award_emoji`,
+      `merge_requests/${mr}/notes/${seeds.mergeRequestNoteId}/award_emoji`,
+      `merge_request/${mr}`,
+      `merge_request/${mr}/changes`,
+      `merge_request/${mr}/commits`,
+      `merge_request/${mr}/closes_issues`,
+      `merge_request/${mr}/comments`,
+    ];
+  };
+  /** A guest of a private project is answered as for any object they may not see; everyone else as for the project. */
+  const status = (visibility: Visibility, caller: Caller) => {
+    const expected = expectedStatus(visibility, caller, { minimum: visibility === 'private' ? 'reporter' : 'non-member' });
+    return expected === 403 ? 404 : expected;
+  };
+
+  for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
+    test(`every GET route of a merge request in a ${visibility} project`, async () => {
+      const project = swept.find((p) => p.visibility === visibility)!;
+      for (const path of reads(project.seeds)) {
+        const bodies: unknown[] = [];
+        await assertAccess(
+          projects[visibility].clients,
+          async (client) => {
+            const response = await client.get(`/projects/${project.id}/${path}`);
+            if (response.status === 404) bodies.push(response.body);
+            return response;
+          },
+          (caller) => status(visibility, caller),
+          `GET …/${path}`,
+        );
+        for (const body of bodies) assert.ok(['404 Not Found', '404 Project Not Found'].includes((body as { message?: string }).message ?? ''), JSON.stringify(body));
+      }
+    });
+
+    test(`a guest's notes, award emoji, todos and subscriptions on a merge request of a ${visibility} project`, async () => {
+      const project = swept.find((p) => p.visibility === visibility)!;
+      // The assignee of the confidential issue is a guest with no todo of their own on the merge request.
+      const guest = extra.assignee.client;
+      const base = `/projects/${project.id}/merge_requests/${project.seeds.mergeRequestId}`;
+      // The subscription first: a commenter is subscribed already.
+      const writes = [
+        await guest.post(`${base}/subscription`),
+        await guest.post(`${base}/todo`),
+        await guest.post(`${base}/award_emoji`, { name: 'thumbsup' }),
+        await guest.post(`${base}/notes`, { body: 'a guest writes' }),
+        await guest.post(`${base}/comments`, { note: 'a guest writes' }),
+      ];
+      const statuses = writes.map((response) => response.status);
+      assert.deepEqual(statuses, visibility === 'private' ? [404, 404, 404, 404, 404] : [201, 201, 201, 201, 201]);
+    });
+  }
+});

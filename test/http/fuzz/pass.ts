@@ -2,7 +2,10 @@
  * A seeded fuzz pass over every operation of the OpenAPI document (`/api/v3/openapi.json`) and
  * over git's smart HTTP: hostile path, query and body values, lying content types, broken
  * multipart and pkt-line bodies, as root, as a normal user and anonymously. No answer may be a
- * 5xx, none may hang, and every JSON answer of `/api/v3` must parse.
+ * 5xx, none may hang, and every JSON answer of `/api/v3` must parse. Root's projects hold what the
+ * normal user may not read (a confidential issue, a private snippet, a private project's merge
+ * request where she is a guest, notes on them): no answer to her or to an anonymous caller may
+ * show their text.
  *
  * The routes are dealt to shards (`shard-N.test.ts`), each a test file with a server and seeded
  * data of its own: the whole pass is some 11,000 requests, and one file sending them all came
@@ -18,6 +21,7 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import { startApp, type TestApp } from '../../support/app';
 import { cloneUrl, commit, git, workTree } from '../../support/git';
+import { seedCommit } from '../../support/repo';
 import { eventually } from '../../support/eventually';
 import { publicKeys } from '../../fixtures/ssh-keys';
 import { bodyFieldValues, longString, PAGE_VALUES, pathSegments, queryValues, rawBodies, Rng, sizeLabel, type RawBody } from '../../support/fuzz-values';
@@ -96,6 +100,14 @@ interface World {
   notes: Record<'issues' | 'snippets' | 'merge_requests', number>;
   /** Bob's award on the issue. */
   award: number;
+  /** What alice may not read, and where. */
+  secrets: SecretSeeds;
+}
+
+/** Root's projects with what alice may not read: she is a non-member of the first (public), a guest of the second (private). */
+interface SecretSeeds {
+  texts: string[];
+  projects: Array<{ id: number; issue?: number; issueNote?: number; snippet?: number; snippetNote?: number; mergeRequest?: number; mergeRequestNote?: number }>;
 }
 
 /** The server's error log lines, in order: a failing request replayed alone names its cause. */
@@ -138,7 +150,7 @@ export function fuzzShard(shard: number, shards: number): void {
     const operations = operationsOf(document.body);
     const rng = new Rng(SEED);
     // Every probe is made, in one order, before the shard's are kept: the seeded values stay the same.
-    const probes = [...operations.flatMap((op) => probesFor(op, rng)), ...gitProbes(operations, rng), ...lfsProbes(operations)]
+    const probes = [...operations.flatMap((op) => probesFor(op, rng)), ...gitProbes(operations, rng), ...lfsProbes(operations), ...secretProbes(operations)]
       .filter((probe) => dealt(probe.op) && (!ONLY || ONLY.test(`${probe.op.method} ${probe.op.template}`)));
     const started = Date.now();
     // A phase is a barrier: the DELETEs start once everything else has answered.
@@ -164,7 +176,13 @@ export function fuzzShard(shard: number, shards: number): void {
       assert.ok(ok.length >= plain.length * 0.8, `only ${ok.length} of ${plain.length} plain GETs as root answered 2xx:\n${plain.filter(([, s]) => s >= 300).map(([p, s]) => `  ${s} GET ${p.url}`).join('\n')}`);
     });
 
-    test('no request answers 5xx, hangs, or sends JSON that does not parse', () => {
+    test('the secrets are asked for: alice reads the projects that hold them', { skip: ONLY !== undefined }, () => {
+      const asked = [...answered].filter(([probe]) => probe.input === SECRET_INPUT);
+      assert.ok(asked.length > 20, `only ${asked.length} requests for the secrets were sent`);
+      assert.ok(asked.filter(([, status]) => status === 200).length >= 3, `alice read too little of root's projects:\n${asked.map(([p, s]) => `  ${s} GET ${p.url}`).join('\n')}`);
+    });
+
+    test('no request answers 5xx, hangs, or sends JSON that does not parse, nor shows a secret to alice or an anonymous caller', () => {
       process.stdout.write(`# fuzz shard ${shard} of ${shards}: seeded in ${(seededMs / 1000).toFixed(1)} s, ${sent} requests in ${(elapsedMs / 1000).toFixed(1)} s (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS})\n`);
       if (findings.length > 0) assert.fail(report(findings));
     });
@@ -545,6 +563,40 @@ function lfsProbes(operations: Operation[]): Probe[] {
   return probes;
 }
 
+const SECRET_INPUT = 'the secrets of root\'s projects';
+
+/**
+ * Alice asks every GET route under `/projects/{id}` of root's projects with secrets, its path
+ * parameters naming the confidential issue, the private snippet, the merge request and the notes on
+ * them (the seeded values elsewhere): plain requests, dealt to shards with their routes.
+ */
+function secretProbes(operations: Operation[]): Probe[] {
+  const probes: Probe[] = [];
+  for (const op of operations) {
+    if (op.method !== 'GET' || !op.template.startsWith('/api/v3/projects/{id}')) continue;
+    for (const target of world.secrets.projects) {
+      const segments = op.template.split('/');
+      const overrides: Record<string, string> = { id: String(target.id) };
+      for (const name of op.pathParams) {
+        const at = segments.indexOf(`{${name}}`);
+        const kind = segments[name === 'note_id' ? at - 3 : at - 1];
+        const note = name === 'note_id';
+        const id =
+          kind === 'issues' ? (note ? target.issueNote : target.issue)
+          : kind === 'snippets' ? (note ? target.snippetNote : target.snippet)
+          : kind === 'merge_requests' || kind === 'merge_request' ? (note ? target.mergeRequestNote : target.mergeRequest)
+          : undefined;
+        if (id !== undefined) overrides[name] = String(id);
+      }
+      const query = op.queryParams
+        .filter((p) => p.required || p.name === 'per_page')
+        .map((p) => `${p.name}=${encodeURIComponent(p.name === 'per_page' ? '100' : String(plausible(p.name, p.schema)))}`);
+      probes.push({ op, identity: 'user', url: fill(op, overrides) + (query.length > 0 ? `?${query.join('&')}` : ''), input: SECRET_INPUT });
+    }
+  }
+  return probes;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sending
 
@@ -572,6 +624,8 @@ async function send(probe: Probe): Promise<string | undefined> {
     const text = await response.text();
     answered.set(probe, response.status);
     if (response.status >= 500) return `${response.status}`;
+    const secret = probe.identity === 'root' ? undefined : world.secrets.texts.find((text_) => text.includes(text_));
+    if (secret) return `${response.status} showing ${secret} to ${probe.identity === 'user' ? 'alice' : 'an anonymous caller'}`;
     if (probe.url.startsWith('/api/v3') && (response.headers.get('content-type') ?? '').includes('json') && text !== '') {
       try {
         JSON.parse(text);
@@ -753,6 +807,7 @@ async function seed(app: TestApp): Promise<World> {
   const registrationToken = (await app.services.settings.get()).runners_registration_token;
   const runner = await fetch(`${app.url}/ci/api/v1/runners/register`, { method: 'POST', body: new URLSearchParams({ token: registrationToken }) });
   if (runner.status !== 201) throw new Error(`seeding a runner: ${runner.status}`);
+  const secrets = await seedSecrets(app, alice.user.id, created);
   // The pushed .gitlab-ci.yml makes its pipeline in the background.
   const [build] = await eventually(async () => {
     const builds = (await alice.client.get(`/projects/${p}/builds`)).body;
@@ -784,5 +839,44 @@ async function seed(app: TestApp): Promise<World> {
     environment: environment.id,
     notes,
     award: award.id,
+    secrets,
+  };
+}
+
+/**
+ * Root's projects with what alice may not read, made after everything else so that the seeded ids
+ * above stay as they were: a public project with a confidential issue and a private snippet (alice
+ * is no member), a private one where she is a guest with a merge request; notes on each, and
+ * todos of alice's on the issue and the merge request, as if left from before she lost sight of them.
+ */
+async function seedSecrets(app: TestApp, aliceId: number, created: (what: string, request: Promise<{ status: number; body: any }>) => Promise<any>): Promise<SecretSeeds> {
+  const root = app.root;
+  const texts: string[] = [];
+  const secret = (what: string) => {
+    texts.push(`FUZZ-SECRET-${what}`);
+    return `FUZZ-SECRET-${what}`;
+  };
+  const open = await created('a project with secrets', root.post('/projects', { name: 'fuzz-secrets', visibility_level: 20 }));
+  const issue = await created('a confidential issue', root.post(`/projects/${open.id}/issues`, { title: secret('issue-title'), description: secret('issue-description'), confidential: true }));
+  const issueNote = await created('a note on it', root.post(`/projects/${open.id}/issues/${issue.id}/notes`, { body: secret('issue-note') }));
+  const snippet = await created('a private snippet', root.post(`/projects/${open.id}/snippets`, { title: secret('snippet-title'), file_name: 's.txt', code: secret('snippet-content'), visibility_level: 0 }));
+  const snippetNote = await created('a note on it', root.post(`/projects/${open.id}/snippets/${snippet.id}/notes`, { body: secret('snippet-note') }));
+  const closed = await created('a private project with secrets', root.post('/projects', { name: 'fuzz-secrets-private', visibility_level: 0 }));
+  await created('alice a guest', root.post(`/projects/${closed.id}/members`, { user_id: aliceId, access_level: 10 }));
+  await seedCommit(app, closed.id, { files: { 'README.md': '# secrets\n' } });
+  await seedCommit(app, closed.id, { branch: 'topic', startRef: 'refs/heads/master', files: { 'secret.txt': secret('code') }, message: secret('commit') });
+  const mergeRequest = await created('a merge request', root.post(`/projects/${closed.id}/merge_requests`, { source_branch: 'topic', target_branch: 'master', title: secret('mr-title'), description: secret('mr-description') }));
+  const mergeRequestNote = await created('a note on it', root.post(`/projects/${closed.id}/merge_requests/${mergeRequest.id}/notes`, { body: secret('mr-note') }));
+  const time = new Date().toISOString();
+  const todo = (projectId: number, targetType: string, targetId: number) => ({
+    user_id: aliceId, project_id: projectId, author_id: 1, target_type: targetType, target_id: targetId, note_id: null, action: 2, created_at: time, updated_at: time,
+  });
+  await app.services.ctx.db.insertInto('todos').values([todo(open.id, 'Issue', issue.id), todo(closed.id, 'MergeRequest', mergeRequest.id)]).execute();
+  return {
+    texts,
+    projects: [
+      { id: open.id, issue: issue.id, issueNote: issueNote.id, snippet: snippet.id, snippetNote: snippetNote.id },
+      { id: closed.id, mergeRequest: mergeRequest.id, mergeRequestNote: mergeRequestNote.id },
+    ],
   };
 }

@@ -1,0 +1,208 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Db } from '../db/index';
+import type { Database } from '../db/schema';
+import { can, effectiveAccess, GUEST, INTERNAL, PRIVATE, PUBLIC, REPORTER, type Caller, type ProjectStanding } from './policy';
+
+/**
+ * The policy's one rule for what a project holds that not every reader of the project may see:
+ * "may this caller read this issue, snippet, merge request, note or event". Each rule is written
+ * here once, in the forms its readers need: for one record (a route that shows it), for a project's
+ * list (a SQL condition from the caller's standing, so that pages and totals are filtered in the
+ * database), and across projects (a SQL condition from the caller alone: todos, a group's issues).
+ * Everything that shows an issue, a note, a snippet, a merge request or an event asks here.
+ */
+
+const TRUE = sql<SqlBool>`1 = 1`;
+const FALSE = sql<SqlBool>`1 = 0`;
+
+// ---- Issues ----
+
+/** Whether the caller sees every confidential issue of the project: reporters and up (and administrators, owners). */
+export function seesConfidential(standing: ProjectStanding): boolean {
+  return effectiveAccess(standing) >= REPORTER;
+}
+
+/** The columns of an issue the rule reads. */
+export interface IssueFacts {
+  confidential: number;
+  author_id: number | null;
+  assignee_id: number | null;
+}
+
+/**
+ * An issue of a project whose issues the caller reads; a confidential one only by administrators,
+ * reporters and up, its author and its assignee (GitLab 8.12's `Issue#readable_by?`).
+ */
+export function mayReadIssue(standing: ProjectStanding, issue: IssueFacts): boolean {
+  if (!can(standing, 'read_issue')) return false;
+  if (issue.confidential !== 1 || seesConfidential(standing)) return true;
+  const callerId = standing.caller?.id;
+  return callerId !== undefined && (issue.author_id === callerId || issue.assignee_id === callerId);
+}
+
+type IssuesEb = ExpressionBuilder<Database, 'issues'>;
+
+/** `mayReadIssue` as a condition on the `issues` of the project whose standing this is. */
+export function readableIssuesIn(standing: ProjectStanding): (eb: IssuesEb) => Expression<SqlBool> {
+  return (eb) => {
+    if (!can(standing, 'read_issue')) return FALSE;
+    if (seesConfidential(standing)) return TRUE;
+    return notConfidentialOrOwn(eb, standing.caller?.id ?? 0);
+  };
+}
+
+/** The part of the rule for a caller who does not see every confidential issue: not confidential, or their own (author, assignee). */
+export function notConfidentialOrOwn(eb: IssuesEb, callerId: number): Expression<SqlBool> {
+  return eb.or([eb('issues.confidential', '=', 0), eb('issues.author_id', '=', callerId), eb('issues.assignee_id', '=', callerId)]);
+}
+
+// ---- Snippets ----
+
+const SNIPPET_LEVELS = [PRIVATE, INTERNAL, PUBLIC];
+
+/**
+ * The snippet levels a caller sees in a project whose snippets they read (GitLab 8.12's
+ * `SnippetsFinder` `by_project`): members and admins all of them, other signed-in users public and
+ * internal ones, anonymous callers public ones. External users see only public ones of a project
+ * they are not a member of: 8.12's finder listed internal ones to them too, which its own snippet
+ * policy refused.
+ */
+export function visibleSnippetLevels(standing: ProjectStanding): number[] {
+  if (effectiveAccess(standing) >= GUEST) return SNIPPET_LEVELS;
+  return standing.caller === null || standing.caller.external === 1 ? [PUBLIC] : [INTERNAL, PUBLIC];
+}
+
+/** A snippet of the project: its snippets readable, its level one the caller sees. */
+export function mayReadSnippet(standing: ProjectStanding, snippet: { visibility_level: number }): boolean {
+  return can(standing, 'read_project_snippet') && visibleSnippetLevels(standing).includes(snippet.visibility_level);
+}
+
+/** `mayReadSnippet` as a condition on the `snippets` of the project whose standing this is. */
+export function readableSnippetsIn(standing: ProjectStanding): (eb: ExpressionBuilder<Database, 'snippets'>) => Expression<SqlBool> {
+  return (eb) => (can(standing, 'read_project_snippet') ? eb('snippets.visibility_level', 'in', visibleSnippetLevels(standing)) : FALSE);
+}
+
+// ---- Merge requests ----
+
+/**
+ * A merge request of the project (`read_merge_request`: in a private project reporters and up
+ * only, see `policy.ts`). Every merge request of a project reads alike.
+ */
+export function mayReadMergeRequest(standing: ProjectStanding): boolean {
+  return can(standing, 'read_merge_request');
+}
+
+// ---- Notes and events of one project ----
+
+type EventsEb = ExpressionBuilder<Database, 'events'>;
+
+/**
+ * The notes of the project the caller may read: each as what it is on is read (an issue, a merge
+ * request, a snippet; a comment on a commit as the code is), as a subquery of their ids.
+ */
+function readableNoteIdsIn(db: Db, projectId: number, standing: ProjectStanding) {
+  const issues = db.selectFrom('issues').select('issues.id').where('issues.project_id', '=', projectId).where(readableIssuesIn(standing));
+  const snippets = db.selectFrom('snippets').select('snippets.id').where('snippets.project_id', '=', projectId).where(readableSnippetsIn(standing));
+  return db
+    .selectFrom('notes')
+    .select('notes.id')
+    .where('notes.project_id', '=', projectId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('notes.noteable_type', '=', 'Issue'), eb('notes.noteable_id', 'in', issues)]),
+        eb.and([eb('notes.noteable_type', '=', 'Snippet'), eb('notes.noteable_id', 'in', snippets)]),
+        ...(mayReadMergeRequest(standing) ? [eb('notes.noteable_type', '=', 'MergeRequest')] : []),
+        ...(can(standing, 'download_code') ? [eb('notes.noteable_type', '=', 'Commit')] : []),
+      ]),
+    );
+}
+
+/**
+ * The events of one project the caller may see (GitLab 8.12's `Event#visible_to_user?`, which the
+ * events API filtered by): an event about an issue, a merge request, a note or a milestone as its
+ * target is read now (an issue since deleted as a confidential one, so only by reporters and up); a
+ * push, which lists commits, by those who may read the code; the project's creation and its members
+ * joining or leaving by everyone who reads the project. A note on a snippet is seen as the snippet
+ * is (8.12 showed such events to nobody).
+ */
+export function visibleEventsIn(db: Db, projectId: number, standing: ProjectStanding): (eb: EventsEb) => Expression<SqlBool> {
+  return (eb) => {
+    const issues = db.selectFrom('issues').select('issues.id').where('issues.project_id', '=', projectId).where(readableIssuesIn(standing));
+    const readable = (type: string, condition: Expression<SqlBool> | boolean) =>
+      eb.and([eb('events.target_type', '=', type), condition === true ? TRUE : condition === false ? FALSE : condition]);
+    return eb.or([
+      eb.and([eb('events.target_type', 'is', null), can(standing, 'download_code') ? TRUE : eb('events.data', 'is', null)]),
+      readable('Issue', !can(standing, 'read_issue') ? false : seesConfidential(standing) ? true : eb('events.target_id', 'in', issues)),
+      readable('MergeRequest', mayReadMergeRequest(standing)),
+      readable('Milestone', can(standing, 'read_milestone')),
+      readable('Note', eb('events.target_id', 'in', readableNoteIdsIn(db, projectId, standing))),
+    ]);
+  };
+}
+
+// ---- Across projects, from the caller alone ----
+
+/**
+ * Ids of the projects where the user holds at least `minimumAccess`, through any route: a
+ * membership of the project or of its group, the personal namespace, or a share with a group where
+ * both the share and the membership reach it (the lower of the two counts).
+ */
+function memberProjectIds(db: Db, userId: number, minimumAccess: number) {
+  const groups = db
+    .selectFrom('members')
+    .select('source_id')
+    .where('source_type', '=', 'Namespace')
+    .where('user_id', '=', userId)
+    .where('requested_at', 'is', null)
+    .where('access_level', '>=', minimumAccess);
+  const personalNamespaces = db.selectFrom('namespaces').select('id').where('owner_id', '=', userId).where('kind', '=', 'user');
+  return db
+    .selectFrom('members')
+    .select('source_id as id')
+    .where('source_type', '=', 'Project')
+    .where('user_id', '=', userId)
+    .where('requested_at', 'is', null)
+    .where('access_level', '>=', minimumAccess)
+    .union(db.selectFrom('projects').select('id').where('namespace_id', 'in', groups))
+    .union(db.selectFrom('projects').select('id').where('namespace_id', 'in', personalNamespaces))
+    .union(db.selectFrom('project_group_links').select('project_id as id').where('group_access', '>=', minimumAccess).where('group_id', 'in', groups));
+}
+
+/** Ids of the projects whose issues the caller may read (`read_issue`): readable, not being deleted, issues on. */
+export function issueProjectIds(db: Db, caller: Caller) {
+  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0).where('projects.issues_enabled', '=', 1);
+  if (caller.admin === 1) return query;
+  const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
+  return query.where((eb) => eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', memberProjectIds(db, caller.id, GUEST))]));
+}
+
+/**
+ * Ids of the projects whose merge requests the caller may read (`read_merge_request`): as their
+ * issues, but a private project's only from reporters up.
+ */
+export function mergeRequestProjectIds(db: Db, caller: Caller) {
+  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0).where('projects.merge_requests_enabled', '=', 1);
+  if (caller.admin === 1) return query;
+  const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
+  return query.where((eb) =>
+    eb.or([
+      eb('projects.visibility_level', '>=', openLevel),
+      eb('projects.id', 'in', memberProjectIds(db, caller.id, REPORTER)),
+      eb.and([eb('projects.visibility_level', '>', PRIVATE), eb('projects.id', 'in', memberProjectIds(db, caller.id, GUEST))]),
+    ]),
+  );
+}
+
+/**
+ * `mayReadIssue` across projects: the issues of projects whose issues the caller reads (of some of
+ * them: `projectIds`, a narrower `issueProjectIds`), confidential ones where they are a reporter or
+ * up, the author or the assignee.
+ */
+export function readableIssues(db: Db, caller: Caller, projectIds = issueProjectIds(db, caller)): (eb: IssuesEb) => Expression<SqlBool> {
+  return (eb) => eb.and([eb('issues.project_id', 'in', projectIds), confidentialFilter(db, caller)(eb)]);
+}
+
+/** The confidential part of `readableIssues`, for a query that has checked the project elsewhere. */
+export function confidentialFilter(db: Db, caller: Caller): (eb: IssuesEb) => Expression<SqlBool> {
+  return (eb) => (caller.admin === 1 ? TRUE : eb.or([notConfidentialOrOwn(eb, caller.id), eb('issues.project_id', 'in', memberProjectIds(db, caller.id, REPORTER))]));
+}
