@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { authenticate, headerValue, stringParam, type TokenStrategy } from '../../http/tokens';
-import type { RunnerRow, RunnersService } from '../../services/ci/runners';
+import type { RunnerRow, RunnersService } from '../../services/ci/runners/registration';
 import { forbidden } from '../../errors';
 
 /*
