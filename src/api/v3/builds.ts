@@ -5,7 +5,7 @@ import { Build, BuildWithDownloadUrl, presentBuild, presentBuildWithDownloadUrl 
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { notFound } from '../../errors';
 import type { StoredFile } from '../../services/ci/builds/builds';
-import type { BuildRecord } from '../../services/ci/builds/records';
+import type { BuildRecord } from '../../services/ci/types';
 import type { Project } from '../../services/projects/types';
 
 const ProjectId = Type.Object({ id: Type.String() });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { RunnerRow } from '../../../services/ci/runners/registration';
+import type { RunnerRow } from '../../../services/ci/types';
 import type { RunnerDetails as RunnerDetailsRecord } from '../../../services/ci/runners/admin';
 import { BasicProjectDetails, presentBasicProject } from './project';
 import { Nullable, NullableTimestamp, type Presenter } from './common';

@@ -8,7 +8,8 @@ import { artifactsKey, traceKey } from './files';
 import { lockPipeline } from '../pipelines/status';
 import { transitionBuild } from './transitions';
 import { retryBuilds } from './retry';
-import { hasArtifacts, isFinished, isRetryable, type BuildRecord } from './records';
+import { hasArtifacts, isFinished, isRetryable } from './records';
+import type { BuildRecord } from '../types';
 import type { BuildsService } from './builds';
 
 /** What a caller does to one build: cancel, retry, play, erase, keep its artifacts. */

@@ -9,7 +9,8 @@ import { artifactsKey } from './files';
 import { readTrace } from './traces';
 import { toInteger } from '../../../lib/to-integer';
 import { MAX_RECORD_ID } from '../../../lib/record-id';
-import { buildsOf, hasArtifacts, parseScope, type BuildDetails, type BuildRecord } from './records';
+import { buildsOf, hasArtifacts, parseScope, type BuildDetails } from './records';
+import type { BuildRecord } from '../types';
 
 export interface StoredFile {
   body: Readable;

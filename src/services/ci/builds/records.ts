@@ -1,14 +1,8 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../../../db/index';
-import type { CiBuildsTable, CiRunnersTable } from '../../../db/schema';
 import type { Commit } from '../../../git/objects';
 import type { User } from '../../users/users';
 import { badRequest } from '../../../errors';
-
-/** A build (a `Build` row of `ci_builds`) with the sha of its pipeline, which is its commit. */
-export type BuildRecord = Selectable<CiBuildsTable> & { sha: string };
-
-export type RunnerRow = Selectable<CiRunnersTable>;
+import type { BuildRecord, RunnerRow } from '../types';
 
 /** A build and what its answer shows besides its own columns, each read in one batch for a whole list. */
 export interface BuildDetails {

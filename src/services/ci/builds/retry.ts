@@ -5,7 +5,8 @@ import type { ServiceContext } from '../../context';
 import { now } from '../../../lib/time';
 import { newBuildToken } from './tokens';
 import { chunksOf } from '../../../db/chunks';
-import { afterBuildChange, type BuildRow } from './transitions';
+import { afterBuildChange } from './transitions';
+import type { BuildRow } from '../types';
 
 /**
  * GitLab 8.12's `Ci::Build.retry`, for one build or several of one pipeline (a pipeline's retry):

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context';
-import type { BuildRow } from './transitions';
+import type { BuildRow } from '../types';
 import { transitionBuild } from './transitions';
 import { inTransaction } from '../../../db/transaction';
 

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../context';
 import { digestToken, randomToken, type SecretBox } from '../../../lib/secrets';
+import type { BuildRow } from '../types';
 
 /**
  * A new build's token as its row keeps it: a digest to find the build by, and sealed, because
@@ -8,6 +9,11 @@ import { digestToken, randomToken, type SecretBox } from '../../../lib/secrets';
 export function newBuildToken(secrets: SecretBox): { token_digest: string; token_sealed: string } {
   const token = randomToken(20);
   return { token_digest: digestToken(token), token_sealed: secrets.seal(token) };
+}
+
+/** The token of a build, from its sealed copy (builds made before tokens were sealed have none to show). */
+export function buildToken(ctx: ServiceContext, build: Pick<BuildRow, 'token_sealed'>): string {
+  return build.token_sealed ? ctx.secrets.unseal(build.token_sealed) : '';
 }
 
 /** A build's token, valid while the build runs: it lets the build fetch its own project's repository (`gitlab-ci-token`). */

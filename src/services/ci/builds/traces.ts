@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context';
-import type { BuildRow } from './transitions';
+import type { BuildRow } from '../types';
 import { traceKey } from './files';
-import { buildToken } from '../runners/payload';
+import { buildToken } from './tokens';
 import { rangeNotSatisfiable } from '../../../errors';
 import { PerKeyQueue } from '../../../storage/per-key-queue';
 import { RecentCache } from '../../../lib/recent-cache';

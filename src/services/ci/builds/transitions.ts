@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Db } from '../../../db/index';
 import type { CiBuildsTable } from '../../../db/schema';
 import type { ServiceContext } from '../../context';
@@ -6,9 +6,8 @@ import { now } from '../../../lib/time';
 import { fire, lockPipeline, updatePipelineStatus, type StatusEvent } from '../pipelines/status';
 import { processPipeline } from '../pipelines/processing';
 import { queueBuildHook, queuePipelineHook } from '../hooks/queue';
-import { recordDeployment } from '../environments/deployments';
-
-export type BuildRow = Selectable<CiBuildsTable>;
+import { recordDeployment } from '../environments/record-deployment';
+import type { BuildRow } from '../types';
 
 const FINISHED: readonly string[] = ['success', 'failed', 'canceled'];
 

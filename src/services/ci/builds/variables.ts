@@ -85,3 +85,14 @@ function yamlVariables(stored: string): BuildVariable[] {
     .filter((item): item is { key: unknown; value: unknown; public?: unknown } => item !== null && typeof item === 'object' && 'key' in item)
     .map((item) => variable(String(item.key), item.value === null || item.value === undefined ? null : String(item.value), item.public !== false));
 }
+
+/** A trigger request's variables as stored (a JSON object of strings, or null for none). */
+export function triggerVariables(stored: string | null): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(stored ?? '{}');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}

@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../../../db/index';
-import type { EnvironmentsTable } from '../../../db/schema';
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import { Validation, recordNotFound, validationFailed } from '../../../errors';
@@ -8,8 +6,7 @@ import { isUniqueViolation } from '../../../db/errors';
 import { now } from '../../../lib/time';
 import { LIMITS } from '../../../lib/limits';
 import { ENVIRONMENT_NAME, ENVIRONMENT_NAME_MESSAGE, ENVIRONMENT_URL_MAX, environmentType, isEnvironmentUrl } from './rules';
-
-export type EnvironmentRow = Selectable<EnvironmentsTable>;
+import type { EnvironmentRow } from '../types';
 
 export interface EnvironmentFields {
   name: string;

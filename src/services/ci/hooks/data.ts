@@ -1,16 +1,11 @@
 import path from 'node:path';
-import type { Selectable } from 'kysely';
-import type { CiBuildsTable, CiPipelinesTable, CiRunnersTable } from '../../../db/schema';
 import type { Commit } from '../../../git/objects';
 import type { Project } from '../../projects/types';
 import type { User } from '../../users/users';
 import { ZERO_OID } from '../../../git/ref-names';
 import { commitHookAttributes, currentProjectHookAttributes, hookTime, projectHookAttributes, userHookAttributes } from '../../hooks/hook-attributes';
 import type { UrlBase } from '../../../lib/urls';
-
-type BuildRow = Selectable<CiBuildsTable>;
-type PipelineRow = Selectable<CiPipelinesTable>;
-type RunnerRow = Selectable<CiRunnersTable>;
+import type { BuildRow, PipelineRow, RunnerRow } from '../types';
 
 /*
  * GitLab 8.12 built these payloads at the moment of the change and queued them through Sidekiq,

@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../../../db/index';
-import type { CiBuildsTable, CiPipelinesTable } from '../../../db/schema';
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import type { User } from '../../users/users';
@@ -12,9 +10,7 @@ import { repoPathOf } from '../../repository/repositories';
 import { fire, invalidTransition, lockPipeline, updatePipelineStatus, type StatusEvent } from './status';
 import { queuePipelineHook } from '../hooks/queue';
 import { inTransaction } from '../../../db/transaction';
-
-/** A build or an external status, with the sha of its pipeline. */
-export type CommitStatusRow = Selectable<CiBuildsTable> & { sha: string };
+import type { CommitStatusRow, PipelineRow } from '../types';
 
 export const POSTABLE_STATES = ['pending', 'running', 'success', 'failed', 'canceled'] as const;
 export type PostableState = (typeof POSTABLE_STATES)[number];
@@ -168,7 +164,7 @@ export class CommitStatusesService {
 }
 
 /** The newest pipeline of the project for this sha and ref, created when there is none (GitLab's `ensure_pipeline`). */
-export async function ensurePipeline(trx: Db, projectId: number, sha: string, ref: string, userId: number): Promise<Selectable<CiPipelinesTable>> {
+export async function ensurePipeline(trx: Db, projectId: number, sha: string, ref: string, userId: number): Promise<PipelineRow> {
   const found = await trx
     .selectFrom('ci_pipelines')
     .selectAll()

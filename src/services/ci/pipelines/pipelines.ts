@@ -1,5 +1,3 @@
-import type { Selectable } from 'kysely';
-import type { CiPipelinesTable } from '../../../db/schema';
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import type { User } from '../../users/users';
@@ -11,8 +9,7 @@ import { lockPipeline } from './status';
 import { transitionBuild } from '../builds/transitions';
 import { retryBuilds } from '../builds/retry';
 import { isRetryable } from '../builds/records';
-
-export type PipelineRow = Selectable<CiPipelinesTable>;
+import type { PipelineRow } from '../types';
 
 /**
  * `scope` of a pipeline list. GitLab 8.12 knew `running` (running or pending), `branches` and

@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../../../db/index';
-import type { CiTriggersTable } from '../../../db/schema';
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import { badRequest, notFound, unauthorized } from '../../../errors';
@@ -11,6 +9,7 @@ import { findProject } from '../../projects/lookup';
 import { repoPathOf } from '../../repository/repositories';
 import { readCommits } from '../../../git/commits';
 import { insertPipelines, planTriggerPipeline } from './creation';
+import type { TriggerRow } from '../types';
 
 /** A trigger as masters see it, its token in clear. */
 export interface Trigger {
@@ -36,8 +35,6 @@ export interface TriggerCall {
   /** Anything the caller sent: checked here, as GitLab 8.12 did, after the token. */
   variables: unknown;
 }
-
-type TriggerRow = Selectable<CiTriggersTable>;
 
 /**
  * Build triggers (GitLab 8.12's `Ci::Trigger`): a project's tokens that start a pipeline without a

@@ -4,7 +4,7 @@ import type { Database } from '../../../db/schema';
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import type { ProjectsService } from '../../projects/projects';
-import type { RunnerRow } from './registration';
+import type { RunnerRow } from '../types';
 import { parseTagList } from './registration';
 import { projectIdsWithAccess } from '../../projects/projects-with-access';
 import { GUEST, MASTER, type Caller } from '../../policy';
@@ -49,7 +49,7 @@ export interface Page {
 }
 
 /**
- * The consumer API's runners (GitLab 8.12's `API::Runners`): lists, details, changes and removal,
+ * The runners admin: the consumer API's `/runners` (GitLab 8.12's `API::Runners`): lists, details, changes and removal,
  * and enabling or disabling a specific runner for a project. A user manages the specific runners
  * of the projects they are a master or owner of; administrators manage every runner.
  */

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../../context';
-import type { BuildRow } from '../builds/transitions';
+import type { BuildRow } from '../types';
 import { artifactsKey } from '../builds/files';
 import { refuseErased } from './build-access';
 import { forbidden, notFound, notGiven, tooLarge } from '../../../errors';

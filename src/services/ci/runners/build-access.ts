@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context';
 import type { Db } from '../../../db/index';
 import { preparedQuery } from '../../../db/prepared';
-import type { BuildRow } from '../builds/transitions';
+import type { BuildRow } from '../types';
 import { digestToken, sameSecret } from '../../../lib/secrets';
 import { forbidden, notFound } from '../../../errors';
 

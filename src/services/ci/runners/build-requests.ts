@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../../context';
-import type { RunnerRow } from './registration';
-import type { BuildRow } from '../builds/transitions';
+import type { BuildRow, RunnerRow } from '../types';
 import { BuildQueue } from './queue';
 import { BuildPayloads, type BuildPayload } from './payload';
 import { updateFromRunner, type RunnerUpdate } from './updates';
@@ -11,7 +10,7 @@ import { artifactsLimitBytes, checkUploadable, readArtifacts, removeArtifacts, s
 import { parseDuration } from '../yaml/checks';
 import { grapeError, invalidParam } from '../../../errors';
 
-/** What the runner API does with builds: hand them out, take their state, traces and artifacts. */
+/** What the runner API (`/ci/api/v1/builds`) does with builds: hand them out, take their state, traces and artifacts. */
 export class RunnerBuildsService {
   private readonly queue: BuildQueue;
   private readonly payloads: BuildPayloads;

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context';
-import type { BuildRow } from '../builds/transitions';
-import type { RunnerRow } from './registration';
-import { buildVariables, ZERO_SHA, type BuildVariable } from '../builds/variables';
+import type { BuildRow, RunnerRow } from '../types';
+import { buildToken } from '../builds/tokens';
+import { buildVariables, triggerVariables, ZERO_SHA, type BuildVariable } from '../builds/variables';
 import { preparedQuery } from '../../../db/prepared';
 
 /** A build as runners see it in `depends_on_builds` (GitLab's short build shape). */
@@ -35,11 +35,6 @@ export interface BuildPayload extends BuildSummary {
 /** A build has artifacts while its file is recorded and not expired (GitLab's `artifacts?`). */
 export function hasArtifacts(build: Pick<BuildRow, 'artifacts_file' | 'artifacts_expire_at'>, time = Date.now()): boolean {
   return build.artifacts_file !== null && (build.artifacts_expire_at === null || Date.parse(build.artifacts_expire_at) > time);
-}
-
-/** The token of a build, from its sealed copy (builds made before tokens were sealed have none to show). */
-export function buildToken(ctx: ServiceContext, build: Pick<BuildRow, 'token_sealed'>): string {
-  return build.token_sealed ? ctx.secrets.unseal(build.token_sealed) : '';
 }
 
 /**
@@ -146,17 +141,6 @@ async function earlierStages(ctx: ServiceContext, build: BuildRow): Promise<Buil
 /** The clone URL with `gitlab-ci-token:<token>@` after the scheme, as the runner clones with it. */
 function withCredentials(url: string, token: string): string {
   return url.replace(/^(https?:\/\/)/, `$1gitlab-ci-token:${token}@`);
-}
-
-/** A trigger request's variables as stored (a JSON object of strings, or null for none). */
-export function triggerVariables(stored: string | null): Record<string, string> {
-  try {
-    const parsed: unknown = JSON.parse(stored ?? '{}');
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  } catch {
-    return {};
-  }
 }
 
 /** The options stored at creation; the runner cannot decode anything but an object, so nothing else is passed on. */

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { ServiceContext } from '../../context';
-import type { RunnerRow } from './registration';
+import type { BuildRow, RunnerRow } from '../types';
 import { inTransaction } from '../../../db/transaction';
 import { now } from '../../../lib/time';
-import { afterClaim, type BuildRow } from '../builds/transitions';
+import { afterClaim } from '../builds/transitions';
 import { SharedRunnerLoad } from './shared-runner-load';
 import { preparedQuery } from '../../../db/prepared';
 

@@ -1,5 +1,3 @@
-import type { Selectable } from 'kysely';
-import type { CiRunnersTable } from '../../../db/schema';
 import type { ServiceContext } from '../../context';
 import type { SettingsService } from '../../settings/settings';
 import { inTransaction } from '../../../db/transaction';
@@ -7,8 +5,7 @@ import { preparedQuery } from '../../../db/prepared';
 import { digestToken, randomHex, sameSecret } from '../../../lib/secrets';
 import { now } from '../../../lib/time';
 import { forbidden, notFound, notGiven } from '../../../errors';
-
-export type RunnerRow = Selectable<CiRunnersTable>;
+import type { RunnerRow } from '../types';
 
 /** What a runner says about itself (`info[...]`), stored on its record. */
 export interface RunnerInfo {
@@ -36,7 +33,11 @@ export interface RunnerRegistration {
 const CONTACT_MIN_MS = 40 * 60 * 1000;
 const CONTACT_SPREAD_MS = 40 * 60 * 1000;
 
-/** Runners: registration with a registration token, removal, and look-up by their own token. */
+/**
+ * The runner API's runners (`/ci/api/v1/runners`, what a runner program calls): registration with a
+ * registration token, removal, and look-up by their own token. Users and administrators manage
+ * runners through `admin.ts` instead.
+ */
 export class RunnersService {
   // Every runner request looks its runner up: built and compiled once (src/db/prepared.ts).
   private readonly byDigest: (digest: string) => Promise<RunnerRow[]>;

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../context';
-import type { RunnerRow } from './registration';
-import { transitionBuild, type BuildRow } from '../builds/transitions';
+import type { BuildRow, RunnerRow } from '../types';
+import { transitionBuild } from '../builds/transitions';
 import { refuseErased } from './build-access';
 import { replaceTrace } from '../builds/traces';
 import { recordNotFound } from '../../../errors';
