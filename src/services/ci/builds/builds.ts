@@ -4,7 +4,7 @@ import type { Project } from '../../projects/types';
 import type { UsersService } from '../../users/users';
 import { notFound, recordNotFound } from '../../../errors';
 import { readCommits, resolveCommitId } from '../../../git/commits';
-import { repoPathOf } from '../../repository/repositories';
+import { repositoryPath } from '../../../git/paths';
 import { artifactsKey } from './files';
 import { readTrace } from './traces';
 import { toInteger } from '../../../lib/to-integer';
@@ -37,7 +37,7 @@ export class BuildsService {
    * short sha finds the builds too (8.12 matched the text given and listed nothing for them).
    */
   async listForCommit(project: Project, sha: string, scope: string | string[] | undefined, page: { offset: number; limit: number }): Promise<{ builds: BuildRecord[]; total: number }> {
-    const commitId = await resolveCommitId(repoPathOf(this.ctx, project.id), sha);
+    const commitId = await resolveCommitId(repositoryPath(this.ctx.config.dataDir, project.id), sha);
     if (!commitId) throw notFound();
     return this.page(project, parseScope(scope), page, commitId);
   }
@@ -68,7 +68,7 @@ export class BuildsService {
     const userIds = builds.flatMap((build) => (build.user_id === null ? [] : [build.user_id]));
     const runnerIds = [...new Set(builds.flatMap((build) => (build.runner_id === null ? [] : [build.runner_id])))];
     const [commits, users, runners] = await Promise.all([
-      shas.length ? readCommits(repoPathOf(this.ctx, project.id), shas) : [],
+      shas.length ? readCommits(repositoryPath(this.ctx.config.dataDir, project.id), shas) : [],
       this.users.findMany(userIds),
       runnerIds.length ? this.ctx.db.selectFrom('ci_runners').selectAll().where('id', 'in', runnerIds).execute() : [],
     ]);

@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../../errors';
 import { now } from '../../../lib/time';
 import { resolveCommitId } from '../../../git/commits';
 import { branchesContaining } from '../../../git/containing';
-import { repoPathOf } from '../../repository/repositories';
+import { repositoryPath } from '../../../git/paths';
 import { fire, invalidTransition, lockPipeline, updatePipelineStatus, type StatusEvent } from './status';
 import { queuePipelineHook } from '../hooks/queue';
 import { inTransaction } from '../../../db/transaction';
@@ -57,7 +57,7 @@ export class CommitStatusesService {
    * the commit but listed nothing; the commit's full sha is used here.
    */
   async list(project: Project, sha: string, filters: StatusFilters, page: { offset: number; limit: number }): Promise<{ statuses: CommitStatusRow[]; total: number }> {
-    const commitId = await resolveCommitId(repoPathOf(this.ctx, project.id), sha);
+    const commitId = await resolveCommitId(repositoryPath(this.ctx.config.dataDir, project.id), sha);
     if (!commitId) throw notFound('Commit');
     const pipelines = this.ctx.db.selectFrom('ci_pipelines').select('id').where('project_id', '=', project.id).where('sha', '=', commitId);
     let query = this.ctx.db.selectFrom('ci_builds').where('pipeline_id', 'in', pipelines);
@@ -83,7 +83,7 @@ export class CommitStatusesService {
    * the pipeline is moved on; otherwise a new one starts from `created`. The pipeline follows.
    */
   async post(project: Project, user: User, input: PostedStatus): Promise<CommitStatusRow> {
-    const repoPath = repoPathOf(this.ctx, project.id);
+    const repoPath = repositoryPath(this.ctx.config.dataDir, project.id);
     const commitId = await resolveCommitId(repoPath, input.sha);
     if (!commitId) throw notFound('Commit');
     const ref = input.ref || (await branchesContaining(repoPath, commitId))[0];

@@ -11,7 +11,7 @@ import { LIMITS } from '../../../lib/limits';
 import { chunksOf } from '../../../db/chunks';
 import { now } from '../../../lib/time';
 import { newBuildToken } from '../builds/tokens';
-import { repoPathOf } from '../../repository/repositories';
+import { repositoryPath } from '../../../git/paths';
 import { CI_CONFIG_TOO_LARGE, parseCiConfig, jobsForRef } from '../yaml/index';
 import { processPipeline } from './processing';
 import { updatePipelineStatus } from './status';
@@ -88,7 +88,7 @@ export async function planPushPipeline(ctx: ServiceContext, project: Project, us
  */
 export async function planTriggerPipeline(ctx: ServiceContext, project: Project, ref: string): Promise<PipelinePlan | undefined> {
   const name = ref.replace(/^refs\/(heads|tags)\//, '');
-  const repoPath = repoPathOf(ctx, project.id);
+  const repoPath = repositoryPath(ctx.config.dataDir, project.id);
   const refs = await refValues(repoPath, [`refs/heads/${name}`, `refs/tags/${name}`]);
   const target = refs.get(`refs/tags/${name}`) ?? refs.get(`refs/heads/${name}`);
   if (!target) return undefined;
@@ -104,7 +104,7 @@ export async function planTriggerPipeline(ctx: ServiceContext, project: Project,
  */
 async function planPipeline(ctx: ServiceContext, project: Project, source: PipelineSource): Promise<PipelinePlan | undefined> {
   if (project.builds_enabled !== 1) return undefined;
-  const repoPath = repoPathOf(ctx, project.id);
+  const repoPath = repositoryPath(ctx.config.dataDir, project.id);
   const [commit] = await readCommits(repoPath, [source.sha]);
   if (!commit) return undefined;
   const file = await blobInfoAtPath(repoPath, source.sha, CI_CONFIG_FILE);

@@ -4,7 +4,7 @@ import type { User } from '../../users/users';
 import { grapeError, recordNotFound } from '../../../errors';
 import { inTransaction } from '../../../db/transaction';
 import { branchNames, listTags } from '../../../git/refs';
-import { repoPathOf } from '../../repository/repositories';
+import { repositoryPath } from '../../../git/paths';
 import { lockPipeline } from './status';
 import { transitionBuild } from '../builds/transitions';
 import { retryBuilds } from '../builds/retry';
@@ -49,7 +49,7 @@ export class PipelinesService {
    * here rather than in SQL: a repository may hold more branches than a statement may carry.
    */
   private async latestPerRef(project: Project, scope: 'branches' | 'tags', page: { offset: number; limit: number }) {
-    const repoPath = repoPathOf(this.ctx, project.id);
+    const repoPath = repositoryPath(this.ctx.config.dataDir, project.id);
     const names = new Set(scope === 'branches' ? await branchNames(repoPath) : (await listTags(repoPath)).map((tag) => tag.name));
     const latest = await this.ctx.db
       .selectFrom('ci_pipelines')

@@ -6,7 +6,7 @@ import { inTransaction } from '../../../db/transaction';
 import { digestToken, randomHex } from '../../../lib/secrets';
 import { now } from '../../../lib/time';
 import { findProject } from '../../projects/lookup';
-import { repoPathOf } from '../../repository/repositories';
+import { repositoryPath } from '../../../git/paths';
 import { readCommits } from '../../../git/commits';
 import { insertPipelines, planTriggerPipeline } from './creation';
 import type { TriggerRow } from '../types';
@@ -124,7 +124,7 @@ export class TriggersService {
       .select(['id', 'sha', 'project_id', 'created_at', 'status', 'finished_at', 'duration'])
       .where('id', '=', request.pipelineId!)
       .executeTakeFirstOrThrow();
-    const [commit] = await readCommits(repoPathOf(this.ctx, row.project_id), [row.sha]);
+    const [commit] = await readCommits(repositoryPath(this.ctx.config.dataDir, row.project_id), [row.sha]);
     const pipeline = {
       ...row,
       git_commit_message: commit?.message ?? null,
