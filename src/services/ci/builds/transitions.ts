@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../context';
 import { now } from '../../../lib/time';
 import { fire, lockPipeline, updatePipelineStatus, type StatusEvent } from '../pipelines/status';
 import { processPipeline } from '../pipelines/processing';
-import { queueBuildHook, queuePipelineHook } from '../hooks/queue';
+import { queueBuildHook, queuePipelineHook } from '../hooks/enqueue';
 import { recordDeployment } from '../environments/record-deployment';
 import type { BuildRow } from '../types';
 

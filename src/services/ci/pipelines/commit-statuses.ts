@@ -8,7 +8,7 @@ import { resolveCommitId } from '../../../git/commits';
 import { branchesContaining } from '../../../git/containing';
 import { repositoryPath } from '../../../git/paths';
 import { fire, invalidTransition, lockPipeline, updatePipelineStatus, type StatusEvent } from './status';
-import { queuePipelineHook } from '../hooks/queue';
+import { queuePipelineHook } from '../hooks/enqueue';
 import { inTransaction } from '../../../db/transaction';
 import type { CommitStatusRow, PipelineRow } from '../types';
 

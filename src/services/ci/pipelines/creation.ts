@@ -15,7 +15,7 @@ import { repositoryPath } from '../../../git/paths';
 import { CI_CONFIG_TOO_LARGE, parseCiConfig, jobsForRef } from '../yaml/index';
 import { processPipeline } from './processing';
 import { updatePipelineStatus } from './status';
-import { queuePipelineHook } from '../hooks/queue';
+import { queuePipelineHook } from '../hooks/enqueue';
 import { jobOptions } from './job-options';
 
 export const CI_CONFIG_FILE = '.gitlab-ci.yml';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../../context';
 import type { BuildRow, RunnerRow } from '../types';
-import { BuildQueue } from './queue';
+import { BuildQueue } from './build-queue';
 import { BuildPayloads, type BuildPayload } from './payload';
 import { updateFromRunner, type RunnerUpdate } from './updates';
 import { authorizeBuild, refuseErased } from './build-access';
