@@ -99,7 +99,7 @@ job:
     const final = await trace(project.id, build.id);
     assert.deepEqual(final.match(/^line-\d$/gm), ['line-1', 'line-2', 'line-3', 'line-4', 'line-5', 'line-6', 'line-7', 'line-8']);
     assert.match(final, /Build succeeded\n$/);
-    // A final PUT replaces the stored trace only when longer (src/services/ci/traces.ts). After the
+    // A final PUT replaces the stored trace only when longer (src/services/ci/builds/traces.ts). After the
     // resync the stored trace is as long as what the runner has had acknowledged, and the runner
     // writes its last line after its last PATCH: its whole trace is longer and replaces the stored
     // one, so the part it never produced is gone.

@@ -6,7 +6,7 @@ import { startApp, type TestApp } from '../support/app';
 import { eventually } from '../support/eventually';
 import { registrationToken } from '../support/ci-world';
 import { RunnerProcess, pushCi } from '../support/runner-process';
-import { dropStuckBuilds } from '../../src/services/ci/stuck-builds';
+import { dropStuckBuilds } from '../../src/services/ci/builds/stuck-builds';
 
 /*
  * A real `forge runner` that dies (SIGKILL: no final update) in the middle of a build leaves the

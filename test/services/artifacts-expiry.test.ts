@@ -4,8 +4,8 @@ import { startApp, type TestApp } from '../support/app';
 import { createRootProject } from '../support/repo';
 import { buildRow, putArtifacts, putTrace, seedPipeline } from '../support/ci';
 import { eventually } from '../support/eventually';
-import { removeExpiredArtifacts } from '../../src/services/ci/artifacts-expiry';
-import { artifactsKey, projectFilesPrefix, traceKey } from '../../src/services/ci/files';
+import { removeExpiredArtifacts } from '../../src/services/ci/builds/artifacts-expiry';
+import { artifactsKey, projectFilesPrefix, traceKey } from '../../src/services/ci/builds/files';
 
 let app: TestApp;
 let project: { id: number; head: string };

@@ -10,8 +10,8 @@ import { RunnerClient } from '../support/runner-client';
 import type { ApiClient } from '../support/client';
 import type { CiBuildsTable } from '../../src/db/schema';
 import { inTransaction } from '../../src/db/transaction';
-import { transitionBuild } from '../../src/services/ci/transitions';
-import type { StatusEvent } from '../../src/services/ci/status';
+import { transitionBuild } from '../../src/services/ci/builds/transitions';
+import type { StatusEvent } from '../../src/services/ci/pipelines/status';
 import { digestToken } from '../../src/lib/secrets';
 import { now } from '../../src/lib/time';
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combinedStatus, fire } from '../../src/services/ci/status';
+import { combinedStatus, fire } from '../../src/services/ci/pipelines/status';
 
 const builds = (...specs: string[]) =>
   specs.map((spec) => ({ status: spec.replace(/\*$/, ''), allow_failure: spec.endsWith('*') ? 1 : 0 }));

@@ -198,7 +198,7 @@ describe('stages open in order as builds finish', () => {
       ].join('\n'),
     });
     const [pipeline] = await pipelinesOf(projectId);
-    const { transitionBuild } = await import('../../src/services/ci/transitions');
+    const { transitionBuild } = await import('../../src/services/ci/builds/transitions');
     const { inTransaction } = await import('../../src/db/transaction');
     const finish = async (name: string, event: 'success' | 'drop') => {
       const build = (await buildsOf(pipeline.id)).find((b) => b.name === name)!;

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pipelineDuration, unionLength } from '../../src/services/ci/duration';
-import { pipelineEventTarget } from '../../src/services/ci/status';
+import { pipelineDuration, unionLength } from '../../src/services/ci/pipelines/duration';
+import { pipelineEventTarget } from '../../src/services/ci/pipelines/status';
 
 const span = (start: number, end: number) => ({ start, end });
 

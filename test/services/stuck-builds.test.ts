@@ -4,7 +4,7 @@ import { startApp, type TestApp } from '../support/app';
 import { createRootProject } from '../support/repo';
 import { buildRow, pipelineRow, seedPipeline } from '../support/ci';
 import { clearQueue, registeredRunner, seedPipeline as seedRunnablePipeline } from '../support/ci-world';
-import { dropStuckBuilds } from '../../src/services/ci/stuck-builds';
+import { dropStuckBuilds } from '../../src/services/ci/builds/stuck-builds';
 
 let app: TestApp;
 let project: { id: number; head: string };

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { TestApp } from './app';
-import { artifactsKey, traceKey } from '../../src/services/ci/files';
+import { artifactsKey, traceKey } from '../../src/services/ci/builds/files';
 import { digestToken } from '../../src/lib/secrets';
 
 /*

@@ -6,7 +6,7 @@ import { BuildPayload } from './entities/build';
 import { idOf, sendRunnerJson, textOf } from './request';
 import { buildCredential } from './tokens';
 import { authenticate } from '../../http/tokens';
-import { missingArtifactsFile } from '../../services/ci/artifacts';
+import { missingArtifactsFile } from '../../services/ci/runners/artifacts';
 import { ApiError, badRequest, tooLarge } from '../../errors';
 
 /** A build's artifacts archive: upload (streamed), download, removal (reference §2.7–2.9). */

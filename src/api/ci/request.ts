@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RunnerInfo } from '../../services/ci/runners';
-import { RUNNER_INFO_FIELDS } from '../../services/ci/runners';
+import type { RunnerInfo } from '../../services/ci/runners/registration';
+import { RUNNER_INFO_FIELDS } from '../../services/ci/runners/registration';
 import { recordIdOf } from '../../lib/record-id';
 
 /** The merged parameters of a runner API request (query and body; see src/http/params.ts). */

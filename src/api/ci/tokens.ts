@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { authenticate, headerValue, stringParam, type TokenStrategy } from '../../http/tokens';
-import type { RunnerRow, RunnersService } from '../../services/ci/runners';
+import type { RunnersService } from '../../services/ci/runners/registration';
+import type { RunnerRow } from '../../services/ci/types';
 import { forbidden } from '../../errors';
 
 /*

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from '../v3/types';
-import type { BuildRow } from '../../services/ci/transitions';
+import type { BuildRow } from '../../services/ci/types';
 import { idOf } from './request';
 import { buildCredential } from './tokens';
 import { authenticate } from '../../http/tokens';

@@ -4,8 +4,8 @@ import type { Api, RouteDeps } from './types';
 import { Build, BuildWithDownloadUrl, presentBuild, presentBuildWithDownloadUrl } from './entities/build';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { notFound } from '../../errors';
-import type { StoredFile } from '../../services/ci/builds';
-import type { BuildRecord } from '../../services/ci/build-records';
+import type { StoredFile } from '../../services/ci/builds/builds';
+import type { BuildRecord } from '../../services/ci/types';
 import type { Project } from '../../services/projects/types';
 
 const ProjectId = Type.Object({ id: Type.String() });

@@ -5,7 +5,7 @@ import { Environment, presentEnvironment } from './entities/environment';
 import { presentProject } from './entities/project';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { RecordId, TextString } from './params';
-import type { EnvironmentRow } from '../../services/ci/environments';
+import type { EnvironmentRow } from '../../services/ci/types';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // 8.12 declared `environment_id` an Integer; a path that is not one names no environment here (404).

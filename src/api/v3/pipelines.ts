@@ -3,7 +3,7 @@ import type { Api, RouteDeps } from './types';
 import { Pipeline, presentPipeline } from './entities/pipeline';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { RecordId } from './params';
-import type { PipelineRow } from '../../services/ci/pipelines';
+import type { PipelineRow } from '../../services/ci/types';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // 8.12 declared `pipeline_id` an Integer; a path that is not one names no pipeline here (404).

@@ -1,6 +1,6 @@
 import type { JobHandlers } from '../../jobs/kinds';
 import type { ServiceContext } from '../context';
-import { runCiHook } from './hook-job';
+import { runCiHook } from './hooks/job';
 
 /** The background work of CI: build and pipeline hook payloads. */
 export function ciJobs(ctx: ServiceContext): Pick<JobHandlers, 'ci.hook'> {

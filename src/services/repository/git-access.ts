@@ -1,7 +1,7 @@
 import type { ProjectsService } from '../projects/projects';
 import type { Project } from '../projects/types';
 import type { User, UsersService } from '../users/users';
-import type { BuildTokensService } from '../ci/build-tokens';
+import type { BuildTokensService } from '../ci/builds/tokens';
 import { can } from '../policy';
 import { CredentialCache } from '../users/credential-cache';
 import { PUSH_REFUSALS, type PushRulesService, type PushVerdict } from './push-rules';

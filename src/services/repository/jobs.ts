@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import type { RepositoryStore } from './repositories';
 import { importProjectRepository } from './import';
 import { processPush, type PushProcessingDeps } from './push-processing';
-import { removeProjectFiles } from '../ci/files';
+import { removeProjectFiles } from '../ci/builds/files';
 import { removeUnlinkedLfsObjects } from '../lfs/records';
 
 /** The background work of repositories: imports, removals, and what follows a push. */

@@ -13,7 +13,7 @@ import { emitFlaggedSystemEvents } from '../hooks/system-events';
 import { buildPushData, PUSH_DATA_COMMITS, type PushDataInput } from './push-data';
 import { repoPathOf } from './repositories';
 import { inTransaction } from '../../db/transaction';
-import { insertPipelines, planPushPipeline, type PipelinePlan } from '../ci/pipeline-creation';
+import { insertPipelines, planPushPipeline, type PipelinePlan } from '../ci/pipelines/creation';
 
 /** What processing a push needs. */
 export interface PushProcessingDeps {

@@ -115,7 +115,7 @@ describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', (
     const canceled = await app.root.post(`/projects/${p.id}/builds/${build.id}/cancel`);
     if (canceled.status !== 201) {
       // The consumer API's cancel is another engineer's; cancel through the state machine meanwhile.
-      const { transitionBuild } = await import('../../../src/services/ci/transitions');
+      const { transitionBuild } = await import('../../../src/services/ci/builds/transitions');
       const { inTransaction } = await import('../../../src/db/transaction');
       const ctx = app.services.ctx;
       const row = await buildRow(app, build.id);

@@ -4,7 +4,7 @@ import { startApp, type TestApp } from '../../support/app';
 import { createRootProject } from '../../support/repo';
 import { RUNNER_USER_AGENT } from '../../support/runner-client';
 import { buildRow, projectRunnersToken, registeredRunner, seedPipeline } from '../../support/ci-world';
-import { readTrace } from '../../../src/services/ci/traces';
+import { readTrace } from '../../../src/services/ci/builds/traces';
 
 let app: TestApp;
 let projects = 0;

@@ -7,8 +7,8 @@ import { cloneUrl, git, workTree } from '../../support/git';
 import { eventually } from '../../support/eventually';
 import { buildRow } from '../../support/ci';
 import { inTransaction } from '../../../src/db/transaction';
-import { transitionBuild } from '../../../src/services/ci/transitions';
-import type { StatusEvent } from '../../../src/services/ci/status';
+import { transitionBuild } from '../../../src/services/ci/builds/transitions';
+import type { StatusEvent } from '../../../src/services/ci/pipelines/status';
 
 /*
  * One pipeline from a real push of a `.gitlab-ci.yml`, walked through the consumer API: its builds

@@ -6,7 +6,7 @@ import { assertRouteAccess, assertAccess, expectedStatus } from '../../support/a
 import { seedCommit } from '../../support/repo';
 import { buildRow, pipelineRow, putArtifacts, putTrace, seedPipeline, seedRunner, type SeedBuild } from '../../support/ci';
 import type { ApiClient } from '../../support/client';
-import { artifactsKey, traceKey } from '../../../src/services/ci/files';
+import { artifactsKey, traceKey } from '../../../src/services/ci/builds/files';
 
 type World = ProjectWorld<Role>;
 

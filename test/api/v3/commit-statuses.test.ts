@@ -6,7 +6,7 @@ import { seedCommit } from '../../support/repo';
 import type { ApiClient } from '../../support/client';
 import { createBranch, deleteBranch } from '../../../src/git/write';
 import { repoPathOf } from '../../../src/services/repository/repositories';
-import { ensurePipeline } from '../../../src/services/ci/commit-statuses';
+import { ensurePipeline } from '../../../src/services/ci/pipelines/commit-statuses';
 
 let app: TestApp;
 let owner: Person;

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 /*
  * The build as runners receive it (GitLab 8.12's `Entities::BuildDetails`, reference §2.3.2), keys in
  * GitLab's order. `artifacts_file` and `artifacts_expire_at` appear only while the build has
- * artifacts. The payload is made by the service (`services/ci/build-payload.ts`); this schema
+ * artifacts. The payload is made by the service (`services/ci/runners/payload.ts`); this schema
  * serializes it.
  */
 

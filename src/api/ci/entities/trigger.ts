@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { TriggeredPipeline, TriggerRequest } from '../../../services/ci/triggers';
+import type { TriggeredPipeline, TriggerRequest } from '../../../services/ci/pipelines/triggers';
 import { TriggerVariables } from '../../v3/entities/trigger';
 import { Nullable, NullableTimestamp, Timestamp } from '../../v3/entities/common';
 

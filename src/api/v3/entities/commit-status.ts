@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { CommitStatusRow } from '../../../services/ci/commit-statuses';
+import type { CommitStatusRow } from '../../../services/ci/types';
 import type { User } from '../../../services/users/users';
 import { UserBasic, presentUserBasic } from './user';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';

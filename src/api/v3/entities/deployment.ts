@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { DeploymentDetails } from '../../../services/ci/deployments';
+import type { DeploymentDetails } from '../../../services/ci/environments/deployments';
 import { Nullable, Timestamp, type Presenter } from './common';
 import { UserBasic, presentUserBasic } from './user';
 import { EnvironmentBasic, presentEnvironmentBasic } from './environment';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { EnvironmentRow } from '../../../services/ci/environments';
+import type { EnvironmentRow } from '../../../services/ci/types';
 import { Nullable } from './common';
 import { Project, type ProjectShape } from './project';
 

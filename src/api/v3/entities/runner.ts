@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { RunnerRow } from '../../../services/ci/runners';
-import type { RunnerDetails as RunnerDetailsRecord } from '../../../services/ci/runner-management';
+import type { RunnerRow } from '../../../services/ci/types';
+import type { RunnerDetails as RunnerDetailsRecord } from '../../../services/ci/runners/admin';
 import { BasicProjectDetails, presentBasicProject } from './project';
 import { Nullable, NullableTimestamp, type Presenter } from './common';
 

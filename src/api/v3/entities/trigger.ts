@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Trigger as TriggerRecord, TriggerRequest as TriggerRequestRecord } from '../../../services/ci/triggers';
+import type { Trigger as TriggerRecord, TriggerRequest as TriggerRequestRecord } from '../../../services/ci/pipelines/triggers';
 import { Nullable, NullableTimestamp, Timestamp } from './common';
 
 /** GitLab 8.12's `Entities::Trigger`. */

@@ -13,7 +13,7 @@ import {
 } from './checks';
 import * as entry from './entries';
 import { RubySymbol } from './load';
-import { ENVIRONMENT_NAME, ENVIRONMENT_NAME_MESSAGE, ENVIRONMENT_URL_MAX as URL_MAX, isEnvironmentUrl } from '../environment-rules';
+import { ENVIRONMENT_NAME, ENVIRONMENT_NAME_MESSAGE, ENVIRONMENT_URL_MAX as URL_MAX, isEnvironmentUrl } from '../environments/rules';
 import type { ArtifactsWhen, CiArtifacts, CiCache, CiEnvironment, CiVariable, JobWhen } from './types';
 
 /** A job as written, validated but not yet merged with the globals nor checked against the stages. */

@@ -1,0 +1,98 @@
+/*
+ * The `variables` of a build's payload, group by group in GitLab 8.12's order (predefined, project,
+ * pipeline, runner, YAML, user, secret, trigger). The runner reads them from the end, so a later
+ * group wins: trigger over secret over YAML over predefined.
+ */
+
+export interface BuildVariable {
+  key: string;
+  value: string | null;
+  public: boolean;
+}
+
+/** What GitLab answers for `CI_SERVER_*`: runners and scripts test these, so they name 8.12. */
+export const CI_SERVER = { name: 'GitLab', version: '8.12.0', revision: 'forge00' } as const;
+
+export const ZERO_SHA = '0'.repeat(40);
+
+export interface VariableSources {
+  build: { id: number; name: string; stage: string | null; ref: string | null; when: string; yaml_variables: string };
+  token: string;
+  pipeline: { id: number; sha: string; before_sha: string | null; tag: boolean };
+  project: { id: number; path: string; namespacePath: string; webUrl: string };
+  runner: { id: number; description: string | null; tags: string[] } | undefined;
+  user: { id: number; email: string } | undefined;
+  secrets: Array<{ key: string; value: string }>;
+  /** The variables of the trigger request that made the build's pipeline; undefined for other builds. */
+  trigger: Record<string, string> | undefined;
+}
+
+const variable = (key: string, value: string | null, isPublic = true): BuildVariable => ({ key, value, public: isPublic });
+
+export function buildVariables(s: VariableSources): BuildVariable[] {
+  const { build, pipeline, project, runner, user } = s;
+  const ref = build.ref ?? '';
+  const predefined = [
+    variable('CI', 'true'),
+    variable('GITLAB_CI', 'true'),
+    variable('CI_BUILD_ID', String(build.id)),
+    variable('CI_BUILD_TOKEN', s.token, false),
+    variable('CI_BUILD_REF', pipeline.sha),
+    variable('CI_BUILD_BEFORE_SHA', pipeline.before_sha ?? ZERO_SHA),
+    variable('CI_BUILD_REF_NAME', ref),
+    variable('CI_BUILD_NAME', build.name),
+    variable('CI_BUILD_STAGE', build.stage),
+    variable('CI_SERVER_NAME', CI_SERVER.name),
+    variable('CI_SERVER_VERSION', CI_SERVER.version),
+    variable('CI_SERVER_REVISION', CI_SERVER.revision),
+    ...(pipeline.tag ? [variable('CI_BUILD_TAG', ref)] : []),
+    ...(s.trigger ? [variable('CI_BUILD_TRIGGERED', 'true')] : []),
+    ...(build.when === 'manual' ? [variable('CI_BUILD_MANUAL', 'true')] : []),
+  ];
+  const projectVariables = [
+    variable('CI_PROJECT_ID', String(project.id)),
+    variable('CI_PROJECT_NAME', project.path),
+    variable('CI_PROJECT_PATH', `${project.namespacePath}/${project.path}`),
+    variable('CI_PROJECT_NAMESPACE', project.namespacePath),
+    variable('CI_PROJECT_URL', project.webUrl),
+  ];
+  const runnerVariables = runner
+    ? [variable('CI_RUNNER_ID', String(runner.id)), variable('CI_RUNNER_DESCRIPTION', runner.description), variable('CI_RUNNER_TAGS', runner.tags.join(', '))]
+    : [];
+  const userVariables = user ? [variable('GITLAB_USER_ID', String(user.id)), variable('GITLAB_USER_EMAIL', user.email)] : [];
+  return [
+    ...predefined,
+    ...projectVariables,
+    variable('CI_PIPELINE_ID', String(pipeline.id)),
+    ...runnerVariables,
+    ...yamlVariables(build.yaml_variables),
+    ...userVariables,
+    ...s.secrets.map((secret) => variable(secret.key, secret.value, false)),
+    ...Object.entries(s.trigger ?? {}).map(([key, value]) => variable(key, value, false)),
+  ];
+}
+
+/** The YAML variables stored on the build at creation (`[{key, value, public}]`), values as strings. */
+function yamlVariables(stored: string): BuildVariable[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored || '[]');
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed
+    .filter((item): item is { key: unknown; value: unknown; public?: unknown } => item !== null && typeof item === 'object' && 'key' in item)
+    .map((item) => variable(String(item.key), item.value === null || item.value === undefined ? null : String(item.value), item.public !== false));
+}
+
+/** A trigger request's variables as stored (a JSON object of strings, or null for none). */
+export function triggerVariables(stored: string | null): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(stored ?? '{}');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,24 @@
+import type { CiJob } from '../yaml/types';
+
+/** A build's `options` as GitLab 8.12 stored them and runners receive them (§2.3.2): only the keys the job has. */
+export interface BuildOptions {
+  image?: string;
+  services?: string[];
+  artifacts?: CiJob['artifacts'];
+  cache?: CiJob['cache'];
+  dependencies?: string[];
+  after_script?: string[];
+  environment?: { name: string; url?: string };
+}
+
+export function jobOptions(job: CiJob): BuildOptions {
+  const options: BuildOptions = {};
+  if (job.image !== null) options.image = job.image;
+  if (job.services !== null) options.services = job.services;
+  if (job.artifacts !== null) options.artifacts = job.artifacts;
+  if (job.cache !== null) options.cache = job.cache;
+  if (job.dependencies !== null) options.dependencies = job.dependencies;
+  if (job.afterScript !== null) options.after_script = job.afterScript;
+  if (job.environment !== null) options.environment = job.environment.url === undefined ? { name: job.environment.name } : { name: job.environment.name, url: job.environment.url };
+  return options;
+}
