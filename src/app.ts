@@ -28,7 +28,7 @@ import { registerProjectGuard } from './api/v3/project-guard';
 import { registerOperability } from './http/operability';
 import { registerApiV3 } from './api/v3/index';
 import { registerRunnerApi } from './api/ci/index';
-import type { Api } from './api/v3/types';
+import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
@@ -82,7 +82,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   // The doors.
   await server.register(async (api) => registerApiV3(api as Api, { services, presenter: config }), { prefix: '/api/v3' });
-  await server.register(async (api) => registerRunnerApi(api as Api, { services, presenter: config }), { prefix: '/ci/api/v1' });
+  await server.register(async (api) => registerRunnerApi(api as Api, { services }), { prefix: '/ci/api/v1' });
   await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
   await registerGitLfs(server, services.lfs, config);
   return { server, services };
