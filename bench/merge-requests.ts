@@ -67,7 +67,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
   const app = await startBenchApp();
   try {
     const project = await apiCall(app.url, app.rootToken, 'POST', '/projects', { name: 'merging', visibility_level: 20 });
-    const repoPath = repoPathOf(app.services.ctx, project.id);
+    const repoPath = repoPathOf(app.ctx, project.id);
     const work = path.join(app.config.dataDir, 'work');
     await buildWork(work, rounds + 1);
     await git(work, 'push', '-q', repoPath, '--all');
