@@ -52,6 +52,7 @@ import { LfsService } from './lfs/lfs';
 import { MergeRequestsService } from './merge-requests/merge-requests';
 import { MergingService } from './merge-requests/merging';
 import { MergeRequestReadsService } from './merge-requests/reads';
+import { VersionContentCache } from './merge-requests/version-contents';
 import { SlashCommandsService } from './slash-commands/slash-commands';
 
 /**
@@ -84,6 +85,7 @@ export function createServices(ctx: ServiceContext) {
   const todos = new TodosService(ctx, users);
   const labels = new LabelsService(ctx);
   const subscriptions = new SubscriptionsService(ctx, users, labels);
+  const mergeRequestContents = new VersionContentCache(ctx);
   return {
     events,
     projects,
@@ -135,8 +137,9 @@ export function createServices(ctx: ServiceContext) {
     subscriptions,
     mergeRequests,
     slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
-    mergeRequestReads: new MergeRequestReadsService(ctx, users),
-    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues }),
+    mergeRequestContents,
+    mergeRequestReads: new MergeRequestReadsService(ctx, users, mergeRequestContents),
+    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues, contents: mergeRequestContents }),
   };
 }
 
