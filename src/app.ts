@@ -5,6 +5,7 @@ import { openDatabase, type DbHandle } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { catFile } from './git/cat-file';
 import { patchProcesses } from './git/diff';
+import { RefsCache } from './git/refs-cache';
 import path from 'node:path';
 import { SecretBox } from './lib/secrets';
 import { DiskFileStore } from './storage/index';
@@ -71,6 +72,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     secrets: SecretBox.open(config.dataDir),
     jobs: new JobQueue(database.db, database.dialect, config.jobMaxAttempts),
     files: new DiskFileStore(path.join(config.dataDir, 'files')),
+    refs: new RefsCache(),
     log: server.log,
   };
   const services = createServices(ctx);
@@ -99,7 +101,7 @@ function jobHandlers(ctx: ServiceContext, services: Services): JobHandlers {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
-    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging }),
+    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging, contents: services.mergeRequestContents }),
   };
 }
 
