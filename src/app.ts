@@ -36,7 +36,6 @@ import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
 import { removeUnlinkedLfsObjects } from './services/lfs/records';
 import { startSshServer, type RunningSshServer } from './ssh/server';
-import { lfsAuthentication } from './services/lfs/ssh-authenticate';
 
 /*
  * The composition root: the one place that knows everybody. It builds the stores, the services,
@@ -129,7 +128,7 @@ async function startSsh(ctx: ServiceContext, services: Services): Promise<Runnin
     repoPath: (projectId) => services.repositories.path(projectId),
     // Builds never reach SSH (they fetch over HTTP with their token): only users and deploy keys ask.
     lfs: (caller, project, operation) =>
-      lfsAuthentication(ctx, caller.kind === 'user' ? { userId: caller.user.id } : { deployKeyId: caller.kind === 'deploy_key' ? caller.keyId : 0 }, project, operation),
+      services.lfs.sshCredential(caller.kind === 'user' ? { userId: caller.user.id } : { deployKeyId: caller.kind === 'deploy_key' ? caller.keyId : 0 }, project, operation),
     externalUrl: () => config.externalUrl,
     log: ctx.log,
   });
