@@ -80,7 +80,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       ];
     }
     const seedStarted = performance.now();
-    const { secrets } = app.services.ctx;
+    const { secrets } = app.ctx;
     await seedPipelines(app.database, secrets, projects, { pipelines, buildsPerPipeline, status: 'pending', label: 'rspec' });
     const traceBuilds = await seedPipelines(app.database, secrets, projects, {
       pipelines: TRACE_BUILDS / 10,

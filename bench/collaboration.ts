@@ -43,7 +43,7 @@ async function measure(shape: CollaborationShape, requests: number): Promise<Mea
   const app = await startBenchApp();
   try {
     const started = performance.now();
-    const world = await seedCollaboration(app.database, app.services.ctx.secrets, shape);
+    const world = await seedCollaboration(app.database, app.ctx.secrets, shape);
     const seedSeconds = (performance.now() - started) / 1000;
     const project = `/projects/${world.projectId}`;
     const cases: Case[] = [

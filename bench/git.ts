@@ -124,7 +124,7 @@ async function measureClone(httpUrl: string, repoPath: string, scratch: string, 
 /** A project created through the API, its repository replaced by the generated one, as a first push would leave it. */
 export async function projectWithHistory(app: BenchApp, shape: { commits: number; files: number }) {
   const project = await apiCall(app.url, app.rootToken, 'POST', '/projects', { name: 'history', visibility_level: 20 });
-  const repoPath = repoPathOf(app.services.ctx, project.id);
+  const repoPath = repoPathOf(app.ctx, project.id);
   const built = path.join(app.config.dataDir, 'bench-build.git');
   const fixture = await buildFixture(built, shape);
   fs.rmSync(repoPath, { recursive: true, force: true });

@@ -40,8 +40,8 @@ interface Scenario {
  * and annotated tags, and 50 pipelines.
  */
 async function seed(app: BenchApp, shape: { commits: number; files: number }) {
-  const world = await seedCollaboration(app.database, app.services.ctx.secrets, { issues: 5_000, notes: 10_000 });
-  const repoPath = repoPathOf(app.services.ctx, world.projectId);
+  const world = await seedCollaboration(app.database, app.ctx.secrets, { issues: 5_000, notes: 10_000 });
+  const repoPath = repoPathOf(app.ctx, world.projectId);
   const built = path.join(app.config.dataDir, 'bench-build.git');
   const fixture = await buildFixture(built, shape);
   fs.rmSync(repoPath, { recursive: true, force: true });
@@ -55,9 +55,9 @@ async function seed(app: BenchApp, shape: { commits: number; files: number }) {
     await git(repoPath, '-c', 'user.name=Release Bot', '-c', 'user.email=release@example.com', 'tag', '-a', '-m', `Release 1.${t}`, `v1.${t}`, `master~${(TAGS - 1 - t) * 25}`);
   }
   await app.database.db.updateTable('projects').set({ default_branch: 'master' }).where('id', '=', world.projectId).execute();
-  await refsMoved(app.services.ctx, { id: world.projectId });
+  await refsMoved(app.ctx, { id: world.projectId });
   const head = await git(repoPath, 'rev-parse', 'master');
-  await seedPipelines(app.database, app.services.ctx.secrets, [{ id: world.projectId, sha: head }], { pipelines: 50, buildsPerPipeline: 2, status: 'pending', label: 'gpt' });
+  await seedPipelines(app.database, app.ctx.secrets, [{ id: world.projectId, sha: head }], { pipelines: 50, buildsPerPipeline: 2, status: 'pending', label: 'gpt' });
   const compareFrom = await git(repoPath, 'rev-parse', `master~${COMPARE_DISTANCE}`);
   const mergeRequestId = await seedMergeRequest(app, world.projectId, await git(repoPath, 'rev-parse', 'master~100'));
   // A server in service has its statistics gathered and its tables vacuumed by autovacuum; a

@@ -6,7 +6,6 @@ import { apiCall, timedRequest } from './support/http';
 import { git, timeSpawn } from './support/spawn';
 import { median, ms, ratio, table } from './support/stats';
 import { repoPathOf } from '../src/services/repository/repositories';
-import { forgetVersionContents } from '../src/services/merge-requests/version-contents';
 // Merge requests are written as the tests write them (the creation route is another branch's work).
 
 const TARGET = 1.5;
@@ -67,7 +66,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
   const app = await startBenchApp();
   try {
     const project = await apiCall(app.url, app.rootToken, 'POST', '/projects', { name: 'merging', visibility_level: 20 });
-    const repoPath = repoPathOf(app.services.ctx, project.id);
+    const repoPath = repoPathOf(app.ctx, project.id);
     const work = path.join(app.config.dataDir, 'work');
     await buildWork(work, rounds + 1);
     await git(work, 'push', '-q', repoPath, '--all');
@@ -109,7 +108,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     const firstLook = await timedRequest(`${app.url}/api/v3/projects/${project.id}/merge_requests/${big2.id}/changes`, { headers });
     if (firstLook.status !== 200) throw new Error(`changes answered ${firstLook.status}`);
     // Cold: nothing kept (another process than the one that ran the background work, or a restart).
-    forgetVersionContents();
+    app.services.mergeRequestContents.forget();
     const cold = await timedRequest(changesUrl, { headers });
     if (cold.status !== 200) throw new Error(`changes answered ${cold.status}`);
     const diffArgs = ['diff', 'master...big'];

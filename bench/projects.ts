@@ -32,7 +32,7 @@ async function measure(shape: SeedShape, requests: number): Promise<Measured> {
   const app = await startBenchApp();
   try {
     const started = performance.now();
-    const world = await seedProjects(app.database, app.services.ctx.secrets, shape);
+    const world = await seedProjects(app.database, app.ctx.secrets, shape);
     const seedSeconds = (performance.now() - started) / 1000;
     const cases = [
       { name: 'GET /projects', url: `${app.url}/api/v3/projects` },

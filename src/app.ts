@@ -5,6 +5,7 @@ import { openDatabase, type DbHandle } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { catFile } from './git/cat-file';
 import { patchProcesses } from './git/diff';
+import { RefsCache } from './git/refs-cache';
 import path from 'node:path';
 import { SecretBox } from './lib/secrets';
 import { DiskFileStore } from './storage/index';
@@ -12,6 +13,7 @@ import { JobQueue } from './jobs/queue';
 import type { JobHandlers } from './jobs/kinds';
 import { startBackgroundWork, type BackgroundWork, type Sweep } from './jobs/background';
 import { createServices, type Services } from './services/index';
+import type { ServiceContext } from './services/context';
 import { ensureRootUser, type RootCredentials } from './services/users/bootstrap';
 import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
@@ -28,13 +30,12 @@ import { registerProjectGuard } from './api/v3/project-guard';
 import { registerOperability } from './http/operability';
 import { registerApiV3 } from './api/v3/index';
 import { registerRunnerApi } from './api/ci/index';
-import type { Api } from './api/v3/types';
+import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
 import { removeUnlinkedLfsObjects } from './services/lfs/records';
 import { startSshServer, type RunningSshServer } from './ssh/server';
-import { lfsAuthentication } from './services/lfs/ssh-authenticate';
 
 /*
  * The composition root: the one place that knows everybody. It builds the stores, the services,
@@ -56,20 +57,24 @@ export interface AppOptions {
 export interface App {
   server: Api;
   services: Services;
+  /** The stores the services share: the composition root's own (background work, the SSH door's LFS credential), never a door's. */
+  ctx: ServiceContext;
 }
 
 /** Builds the services and every door over a migrated database; listening and background work are `startServer`'s. */
 export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
   const server = await createHttpServer({ logLevel: config.logLevel, logger, config });
-  const services = createServices({
+  const ctx: ServiceContext = {
     config,
     db: database.db,
     dialect: database.dialect,
     secrets: SecretBox.open(config.dataDir),
     jobs: new JobQueue(database.db, database.dialect, config.jobMaxAttempts),
     files: new DiskFileStore(path.join(config.dataDir, 'files')),
+    refs: new RefsCache(),
     log: server.log,
-  });
+  };
+  const services = createServices(ctx);
 
   // HTTP concerns every door shares, in the order they act on a request.
   registerErrorHandling(server);
@@ -82,38 +87,39 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   // The doors.
   await server.register(async (api) => registerApiV3(api as Api, { services, presenter: config }), { prefix: '/api/v3' });
-  await server.register(async (api) => registerRunnerApi(api as Api, { services, presenter: config }), { prefix: '/ci/api/v1' });
+  await server.register(async (api) => registerRunnerApi(api as Api, { services }), { prefix: '/ci/api/v1' });
   await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
   await registerGitLfs(server, services.lfs, config);
-  return { server, services };
+  return { server, services, ctx };
 }
 
 /** A handler for every job kind, each from the domain that owns the work. */
-function jobHandlers(services: Services): JobHandlers {
-  const { ctx, repositories, projects, users, events } = services;
+function jobHandlers(ctx: ServiceContext, services: Services): JobHandlers {
+  const { repositories, projects, users, events } = services;
   return {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
-    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging }),
+    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging, contents: services.mergeRequestContents }),
   };
 }
 
-function sweeps(services: Services): Sweep[] {
+function sweeps(ctx: ServiceContext, services: Services): Sweep[] {
   return [
     { name: 'members.remove_expired', intervalMs: HOUR_MS, run: () => services.members.removeExpired() },
-    { name: 'jobs.purge_given_up', intervalMs: HOUR_MS, run: () => services.ctx.jobs.purgeGivenUp(GIVEN_UP_KEPT_MS) },
-    { name: 'ci.expire_artifacts', intervalMs: HOUR_MS, run: () => removeExpiredArtifacts(services.ctx) },
+    { name: 'jobs.purge_given_up', intervalMs: HOUR_MS, run: () => ctx.jobs.purgeGivenUp(GIVEN_UP_KEPT_MS) },
+    { name: 'ci.expire_artifacts', intervalMs: HOUR_MS, run: () => removeExpiredArtifacts(ctx) },
     // Every 10 minutes: a build whose runner vanished holds its pipeline until it is failed, and a look costs one indexed query.
-    { name: 'ci.drop_stuck_builds', intervalMs: HOUR_MS / 6, run: () => dropStuckBuilds(services.ctx) },
+    { name: 'ci.drop_stuck_builds', intervalMs: HOUR_MS / 6, run: () => dropStuckBuilds(ctx) },
     // Objects a project's removal left unlinked are removed by its job; this catches those of a job that gave up.
-    { name: 'lfs.remove_unlinked', intervalMs: HOUR_MS, run: () => removeUnlinkedLfsObjects(services.ctx.db, services.ctx.files) },
-    { name: 'merge_requests.unlock_stuck', intervalMs: HOUR_MS / 6, run: () => unlockStuckMerges(services.ctx) },
+    { name: 'lfs.remove_unlinked', intervalMs: HOUR_MS, run: () => removeUnlinkedLfsObjects(ctx.db, ctx.files) },
+    { name: 'merge_requests.unlock_stuck', intervalMs: HOUR_MS / 6, run: () => unlockStuckMerges(ctx) },
   ];
 }
 
 /** Git over SSH (SSH_PORT), beside HTTP, over the same git access service. */
-async function startSsh(config: Config, services: Services): Promise<RunningSshServer> {
+async function startSsh(ctx: ServiceContext, services: Services): Promise<RunningSshServer> {
+  const { config } = ctx;
   const ssh = await startSshServer({
     dataDir: config.dataDir,
     host: config.host,
@@ -122,9 +128,9 @@ async function startSsh(config: Config, services: Services): Promise<RunningSshS
     repoPath: (projectId) => services.repositories.path(projectId),
     // Builds never reach SSH (they fetch over HTTP with their token): only users and deploy keys ask.
     lfs: (caller, project, operation) =>
-      lfsAuthentication(services.ctx, caller.kind === 'user' ? { userId: caller.user.id } : { deployKeyId: caller.kind === 'deploy_key' ? caller.keyId : 0 }, project, operation),
+      services.lfs.sshCredential(caller.kind === 'user' ? { userId: caller.user.id } : { deployKeyId: caller.kind === 'deploy_key' ? caller.keyId : 0 }, project, operation),
     externalUrl: () => config.externalUrl,
-    log: services.ctx.log,
+    log: ctx.log,
   });
   settleSshPort(config, ssh.port);
   return ssh;
@@ -145,11 +151,11 @@ export interface RunningServer extends App {
 export async function startServer(config: Config, options: { logger?: HttpLogging } = {}): Promise<RunningServer> {
   const database = openDatabase({ ...config, onIdleError: (error) => console.error(`database connection lost: ${error.message}`) });
   await migrateToLatest(database);
-  const { server, services } = await buildApp({ config, database, logger: options.logger });
+  const { server, services, ctx } = await buildApp({ config, database, logger: options.logger });
   const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
   await server.listen({ port: config.port, host: config.host });
   settleListeningPort(config, (server.server.address() as AddressInfo).port);
-  const ssh = config.sshPort === null ? undefined : await startSsh(config, services).catch(async (error) => {
+  const ssh = config.sshPort === null ? undefined : await startSsh(ctx, services).catch(async (error) => {
     // SSH's port taken, say: nothing of this start stays behind.
     await server.close();
     await database.db.destroy();
@@ -157,15 +163,16 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
   });
   // After the port is settled: jobs left from an earlier run may put the external URL in hook payloads.
   const background: BackgroundWork = startBackgroundWork({
-    queue: services.ctx.jobs,
-    handlers: jobHandlers(services),
-    sweeps: sweeps(services),
-    log: services.ctx.log,
+    queue: ctx.jobs,
+    handlers: jobHandlers(ctx, services),
+    sweeps: sweeps(ctx, services),
+    log: ctx.log,
     retryBaseMs: config.jobRetryBaseMs,
   });
   return {
     server,
     services,
+    ctx,
     database,
     root,
     async close() {

@@ -7,6 +7,7 @@ import { startServer } from '../../src/app';
 // Benchmarks start Forge as the tests do: a loopback port the system picks, a scratch database.
 import { freshDatabaseUrl } from '../../test/support/app';
 import type { Services } from '../../src/services/index';
+import type { ServiceContext } from '../../src/services/context';
 
 /** The real server, as `forge serve` builds it, on a loopback port over a throw-away data directory and database. */
 export interface BenchApp {
@@ -14,6 +15,8 @@ export interface BenchApp {
   config: Config;
   database: DbHandle;
   services: Services;
+  /** The stores behind the services, for seeding. */
+  ctx: ServiceContext;
   rootToken: string;
   close(): Promise<void>;
 }
@@ -43,6 +46,7 @@ export async function startBenchApp(): Promise<BenchApp> {
     config,
     database: running.database,
     services: running.services,
+    ctx: running.ctx,
     rootToken: ROOT_TOKEN,
     async close() {
       await running.close();

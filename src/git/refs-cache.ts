@@ -96,6 +96,3 @@ export class RefsCache {
 async function readSnapshot(repoPath: string): Promise<RefsSnapshot> {
   return new RefsSnapshot(repoPath, await forEachRef(repoPath, ['refs/heads/', 'refs/tags/']));
 }
-
-/** The process-wide memory of refs every branch and tag read goes through. */
-export const refsCache = new RefsCache();

@@ -1,5 +1,6 @@
 import type { ServiceContext } from './context';
 import { UsersService } from './users/users';
+import { ProfileCache } from './users/profile-cache';
 import { TemplatesService } from './templates/templates';
 import { SystemHooksService } from './hooks/system-hooks';
 import { KeysService } from './users/keys';
@@ -51,17 +52,22 @@ import { LfsService } from './lfs/lfs';
 import { MergeRequestsService } from './merge-requests/merge-requests';
 import { MergingService } from './merge-requests/merging';
 import { MergeRequestReadsService } from './merge-requests/reads';
+import { VersionContentCache } from './merge-requests/version-contents';
 import { SlashCommandsService } from './slash-commands/slash-commands';
 
-/** Every service, built once per app over one context. */
+/**
+ * Every service, built once per app over one context, each given what it needs through its
+ * constructor, in dependency order: no service is handed another after construction, and there is
+ * one instance of each. The context itself is not among them: doors get services, nothing else.
+ */
 export function createServices(ctx: ServiceContext) {
   const settings = new SettingsService(ctx);
   const events = new EventsService(ctx);
-  const users = new UsersService(ctx);
-  const projects = new ProjectsService(ctx, settings, events, () => users.forgetProfiles());
   const repositories = new RepositoryStore(ctx);
-  projects.repositories = repositories;
-  users.projects = projects;
+  // Users remember profile extras; projects forget them when personal projects change.
+  const profiles = new ProfileCache();
+  const projects = new ProjectsService(ctx, settings, events, repositories, () => profiles.forgetAll());
+  const users = new UsersService(ctx, projects, profiles);
   const protectedBranches = new ProtectedBranchesService(ctx);
   const groups = new GroupsService(ctx, settings, projects);
   const repositoryReads = new RepositoryReadsService(ctx);
@@ -77,8 +83,9 @@ export function createServices(ctx: ServiceContext) {
   const issues = new IssuesService(ctx, users, projects, events);
   const mergeRequests = new MergeRequestsService(ctx, users, projects, events);
   const todos = new TodosService(ctx, users);
-  // Labels keep no state: the subscriptions' own instance reads the same rows.
-  const subscriptions = new SubscriptionsService(ctx, users, new LabelsService(ctx));
+  const labels = new LabelsService(ctx);
+  const subscriptions = new SubscriptionsService(ctx, users, labels);
+  const mergeRequestContents = new VersionContentCache(ctx);
   return {
     events,
     projects,
@@ -100,7 +107,6 @@ export function createServices(ctx: ServiceContext) {
     members: new MembersService(ctx, { projects, groups }, events),
     accessRequests: new AccessRequestsService(ctx, events),
     namespaces: new NamespacesService(ctx),
-    ctx,
     users,
     templates: new TemplatesService(),
     systemHooks: new SystemHooksService(ctx),
@@ -123,7 +129,7 @@ export function createServices(ctx: ServiceContext) {
     deployments: new DeploymentsService(ctx, builds, users),
     triggers: new TriggersService(ctx),
     projectSnippets: new ProjectSnippetsService(ctx, settings),
-    labels: new LabelsService(ctx),
+    labels,
     milestones: new MilestonesService(ctx, events),
     issues,
     todos,
@@ -131,9 +137,9 @@ export function createServices(ctx: ServiceContext) {
     subscriptions,
     mergeRequests,
     slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
-    // Issues keep no state: merging's own instance closes the issues a merge closes.
-    mergeRequestReads: new MergeRequestReadsService(ctx, users),
-    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues: new IssuesService(ctx, users, projects, events) }),
+    mergeRequestContents,
+    mergeRequestReads: new MergeRequestReadsService(ctx, users, mergeRequestContents),
+    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues, contents: mergeRequestContents }),
   };
 }
 

@@ -15,7 +15,7 @@ after(async () => {
 test('per-project numbers count from 1 for each project and kind, and 20 writers at once never share one', async () => {
   const { client } = await app.createUser();
   const [first, second] = [(await client.post('/projects', { name: 'one' })).body, (await client.post('/projects', { name: 'two' })).body];
-  const db = app.services.ctx.db;
+  const db = app.ctx.db;
   const numbers = await Promise.all(Array.from({ length: 20 }, () => inTransaction(db, (trx) => nextInternalId(trx, first.id, 'deployments'))));
   assert.deepEqual([...numbers].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
   assert.equal(await nextInternalId(db, second.id, 'deployments'), 1);
@@ -25,7 +25,7 @@ test('per-project numbers count from 1 for each project and kind, and 20 writers
 test('a rolled-back transaction gives its number back', async () => {
   const { client } = await app.createUser();
   const project = (await client.post('/projects', { name: 'three' })).body;
-  const db = app.services.ctx.db;
+  const db = app.ctx.db;
   await assert.rejects(
     inTransaction(db, async (trx) => {
       await nextInternalId(trx, project.id, 'deployments');

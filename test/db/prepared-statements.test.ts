@@ -16,7 +16,7 @@ after(async () => {
 });
 
 test('a query prepared before another process added a column to its table still answers, with the column', { skip: !postgres && 'PostgreSQL only' }, async () => {
-  const db = app.services.ctx.db;
+  const db = app.ctx.db;
   await sql`create table widened (id integer primary key, name text)`.execute(db);
   await db.insertInto('widened' as any).values({ id: 1, name: 'one' }).execute();
   const read = () => db.selectFrom('widened' as any).selectAll().where('id', '=', 1).execute();

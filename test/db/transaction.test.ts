@@ -15,7 +15,7 @@ after(async () => {
 });
 
 test('a transaction PostgreSQL aborts to break a deadlock runs again, and both writes land', { skip: !postgres && 'PostgreSQL only' }, async () => {
-  const db = app.services.ctx.db;
+  const db = app.ctx.db;
   const [a, b] = [(await app.createUser()).user.id, (await app.createUser()).user.id];
   // Both transactions take their first row, wait for each other, then reach for the other's row.
   let arrived = 0;

@@ -90,7 +90,7 @@ describe('git clone and fetch over HTTP', () => {
   test('gitlab-ci-token with a running build\'s token fetches that build\'s project only', async () => {
     const p = await project(0);
     const other = await project(0);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const time = new Date().toISOString();
     const pipeline = await db.insertInto('ci_pipelines').values({ project_id: p.id, ref: 'master', sha: '0'.repeat(40), tag: 0, status: 'running', created_at: time, updated_at: time }).returning('id').executeTakeFirstOrThrow();
     await db

@@ -75,8 +75,8 @@ const tempFiles = () => {
 };
 
 /** Runs `work` with a setting changed, as if Forge had been started with it. */
-async function withConfig<K extends 'lfsEnabled' | 'maxLfsObjectSizeMb'>(key: K, value: TestApp['services']['ctx']['config'][K], work: () => Promise<void>) {
-  const config = app.services.ctx.config;
+async function withConfig<K extends 'lfsEnabled' | 'maxLfsObjectSizeMb'>(key: K, value: TestApp['ctx']['config'][K], work: () => Promise<void>) {
+  const config = app.ctx.config;
   const saved = config[key];
   config[key] = value;
   try {
@@ -185,7 +185,7 @@ describe('PUT /:namespace/:project.git/gitlab-lfs/objects/:oid/:size', () => {
     assert.equal(fs.existsSync(storedObjectPath(app.dataDir, claimed)), false);
     assert.deepEqual(tempFiles(), []);
     assert.equal((await batch(p.path, 'download', [{ oid: claimed, size: 5000 }], p.owner.auth)).body.objects[0].error.code, 404);
-    const rows = await app.services.ctx.db.selectFrom('lfs_objects').select('id').where('oid', '=', claimed).execute();
+    const rows = await app.ctx.db.selectFrom('lfs_objects').select('id').where('oid', '=', claimed).execute();
     assert.equal(rows.length, 0);
   });
 

@@ -51,7 +51,7 @@ describe('git lfs push and pull over HTTP', () => {
     // Stored once each, by SHA-256, with their exact bytes.
     for (const content of [big, small]) assert.deepEqual(fs.readFileSync(storedObjectPath(app.dataDir, sha256(content))), content);
     // Counted in what the project holds.
-    assert.equal(await projectLfsSize(app.services.ctx.db, p.id), big.length + small.length);
+    assert.equal(await projectLfsSize(app.ctx.db, p.id), big.length + small.length);
 
     const reporter = await person();
     await grantProjectRole(app, p.id, reporter.id, 20);
@@ -124,7 +124,7 @@ describe('git lfs push and pull over HTTP', () => {
     assert.equal((await app.as(p.owner.token).delete(`/projects/${p.id}`)).status, 200);
     await eventually(() => !fs.existsSync(storedObjectPath(app.dataDir, sha256(own))), { message: 'the removed project\'s own object is deleted' });
     assert.deepEqual(fs.readFileSync(storedObjectPath(app.dataDir, sha256(shared))), shared);
-    const rows = await app.services.ctx.db.selectFrom('lfs_objects').select('oid').where('oid', 'in', [sha256(own), sha256(shared)]).execute();
+    const rows = await app.ctx.db.selectFrom('lfs_objects').select('oid').where('oid', 'in', [sha256(own), sha256(shared)]).execute();
     assert.deepEqual(rows.map((row) => row.oid), [sha256(shared)]);
     // The other project still pulls it.
     const clone = await cloneAndPull(cloneUrl(app.url, other.path, other.owner.username, other.owner.token));

@@ -26,7 +26,7 @@ async function project() {
 
 /** What `git-lfs-authenticate` over SSH would print, made by the service the SSH server calls. */
 function credential(actor: LfsActor, projectRecord: Parameters<typeof lfsAuthentication>[2], operation: LfsOperation) {
-  return lfsAuthentication(app.services.ctx, actor, projectRecord, operation);
+  return lfsAuthentication(app.ctx, actor, projectRecord, operation);
 }
 
 async function batch(href: string, operation: string, objects: unknown[], authorization?: string) {
@@ -100,12 +100,12 @@ describe('lfsAuthentication: the credential git-lfs-authenticate hands out over 
 
   test('an expired or altered token is refused: 401', async () => {
     const p = await project();
-    const expired = issueLfsToken(app.services.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'download', expiresAt: Math.floor(Date.now() / 1000) - 1 });
+    const expired = issueLfsToken(app.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'download', expiresAt: Math.floor(Date.now() / 1000) - 1 });
     const href = `${app.url}/${p.path}.git/info/lfs`;
     assert.equal((await batch(href, 'download', [], basicAuth('x', expired))).status, 401);
-    const good = issueLfsToken(app.services.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'download', expiresAt: Math.floor(Date.now() / 1000) + 60 });
+    const good = issueLfsToken(app.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'download', expiresAt: Math.floor(Date.now() / 1000) + 60 });
     const signature = good.slice('lfs1.'.length).split('.')[1];
-    const forged = issueLfsToken(app.services.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'upload', expiresAt: Math.floor(Date.now() / 1000) + 60 });
+    const forged = issueLfsToken(app.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'upload', expiresAt: Math.floor(Date.now() / 1000) + 60 });
     // The upload grant's payload under the download grant's signature.
     const altered = `lfs1.${forged.slice('lfs1.'.length).split('.')[0]}.${signature}`;
     assert.notEqual(altered, good);

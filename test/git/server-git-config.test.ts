@@ -58,7 +58,7 @@ before(async () => {
   process.env.GIT_CONFIG_SYSTEM = systemConfig;
   process.env.HOME = home;
   app = await startApp({ SSH_PORT: 'any', EXTERNAL_URL: 'http://127.0.0.1:0' });
-  port = app.services.ctx.config.sshPort!;
+  port = app.ctx.config.sshPort!;
 });
 after(() => app.close());
 

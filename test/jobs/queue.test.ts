@@ -12,7 +12,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
 
 test('jobs given up more than the kept time ago are purged; recent failures and pending jobs stay', async () => {
-  const { db, jobs } = app.services.ctx;
+  const { db, jobs } = app.ctx;
   const row = (kind: string, runAt: string, lockedBy: string | null) => ({
     kind,
     payload: '{}',

@@ -53,7 +53,7 @@ async function trace(build: any, projectId = project.id): Promise<string> {
 }
 
 async function runnerCount(): Promise<number> {
-  const row = await app.services.ctx.db.selectFrom('ci_runners').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await app.ctx.db.selectFrom('ci_runners').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -131,7 +131,7 @@ sleeper:
 
   test('the project build timeout kills the build and fails it with a line saying so', async () => {
     const created = await app.root.post('/projects', { name: 'runner-timeout' });
-    await app.services.ctx.db.updateTable('projects').set({ build_timeout: 1 }).where('id', '=', created.body.id).execute();
+    await app.ctx.db.updateTable('projects').set({ build_timeout: 1 }).where('id', '=', created.body.id).execute();
     await pushCi(app, created.body, 'master', 'slow:\n  script: sleep 600\n');
     const build = await finished(await buildOf('master', created.body.id), created.body.id);
     assert.equal(build.status, 'failed');

@@ -140,7 +140,7 @@ describe('a three-stage pipeline run by forge runner', () => {
       assert.equal(entries['out/app.txt'], `compiled ${sha}\n`, route);
     }
     // The v3 build entity of 8.12 does not show the expiry: the row does.
-    const row = await app.services.ctx.db.selectFrom('ci_builds').select('artifacts_expire_at').where('id', '=', compile.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('ci_builds').select('artifacts_expire_at').where('id', '=', compile.id).executeTakeFirstOrThrow();
     const expiresIn = Date.parse(row.artifacts_expire_at!) - Date.now();
     assert.ok(expiresIn > 6 * 86_400_000 && expiresIn <= 7 * 86_400_000, String(row.artifacts_expire_at));
   });

@@ -76,9 +76,9 @@ job:
     // The runner has PATCHed at least once: the server's trace is under way.
     await eventually(async () => /^line-1$/m.test(await trace(project.id, build.id)), { message: 'line-1 on the server' });
 
-    const row = await app.services.ctx.db.selectFrom('ci_builds').select('token_sealed').where('id', '=', build.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('ci_builds').select('token_sealed').where('id', '=', build.id).executeTakeFirstOrThrow();
     const injected = 'INJECTED BY THE TEST\n';
-    const at = await appendAsRunner(build.id, app.services.ctx.secrets.unseal(row.token_sealed!), injected);
+    const at = await appendAsRunner(build.id, app.ctx.secrets.unseal(row.token_sealed!), injected);
     assert.ok(at > 0);
 
     // The runner's next PATCH starts where it left off, below the stored length: 416. Bytes after the

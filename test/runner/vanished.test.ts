@@ -42,7 +42,7 @@ describe('a build whose runner died', () => {
     const created = await app.root.post('/projects', { name: 'vanished' });
     assert.equal(created.status, 201);
     const project = created.body;
-    await app.services.ctx.db.updateTable('projects').set({ build_timeout: 600 }).where('id', '=', project.id).execute();
+    await app.ctx.db.updateTable('projects').set({ build_timeout: 600 }).where('id', '=', project.id).execute();
     await pushCi(app, project, 'master', `
 orphan:
   script:
@@ -58,16 +58,16 @@ next:
 
     runner.signal('SIGKILL');
     await runner.exited;
-    const row = await app.services.ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', build.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', build.id).executeTakeFirstOrThrow();
     const started = Date.parse(row.started_at!);
 
     // Within its timeout (10 minutes), and within the margin after it, the build may still be its runner's.
-    assert.equal(await dropStuckBuilds(app.services.ctx, started + 9 * 60_000), 0);
-    assert.equal(await dropStuckBuilds(app.services.ctx, started + 10 * 60_000 + HOUR - 60_000), 0);
+    assert.equal(await dropStuckBuilds(app.ctx, started + 9 * 60_000), 0);
+    assert.equal(await dropStuckBuilds(app.ctx, started + 10 * 60_000 + HOUR - 60_000), 0);
     assert.equal((await app.root.get(`/projects/${project.id}/builds/${build.id}`)).body.status, 'running');
 
     // Past both, nobody will ever finish it: it is failed, and the pipeline with it.
-    assert.equal(await dropStuckBuilds(app.services.ctx, started + 10 * 60_000 + HOUR + 60_000), 1);
+    assert.equal(await dropStuckBuilds(app.ctx, started + 10 * 60_000 + HOUR + 60_000), 1);
     const failed = (await app.root.get(`/projects/${project.id}/builds/${build.id}`)).body;
     assert.equal(failed.status, 'failed');
     assert.ok(failed.finished_at);

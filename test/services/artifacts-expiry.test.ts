@@ -35,9 +35,9 @@ describe('the hourly expiry of artifacts (ci.expire_artifacts)', () => {
     await putArtifacts(app, project.id, kept, { expireAt: null });
     await putTrace(app, project.id, expired, 'the trace stays');
 
-    assert.equal(await removeExpiredArtifacts(app.services.ctx), 1);
+    assert.equal(await removeExpiredArtifacts(app.ctx), 1);
 
-    const files = app.services.ctx.files;
+    const files = app.ctx.files;
     const key = (id: number) => ({ project_id: project.id, id });
     assert.equal(await files.stat(artifactsKey(key(expired))), undefined);
     const row = await buildRow(app, expired);
@@ -47,7 +47,7 @@ describe('the hourly expiry of artifacts (ci.expire_artifacts)', () => {
       assert.ok(await files.stat(artifactsKey(key(id))));
       assert.equal((await buildRow(app, id)).artifacts_file, 'ci_build_artifacts.zip');
     }
-    assert.equal(await removeExpiredArtifacts(app.services.ctx), 0, 'nothing left to remove');
+    assert.equal(await removeExpiredArtifacts(app.ctx), 0, 'nothing left to remove');
   });
 });
 
@@ -61,7 +61,7 @@ describe('removing a project', () => {
     await putTrace(app, project.id, survivor.builds[0], 'mine');
 
     assert.equal((await app.root.delete(`/projects/${doomed.id}`)).status, 200);
-    await eventually(async () => (await app.services.ctx.files.list(projectFilesPrefix(doomed.id))).length === 0, { message: 'the files of the removed project to go' });
-    assert.ok(await app.services.ctx.files.stat(traceKey({ project_id: project.id, id: survivor.builds[0] })), 'another project keeps its files');
+    await eventually(async () => (await app.ctx.files.list(projectFilesPrefix(doomed.id))).length === 0, { message: 'the files of the removed project to go' });
+    assert.ok(await app.ctx.files.stat(traceKey({ project_id: project.id, id: survivor.builds[0] })), 'another project keeps its files');
   });
 });

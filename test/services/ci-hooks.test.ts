@@ -30,9 +30,9 @@ before(async () => {
   app = await startApp({ EXTERNAL_URL: 'http://forge.example.com' });
   listener = await HookListener.start();
   pat = await app.createUser({ name: 'Pat Pusher', username: 'pat', email: 'pat@example.com', projects_limit: 100 });
-  const runner = await app.services.ctx.db
+  const runner = await app.ctx.db
     .insertInto('ci_runners')
-    .values({ token_digest: digestToken('runner-token'), token_sealed: app.services.ctx.secrets.seal('runner-token'), description: 'shared runner', active: 1, is_shared: 1, run_untagged: 1, locked: 0, tag_list: '[]', created_at: now(), updated_at: now() })
+    .values({ token_digest: digestToken('runner-token'), token_sealed: app.ctx.secrets.seal('runner-token'), description: 'shared runner', active: 1, is_shared: 1, run_untagged: 1, locked: 0, tag_list: '[]', created_at: now(), updated_at: now() })
     .returning('id')
     .executeTakeFirstOrThrow();
   runnerId = runner.id;
@@ -43,7 +43,7 @@ after(async () => {
 });
 
 const ZERO = '0'.repeat(40);
-const ctx = () => app.services.ctx;
+const ctx = () => app.ctx;
 const hookTime = (iso: string | null) => (iso === null ? null : iso.replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC'));
 
 /** A project of Pat's with one commit, and a hook at the listener (`?project=<name>`) with the given flags. */

@@ -56,7 +56,7 @@ function createUser() {
 
 /** The delivery jobs still queued for a hook. */
 async function jobsFor(hookId: number) {
-  const rows = await app.services.ctx.db.selectFrom('jobs').selectAll().where('kind', '=', 'hook.deliver').execute();
+  const rows = await app.ctx.db.selectFrom('jobs').selectAll().where('kind', '=', 'hook.deliver').execute();
   return rows.filter((row) => JSON.parse(row.payload).hookId === hookId);
 }
 
@@ -178,7 +178,7 @@ describe('system hook delivery', () => {
   test('events queued together are each delivered exactly once', async () => {
     await withHook({}, async (listener, hookId) => {
       const deliveries = Array.from({ length: 20 }, (_, seq) => ({ hookId, event: 'System Hook', payload: { event_name: 'batch', seq } }));
-      await app.services.ctx.jobs.enqueueMany('hook.deliver', deliveries);
+      await app.ctx.jobs.enqueueMany('hook.deliver', deliveries);
       await listener.waitForCount(20);
       await eventually(async () => (await jobsFor(hookId)).length === 0);
       const seqs = listener.received.map((request) => request.body.seq).sort((a, b) => a - b);
@@ -190,7 +190,7 @@ describe('system hook delivery', () => {
 describe('hook delivery options', () => {
   test('X-Gitlab-Token is sent when the hook has a token', async () => {
     await withHook({}, async (listener, hookId) => {
-      await app.services.ctx.db.updateTable('hooks').set({ token: 's3cret' }).where('id', '=', hookId).execute();
+      await app.ctx.db.updateTable('hooks').set({ token: 's3cret' }).where('id', '=', hookId).execute();
       assert.equal((await app.root.get(`/hooks/${hookId}`)).status, 200);
       const received = await listener.waitFor((request) => request.body.event_name === 'project_create');
       assert.equal(received.headers['x-gitlab-token'], 's3cret');
@@ -208,7 +208,7 @@ describe('hook delivery options', () => {
 
   test('a hook with enable_ssl_verification false accepts a self-signed certificate', async () => {
     await withHook({ tls }, async (listener, hookId) => {
-      await app.services.ctx.db.updateTable('hooks').set({ enable_ssl_verification: 0 }).where('id', '=', hookId).execute();
+      await app.ctx.db.updateTable('hooks').set({ enable_ssl_verification: 0 }).where('id', '=', hookId).execute();
       await app.root.get(`/hooks/${hookId}`);
       const received = await listener.waitFor((request) => request.body.event_name === 'project_create');
       assert.equal(received.headers['x-gitlab-event'], 'System Hook');

@@ -55,12 +55,12 @@ async function newProject(name: string, attributes: Record<string, unknown> = {}
 async function push(projectId: number, files: Record<string, string>, options: { branch?: string; message?: string; oldId?: string } = {}) {
   const branch = options.branch ?? 'master';
   const sha = await seedCommit(app, projectId, { branch, files, message: options.message ?? 'Change\n' });
-  await processPush(app.services, { projectId, userId: rootId, updates: [{ oldId: options.oldId ?? ZERO, newId: sha, ref: `refs/heads/${branch}` }] });
+  await processPush({ ...app.services, ctx: app.ctx }, { projectId, userId: rootId, updates: [{ oldId: options.oldId ?? ZERO, newId: sha, ref: `refs/heads/${branch}` }] });
   return sha;
 }
 
-const pipelinesOf = (projectId: number) => app.services.ctx.db.selectFrom('ci_pipelines').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
-const buildsOf = (pipelineId: number) => app.services.ctx.db.selectFrom('ci_builds').selectAll().where('pipeline_id', '=', pipelineId).orderBy('id').execute();
+const pipelinesOf = (projectId: number) => app.ctx.db.selectFrom('ci_pipelines').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+const buildsOf = (pipelineId: number) => app.ctx.db.selectFrom('ci_builds').selectAll().where('pipeline_id', '=', pipelineId).orderBy('id').execute();
 
 describe('a push with .gitlab-ci.yml creates a pipeline', () => {
   test('one build per job, in stage order, the first stage pending and the rest created', async () => {
@@ -97,7 +97,7 @@ describe('a push with .gitlab-ci.yml creates a pipeline', () => {
     assert.deepEqual(JSON.parse(builds[0].options), { artifacts: { paths: ['out/'], expire_in: '1 week' } });
     // Every build has a token of its own, stored as a digest and sealed, never in the clear.
     assert.equal(new Set(builds.map((b) => b.token_digest)).size, 4);
-    for (const build of builds) assert.equal(app.services.ctx.secrets.unseal(build.token_sealed!).length, 20);
+    for (const build of builds) assert.equal(app.ctx.secrets.unseal(build.token_sealed!).length, 20);
   });
 
   test('a later push to the branch records the previous commit as before_sha', async () => {
@@ -113,7 +113,7 @@ describe('a push with .gitlab-ci.yml creates a pipeline', () => {
     const projectId = await newProject('tagged');
     const sha = await push(projectId, { '.gitlab-ci.yml': 'release:\n  script: echo\n  only: [tags]\nunit:\n  script: echo\n  except: [tags]\n' });
     const before = (await pipelinesOf(projectId)).length;
-    await processPush(app.services, { projectId, userId: rootId, updates: [{ oldId: ZERO, newId: sha, ref: 'refs/tags/v1.0' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId, userId: rootId, updates: [{ oldId: ZERO, newId: sha, ref: 'refs/tags/v1.0' }] });
     // The tag ref does not exist in git here, but the push names it; the pipeline follows the push.
     const pipelines = await pipelinesOf(projectId);
     assert.equal(pipelines.length, before + 1);
@@ -177,7 +177,7 @@ describe('a push makes no pipeline', () => {
   test('for a deleted branch', async () => {
     const projectId = await newProject('deleted');
     const sha = await push(projectId, { '.gitlab-ci.yml': 'job:\n  script: echo\n' }, { branch: 'feature' });
-    await processPush(app.services, { projectId, userId: rootId, updates: [{ oldId: sha, newId: ZERO, ref: 'refs/heads/feature' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId, userId: rootId, updates: [{ oldId: sha, newId: ZERO, ref: 'refs/heads/feature' }] });
     assert.equal((await pipelinesOf(projectId)).length, 1);
   });
 });
@@ -202,7 +202,7 @@ describe('stages open in order as builds finish', () => {
     const { inTransaction } = await import('../../src/db/transaction');
     const finish = async (name: string, event: 'success' | 'drop') => {
       const build = (await buildsOf(pipeline.id)).find((b) => b.name === name)!;
-      const moved = await inTransaction(app.services.ctx.db, (trx) => transitionBuild(app.services.ctx, trx, build, event));
+      const moved = await inTransaction(app.ctx.db, (trx) => transitionBuild(app.ctx, trx, build, event));
       assert.ok(moved, `${name} ${event}`);
     };
     const statuses = async () => Object.fromEntries((await buildsOf(pipeline.id)).map((b) => [b.name, b.status]));

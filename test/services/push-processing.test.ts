@@ -54,7 +54,7 @@ describe('push processing: branches', () => {
     const project = await hookedProject('first-push');
     const first = await seedCommit(app, project.id, { files: { 'README.md': '# hi\n' }, message: 'Add readme\n\nWith a body\n', time: new Date('2016-09-20T10:00:00Z'), author: { name: 'Ada', email: 'ada@example.com' } });
     const second = await seedCommit(app, project.id, { files: { 'README.md': '# hello\n', 'src/app.js': 'x\n' }, message: 'Grow\n' });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: second, ref: 'refs/heads/master' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: second, ref: 'refs/heads/master' }] });
 
     const event = await latestEvent(project.id);
     assert.equal(event.action_name, 'pushed new');
@@ -120,7 +120,7 @@ describe('push processing: branches', () => {
     const project = await hookedProject('existing-branch');
     const base = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'same content for a rename\n' } });
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'changed\n', 'd.txt': 'new\n' }, deletes: ['b.txt'] });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: base, newId: head, ref: 'refs/heads/master' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: base, newId: head, ref: 'refs/heads/master' }] });
 
     const event = await latestEvent(project.id);
     assert.equal(event.action_name, 'pushed to');
@@ -132,7 +132,7 @@ describe('push processing: branches', () => {
     const project = await hookedProject('renames');
     const base = await seedCommit(app, project.id, { files: { 'old-name.txt': 'a file long enough to be recognised after its rename\n' } });
     const head = await seedCommit(app, project.id, { files: { 'new-name.txt': 'a file long enough to be recognised after its rename\n' }, deletes: ['old-name.txt'] });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: base, newId: head, ref: 'refs/heads/master' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: base, newId: head, ref: 'refs/heads/master' }] });
     const [pushed] = (await latestEvent(project.id)).data.commits;
     assert.deepEqual([pushed.added, pushed.modified, pushed.removed], [['new-name.txt'], [], []]);
   });
@@ -140,7 +140,7 @@ describe('push processing: branches', () => {
   test('at most 20 commits travel, the newest, oldest first; total_commits_count counts them all', async () => {
     const project = await hookedProject('many-commits');
     const shas = await seedCommits(app, project.id, Array.from({ length: 23 }, (_, i) => ({ files: { 'counter.txt': `${i}\n` }, message: `commit ${i}\n` })));
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: shas[0], newId: shas[22], ref: 'refs/heads/master' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: shas[0], newId: shas[22], ref: 'refs/heads/master' }] });
     const data = (await latestEvent(project.id)).data;
     assert.equal(data.total_commits_count, 22);
     assert.deepEqual(data.commits.map((c: any) => c.id), shas.slice(3));
@@ -150,7 +150,7 @@ describe('push processing: branches', () => {
     const project = await hookedProject('new-branch');
     const master = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
     const feature = await seedCommit(app, project.id, { branch: 'feature', startRef: master, files: { 'f.txt': 'f\n' } });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: feature, ref: 'refs/heads/feature' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: feature, ref: 'refs/heads/feature' }] });
     const event = await latestEvent(project.id);
     assert.equal(event.action_name, 'pushed new');
     assert.equal(event.data.total_commits_count, 1);
@@ -161,8 +161,8 @@ describe('push processing: branches', () => {
     const project = await hookedProject('deleted-branch');
     const master = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
     const gone = await seedCommit(app, project.id, { branch: 'gone', startRef: master, files: { 'g.txt': 'g\n' } });
-    await deleteBranch(repoPathOf(app.services.ctx, project.id), 'gone');
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: gone, newId: ZERO, ref: 'refs/heads/gone' }] });
+    await deleteBranch(repoPathOf(app.ctx, project.id), 'gone');
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: gone, newId: ZERO, ref: 'refs/heads/gone' }] });
 
     const event = await latestEvent(project.id);
     assert.equal(event.action_name, 'deleted');
@@ -178,7 +178,7 @@ describe('push processing: branches', () => {
   test('project hooks with push_events get a Push Hook with the push data', async () => {
     const project = await hookedProject('hooked-push');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/heads/master' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/heads/master' }] });
     const hook = await listener.waitFor(projectHook('hooked-push', 'refs/heads/master'));
     assert.equal(hook.headers['x-gitlab-event'], 'Push Hook');
     assert.deepEqual(hook.body, (await latestEvent(project.id)).data);
@@ -187,7 +187,7 @@ describe('push processing: branches', () => {
   test('system hooks with push_events get the push without its commits', async () => {
     const project = await hookedProject('system-push');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/heads/master' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/heads/master' }] });
     const hook = await listener.waitFor(systemHook(project.id, 'refs/heads/master'));
     assert.equal(hook.headers['x-gitlab-event'], 'System Hook');
     assert.equal(hook.body.event_name, 'push');
@@ -200,7 +200,7 @@ describe('push processing: branches', () => {
     const project = await hookedProject('activity');
     const before = (await pusher.client.get(`/projects/${project.id}`)).body.last_activity_at;
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/heads/master' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/heads/master' }] });
     const after = (await pusher.client.get(`/projects/${project.id}`)).body.last_activity_at;
     assert.ok(after > before, `${after} > ${before}`);
   });
@@ -210,8 +210,8 @@ describe('push processing: tags', () => {
   test('an annotated tag push records the event and fires a Tag Push Hook with the tagged commit and the annotation', async () => {
     const project = await hookedProject('tagged');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    const tagId = await createTag(repoPathOf(app.services.ctx, project.id), 'v1.0', head, { message: 'Release 1.0\n', tagger: { name: 'Pat', email: 'pat@example.com' } });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: tagId, ref: 'refs/tags/v1.0' }] });
+    const tagId = await createTag(repoPathOf(app.ctx, project.id), 'v1.0', head, { message: 'Release 1.0\n', tagger: { name: 'Pat', email: 'pat@example.com' } });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: tagId, ref: 'refs/tags/v1.0' }] });
 
     const event = await latestEvent(project.id);
     assert.equal(event.action_name, 'pushed new');
@@ -230,11 +230,11 @@ describe('push processing: tags', () => {
   test('a lightweight tag has a null message; deleting it records `deleted`', async () => {
     const project = await hookedProject('light-tag');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    await createTag(repoPathOf(app.services.ctx, project.id), 'light', head);
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/tags/light' }] });
+    await createTag(repoPathOf(app.ctx, project.id), 'light', head);
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/tags/light' }] });
     assert.equal((await latestEvent(project.id)).data.message, null);
 
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: head, newId: ZERO, ref: 'refs/tags/light' }] });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: head, newId: ZERO, ref: 'refs/tags/light' }] });
     const event = await latestEvent(project.id);
     assert.equal(event.action_name, 'deleted');
     assert.equal(event.data.checkout_sha, null);
@@ -243,12 +243,12 @@ describe('push processing: tags', () => {
 
   test('a push of several refs records one event per ref, in the pushed order; other refs are ignored', async () => {
     const project = await hookedProject('several-refs');
-    const repo = repoPathOf(app.services.ctx, project.id);
+    const repo = repoPathOf(app.ctx, project.id);
     const first = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
     const second = await seedCommit(app, project.id, { files: { 'b.txt': 'b\n' } });
     const annotated = await createTag(repo, 'v1', first, { message: 'one', tagger: { name: 'Pat', email: 'pat@example.com' } });
     await createTag(repo, 'v2', second);
-    await processPush(app.services, {
+    await processPush({ ...app.services, ctx: app.ctx }, {
       projectId: project.id,
       userId: pusher.user.id,
       updates: [
@@ -271,11 +271,11 @@ describe('push processing: tags', () => {
 
   test('system hooks get tag pushes only with tag_push_events, without commits and with an empty message', async () => {
     const tagHook = await app.root.post('/hooks', { url: `${listener.url}?system-tags` });
-    await app.services.ctx.db.updateTable('hooks').set({ tag_push_events: 1 }).where('id', '=', tagHook.body[0].id).execute();
+    await app.ctx.db.updateTable('hooks').set({ tag_push_events: 1 }).where('id', '=', tagHook.body[0].id).execute();
     const project = await hookedProject('system-tags');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    const tagId = await createTag(repoPathOf(app.services.ctx, project.id), 'v2', head, { message: 'two', tagger: { name: 'Pat', email: 'pat@example.com' } });
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: tagId, ref: 'refs/tags/v2' }] });
+    const tagId = await createTag(repoPathOf(app.ctx, project.id), 'v2', head, { message: 'two', tagger: { name: 'Pat', email: 'pat@example.com' } });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: tagId, ref: 'refs/tags/v2' }] });
 
     const hook = await listener.waitFor((h) => h.url === '/hook?system-tags' && h.body?.ref === 'refs/tags/v2');
     assert.equal(hook.headers['x-gitlab-event'], 'System Hook');
@@ -285,7 +285,7 @@ describe('push processing: tags', () => {
     // The project hook's delivery was queued in the same transaction: once it arrived, the
     // default system hook (tag_push_events off) has had its chance too.
     await listener.waitFor(projectHook('system-tags', 'refs/tags/v2'));
-    await eventually(async () => (await app.services.ctx.db.selectFrom('jobs').select('id').where('kind', '=', 'hook.deliver').execute()).length === 0);
+    await eventually(async () => (await app.ctx.db.selectFrom('jobs').select('id').where('kind', '=', 'hook.deliver').execute()).length === 0);
     assert.equal(listener.received.filter(systemHook(project.id, 'refs/tags/v2')).length, 0);
   });
 });
@@ -293,7 +293,7 @@ describe('push processing: tags', () => {
 describe('push processing: large pushes', () => {
   test('a push of 600 tags records 600 events in the pushed order and sends 600 Tag Push Hooks', async () => {
     const project = await hookedProject('many-tags');
-    const repo = repoPathOf(app.services.ctx, project.id);
+    const repo = repoPathOf(app.ctx, project.id);
     const sha = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
     const names = Array.from({ length: 600 }, (_, i) => `t${String(i).padStart(3, '0')}`);
     const refs = names.map((name) => `create refs/tags/${name} ${sha}\n`).join('');
@@ -305,7 +305,7 @@ describe('push processing: large pushes', () => {
     assert.equal(created, 0);
     const before = Number((await pusher.client.get(`/projects/${project.id}/events`)).headers.get('x-total'));
 
-    await processPush(app.services, { projectId: project.id, userId: pusher.user.id, updates: names.map((name) => ({ oldId: ZERO, newId: sha, ref: `refs/tags/${name}` })) });
+    await processPush({ ...app.services, ctx: app.ctx }, { projectId: project.id, userId: pusher.user.id, updates: names.map((name) => ({ oldId: ZERO, newId: sha, ref: `refs/tags/${name}` })) });
     const events = await pusher.client.get(`/projects/${project.id}/events`, { per_page: 100 });
     assert.equal(Number(events.headers.get('x-total')), before + 600);
     // Newest first: the last pushed tag on top.

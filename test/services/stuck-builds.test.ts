@@ -19,7 +19,7 @@ const hour = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
 async function setTimeout(projectId: number, seconds: number) {
-  await app.services.ctx.db.updateTable('projects').set({ build_timeout: seconds }).where('id', '=', projectId).execute();
+  await app.ctx.db.updateTable('projects').set({ build_timeout: seconds }).where('id', '=', projectId).execute();
 }
 
 describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
@@ -36,7 +36,7 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
     });
     const fresh = await seedPipeline(app, project.id, { sha: project.head, status: 'running', builds: [{ name: 'fresh', status: 'running', started_at: ago(30 * 60_000) }] });
 
-    assert.ok((await dropStuckBuilds(app.services.ctx)) >= 1);
+    assert.ok((await dropStuckBuilds(app.ctx)) >= 1);
 
     const [lost, deploy] = await Promise.all(stuck.builds.map((id) => buildRow(app, id)));
     assert.equal(lost!.status, 'failed');
@@ -52,11 +52,11 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
     const patient = await createRootProject(app, 'patient');
     await setTimeout(patient.id, 4 * 3600);
     const { builds } = await seedPipeline(app, patient.id, { sha: patient.head, status: 'running', builds: [{ name: 'long', status: 'running', started_at: ago(3 * hour) }] });
-    await dropStuckBuilds(app.services.ctx);
+    await dropStuckBuilds(app.ctx);
     assert.equal((await buildRow(app, builds[0]!)).status, 'running');
     // Five hours and a bit in, past four of timeout and one of margin, it goes.
-    await app.services.ctx.db.updateTable('ci_builds').set({ started_at: ago(5 * hour + 60_000) }).where('id', '=', builds[0]!).execute();
-    await dropStuckBuilds(app.services.ctx);
+    await app.ctx.db.updateTable('ci_builds').set({ started_at: ago(5 * hour + 60_000) }).where('id', '=', builds[0]!).execute();
+    await dropStuckBuilds(app.ctx);
     assert.equal((await buildRow(app, builds[0]!)).status, 'failed');
   });
 
@@ -69,10 +69,10 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
       ],
     });
     const [forgotten, queued] = builds;
-    await app.services.ctx.db.updateTable('ci_builds').set({ updated_at: ago(25 * hour) }).where('id', '=', forgotten!).execute();
-    await app.services.ctx.db.updateTable('ci_builds').set({ updated_at: ago(hour) }).where('id', '=', queued!).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ updated_at: ago(25 * hour) }).where('id', '=', forgotten!).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ updated_at: ago(hour) }).where('id', '=', queued!).execute();
 
-    await dropStuckBuilds(app.services.ctx);
+    await dropStuckBuilds(app.ctx);
 
     assert.equal((await buildRow(app, forgotten!)).status, 'failed');
     assert.equal((await buildRow(app, queued!)).status, 'pending');
@@ -87,7 +87,7 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
         { name: 'external', status: 'running', type: 'GenericCommitStatus', started_at: ago(10 * hour) },
       ],
     });
-    await dropStuckBuilds(app.services.ctx);
+    await dropStuckBuilds(app.ctx);
     assert.equal((await buildRow(app, builds[0]!)).status, 'success');
     assert.equal((await buildRow(app, builds[1]!)).status, 'running');
   });
@@ -101,9 +101,9 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
     assert.equal(taken.outcome, 'build');
     assert.equal((await buildRow(app, builds[0]!.id)).status, 'running');
     // Ten minutes of timeout and an hour of margin have passed since it started.
-    await app.services.ctx.db.updateTable('ci_builds').set({ started_at: ago(hour + 11 * 60_000) }).where('id', '=', builds[0]!.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ started_at: ago(hour + 11 * 60_000) }).where('id', '=', builds[0]!.id).execute();
 
-    await dropStuckBuilds(app.services.ctx);
+    await dropStuckBuilds(app.ctx);
 
     assert.equal((await buildRow(app, builds[0]!.id)).status, 'failed');
     assert.equal(taken.outcome === 'build' && (await runner.updateState(taken.build, 'running')).status, 404);

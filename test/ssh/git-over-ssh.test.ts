@@ -17,7 +17,7 @@ let port: number;
 before(async () => {
   // SSH_PORT=any: a port the system picks, settled in the config once listening.
   app = await startApp({ SSH_PORT: 'any' });
-  port = app.services.ctx.config.sshPort!;
+  port = app.ctx.config.sshPort!;
 });
 after(() => app.close());
 
@@ -323,7 +323,7 @@ describe('deploy keys over SSH', () => {
     const answered = await ssh(p.owner.key, port, `git-lfs-authenticate ${p.path}.git upload`);
     assert.equal(answered.code, 0, answered.stderr);
     const credential = JSON.parse(answered.stdout);
-    assert.equal(credential.href, `${projectUrls(app.services.ctx.config, { path: p.project.path, namespace: { path: p.path.split('/')[0] } }).http}/info/lfs`);
+    assert.equal(credential.href, `${projectUrls(app.ctx.config, { path: p.project.path, namespace: { path: p.path.split('/')[0] } }).http}/info/lfs`);
     assert.match(credential.header.Authorization, /^Basic /);
     assert.ok(credential.expires_in > 0);
     const batch = await fetch(`${credential.href}/objects/batch`, {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import { startServer } from '../../src/app';
 import type { Services } from '../../src/services/index';
+import type { ServiceContext } from '../../src/services/context';
 import { ApiClient } from './client';
 
 export interface TestApp {
@@ -13,6 +14,8 @@ export interface TestApp {
   /** The PostgreSQL database's URL; empty on SQLite (`DATA_DIR/forge.db`). */
   databaseUrl: string;
   services: Services;
+  /** The stores behind the services, for tests that seed or inspect rows and files directly. */
+  ctx: ServiceContext;
   /** A client acting as the administrator `root`. */
   root: ApiClient;
   rootToken: string;
@@ -69,7 +72,7 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
     ...env,
   });
   const running = await startServer(config, { logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false });
-  const { services } = running;
+  const { services, ctx } = running;
   // Settled by startServer once listening.
   const url = `http://127.0.0.1:${config.port}`;
   const as = (token: string) => new ApiClient(url, token);
@@ -79,6 +82,7 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
     dataDir,
     databaseUrl: database.url,
     services,
+    ctx,
     root: as(rootToken),
     rootToken,
     anonymous: new ApiClient(url),

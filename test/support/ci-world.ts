@@ -31,7 +31,7 @@ export async function seedPipeline(
   projectId: number,
   options: { sha?: string; ref?: string; tag?: boolean; before_sha?: string | null; user_id?: number | null; builds: SeedBuild[] },
 ): Promise<{ pipelineId: number; builds: SeededBuild[] }> {
-  const { db, secrets } = app.services.ctx;
+  const { db, secrets } = app.ctx;
   const time = new Date().toISOString();
   const pipeline = await db
     .insertInto('ci_pipelines')
@@ -80,8 +80,8 @@ export async function registrationToken(app: TestApp): Promise<string> {
 
 /** A project's runners token (registers specific runners; also a build credential). */
 export async function projectRunnersToken(app: TestApp, projectId: number): Promise<string> {
-  const row = await app.services.ctx.db.selectFrom('projects').select('runners_token_sealed').where('id', '=', projectId).executeTakeFirstOrThrow();
-  return app.services.ctx.secrets.unseal(row.runners_token_sealed);
+  const row = await app.ctx.db.selectFrom('projects').select('runners_token_sealed').where('id', '=', projectId).executeTakeFirstOrThrow();
+  return app.ctx.secrets.unseal(row.runners_token_sealed);
 }
 
 /** A registered runner: shared by default, specific to `projectId` when given. */
@@ -94,7 +94,7 @@ export async function registeredRunner(app: TestApp, opts: { projectId?: number;
 }
 
 export async function buildRow(app: TestApp, id: number) {
-  return app.services.ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return app.ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 export async function runnerRow(app: TestApp, token: string) {
@@ -103,5 +103,5 @@ export async function runnerRow(app: TestApp, token: string) {
 
 /** Cancels every pending build, so a shared runner's test sees only the builds it seeds. */
 export async function clearQueue(app: TestApp): Promise<void> {
-  await app.services.ctx.db.updateTable('ci_builds').set({ status: 'canceled' }).where('status', 'in', ['pending', 'running']).execute();
+  await app.ctx.db.updateTable('ci_builds').set({ status: 'canceled' }).where('status', 'in', ['pending', 'running']).execute();
 }

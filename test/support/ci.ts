@@ -39,7 +39,7 @@ export interface SeedPipeline {
 
 /** A pipeline and its builds, in the order given (so ids rise in that order). */
 export async function seedPipeline(app: TestApp, projectId: number, pipeline: SeedPipeline): Promise<{ id: number; builds: number[] }> {
-  const db = app.services.ctx.db;
+  const db = app.ctx.db;
   const time = now();
   const ref = pipeline.ref ?? 'master';
   const row = await db
@@ -65,7 +65,7 @@ export async function seedPipeline(app: TestApp, projectId: number, pipeline: Se
 export async function seedBuild(app: TestApp, projectId: number, pipelineId: number, ref: string, build: SeedBuild): Promise<number> {
   const time = now();
   const finished = ['success', 'failed', 'canceled'].includes(build.status);
-  const row = await app.services.ctx.db
+  const row = await app.ctx.db
     .insertInto('ci_builds')
     .values({
       project_id: projectId,
@@ -97,7 +97,7 @@ export async function seedBuild(app: TestApp, projectId: number, pipelineId: num
 
 /** Writes a build's trace into the store, as the runner API stores it. */
 export async function putTrace(app: TestApp, projectId: number, buildId: number, text: string): Promise<void> {
-  await app.services.ctx.files.put(traceKey({ project_id: projectId, id: buildId }), Readable.from([Buffer.from(text)]));
+  await app.ctx.files.put(traceKey({ project_id: projectId, id: buildId }), Readable.from([Buffer.from(text)]));
 }
 
 /** Stores artifacts for a build: the file in the store, its name, size and expiry on the row. */
@@ -108,8 +108,8 @@ export async function putArtifacts(
   options: { content?: Buffer; fileName?: string; expireAt?: string | null } = {},
 ): Promise<Buffer> {
   const content = options.content ?? Buffer.from('PK\x05\x06' + '\0'.repeat(18), 'binary');
-  const size = await app.services.ctx.files.put(artifactsKey({ project_id: projectId, id: buildId }), Readable.from([content]));
-  await app.services.ctx.db
+  const size = await app.ctx.files.put(artifactsKey({ project_id: projectId, id: buildId }), Readable.from([content]));
+  await app.ctx.db
     .updateTable('ci_builds')
     .set({ artifacts_file: options.fileName ?? 'ci_build_artifacts.zip', artifacts_size: size, artifacts_expire_at: options.expireAt ?? null })
     .where('id', '=', buildId)
@@ -119,17 +119,17 @@ export async function putArtifacts(
 
 /** A build's row as stored. */
 export function buildRow(app: TestApp, buildId: number) {
-  return app.services.ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', buildId).executeTakeFirstOrThrow();
+  return app.ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', buildId).executeTakeFirstOrThrow();
 }
 
 export function pipelineRow(app: TestApp, pipelineId: number) {
-  return app.services.ctx.db.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
+  return app.ctx.db.selectFrom('ci_pipelines').selectAll().where('id', '=', pipelineId).executeTakeFirstOrThrow();
 }
 
 /** A runner row, for builds that show the runner that ran them. */
 export async function seedRunner(app: TestApp, values: { description?: string; is_shared?: boolean; name?: string } = {}): Promise<number> {
   const time = now();
-  const row = await app.services.ctx.db
+  const row = await app.ctx.db
     .insertInto('ci_runners')
     .values({
       token_digest: digestToken(`runner-${Math.random()}`),

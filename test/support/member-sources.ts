@@ -100,7 +100,7 @@ export async function populatedSource(app: TestApp, kind: SourceKind, cast: Cast
 /** An access request written directly (for private sources, where the requester cannot ask through the API). */
 export async function requestAccessInDb(app: TestApp, source: Source, userId: number): Promise<void> {
   const time = new Date().toISOString();
-  await app.services.ctx.db
+  await app.ctx.db
     .insertInto('members')
     .values({
       source_type: source.kind === 'projects' ? 'Project' : 'Namespace',
@@ -117,7 +117,7 @@ export async function requestAccessInDb(app: TestApp, source: Source, userId: nu
 
 /** Membership and request rows of a source, straight from the database. */
 export function rowsOf(app: TestApp, source: Source) {
-  return app.services.ctx.db
+  return app.ctx.db
     .selectFrom('members')
     .selectAll()
     .where('source_type', '=', source.kind === 'projects' ? 'Project' : 'Namespace')
@@ -128,5 +128,5 @@ export function rowsOf(app: TestApp, source: Source) {
 
 export async function setRequestAccess(app: TestApp, source: Source, enabled: boolean): Promise<void> {
   const table = source.kind === 'projects' ? 'projects' : 'namespaces';
-  await app.services.ctx.db.updateTable(table).set({ request_access_enabled: enabled ? 1 : 0 }).where('id', '=', source.id).execute();
+  await app.ctx.db.updateTable(table).set({ request_access_enabled: enabled ? 1 : 0 }).where('id', '=', source.id).execute();
 }

@@ -17,7 +17,7 @@ export interface NewMergeRequest {
  * A merge request opened through `POST /projects/:source/merge_requests` by its author (the
  * administrator acting as them with `sudo`), answered as the database then holds it.
  */
-export async function createMergeRequest(app: Pick<TestApp, 'root' | 'services'>, request: NewMergeRequest): Promise<MergeRequestRow> {
+export async function createMergeRequest(app: Pick<TestApp, 'root' | 'services' | 'ctx'>, request: NewMergeRequest): Promise<MergeRequestRow> {
   const sourceProjectId = request.sourceProjectId ?? request.targetProjectId;
   const created = await app.root.post(`/projects/${sourceProjectId}/merge_requests`, {
     source_branch: request.sourceBranch,
@@ -28,10 +28,10 @@ export async function createMergeRequest(app: Pick<TestApp, 'root' | 'services'>
     sudo: request.authorId,
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  return app.services.ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', created.body.id).executeTakeFirstOrThrow();
+  return app.ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', created.body.id).executeTakeFirstOrThrow();
 }
 
 /** The merge request as the database has it now. */
 export function mergeRequestRow(app: TestApp, id: number): Promise<MergeRequestRow> {
-  return app.services.ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return app.ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }

@@ -166,7 +166,7 @@ export async function seedSecrets(
       { target_type: 'MergeRequest', target_id: mergeRequest.id },
     ].map((target) => ({ ...target, user_id: person.user.id, project_id: id, author_id: world.owner.user.id, note_id: null, action: 2, created_at: time, updated_at: time })),
   );
-  await app.services.ctx.db.insertInto('todos').values(todos).execute();
+  await app.ctx.db.insertInto('todos').values(todos).execute();
   const secret = (what: string, kind: SecretKind): Secret => ({ text: s(what), kind, projectId: id });
   return {
     issueId: issue.id,

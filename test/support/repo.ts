@@ -26,7 +26,7 @@ export interface SeedCommit {
  * that the server's kept branches and tags are read again.
  */
 export async function seedCommit(app: TestApp, projectId: number, commit: SeedCommit = {}): Promise<string> {
-  const repoPath = repoPathOf(app.services.ctx, projectId);
+  const repoPath = repoPathOf(app.ctx, projectId);
   const branch = commit.branch ?? 'master';
   const parent = (await resolveCommitId(repoPath, `refs/heads/${branch}`)) ?? (commit.startRef ? await resolveCommitId(repoPath, commit.startRef) : undefined);
   const entries = Object.entries(commit.files ?? {});
@@ -37,7 +37,7 @@ export async function seedCommit(app: TestApp, projectId: number, commit: SeedCo
   ];
   const author = { ...(commit.author ?? { name: 'Ada Tester', email: 'ada@example.com' }), time: commit.time };
   const result = await commitFiles(repoPath, { branch, changes, message: commit.message ?? 'a commit\n', author, startRef: commit.startRef });
-  await refsMoved(app.services.ctx, { id: projectId });
+  await refsMoved(app.ctx, { id: projectId });
   return result.commitId;
 }
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
-import type { Api, RouteDeps } from '../v3/types';
+import type { Api } from '../../http/api';
+import type { RunnerApiDeps } from './deps';
 import { BuildPayload } from './entities/build';
 import { idOf, sendRunnerJson, textOf } from './request';
 import { buildCredential } from './tokens';
@@ -10,7 +11,7 @@ import { missingArtifactsFile } from '../../services/ci/runners/artifacts';
 import { ApiError, badRequest, tooLarge } from '../../errors';
 
 /** A build's artifacts archive: upload (streamed), download, removal (reference §2.7–2.9). */
-export function artifactsRoutes(api: Api, { services }: RouteDeps): void {
+export function artifactsRoutes(api: Api, { services }: RunnerApiDeps): void {
   const builds = services.runnerBuilds;
   const authorized = async (request: FastifyRequest) => {
     const token = await authenticate(buildCredential, request, request.query as Record<string, unknown>);

@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from '../v3/types';
+import type { Api } from '../../http/api';
+import type { RunnerApiDeps } from './deps';
 import { BuildPayload } from './entities/build';
 import { idOf, infoOf, knowsNoContent, paramsOf, sendRunnerJson, textOf } from './request';
 import { requireRunner, runnerToken } from './tokens';
 import { notFound } from '../../errors';
 
 /** Runners asking for builds and reporting on them (reference §2.3, §2.4). */
-export function buildsRoutes(api: Api, { services }: RouteDeps): void {
+export function buildsRoutes(api: Api, { services }: RunnerApiDeps): void {
   const runnerTokens = runnerToken(services.runners);
 
   api.post('/builds/register', { schema: { response: { 201: BuildPayload, 204: Type.Null() } } }, async (request, reply) => {

@@ -1,4 +1,5 @@
-import type { Api, RouteDeps } from '../v3/types';
+import type { Api } from '../../http/api';
+import type { RunnerApiDeps } from './deps';
 import { runnersRoutes } from './runners';
 import { buildsRoutes } from './builds';
 import { tracesRoutes } from './traces';
@@ -10,7 +11,7 @@ import { triggersRoutes } from './triggers';
  * builds, never users: every route is `public` to the consumer API's authentication and checks its
  * own token (runner or build, `./tokens.ts`; the legacy trigger its trigger's).
  */
-export async function registerRunnerApi(api: Api, deps: RouteDeps): Promise<void> {
+export async function registerRunnerApi(api: Api, deps: RunnerApiDeps): Promise<void> {
   api.addHook('onRoute', (route) => {
     route.config = { ...(route.config ?? {}), access: 'public' };
   });

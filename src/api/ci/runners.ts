@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from '../v3/types';
+import type { Api } from '../../http/api';
+import type { RunnerApiDeps } from './deps';
 import { RegisteredRunner } from './entities/build';
 import { infoOf, paramsOf, sendRunnerJson, textOf } from './request';
 import { toBoolean } from '../../http/params';
@@ -7,7 +8,7 @@ import { toBoolean } from '../../http/params';
 const DeletedRunner = Type.Object({ id: Type.Integer(), description: Type.Union([Type.String(), Type.Null()]), active: Type.Boolean(), is_shared: Type.Boolean() });
 
 /** Runner registration and removal (reference §2.1, §2.2). */
-export function runnersRoutes(api: Api, { services }: RouteDeps): void {
+export function runnersRoutes(api: Api, { services }: RunnerApiDeps): void {
   api.post('/runners/register', { schema: { response: { 201: RegisteredRunner } } }, async (request, reply) => {
     const params = paramsOf(request);
     const tagList = params.tag_list;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Api, RouteDeps } from '../v3/types';
+import type { Api } from '../../http/api';
+import type { RunnerApiDeps } from './deps';
 import type { BuildRow } from '../../services/ci/types';
 import { idOf } from './request';
 import { buildCredential } from './tokens';
@@ -9,7 +10,7 @@ import { authenticate } from '../../http/tokens';
 const TRACE_PART_LIMIT = 16 * 1024 * 1024;
 
 /** A running build's trace, part by part (reference §2.5). The body is the raw part, whatever its type. */
-export function tracesRoutes(api: Api, { services }: RouteDeps): void {
+export function tracesRoutes(api: Api, { services }: RunnerApiDeps): void {
   const authorized = new WeakMap<FastifyRequest, BuildRow>();
   api.patch('/builds/:id/trace.txt', {
     bodyLimit: TRACE_PART_LIMIT,

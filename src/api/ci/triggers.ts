@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from '../v3/types';
+import type { Api } from '../../http/api';
+import type { RunnerApiDeps } from './deps';
 import { LegacyTriggerRequest, presentLegacyTriggerRequest } from './entities/trigger';
 import { idOf, paramsOf } from './request';
 import { hashParam } from '../../http/params';
@@ -12,7 +13,7 @@ import { notGiven } from '../../errors';
  * only, as 8.12 read a number). `:ref` is one path segment: a branch with a `/` in its name is sent
  * as `%2F`; unlike 8.12's router, a `.` in a ref name is taken as part of the name.
  */
-export function triggersRoutes(api: Api, { services }: RouteDeps): void {
+export function triggersRoutes(api: Api, { services }: RunnerApiDeps): void {
   api.post('/projects/:id/refs/:ref/trigger', {
     schema: { params: Type.Object({ id: Type.String(), ref: Type.String() }), response: { 201: LegacyTriggerRequest } },
   }, async (request, reply) => {

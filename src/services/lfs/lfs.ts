@@ -8,6 +8,7 @@ import { projectUrls } from '../../lib/urls';
 import { isLfsToken, readLfsToken, type LfsGrant, type LfsOperation } from './tokens';
 import { isObjectSize, isOid, objectKey, verifiedContent } from './object-files';
 import { linkedOids, objectRecorded, recordObject } from './records';
+import { lfsAuthentication, type LfsActor, type LfsAuthentication } from './ssh-authenticate';
 
 const MIB = 1024 * 1024;
 
@@ -50,6 +51,11 @@ export class LfsService {
     private readonly gitAccess: GitAccessService,
     private readonly users: UsersService,
   ) {}
+
+  /** `git-lfs-authenticate` over SSH, for a caller the SSH door found may read or push to the project (see `lfsAuthentication`). */
+  sshCredential(actor: LfsActor, project: Project, operation: LfsOperation): LfsAuthentication {
+    return lfsAuthentication(this.ctx, actor, project, operation);
+  }
 
   findProject(fullPath: string): Promise<Project | undefined> {
     return this.gitAccess.findProject(fullPath);

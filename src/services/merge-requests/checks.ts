@@ -5,7 +5,7 @@ import { mergeTrees } from '../../git/merge';
 import { now } from '../../lib/time';
 import { repoPathOf } from '../repository/repositories';
 import { latestVersions } from './versions';
-import { versionDiffs } from './version-contents';
+import type { VersionContentCache } from './version-contents';
 import { OPEN_STATES, type MergeRequestRow } from './types';
 
 /**
@@ -27,7 +27,7 @@ const PARALLEL_CHECKS = 4;
  * branch's head in the object database. Only a request still `unchecked` takes the answer, so a
  * check that a newer push made stale is overwritten by the newer one's, never the other way round.
  */
-export async function checkMergeStatus(ctx: ServiceContext, mergeRequestIds: number[]): Promise<void> {
+export async function checkMergeStatus(ctx: ServiceContext, contents: VersionContentCache, mergeRequestIds: number[]): Promise<void> {
   const rows = await ctx.db.selectFrom('merge_requests').selectAll().where('id', 'in', mergeRequestIds).where('state', 'in', [...OPEN_STATES]).execute();
   const versions = await latestVersions(ctx.db, rows.map((row) => row.id));
   for (let start = 0; start < rows.length; start += PARALLEL_CHECKS) {
@@ -44,7 +44,7 @@ export async function checkMergeStatus(ctx: ServiceContext, mergeRequestIds: num
         // The version's diff is read now, as 8.12 stored it when the version was made: the first
         // look at the changes then finds it ready.
         // A failure here only leaves the read for later.
-        if (version) await versionDiffs(ctx, row.target_project_id, version).catch(() => undefined);
+        if (version) await contents.versionDiffs(row.target_project_id, version).catch(() => undefined);
       }),
     );
   }

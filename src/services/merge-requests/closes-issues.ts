@@ -4,7 +4,7 @@ import type { IssueRow } from '../issues/types';
 import { defaultBranch } from '../../git/refs';
 import { repoPathOf } from '../repository/repositories';
 import { latestVersions } from './versions';
-import { versionCommits } from './version-contents';
+import type { VersionContentCache } from './version-contents';
 import type { MergeRequestRow } from './types';
 
 /**
@@ -32,13 +32,13 @@ export function closedIssueIids(text: string, projectPath: string): number[] {
  * The issues a merge request closes when merged: those its description and its commits' messages
  * say it closes, only when it targets the project's default branch (8.12's `closes_issues`).
  */
-export async function closesIssues(ctx: ServiceContext, mergeRequest: MergeRequestRow, project: Project): Promise<IssueRow[]> {
+export async function closesIssues(ctx: ServiceContext, contents: VersionContentCache, mergeRequest: MergeRequestRow, project: Project): Promise<IssueRow[]> {
   // A project whose first branch was written without a push has no default recorded yet: git's answer stands in, as for reads.
   const defaultName = project.default_branch ?? (await defaultBranch(repoPathOf(ctx, project.id)));
   if (mergeRequest.target_branch !== defaultName) return [];
   const version = (await latestVersions(ctx.db, [mergeRequest.id])).get(mergeRequest.id);
   // Oldest first, so the issues come in the order the history mentions them.
-  const commits = version ? [...(await versionCommits(ctx, project.id, version))].reverse() : [];
+  const commits = version ? [...(await contents.versionCommits(project.id, version))].reverse() : [];
   const text = [mergeRequest.description ?? '', ...commits.map((commit) => commit.message)].join('\n');
   const iids = closedIssueIids(text, `${project.namespace.path}/${project.path}`);
   if (iids.length === 0) return [];

@@ -29,6 +29,7 @@ import { cancelMergeWhenPipelineSucceeds, enableMergeWhenPipelineSucceeds } from
 import { insertVersion, latestVersions, readVersion, type VersionReading } from './versions';
 import { isWorkInProgress } from './work-in-progress';
 import { OPEN_STATES, type MergeRequestRow, type Project, type User } from './types';
+import type { VersionContentCache } from './version-contents';
 
 export interface MergeParams {
   mergeCommitMessage?: string;
@@ -45,6 +46,8 @@ export interface MergingDeps {
   issues: IssuesService;
   pushRules: PushRulesService;
   users: UsersService;
+  /** Versions' commits, which name the issues a merge closes. */
+  contents: VersionContentCache;
 }
 
 const notAllowed = () => apiError(405, '405 Method Not Allowed');
@@ -322,7 +325,7 @@ export class MergingService {
     const [project, user] = await Promise.all([this.deps.projects.find(mergeRequest.target_project_id), this.deps.users.findById(userId)]);
     if (!project || !user) return;
     const standing = await this.deps.projects.standing(project, user);
-    const issues = await closesIssues(this.ctx, mergeRequest, project);
+    const issues = await closesIssues(this.ctx, this.deps.contents, mergeRequest, project);
     for (const issue of issues) {
       if (issue.state === 'closed') continue;
       try {

@@ -11,7 +11,7 @@ import { closesIssues } from './closes-issues';
 import { loadMergeRequestDetails } from './details';
 import { findMergeRequest } from './find';
 import { latestVersions } from './versions';
-import { versionCommits, versionDiffs } from './version-contents';
+import type { VersionContentCache } from './version-contents';
 import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';
 
 export interface VersionContents {
@@ -29,6 +29,7 @@ export class MergeRequestReadsService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly users: UsersService,
+    private readonly contents: VersionContentCache,
   ) {}
 
   async details(project: Project, caller: Caller | null, row: MergeRequestRow): Promise<MergeRequestDetails> {
@@ -76,17 +77,17 @@ export class MergeRequestReadsService {
   /** The issues merging would close that the caller may see, a page of them. */
   async closesIssues(project: Project, standing: ProjectStanding, mergeRequestId: number, page: { offset: number; limit: number }): Promise<{ issues: IssueDetails[]; total: number }> {
     const mergeRequest = await this.find(project, mergeRequestId);
-    const visible = (await closesIssues(this.ctx, mergeRequest, project)).filter((issue) => mayReadIssue(standing, issue));
+    const visible = (await closesIssues(this.ctx, this.contents, mergeRequest, project)).filter((issue) => mayReadIssue(standing, issue));
     const rows = visible.slice(page.offset, page.offset + page.limit);
     const issues = standing.caller ? await loadIssueDetails(this.ctx.db, this.users, rows, standing.caller.id, [project]) : [];
     return { issues, total: visible.length };
   }
 
   private versionCommits(project: Project, version: MergeRequestVersionRow): Promise<Commit[]> {
-    return versionCommits(this.ctx, project.id, version);
+    return this.contents.versionCommits(project.id, version);
   }
 
   private versionDiffs(project: Project, version: MergeRequestVersionRow): Promise<DiffFile[]> {
-    return versionDiffs(this.ctx, project.id, version);
+    return this.contents.versionDiffs(project.id, version);
   }
 }

@@ -78,13 +78,13 @@ export async function createProject(deps: ProjectDeps, actor: User, namespace: N
       ...(owned ? [{ name: 'user_add_to_team' as const, data: projectMemberEventData({ access_level: MASTER, created_at: time, updated_at: time }, eventProject(full), owner) }] : []),
     ]);
     if (forkedFrom) await linkForkLfsObjects(trx, forkedFrom.id, row.id);
-    if (attributes.import_url) await deps.repositories?.scheduleImport(row.id, attributes.import_url, trx);
+    if (attributes.import_url) await deps.repositories.scheduleImport(row.id, attributes.import_url, trx);
     return full;
   });
   if (namespace.kind === 'user') deps.personalProjectsChanged();
   if (!attributes.import_url) {
-    if (forkedFrom) await deps.repositories?.fork(forkedFrom.id, project.id);
-    else await deps.repositories?.create(project.id, project.default_branch ?? undefined);
+    if (forkedFrom) await deps.repositories.fork(forkedFrom.id, project.id);
+    else await deps.repositories.create(project.id, project.default_branch ?? undefined);
   }
   return project;
 }

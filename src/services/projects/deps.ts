@@ -16,8 +16,7 @@ export interface ProjectDeps {
   ctx: ServiceContext;
   settings: SettingsReader;
   events: EventsService;
-  /** Plugged in after construction (the repository store is built beside the service). */
-  readonly repositories: RepositoryLifecycle | undefined;
+  repositories: RepositoryLifecycle;
   /** Called once a change to a personal namespace's projects is committed (users remember their counts). */
   personalProjectsChanged(): void;
 }

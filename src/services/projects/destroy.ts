@@ -30,5 +30,5 @@ export async function destroyProject(deps: ProjectDeps, trx: Db, project: Projec
   await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', project.id).execute();
   await trx.deleteFrom('projects').where('id', '=', project.id).execute();
   await emitSystemEvent(deps.ctx, trx, 'project_destroy', projectEventData(eventProject(project), owner ?? { name: '' }));
-  await deps.repositories?.scheduleRemoval(project.id, trx);
+  await deps.repositories.scheduleRemoval(project.id, trx);
 }

@@ -26,26 +26,17 @@ import { destroyProject, removeProject } from './destroy';
  * class hands them what they need.
  */
 export class ProjectsService {
-  repositories: RepositoryLifecycle | undefined;
   private readonly deps: ProjectDeps;
 
   constructor(
     private readonly ctx: ServiceContext,
     settings: SettingsReader,
     events: EventsService,
+    repositories: RepositoryLifecycle,
     /** Called once a change to a personal namespace's projects is committed (users remember their counts). */
-    personalProjectsChanged: () => void = () => {},
+    personalProjectsChanged: () => void,
   ) {
-    const service = this;
-    this.deps = {
-      ctx,
-      settings,
-      events,
-      personalProjectsChanged,
-      get repositories() {
-        return service.repositories;
-      },
-    };
+    this.deps = { ctx, settings, events, repositories, personalProjectsChanged };
   }
 
   private get db(): Db {

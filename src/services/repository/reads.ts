@@ -37,15 +37,6 @@ export interface CompareResult {
 /** GitLab's default diff collection limits: past these a diff "overflows" (`compare_timeout`). */
 const DIFF_LIMITS = { files: 100, lines: 5000, bytes: 100 * 5120 };
 
-/** Recent comparisons by their two commit ids, up to 64 MiB of them (weighed by their text). */
-const comparisons = new ImmutableCache<CompareResult>({
-  maxEntries: 500,
-  maxBytes: 64 * 1024 * 1024,
-  weigh: ({ commits, diffs }) =>
-    diffs.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200) +
-    commits.reduce((sum, commit) => sum + 2 * commit.message.length + 400, 0),
-});
-
 /** Extensions the archive route accepts after `archive.` (GitLab's `archive_formats_regex`). */
 export const ARCHIVE_EXTENSIONS = new Set(['zip', 'tar', '7z', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2']);
 
@@ -66,6 +57,15 @@ export function blobContentType(head: Buffer): string {
 
 /** Trees, raw files, archives, comparisons and contributors of a project's repository. */
 export class RepositoryReadsService {
+  /** Recent comparisons by their two commit ids, up to 64 MiB of them (weighed by their text); the app's one instance keeps them. */
+  private readonly comparisons = new ImmutableCache<CompareResult>({
+    maxEntries: 500,
+    maxBytes: 64 * 1024 * 1024,
+    weigh: ({ commits, diffs }) =>
+      diffs.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200) +
+      commits.reduce((sum, commit) => sum + 2 * commit.message.length + 400, 0),
+  });
+
   constructor(private readonly ctx: ServiceContext) {}
 
   /** GitLab's `project.default_branch || 'master'`; the branch is discovered when the project has none recorded yet. */
@@ -131,7 +131,7 @@ export class RepositoryReadsService {
     const repoPath = repoPathOf(this.ctx, project.id);
     const [fromId, toId] = await Promise.all([resolveCommitId(repoPath, from.trim()), resolveCommitId(repoPath, to.trim())]);
     if (fromId === undefined || toId === undefined) return { commits: [], diffs: [], sameRef: false, timeout: false };
-    return comparisons.get(`${repoPath}\0${fromId}\0${toId}`, async () => {
+    return this.comparisons.get(`${repoPath}\0${fromId}\0${toId}`, async () => {
       const result = await compare(repoPath, fromId, toId);
       const lines = result.diffs.reduce((sum, file) => sum + lineCount(file.diff), 0);
       const bytes = result.diffs.reduce((sum, file) => sum + Buffer.byteLength(file.diff), 0);

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
-import { refsCache, type RefsSnapshot } from '../../git/refs-cache';
+import type { RefsSnapshot } from '../../git/refs-cache';
 import { repoPathOf } from './repositories';
 
 /**
@@ -21,5 +21,5 @@ export async function refsMoved(ctx: ServiceContext, project: Pick<Project, 'id'
 
 /** The project's branches and tags as of its record's refs version (or newer). */
 export function refsOf(ctx: ServiceContext, project: Pick<Project, 'id' | 'refs_version'>): Promise<RefsSnapshot> {
-  return refsCache.get(repoPathOf(ctx, project.id), project.refs_version);
+  return ctx.refs.get(repoPathOf(ctx, project.id), project.refs_version);
 }

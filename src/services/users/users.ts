@@ -10,6 +10,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { personalProjectCountQuery } from '../projects/counts';
 import { preparedQuery } from '../../db/prepared';
 import { RecentCache } from '../../lib/recent-cache';
+import { RECENT_MS, type Identity, type ProfileCache, type ProfileExtras } from './profile-cache';
 import { checkEmail, checkLength, checkNamespacePath, checkPassword } from './rules';
 import { emitSystemEvent, userEventData } from '../hooks/system-events';
 import { destroyUser, ownsGroupsAlone, type ProjectRemover } from './destroy';
@@ -37,18 +38,7 @@ export interface UserAttributes {
   extern_uid?: string;
 }
 
-export interface Identity {
-  provider: string;
-  extern_uid: string;
-}
-
-export interface ProfileExtras {
-  identities: Identity[];
-  personalProjects: number;
-}
-
-/** How long another process may go on seeing a user as it was. */
-const RECENT_MS = 1000;
+export type { Identity, ProfileExtras } from './profile-cache';
 
 /** Users: accounts, their tokens and their personal namespaces. */
 export class UsersService {
@@ -57,16 +47,19 @@ export class UsersService {
   /**
    * Who owns a private token (every API request asks) and the extras of the full user shape (every
    * `GET /user`), remembered for a second: their queries were most of a simple request's time.
-   * Exact within this process: user writes here, and project writes through `forgetProfiles`, forget
+   * Exact within this process: user writes here, and project writes through the shared `ProfileCache`, forget
    * them once committed. Other processes (several may share one PostgreSQL) see a change within
    * the second: a block, the admin flag, `can_create_project`.
    */
   private readonly tokenOwners = new RecentCache<string, User>(RECENT_MS);
-  private readonly profiles = new RecentCache<number, ProfileExtras>(RECENT_MS);
-  /** Set by `createServices`: projects are built after users (they forget users' profiles). */
-  projects: ProjectRemover | undefined;
 
-  constructor(private readonly ctx: ServiceContext) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    /** Removes a deleted user's personal projects. */
+    private readonly projects: ProjectRemover,
+    /** Shared with projects, who forget it when personal projects change. */
+    private readonly profiles: ProfileCache,
+  ) {
     this.hot = hotQueries(ctx.db);
   }
 
@@ -180,11 +173,6 @@ export class UsersService {
       return { identities, personalProjects: Number(counts.personal_projects) };
     });
     return extras!;
-  }
-
-  /** Personal projects were created, removed or moved: remembered profile extras are stale. */
-  forgetProfiles(): void {
-    this.profiles.forgetAll();
   }
 
   private forgetRecent(): void {
@@ -303,7 +291,6 @@ export class UsersService {
     const user = await this.findById(id);
     if (!user) return undefined;
     const projects = this.projects;
-    if (!projects) throw new Error('UsersService.projects is not wired');
     const deleted = await inTransaction(this.db, async (trx) => {
       if (await ownsGroupsAlone(trx, user.id)) return false;
       await destroyUser(this.ctx, trx, user, projects);

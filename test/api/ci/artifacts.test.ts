@@ -86,11 +86,11 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
 
   test('a build that is not running: 403 "Build is not running!"; an erased build: 403', async () => {
     const { runner, build } = await running();
-    await app.services.ctx.db.updateTable('ci_builds').set({ erased_at: new Date().toISOString() }).where('id', '=', build.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ erased_at: new Date().toISOString() }).where('id', '=', build.id).execute();
     const erased = await runner.uploadArtifacts(build, zip);
     assert.equal(erased.status, 403);
     assert.deepEqual(erased.body, { message: '403 Forbidden - Build has been erased!' });
-    await app.services.ctx.db.updateTable('ci_builds').set({ status: 'success', erased_at: null }).where('id', '=', build.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ status: 'success', erased_at: null }).where('id', '=', build.id).execute();
     const finished = await runner.uploadArtifacts(build, zip);
     assert.equal(finished.status, 403);
     assert.deepEqual(finished.body, { message: '403 Forbidden - Build is not running!' });
@@ -119,7 +119,7 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
     const row = await buildRow(app, build.id);
     assert.equal(row.artifacts_size, zip.length);
     assert.deepEqual((await runner.downloadArtifacts(build)).bytes, zip);
-    const leftovers = (await app.services.ctx.files.list('')).filter((key) => key.includes('.tmp'));
+    const leftovers = (await app.ctx.files.list('')).filter((key) => key.includes('.tmp'));
     assert.deepEqual(leftovers, []);
     const justBelow = await runner.uploadArtifacts(build, Buffer.alloc(1024 * 1024 - 1));
     assert.equal(justBelow.status, 201);
@@ -174,7 +174,7 @@ describe('GET /ci/api/v1/builds/:id/artifacts', () => {
     const { runner, build, seeded } = await running();
     await runner.uploadArtifacts(build, zip);
     await runner.finish(build, 'success', 'ok\n');
-    await app.services.ctx.db.updateTable('ci_builds').set({ artifacts_expire_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', build.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ artifacts_expire_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', build.id).execute();
     const next: any = await runner.requestBuild();
     assert.equal(next.build.id, seeded.builds[1].id);
     assert.equal(next.build.payload.depends_on_builds[0].artifacts_file, undefined);

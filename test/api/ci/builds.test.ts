@@ -60,7 +60,7 @@ describe('POST /ci/api/v1/builds/register', () => {
       'commands', 'repo_url', 'before_sha', 'allow_git_fetch', 'options', 'timeout', 'variables', 'depends_on_builds',
     ]);
     const projectRow = await app.root.get(`/projects/${p.id}`);
-    const url = new URL(app.services.ctx.config.externalUrl);
+    const url = new URL(app.ctx.config.externalUrl);
     assert.equal(payload.repo_url, `${url.protocol}//gitlab-ci-token:${payload.token}@${url.host}/${projectRow.body.path_with_namespace}.git`);
     assert.equal(payload.before_sha, '0'.repeat(40));
     assert.equal(payload.project_name, projectRow.body.name);
@@ -81,7 +81,7 @@ describe('POST /ci/api/v1/builds/register', () => {
     const runner = await registeredRunner(app, { projectId: p.id, tagList: 'ruby, postgres', description: 'my runner' });
     const got: any = await runner.requestBuild();
     const runnerId = (await runnerRow(app, runner.token!))!.id;
-    const external = app.services.ctx.config.externalUrl;
+    const external = app.ctx.config.externalUrl;
     const [namespace, path] = projectRow.path_with_namespace.split('/');
     assert.deepEqual(got.build.payload.variables, [
       { key: 'CI', value: 'true', public: true },
@@ -181,7 +181,7 @@ describe('POST /ci/api/v1/builds/register', () => {
     const p = await project();
     const { builds } = await seedPipeline(app, p.id, { sha: p.head, builds: [{}] });
     const runner = await registeredRunner(app, { projectId: p.id });
-    await app.services.ctx.db.updateTable('ci_runners').set({ active: 0 }).where('id', '=', (await runnerRow(app, runner.token!))!.id).execute();
+    await app.ctx.db.updateTable('ci_runners').set({ active: 0 }).where('id', '=', (await runnerRow(app, runner.token!))!.id).execute();
     const got = await runner.requestBuild();
     assert.equal(got.response.status, 404);
     assert.equal((await buildRow(app, builds[0].id)).status, 'pending');
@@ -227,8 +227,8 @@ describe('POST /ci/api/v1/builds/register', () => {
     const on = await project();
     const off = await project();
     const noBuilds = await project();
-    await app.services.ctx.db.updateTable('projects').set({ shared_runners_enabled: 0 }).where('id', '=', off.id).execute();
-    await app.services.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', noBuilds.id).execute();
+    await app.ctx.db.updateTable('projects').set({ shared_runners_enabled: 0 }).where('id', '=', off.id).execute();
+    await app.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', noBuilds.id).execute();
     const offBuild = await seedPipeline(app, off.id, { sha: off.head, builds: [{}] });
     const noBuildsBuild = await seedPipeline(app, noBuilds.id, { sha: noBuilds.head, builds: [{}] });
     const onBuild = await seedPipeline(app, on.id, { sha: on.head, builds: [{}] });
@@ -260,7 +260,7 @@ describe('POST /ci/api/v1/builds/register', () => {
     const p = await project();
     const seeded = await seedPipeline(app, p.id, { sha: p.head, builds: [{}] });
     const shared = await registeredRunner(app);
-    await app.services.ctx.db.updateTable('ci_runners').set({ locked: 1 }).where('id', '=', (await runnerRow(app, shared.token!))!.id).execute();
+    await app.ctx.db.updateTable('ci_runners').set({ locked: 1 }).where('id', '=', (await runnerRow(app, shared.token!))!.id).execute();
     assert.equal((await shared.requestBuild()).outcome, 'nothing');
     assert.equal((await buildRow(app, seeded.builds[0].id)).status, 'pending');
   });
@@ -281,7 +281,7 @@ describe('PUT /ci/api/v1/builds/:id', () => {
     const response = await runner.updateState(build, 'running');
     assert.equal(response.status, 200);
     assert.equal((await buildRow(app, build.id)).status, 'running');
-    const trace = await app.services.ctx.files.stat(`builds/${build.payload.project_id}/${build.id}/trace.log`);
+    const trace = await app.ctx.files.stat(`builds/${build.payload.project_id}/${build.id}/trace.log`);
     assert.equal(trace?.size, 11);
   });
 
@@ -307,11 +307,11 @@ describe('PUT /ci/api/v1/builds/:id', () => {
     await runner.appendTrace(build, 'a long trace sent by parts\n');
     const key = `builds/${build.payload.project_id}/${build.id}/trace.log`;
     assert.equal((await runner.json('PUT', `builds/${build.id}.json`, { token: runner.token, state: 'running', trace: 'short' })).status, 200);
-    assert.equal((await app.services.ctx.files.stat(key))?.size, 27);
+    assert.equal((await app.ctx.files.stat(key))?.size, 27);
     assert.equal((await runner.json('PUT', `builds/${build.id}.json`, { token: runner.token, state: 'running', trace: '' })).status, 200);
-    assert.equal((await app.services.ctx.files.stat(key))?.size, 27);
+    assert.equal((await app.ctx.files.stat(key))?.size, 27);
     await runner.finish(build, 'success', 'a long trace sent by parts\nand its end\n');
-    assert.equal((await app.services.ctx.files.stat(key))?.size, 39);
+    assert.equal((await app.ctx.files.stat(key))?.size, 39);
   });
 
   test('not a running build of this runner (unknown, -1, another runner\'s, canceled): 404 {"message":"404 Not found"}', async () => {
@@ -323,7 +323,7 @@ describe('PUT /ci/api/v1/builds/:id', () => {
       assert.deepEqual(response.body, { message: '404 Not found' });
     }
     assert.equal((await other.finish(build, 'success', 'x')).status, 404);
-    await app.services.ctx.db.updateTable('ci_builds').set({ status: 'canceled' }).where('id', '=', build.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ status: 'canceled' }).where('id', '=', build.id).execute();
     assert.equal((await runner.finish(build, 'success', 'x')).status, 404);
     assert.equal((await buildRow(app, build.id)).status, 'canceled');
   });
@@ -338,7 +338,7 @@ describe('PUT /ci/api/v1/builds/:id', () => {
 
   test('an erased build: 403', async () => {
     const { runner, build } = await running();
-    await app.services.ctx.db.updateTable('ci_builds').set({ erased_at: new Date().toISOString() }).where('id', '=', build.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ erased_at: new Date().toISOString() }).where('id', '=', build.id).execute();
     const response = await runner.finish(build, 'success', 'x');
     assert.equal(response.status, 403);
     assert.deepEqual(response.body, { message: '403 Forbidden - Build has been erased!' });

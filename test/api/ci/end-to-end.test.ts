@@ -98,7 +98,7 @@ describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', (
     assert.deepEqual(download.bytes, zip);
 
     assert.equal((await runner.finish(unit, 'success', 'ok\n')).status, 200);
-    const pipeline = await app.services.ctx.db.selectFrom('ci_pipelines').select('status').where('project_id', '=', p.id).executeTakeFirstOrThrow();
+    const pipeline = await app.ctx.db.selectFrom('ci_pipelines').select('status').where('project_id', '=', p.id).executeTakeFirstOrThrow();
     assert.equal(pipeline.status, 'success');
     assert.equal((await buildRow(app, compile.id)).status, 'success');
     assert.equal((await runner.requestBuild()).outcome, 'nothing');
@@ -117,7 +117,7 @@ describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', (
       // The consumer API's cancel is another engineer's; cancel through the state machine meanwhile.
       const { transitionBuild } = await import('../../../src/services/ci/builds/transitions');
       const { inTransaction } = await import('../../../src/db/transaction');
-      const ctx = app.services.ctx;
+      const ctx = app.ctx;
       const row = await buildRow(app, build.id);
       await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, row, 'cancel'));
     }

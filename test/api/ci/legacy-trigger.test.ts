@@ -113,7 +113,7 @@ describe('POST /ci/api/v1/projects/:id/refs/:ref/trigger', () => {
     const response = await post(world.id, 'master', { token, variables });
     assert.equal(response.status, 201, response.text);
     assert.deepEqual(response.body.variables, variables);
-    const stored = await app.services.ctx.db.selectFrom('ci_trigger_requests').select('variables').where('id', '=', response.body.id).executeTakeFirstOrThrow();
+    const stored = await app.ctx.db.selectFrom('ci_trigger_requests').select('variables').where('id', '=', response.body.id).executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(stored.variables!), variables);
     const form = await app.anonymous.raw('POST', triggerUrl(world.id, 'master'), {
       body: `token=${token}&variables[TRIGGER_KEY]=from%20a%20form`,

@@ -30,7 +30,7 @@ describe('the build queue under concurrent runners', () => {
     assert.equal(answers.filter((answer) => answer.outcome === 'failed' || answer.outcome === 'forbidden').length, 0);
     assert.deepEqual(handedOut.map((h) => h.id).sort((a, b) => a - b), [...seeded].sort((a, b) => a - b));
     for (const { id, runner } of handedOut) {
-      const row = await app.services.ctx.db.selectFrom('ci_builds').select(['status', 'runner_id']).where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await app.ctx.db.selectFrom('ci_builds').select(['status', 'runner_id']).where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'running');
       assert.equal(row.runner_id, (await runnerRow(app, runner.token!))!.id);
     }

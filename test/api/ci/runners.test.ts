@@ -71,7 +71,7 @@ describe('POST /ci/api/v1/runners/register', () => {
     assert.equal((await runner.register(await projectRunnersToken(app, p.id))).status, 201);
     const row = (await runnerRow(app, runner.token!))!;
     assert.equal(row.is_shared, 0);
-    const links = await app.services.ctx.db.selectFrom('ci_runner_projects').selectAll().where('project_id', '=', p.id).execute();
+    const links = await app.ctx.db.selectFrom('ci_runner_projects').selectAll().where('project_id', '=', p.id).execute();
     assert.deepEqual(links.map((link) => link.runner_id), [row.id]);
   });
 
@@ -122,7 +122,7 @@ describe('DELETE /ci/api/v1/runners/delete', () => {
     assert.equal(response.status, 200);
     assert.equal(response.body.id, id);
     assert.equal(await runnerRow(app, runner.token!), undefined);
-    assert.equal((await app.services.ctx.db.selectFrom('ci_runner_projects').selectAll().where('runner_id', '=', id).execute()).length, 0);
+    assert.equal((await app.ctx.db.selectFrom('ci_runner_projects').selectAll().where('runner_id', '=', id).execute()).length, 0);
     assert.equal((await runner.verify()).status, 403);
   });
 

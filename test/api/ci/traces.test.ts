@@ -34,7 +34,7 @@ function patch(buildId: number, body: string | Buffer, headers: Record<string, s
 async function storedTrace(buildId: number): Promise<string> {
   const row = await buildRow(app, buildId);
   const key = `builds/${row.project_id}/${row.id}/trace.log`;
-  const stream = await app.services.ctx.files.read(key);
+  const stream = await app.ctx.files.read(key);
   if (!stream) return '';
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk));
@@ -99,14 +99,14 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
 
   test('an erased build: 403', async () => {
     const { build } = await runningWithTrace();
-    await app.services.ctx.db.updateTable('ci_builds').set({ erased_at: new Date().toISOString() }).where('id', '=', build.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ erased_at: new Date().toISOString() }).where('id', '=', build.id).execute();
     const response = await patch(build.id, 'x', { 'content-type': 'text/plain', 'content-range': '11-12', 'build-token': build.token });
     assert.equal(response.status, 403);
   });
 
   test('a canceled build still takes parts and answers Build-Status: canceled (the cancel channel)', async () => {
     const { runner, build } = await runningWithTrace();
-    await app.services.ctx.db.updateTable('ci_builds').set({ status: 'canceled' }).where('id', '=', build.id).execute();
+    await app.ctx.db.updateTable('ci_builds').set({ status: 'canceled' }).where('id', '=', build.id).execute();
     const response = await runner.appendTrace(build, '\nmore');
     assert.equal(response.status, 202);
     assert.equal(response.headers.get('build-status'), 'canceled');
@@ -140,7 +140,7 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
     await runner.appendTrace(build, `a ${build.token.slice(0, half)}`);
     await runner.appendTrace(build, `${build.token.slice(half)} b`);
     assert.ok((await storedTrace(build.id)).includes(build.token));
-    const read = await readTrace(app.services.ctx, await buildRow(app, build.id));
+    const read = await readTrace(app.ctx, await buildRow(app, build.id));
     assert.equal(read!.toString(), `a ${'x'.repeat(build.token.length)} b`);
   });
 

@@ -35,7 +35,7 @@ async function handOutEverything(seeded: number[]) {
   }
   assert.deepEqual(handedOut.map((h) => h.build).sort((x, y) => x - y), [...seeded].sort((x, y) => x - y));
   for (const { build, runner } of handedOut) {
-    const row = await app.services.ctx.db.selectFrom('ci_builds').select(['status', 'runner_id']).where('id', '=', build).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('ci_builds').select(['status', 'runner_id']).where('id', '=', build).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'running', runner_id: runner });
   }
 }

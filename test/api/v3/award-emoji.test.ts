@@ -23,7 +23,7 @@ before(async () => {
 });
 after(() => app.close());
 
-const db = () => app.services.ctx.db;
+const db = () => app.ctx.db;
 const NOT_FOUND = { message: '404 Not found' };
 const AWARD_NOT_FOUND = { message: '404 Award Emoji Not Found' };
 const TAKEN = { message: '404 Award Emoji {:name=>["has already been taken"]} Not Found' };

@@ -137,7 +137,7 @@ describe('GET /projects/:id/repository/branches/:branch', () => {
   test('Branch with the raw commit hash', async () => {
     const response = await p.reporter.get(branchUrl(p, 'master'));
     assert.equal(response.status, 200);
-    const parent = (await resolveCommit(repoPathOf(app.services.ctx, p.id), `${p.head}~1`))!.id;
+    const parent = (await resolveCommit(repoPathOf(app.ctx, p.id), `${p.head}~1`))!.id;
     assert.deepEqual(response.body, {
       name: 'master',
       commit: {
@@ -295,7 +295,7 @@ describe('POST /projects/:id/repository/branches', () => {
     assert.equal(response.body.name, 'feature1');
     assert.equal(response.body.commit.id, q.head);
     assert.equal(response.body.protected, false);
-    assert.equal((await findBranch(repoPathOf(app.services.ctx, q.id), 'feature1'))?.commit.id, q.head);
+    assert.equal((await findBranch(repoPathOf(app.ctx, q.id), 'feature1'))?.commit.id, q.head);
   });
 
   test('from a branch name or a tag', async () => {
@@ -312,7 +312,7 @@ describe('POST /projects/:id/repository/branches', () => {
   test('the push is processed: an event is recorded', async () => {
     const q = await fixture();
     await q.developer.post(`/projects/${q.id}/repository/branches`, { branch_name: 'evented', ref: q.head });
-    const event = await eventually(() => app.services.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst());
+    const event = await eventually(() => app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst());
     assert.ok(event.data?.includes('refs/heads/evented'));
   });
 
@@ -365,7 +365,7 @@ describe('DELETE /projects/:id/repository/branches/:branch', () => {
     const response = await q.developer.delete(branchUrl(q, 'feature'));
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { branch_name: 'feature' });
-    assert.equal(await findBranch(repoPathOf(app.services.ctx, q.id), 'feature'), undefined);
+    assert.equal(await findBranch(repoPathOf(app.ctx, q.id), 'feature'), undefined);
   });
 
   test('names with a slash and dots', async () => {

@@ -53,7 +53,7 @@ async function byName(): Promise<Record<string, any>> {
 async function runnerMoves(buildId: number, ...events: StatusEvent[]) {
   for (const event of events) {
     const build = await buildRow(app, buildId);
-    const moved = await inTransaction(app.services.ctx.db, (trx) => transitionBuild(app.services.ctx, trx, build, event));
+    const moved = await inTransaction(app.ctx.db, (trx) => transitionBuild(app.ctx, trx, build, event));
     assert.ok(moved, `${event} applies to build ${buildId} (${build.status})`);
   }
 }

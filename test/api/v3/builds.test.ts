@@ -129,13 +129,13 @@ describe('GET /projects/:id/builds', () => {
     const open = await createProjectWorld(app, { people, name: 'public-builds', visibility: 20, roles: ['reporter', 'guest', 'stranger'] });
     const call = (client: ApiClient) => client.get(`/projects/${open.id}/builds`);
     await assertAccess(open.clients, call, (caller) => expectedStatus('public', caller));
-    await app.services.ctx.db.updateTable('projects').set({ public_builds: 0 }).where('id', '=', open.id).execute();
+    await app.ctx.db.updateTable('projects').set({ public_builds: 0 }).where('id', '=', open.id).execute();
     await assertAccess(open.clients, call, (caller) => expectedStatus('public', caller, { minimum: 'reporter' }));
   });
 
   test('with builds disabled, nobody reads builds, not even the owner: 403', async () => {
     const off = await createProjectWorld(app, { people, name: 'no-builds', visibility: 0, roles: ['reporter'] });
-    await app.services.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', off.id).execute();
+    await app.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', off.id).execute();
     assert.equal((await off.reporter.client.get(`/projects/${off.id}/builds`)).status, 403);
     assert.equal((await off.owner.client.get(`/projects/${off.id}/builds`)).status, 403);
   });
@@ -287,7 +287,7 @@ describe('GET /projects/:id/builds/:build_id/trace', () => {
     assert.equal(response.text, 'BUILD TRACE\n');
     assert.match(response.headers.get('content-type')!, /^text\/plain/);
     assert.equal(response.headers.get('content-disposition'), `infile; filename="${builds[0]}.log"`);
-    await app.services.ctx.files.append(traceKey({ project_id: world.id, id: builds[0] }), 'more\n');
+    await app.ctx.files.append(traceKey({ project_id: world.id, id: builds[0] }), 'more\n');
     assert.equal((await reporter.get(path(builds[0], '/trace'))).text, 'BUILD TRACE\nmore\n');
   });
 
@@ -425,8 +425,8 @@ describe('POST /projects/:id/builds/:build_id/erase', () => {
     assert.equal(row.erased_by_id, world.developer.user.id);
     assert.deepEqual([row.artifacts_file, row.artifacts_size, row.artifacts_expire_at], [null, null, null]);
     const key = { project_id: world.id, id: builds[0] };
-    assert.equal(await app.services.ctx.files.stat(traceKey(key)), undefined);
-    assert.equal(await app.services.ctx.files.stat(artifactsKey(key)), undefined);
+    assert.equal(await app.ctx.files.stat(traceKey(key)), undefined);
+    assert.equal(await app.ctx.files.stat(artifactsKey(key)), undefined);
     // 8.12 read an erased build's trace as nothing: 200 with an empty body.
     assert.deepEqual(await reporter.get(path(builds[0], '/trace')).then((r) => [r.status, r.text]), [200, '']);
     assert.equal((await reporter.get(path(builds[0], '/artifacts'))).status, 404);

@@ -19,12 +19,12 @@ let projectId: number;
 let sha: string;
 let fixture: Record<'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6', number>;
 
-const repoPath = () => repoPathOf(app.services.ctx, projectId);
+const repoPath = () => repoPathOf(app.ctx, projectId);
 
 /** A status or build written straight into the database, as GitLab's factories do. */
 async function insertStatus(pipelineId: number, values: { name: string; ref: string; status: string; allow_failure?: 0 | 1; type?: string; stage?: string }): Promise<number> {
   const time = new Date().toISOString();
-  const row = await app.services.ctx.db
+  const row = await app.ctx.db
     .insertInto('ci_builds')
     .values({
       project_id: projectId,
@@ -60,7 +60,7 @@ before(async () => {
 
   sha = await seedCommit(app, projectId, { files: { 'README.md': '# statuses\n' } });
   await createBranch(repoPath(), 'develop', sha);
-  const [master, develop] = await app.services.ctx.db.transaction().execute(async (trx) => [
+  const [master, develop] = await app.ctx.db.transaction().execute(async (trx) => [
     await ensurePipeline(trx, projectId, sha, 'master', developer.user.id),
     await ensurePipeline(trx, projectId, sha, 'develop', developer.user.id),
   ]);
@@ -110,7 +110,7 @@ describe('GET /projects/:id/repository/commits/:sha/statuses', () => {
   });
 
   test('without a ref, the statuses of the default branch are listed (the spec)', async () => {
-    const setDefault = (branch: string | null) => app.services.ctx.db.updateTable('projects').set({ default_branch: branch }).where('id', '=', projectId).execute();
+    const setDefault = (branch: string | null) => app.ctx.db.updateTable('projects').set({ default_branch: branch }).where('id', '=', projectId).execute();
     await setDefault('master');
     try {
       const response = await reporter.get(listPath());
@@ -126,7 +126,7 @@ describe('GET /projects/:id/repository/commits/:sha/statuses', () => {
   });
 
   test('builds of the commit appear next to external statuses; stage filters by stage', async () => {
-    const pipeline = await app.services.ctx.db.selectFrom('ci_pipelines').select('id').where('project_id', '=', projectId).where('ref', '=', 'master').executeTakeFirstOrThrow();
+    const pipeline = await app.ctx.db.selectFrom('ci_pipelines').select('id').where('project_id', '=', projectId).where('ref', '=', 'master').executeTakeFirstOrThrow();
     const build = await insertStatus(pipeline.id, { name: 'rspec', ref: 'master', status: 'failed', type: 'Build', stage: 'test' });
     try {
       const all = await reporter.get(listPath());
@@ -134,7 +134,7 @@ describe('GET /projects/:id/repository/commits/:sha/statuses', () => {
       const staged = await reporter.get(listPath(), { stage: 'test' });
       assert.deepEqual(ids(staged.body), [build]);
     } finally {
-      await app.services.ctx.db.deleteFrom('ci_builds').where('id', '=', build).execute();
+      await app.ctx.db.deleteFrom('ci_builds').where('id', '=', build).execute();
     }
   });
 
@@ -245,7 +245,7 @@ describe('POST /projects/:id/statuses/:sha', () => {
     assert.equal(response.body.ref, 'develop');
     assert.equal(response.body.target_url, 'http://ci.example.com/1');
     assert.equal(response.body.description, 'test');
-    await app.services.ctx.db.deleteFrom('ci_builds').where('id', '=', response.body.id).execute();
+    await app.ctx.db.deleteFrom('ci_builds').where('id', '=', response.body.id).execute();
   });
 
   test('name wins over context; the commit may be named by its branch', async () => {
@@ -259,7 +259,7 @@ describe('POST /projects/:id/statuses/:sha', () => {
   test('the pipeline of the commit and ref follows its statuses', async () => {
     const commit = await seedCommit(app, projectId, { branch: 'piped', startRef: sha, files: { 'p.txt': 'p\n' } });
     const pipelineStatus = async () =>
-      (await app.services.ctx.db.selectFrom('ci_pipelines').select(['status', 'started_at', 'finished_at']).where('sha', '=', commit).executeTakeFirstOrThrow());
+      (await app.ctx.db.selectFrom('ci_pipelines').select(['status', 'started_at', 'finished_at']).where('sha', '=', commit).executeTakeFirstOrThrow());
     await developer.client.post(postPath(commit), { state: 'pending' });
     assert.equal((await pipelineStatus()).status, 'pending');
     await developer.client.post(postPath(commit), { state: 'running' });

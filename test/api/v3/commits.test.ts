@@ -61,7 +61,7 @@ before(async () => {
 
   const [first, second, third] = code.shas;
   const feature = await seedCommit(app, code.id, { branch: 'feature', startRef: first, files: { 'feature.txt': 'f\n' }, message: 'feature\n', time: new Date('2016-01-15T10:00:00Z') });
-  await createTag(repoPathOf(app.services.ctx, code.id), 'v1.0', first);
+  await createTag(repoPathOf(app.ctx, code.id), 'v1.0', first);
   sha = { first, second, third, feature, openHead: open.shas[0] };
 });
 after(() => app.close());
@@ -178,7 +178,7 @@ describe('GET /projects/:id/repository/commits/:sha', () => {
   });
 
   test('status is the status of the latest pipeline for the commit', async () => {
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const at = new Date().toISOString();
     const pipeline = (status: string) => ({ project_id: code.id, ref: 'master', sha: sha.third, tag: 0 as const, status, created_at: at, updated_at: at });
     await db.insertInto('ci_pipelines').values(pipeline('created')).execute();

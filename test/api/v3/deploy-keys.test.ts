@@ -184,7 +184,7 @@ describe('DELETE /projects/:id/deploy_keys/:key_id', () => {
     const p = await anotherProject('doomed');
     const created = await people.owner.client.post(`/projects/${p.id}/deploy_keys`, { title: 'k', key: freshKey() });
     assert.equal((await people.owner.client.delete(`/projects/${p.id}`)).status, 200);
-    const links = await app.services.ctx.db.selectFrom('deploy_keys_projects').selectAll().where('deploy_key_id', '=', created.body.id).execute();
+    const links = await app.ctx.db.selectFrom('deploy_keys_projects').selectAll().where('deploy_key_id', '=', created.body.id).execute();
     assert.deepEqual(links, []);
     assert.ok((await app.root.get('/deploy_keys')).body.some((key: any) => key.id === created.body.id));
   });

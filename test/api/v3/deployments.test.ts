@@ -141,7 +141,7 @@ describe('deployments made by successful builds', () => {
     assert.deepEqual(list[1].environment.name, 'review/master');
     assert.deepEqual(list[1].environment.external_url, 'https://master.review.example.com');
     assert.equal(list[1].deployable.id, buildIds.review);
-    const row = await app.services.ctx.db.selectFrom('environments').selectAll().where('id', '=', list[1].environment.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('environments').selectAll().where('id', '=', list[1].environment.id).executeTakeFirstOrThrow();
     assert.equal(row.environment_type, 'review');
     const environments = await app.root.get(`/projects/${world.id}/environments`);
     assert.deepEqual(environments.body.map((environment: any) => environment.name), ['production', 'review/master']);
@@ -215,7 +215,7 @@ describe('GET /projects/:id/deployments', () => {
 
   test('with builds disabled, nobody reads deployments, not even the owner or an admin: 403', async () => {
     const off = await createProjectWorld(app, { people, name: 'no-builds-deployments', roles: [] });
-    await app.services.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', off.id).execute();
+    await app.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', off.id).execute();
     for (const client of [off.owner.client, app.root]) {
       const response = await client.get(`/projects/${off.id}/deployments`);
       assert.deepEqual([response.status, response.body], [403, REFUSALS[403]]);

@@ -71,12 +71,12 @@ describe('routes that show the code of a private project', () => {
 
 describe('POST /projects/fork/:id', () => {
   test('a guest of a private project may not fork it, and no project is created', async () => {
-    const before = await app.services.ctx.db.selectFrom('projects').select('id').execute();
+    const before = await app.ctx.db.selectFrom('projects').select('id').execute();
     const fork = await guest.post(`/projects/fork/${project.id}`);
     // GitLab 8.12.x's answer: the fork service refuses it as a validation error.
     assert.equal(fork.status, 409);
     assert.deepEqual(fork.body, { message: { forked_from_project_id: ['is forbidden'] } });
-    const afterwards = await app.services.ctx.db.selectFrom('projects').select('id').execute();
+    const afterwards = await app.ctx.db.selectFrom('projects').select('id').execute();
     assert.deepEqual(afterwards, before);
   });
 

@@ -30,7 +30,7 @@ async function createEnvironment(fields: Record<string, unknown> = {}, project: 
   return response.body;
 }
 
-const environmentRow = (id: number) => app.services.ctx.db.selectFrom('environments').selectAll().where('id', '=', id).executeTakeFirst();
+const environmentRow = (id: number) => app.ctx.db.selectFrom('environments').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The 401/404/403 table of a route on the private world, and GitLab's body for each refusal. */
 function assertEnvironmentAccess(call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>, minimum: 'reporter' | 'developer' | 'master', success = 200): Promise<void> {
@@ -74,7 +74,7 @@ describe('GET /projects/:id/environments', () => {
 
   test('with builds disabled, nobody reads environments, not even the owner or an admin: 403', async () => {
     const off = await createProjectWorld(app, { people, name: 'no-builds-environments', visibility: 0, roles: ['reporter'] });
-    await app.services.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', off.id).execute();
+    await app.ctx.db.updateTable('projects').set({ builds_enabled: 0 }).where('id', '=', off.id).execute();
     for (const client of [off.reporter.client, off.owner.client, app.root]) {
       const response = await client.get(base(off));
       assert.deepEqual([response.status, response.body], [403, REFUSALS[403]]);
@@ -226,7 +226,7 @@ describe('DELETE /projects/:id/environments/:environment_id', () => {
     const environment = await createEnvironment({ external_url: 'https://gone.example.com' });
     const { builds } = await seedPipeline(app, world.id, { sha: world.shas[0], builds: [{ name: 'deploy', status: 'success' }] });
     const time = new Date().toISOString();
-    await app.services.ctx.db
+    await app.ctx.db
       .insertInto('deployments')
       .values({ iid: 1000, project_id: world.id, environment_id: environment.id, ref: 'master', tag: 0, sha: world.shas[0], user_id: null, deployable_id: builds[0], created_at: time, updated_at: time })
       .execute();
@@ -234,7 +234,7 @@ describe('DELETE /projects/:id/environments/:environment_id', () => {
     assert.equal(response.status, 200);
     assert.deepEqual([response.body.id, response.body.name, response.body.external_url, response.body.project.id], [environment.id, environment.name, 'https://gone.example.com', world.id]);
     assert.equal(await environmentRow(environment.id), undefined);
-    const left = await app.services.ctx.db.selectFrom('deployments').select('id').where('environment_id', '=', environment.id).execute();
+    const left = await app.ctx.db.selectFrom('deployments').select('id').where('environment_id', '=', environment.id).execute();
     assert.deepEqual(left, []);
     const again = await master.delete(`${base()}/${environment.id}`);
     assert.deepEqual([again.status, again.body], [404, notFound]);

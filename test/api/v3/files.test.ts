@@ -51,7 +51,7 @@ async function fixture(options: { empty?: boolean } = {}): Promise<Fixture> {
 }
 
 const filesUrl = (p: Fixture) => `/projects/${p.id}/repository/files`;
-const repoPath = (p: Fixture) => repoPathOf(app.services.ctx, p.id);
+const repoPath = (p: Fixture) => repoPathOf(app.ctx, p.id);
 const fileAt = async (p: Fixture, path: string, ref = 'master') => {
   const commit = await resolveCommit(repoPath(p), ref);
   return commit ? (await blobAtPath(repoPath(p), commit.id, path))?.content.toString('utf8') : undefined;
@@ -172,7 +172,7 @@ describe('POST /projects/:id/repository/files', () => {
   test('the push is processed: an event is recorded', async () => {
     const q = await fixture();
     await q.developer.client.post(filesUrl(q), newFile());
-    const event = await eventually(() => app.services.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst());
+    const event = await eventually(() => app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst());
     assert.ok(event.data?.includes(q.head), 'the push starts at the old head');
   });
 

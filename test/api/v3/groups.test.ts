@@ -49,7 +49,7 @@ async function createProject(client: ApiClient, attributes: Record<string, unkno
 /** An access request: a `members` row with `requested_at` set, which is not a membership. */
 async function requestAccess(groupId: number, userId: number) {
   const time = new Date().toISOString();
-  await app.services.ctx.db
+  await app.ctx.db
     .insertInto('members')
     .values({ source_type: 'Namespace', source_id: groupId, user_id: userId, access_level: 30, notification_level: 3, requested_at: time, created_at: time, updated_at: time })
     .execute();
@@ -98,7 +98,7 @@ describe('GET /groups', () => {
     const ids = response.body.map((g: any) => g.id);
     assert.ok(ids.includes(first.id) && ids.includes(second.id));
     assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
-    const total = await app.services.ctx.db.selectFrom('namespaces').where('kind', '=', 'group').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await app.ctx.db.selectFrom('namespaces').where('kind', '=', 'group').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(response.headers.get('x-total'), String(total.n));
   });
 
@@ -115,7 +115,7 @@ describe('GET /groups', () => {
       visibility_level: 10,
       lfs_enabled: true,
       avatar_url: null,
-      web_url: `${app.services.ctx.config.externalUrl}/groups/${group.path}`,
+      web_url: `${app.ctx.config.externalUrl}/groups/${group.path}`,
       request_access_enabled: true,
     });
   });
@@ -166,10 +166,10 @@ describe('POST /groups', () => {
       visibility_level: 10,
       lfs_enabled: false,
       avatar_url: null,
-      web_url: `${app.services.ctx.config.externalUrl}/groups/dev-team`,
+      web_url: `${app.ctx.config.externalUrl}/groups/dev-team`,
       request_access_enabled: false,
     });
-    const member = await app.services.ctx.db
+    const member = await app.ctx.db
       .selectFrom('members')
       .select(['access_level', 'requested_at'])
       .where('source_type', '=', 'Namespace')
@@ -323,7 +323,7 @@ describe('GET /groups/:id', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body).sort(), [...GROUP_KEYS, 'projects', 'shared_projects'].sort());
     assert.equal(response.body.name, group.name);
-    assert.equal(response.body.web_url, `${app.services.ctx.config.externalUrl}/groups/${group.path}`);
+    assert.equal(response.body.web_url, `${app.ctx.config.externalUrl}/groups/${group.path}`);
     assert.deepEqual(response.body.projects.map((p: any) => p.id), [open.id, closed.id]);
     assert.deepEqual(response.body.shared_projects.map((p: any) => p.id), [elsewhere.id]);
     const project = response.body.projects[0];
@@ -525,7 +525,7 @@ describe('DELETE /groups/:id', () => {
     assert.deepEqual([response.body.id, response.body.name, response.body.path, response.body.type], [group.id, group.name, group.path, 'Group']);
     assert.deepEqual((await app.root.get(`/groups/${group.id}`)).body, groupNotFound);
     assert.equal((await app.root.get(`/projects/${project.id}`)).status, 404);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const members = await db.selectFrom('members').select('id').where('source_type', '=', 'Namespace').where('source_id', '=', group.id).execute();
     assert.deepEqual(members, []);
     // The project shared with the group stays, without the share.

@@ -238,7 +238,7 @@ describe('project deletion', () => {
     const project = await createProjectWorld(app, { people, roles: [] });
     await create(project.owner.client, project.id, { title: 'gone', labels: 'with-label' });
     assert.equal((await project.owner.client.delete(`/projects/${project.id}`)).status, 200);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     assert.equal((await db.selectFrom('issues').select('id').where('project_id', '=', project.id).execute()).length, 0);
     const links = await db.selectFrom('label_links').select('id').where('target_type', '=', 'Issue').where('target_id', 'not in', db.selectFrom('issues').select('id')).execute();
     assert.equal(links.length, 0);

@@ -17,7 +17,7 @@ before(async () => {
   systemHook = await HookListener.start();
   const time = new Date().toISOString();
   // A system hook, registered in the database directly: this suite is about keys, not hooks.
-  await app.services.ctx.db
+  await app.ctx.db
     .insertInto('hooks')
     .values({
       project_id: null,
@@ -129,7 +129,7 @@ describe('POST /user/keys', () => {
 
   test('stores the MD5 fingerprint as ssh-keygen shows it', async () => {
     const { key, fixture } = await addKey(alice.client);
-    const row = await app.services.ctx.db.selectFrom('keys').select('fingerprint').where('id', '=', key.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('keys').select('fingerprint').where('id', '=', key.id).executeTakeFirstOrThrow();
     assert.equal(row.fingerprint, fixture.fingerprint);
   });
 
@@ -386,7 +386,7 @@ describe('system events', () => {
 
   test('adding a key sends key_create with the key, its id, its user and its times', { timeout: 30_000 }, async () => {
     const { key, fixture } = await addKey(alice.client);
-    const row = await app.services.ctx.db.selectFrom('keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
     assert.deepEqual(await eventFor('key_create', key.id), {
       event_name: 'key_create',
       created_at: seconds(row.created_at),
@@ -420,7 +420,7 @@ describe('system events', () => {
     const refused = 'ssh-ed25519 AAAAnot-a-key refused';
     assert.equal((await alice.client.post('/user/keys', { title: 'bad', key: refused })).status, 400);
     // A delivery job stays in its table until the hook has received the event: look in both, in that order.
-    const queued = await app.services.ctx.db.selectFrom('jobs').select('id').where('payload', 'like', '%AAAAnot-a-key%').execute();
+    const queued = await app.ctx.db.selectFrom('jobs').select('id').where('payload', 'like', '%AAAAnot-a-key%').execute();
     assert.deepEqual(queued, []);
     assert.equal(systemHook.received.some(({ body }) => body.key === refused), false);
   });

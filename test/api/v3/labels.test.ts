@@ -41,7 +41,7 @@ async function createLabel(project: { id: number }, fields: Record<string, unkno
 }
 
 const labelRow = (projectId: number, title: string) =>
-  app.services.ctx.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('title', '=', title).executeTakeFirst();
+  app.ctx.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('title', '=', title).executeTakeFirst();
 
 /** The 401/404/403 table of a route on both projects, and GitLab's body for each refusal. */
 async function assertLabelAccess(call: (client: ApiClient, project: { id: number }) => Promise<{ status: number; body?: unknown }>, minimum: 'non-member' | 'reporter', success = 200) {
@@ -66,7 +66,7 @@ async function assertLabelAccess(call: (client: ApiClient, project: { id: number
 // elsewhere at the same time, and these tests are about the labels' counts.
 let issueIid = 0;
 async function insertIssue(projectId: number, state: string, labelTitles: string[], confidential: 0 | 1 = 0) {
-  const db = app.services.ctx.db;
+  const db = app.ctx.db;
   const time = new Date().toISOString();
   const issue = await db
     .insertInto('issues')
@@ -92,7 +92,7 @@ describe('GET /projects/:id/labels', () => {
     await insertIssue(project.id, 'opened', ['beta'], 1);
     const beta = await labelRow(project.id, 'beta');
     const time = new Date().toISOString();
-    await app.services.ctx.db
+    await app.ctx.db
       .insertInto('subscriptions')
       .values({ user_id: people.owner.user.id, subscribable_type: 'Label', subscribable_id: beta!.id, subscribed: 1, created_at: time, updated_at: time })
       .execute();
@@ -253,7 +253,7 @@ describe('DELETE /projects/:id/labels', () => {
     await createLabel(project, { name: 'stays' });
     const row = await labelRow(project.id, 'gone');
     const issueId = await insertIssue(project.id, 'opened', ['gone', 'stays']);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const time = new Date().toISOString();
     await db.insertInto('subscriptions').values({ user_id: people.owner.user.id, subscribable_type: 'Label', subscribable_id: row!.id, subscribed: 1, created_at: time, updated_at: time }).execute();
 
@@ -318,7 +318,7 @@ describe('labels and the project', () => {
     await createLabel(project, { name: 'doomed' });
     const label = await labelRow(project.id, 'doomed');
     await insertIssue(project.id, 'opened', ['doomed']);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const time = new Date().toISOString();
     await db.insertInto('subscriptions').values({ user_id: people.owner.user.id, subscribable_type: 'Label', subscribable_id: label!.id, subscribed: 1, created_at: time, updated_at: time }).execute();
     assert.equal((await people.owner.client.delete(`/projects/${project.id}`)).status, 200);
@@ -332,7 +332,7 @@ describe('findOrCreateLabels', () => {
   test('finds the existing labels and makes the others with #428BCA, in the order given', async () => {
     const project = await newProject('find-or-create');
     await createLabel(project, { name: 'known', color: '#000' });
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const labels = await inTransaction(db, (trx) => findOrCreateLabels(trx, project.id, [' fresh ', 'known', 'fresh', '', 'label?bar']));
     assert.deepEqual(labels.map((label) => [label.title, label.color]), [['fresh', '#428BCA'], ['known', '#000'], ['label?bar', '#428BCA']]);
     assert.deepEqual((await app.root.get(base(project))).body.map((label: any) => label.name), ['fresh', 'known', 'label?bar']);
@@ -340,7 +340,7 @@ describe('findOrCreateLabels', () => {
 
   test('an invalid title makes nothing and answers 8.12\'s body per title', async () => {
     const project = await newProject('find-or-create-invalid');
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     await assert.rejects(
       inTransaction(db, (trx) => findOrCreateLabels(trx, project.id, ['ok', 'y'.repeat(256)])),
       (error: any) => {
@@ -354,7 +354,7 @@ describe('findOrCreateLabels', () => {
 
   test('two transactions making the same labels at once both get them, and there is one of each', async () => {
     const project = await newProject('find-or-create-race');
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const results = await Promise.all([1, 2].map(() => inTransaction(db, (trx) => findOrCreateLabels(trx, project.id, ['a', 'b']))));
     assert.deepEqual(results[0].map((label) => label.id), results[1].map((label) => label.id));
     assert.equal((await app.root.get(base(project))).body.length, 2);

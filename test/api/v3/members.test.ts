@@ -422,7 +422,7 @@ for (const kind of SOURCE_KINDS) {
       for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 404, `${answer.status} ${JSON.stringify(answer.body)}`);
       assert.ok(answers.some((answer) => answer.status === 200 && answer.body.id === cast.developer.user.id));
       if (kind === 'projects') {
-        const left = await app.services.ctx.db.selectFrom('events').select('id').where('action', '=', 'left').where('project_id', '=', source.id).execute();
+        const left = await app.ctx.db.selectFrom('events').select('id').where('action', '=', 'left').where('project_id', '=', source.id).execute();
         assert.equal(left.length, 1);
       }
     });

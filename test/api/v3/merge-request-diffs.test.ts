@@ -109,7 +109,7 @@ describe('GET …/versions and …/versions/:version_id', () => {
     assert.equal((await w.reporter.client.get(`${at}/commits`)).body[0].id, head);
 
     // The push is told on the merge request, as 8.12's "Added N commits" note.
-    const notes = await app.services.ctx.db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('system', '=', 1).execute();
+    const notes = await app.ctx.db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('system', '=', 1).execute();
     assert.ok(notes.some((note) => note.note.startsWith(`Added 1 commit:\n\n* ${head.slice(0, 8)} - Add d.txt`)), JSON.stringify(notes));
   });
 
@@ -143,7 +143,7 @@ describe('a push that merges by hand', () => {
     const pushed = await git(['push', '-q', 'origin', 'master'], dir);
     assert.equal(pushed.code, 0, pushed.stderr);
     await eventually(async () => (await w.reporter.client.get(`${at}/changes`)).body.state === 'merged', { message: 'merged by the push' });
-    const events = await app.services.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).orderBy('id').execute();
+    const events = await app.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).orderBy('id').execute();
     assert.deepEqual(events.map((event) => event.action), ['opened', 'accepted']);
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'merged');
   });

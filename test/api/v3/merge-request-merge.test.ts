@@ -48,7 +48,7 @@ async function cloneLog(w: World, format: string): Promise<string[]> {
 }
 
 async function masterCommitsOf(w: { id: number }): Promise<Array<{ id: string; parents: string[] }>> {
-  const out = await git(['--git-dir', repoPathOf(app.services.ctx, w.id), 'log', '--format=%H %P', 'master']);
+  const out = await git(['--git-dir', repoPathOf(app.ctx, w.id), 'log', '--format=%H %P', 'master']);
   return out.stdout.trim().split('\n').map((line) => {
     const [id, ...parents] = line.split(' ');
     return { id, parents: parents.filter(Boolean) };
@@ -70,7 +70,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     assert.equal(author, `${w.master.user.name} <${w.master.user.email}>`);
     assert.equal(committer, author);
     assert.equal(message.join('\n').trim(), `Merge branch 'feature' into 'master'\n\nMerge feature\n\nWhy it matters\n\nSee merge request !${mr.iid}`);
-    const files = await git(['--git-dir', repoPathOf(app.services.ctx, w.id), 'ls-tree', '--name-only', 'master']);
+    const files = await git(['--git-dir', repoPathOf(app.ctx, w.id), 'ls-tree', '--name-only', 'master']);
     assert.deepEqual(files.stdout.trim().split('\n').sort(), ['README.md', 'feature.txt']);
   });
 
@@ -112,7 +112,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
 
   test('a closed merge request answers 405', async () => {
     const { w, mr } = await world();
-    await app.services.ctx.db.updateTable('merge_requests').set({ state: 'closed' }).where('id', '=', mr.id).execute();
+    await app.ctx.db.updateTable('merge_requests').set({ state: 'closed' }).where('id', '=', mr.id).execute();
     const answer = await w.master.client.put(mergePath(w, mr), {});
     assert.equal(answer.status, 405);
     assert.deepEqual(answer.body, { message: '405 Method Not Allowed' });
@@ -126,7 +126,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
 
   test('a deleted source branch ("broken") answers 405', async () => {
     const { w, mr } = await world();
-    await git(['--git-dir', repoPathOf(app.services.ctx, w.id), 'update-ref', '-d', 'refs/heads/feature']);
+    await git(['--git-dir', repoPathOf(app.ctx, w.id), 'update-ref', '-d', 'refs/heads/feature']);
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 405);
   });
 
@@ -177,9 +177,9 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
   test('a request left locked by a merge that died is refused (405) until the sweep unlocks it', async () => {
     const { w, mr } = await world();
     const long = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-    await app.services.ctx.db.updateTable('merge_requests').set({ state: 'locked', locked_from: 'reopened', locked_at: long }).where('id', '=', mr.id).execute();
+    await app.ctx.db.updateTable('merge_requests').set({ state: 'locked', locked_from: 'reopened', locked_at: long }).where('id', '=', mr.id).execute();
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 405);
-    assert.equal(await unlockStuckMerges(app.services.ctx), 1);
+    assert.equal(await unlockStuckMerges(app.ctx), 1);
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'reopened');
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
   });
@@ -233,7 +233,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     const [merged, ...written] = await Promise.all([w.master.client.put(mergePath(w, mr), {}), ...writes]);
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
     for (const answer of written) assert.equal(answer.status, 201, JSON.stringify(answer.body));
-    const files = await git(['--git-dir', repoPathOf(app.services.ctx, w.id), 'ls-tree', '--name-only', 'master']);
+    const files = await git(['--git-dir', repoPathOf(app.ctx, w.id), 'ls-tree', '--name-only', 'master']);
     const names = files.stdout.trim().split('\n');
     for (const name of ['feature.txt', 'concurrent-0.txt', 'concurrent-1.txt', 'concurrent-2.txt', 'concurrent-3.txt']) assert.ok(names.includes(name), `${name} in ${names}`);
     const merges = (await masterCommitsOf(w)).filter((commit) => commit.parents.length === 2);
@@ -284,12 +284,12 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
 
   test('merging records the accepted event (after the opened one) and the "Status changed to merged" note, and finishes the todos on it', async () => {
     const { w, mr } = await world();
-    await app.services.ctx.db
+    await app.ctx.db
       .insertInto('todos')
       .values({ user_id: w.reporter.user.id, project_id: w.id, author_id: w.developer.user.id, target_type: 'MergeRequest', target_id: mr.id, note_id: null, action: 1, state: 'pending', created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
       .execute();
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     const events = await db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).orderBy('id').execute();
     assert.deepEqual(events.map((event) => event.action), ['opened', 'accepted']);
     const notes = await db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mr.id).execute();
@@ -306,7 +306,7 @@ describe('merging a fork into its upstream', () => {
     const forked = await upstream.developer.client.post(`/projects/fork/${upstream.id}`, {});
     assert.equal(forked.status, 201, JSON.stringify(forked.body));
     const fork = forked.body;
-    await eventually(async () => (await git(['--git-dir', repoPathOf(app.services.ctx, fork.id), 'rev-parse', '--verify', 'master'])).code === 0, { message: 'the fork\'s repository' });
+    await eventually(async () => (await git(['--git-dir', repoPathOf(app.ctx, fork.id), 'rev-parse', '--verify', 'master'])).code === 0, { message: 'the fork\'s repository' });
     const feature = await seedCommit(app, fork.id, { branch: 'fork-feature', startRef: base, files: { 'from-fork.txt': 'fork\n' }, message: 'From the fork\n' });
     const mr = await createMergeRequest(app, { targetProjectId: upstream.id, sourceProjectId: fork.id, sourceBranch: 'fork-feature', authorId: upstream.developer.user.id });
     const answer = await upstream.master.client.put(mergePath(upstream, mr), {});
@@ -341,7 +341,7 @@ describe('GET …/closes_issues, and merging closes them', () => {
       const issue = await w.owner.client.get(`/projects/${w.id}/issues/${issues[index].id}`);
       assert.equal(issue.body.state, state, issues[index].title);
     }
-    const closedEvents = await app.services.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'Issue').where('action', '=', 'closed').where('project_id', '=', w.id).execute();
+    const closedEvents = await app.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'Issue').where('action', '=', 'closed').where('project_id', '=', w.id).execute();
     assert.deepEqual(closedEvents.map((event) => event.author_id), [w.master.user.id, w.master.user.id]);
   });
 

@@ -230,7 +230,7 @@ describe('GET /projects/:id/merge_requests', () => {
     await project.owner.client.put(`/projects/${project.id}/merge_requests/${second.id}`, { state_event: 'close' });
     third = await opened(project, { source_branch: 'feature2', title: 'WIP: open one' });
     // A merge is mr-git's to make; the row is set as one would leave it.
-    await app.services.ctx.db.updateTable('merge_requests').set({ state: 'merged', merge_commit_sha: project.shas[1] }).where('id', '=', first.id).execute();
+    await app.ctx.db.updateTable('merge_requests').set({ state: 'merged', merge_commit_sha: project.shas[1] }).where('id', '=', first.id).execute();
   });
 
   const list = (query: Record<string, unknown> = {}, client = project.owner.client) => client.get(`/projects/${project.id}/merge_requests`, query);
@@ -319,7 +319,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id', () => {
     assert.equal(response.body.target_branch, 'feature2');
     assert.equal(response.body.assignee.id, project.developer.user.id);
     // A new version was recorded against the new target; the source head is the same.
-    const versions = await app.services.ctx.db.selectFrom('merge_request_diffs').selectAll().where('merge_request_id', '=', mr.id).orderBy('id').execute();
+    const versions = await app.ctx.db.selectFrom('merge_request_diffs').selectAll().where('merge_request_id', '=', mr.id).orderBy('id').execute();
     assert.equal(versions.length, 2);
     assert.equal(versions[1].start_commit_sha, project.shas[2]);
     const notes = (await project.owner.client.get(`${path}/notes`)).body.map((note: any) => note.body);
@@ -354,7 +354,7 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id', () => {
     const legacy = await project.owner.client.put(`/projects/${project.id}/merge_request/${mr.id}`, { state_event: 'close' });
     assert.equal(legacy.status, 200);
     assert.equal(legacy.body.state, 'closed');
-    await app.services.ctx.db.updateTable('merge_requests').set({ state: 'merged' }).where('id', '=', mr.id).execute();
+    await app.ctx.db.updateTable('merge_requests').set({ state: 'merged' }).where('id', '=', mr.id).execute();
     assert.equal((await project.owner.client.put(path, { state_event: 'reopen' })).body.state, 'merged');
     assert.equal((await project.owner.client.put(path, { state_event: 'close' })).body.state, 'merged');
     const notes = (await project.owner.client.get(`${path}/notes`)).body.map((note: any) => note.body);
@@ -423,7 +423,7 @@ describe('DELETE /projects/:id/merge_requests/:merge_request_id', () => {
     assert.equal(removed.body.title, 'A change');
     assert.equal(removed.body.source_branch, 'feature');
     assert.equal((await project.owner.client.get(path)).status, 404);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     assert.equal((await db.selectFrom('notes').select('id').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mr.id).execute()).length, 0);
     assert.equal((await db.selectFrom('label_links').select('id').where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute()).length, 0);
     assert.equal((await db.selectFrom('merge_request_diffs').select('id').where('merge_request_id', '=', mr.id).execute()).length, 0);
@@ -494,7 +494,7 @@ describe('project deletion', () => {
     await project.developer.client.post(`${path}/award_emoji`, { name: 'thumbsup' });
     await project.owner.client.post(`${path}/subscription`);
     assert.equal((await project.owner.client.delete(`/projects/${project.id}`)).status, 200);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     assert.equal((await db.selectFrom('merge_requests').select('id').where('id', '=', mr.id).execute()).length, 0);
     for (const [table, type, id] of [
       ['notes', 'noteable_type', 'noteable_id'],

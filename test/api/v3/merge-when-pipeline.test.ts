@@ -60,17 +60,17 @@ async function nextBuild(runner: RunnerClient): Promise<RunningBuild> {
 /** Waits until no merge request job is left in the queue: what a pipeline change set off has run. */
 async function mergeRequestJobsDone(): Promise<void> {
   await eventually(async () => {
-    const left = await app.services.ctx.db.selectFrom('jobs').select('id').where('kind', 'like', 'merge_requests.%').where('locked_by', 'is distinct from', 'failed').execute();
+    const left = await app.ctx.db.selectFrom('jobs').select('id').where('kind', 'like', 'merge_requests.%').where('locked_by', 'is distinct from', 'failed').execute();
     return left.length === 0;
   }, { message: 'merge request jobs done' });
 }
 
 function buildFailedTodos(mergeRequestId: number) {
-  return app.services.ctx.db.selectFrom('todos').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mergeRequestId).where('action', '=', 3).execute();
+  return app.ctx.db.selectFrom('todos').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mergeRequestId).where('action', '=', 3).execute();
 }
 
 async function systemNotes(mergeRequestId: number): Promise<string[]> {
-  const rows = await app.services.ctx.db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mergeRequestId).where('system', '=', 1).orderBy('id').execute();
+  const rows = await app.ctx.db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mergeRequestId).where('system', '=', 1).orderBy('id').execute();
   return rows.map((row) => row.note);
 }
 
@@ -105,7 +105,7 @@ describe('merge_when_build_succeeds', () => {
     const { w, runner, at } = await scene();
     const build = await nextBuild(runner);
     assert.equal((await runner.finish(build, 'success')).status, 200);
-    await eventually(async () => (await app.services.ctx.db.selectFrom('ci_pipelines').select('status').where('id', '=', (await app.services.ctx.db.selectFrom('ci_builds').select('pipeline_id').where('id', '=', build.id).executeTakeFirstOrThrow()).pipeline_id).executeTakeFirstOrThrow()).status === 'success');
+    await eventually(async () => (await app.ctx.db.selectFrom('ci_pipelines').select('status').where('id', '=', (await app.ctx.db.selectFrom('ci_builds').select('pipeline_id').where('id', '=', build.id).executeTakeFirstOrThrow()).pipeline_id).executeTakeFirstOrThrow()).status === 'success');
     const answer = await w.master.client.put(`${at}/merge`, { merge_when_build_succeeds: true });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.state, 'merged');

@@ -230,7 +230,7 @@ describe('milestones and the project', () => {
     const project = await newProject('deleted');
     const milestone = await createMilestone(project);
     assert.equal((await people.owner.client.delete(`/projects/${project.id}`)).status, 200);
-    const row = await app.services.ctx.db.selectFrom('milestones').select('id').where('id', '=', milestone.id).executeTakeFirst();
+    const row = await app.ctx.db.selectFrom('milestones').select('id').where('id', '=', milestone.id).executeTakeFirst();
     assert.equal(row, undefined);
   });
 });

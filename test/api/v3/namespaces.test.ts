@@ -19,7 +19,7 @@ async function createGroup(attributes: Record<string, unknown> = {}) {
 }
 
 async function namespaceOf(userId: number) {
-  return app.services.ctx.db.selectFrom('namespaces').select(['id', 'path']).where('kind', '=', 'user').where('owner_id', '=', userId).executeTakeFirstOrThrow();
+  return app.ctx.db.selectFrom('namespaces').select(['id', 'path']).where('kind', '=', 'user').where('owner_id', '=', userId).executeTakeFirstOrThrow();
 }
 
 describe('GET /namespaces', () => {
@@ -43,7 +43,7 @@ describe('GET /namespaces', () => {
     const requested = await createGroup({ visibility_level: 20 });
     await grantGroupRole(app, joined.id, user.id, 10);
     const time = new Date().toISOString();
-    await app.services.ctx.db
+    await app.ctx.db
       .insertInto('members')
       .values({ source_type: 'Namespace', source_id: requested.id, user_id: user.id, access_level: 30, notification_level: 3, requested_at: time, created_at: time, updated_at: time })
       .execute();
@@ -59,7 +59,7 @@ describe('GET /namespaces', () => {
     await app.createUser();
     await createGroup();
     const response = await app.root.get('/namespaces', { per_page: 100 });
-    const total = await app.services.ctx.db.selectFrom('namespaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await app.ctx.db.selectFrom('namespaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     assert.equal(response.body.length, Number(total.n));
     assert.equal(response.headers.get('x-total'), String(total.n));
     assert.ok(response.body.some((namespace: any) => namespace.kind === 'user' && namespace.path === 'root'));

@@ -313,7 +313,7 @@ describe('project deletion', () => {
     await project.owner.client.put(`/projects/${project.id}/issues/${issue.id}`, { state_event: 'close' });
     const snippet = await createSnippet(project.owner.client, project.id);
     await comment(project.owner.client, `/projects/${project.id}/snippets/${snippet.id}`, 'on the snippet');
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     assert.equal((await db.selectFrom('notes').select('id').where('project_id', '=', project.id).execute()).length, 3);
     assert.equal((await project.owner.client.delete(`/projects/${project.id}`)).status, 200);
     assert.equal((await db.selectFrom('notes').select('id').where('project_id', '=', project.id).execute()).length, 0);

@@ -46,7 +46,7 @@ describe('GET /projects/:id/pipelines', () => {
     listed = await createProjectWorld(app, { people, name: 'listed', visibility: 0, roles: ['developer', 'reporter'], commits: [{ files: { 'a.txt': 'a\n' } }] });
     const sha = listed.shas[0];
     await seedCommit(app, listed.id, { branch: 'feature', startRef: sha, files: { 'b.txt': 'b\n' } });
-    await createTag(repoPathOf(app.services.ctx, listed.id), 'v1.0', sha);
+    await createTag(repoPathOf(app.ctx, listed.id), 'v1.0', sha);
     const seed = (ref: string, status: string, tag = false) => seedPipeline(app, listed.id, { sha, ref, status, tag, user_id: listed.developer.user.id }).then((p) => p.id);
     ids = {
       old: await seed('master', 'success'),
@@ -108,7 +108,7 @@ describe('GET /projects/:id/pipelines', () => {
 
   test('readers of a public project see its pipelines, even without public builds', async () => {
     const open = await createProjectWorld(app, { people, name: 'public-pipelines', visibility: 20, roles: ['guest', 'stranger'] });
-    await app.services.ctx.db.updateTable('projects').set({ public_builds: 0 }).where('id', '=', open.id).execute();
+    await app.ctx.db.updateTable('projects').set({ public_builds: 0 }).where('id', '=', open.id).execute();
     await assertAccess(open.clients, (client) => client.get(`/projects/${open.id}/pipelines`), (caller) => expectedStatus('public', caller));
   });
 });
@@ -150,7 +150,7 @@ describe('POST /projects/:id/pipelines/:pipeline_id/retry', () => {
     assert.equal(response.status, 201);
     assert.equal(response.body.id, pipeline.id);
     assert.equal(response.body.status, 'running');
-    const builds = await app.services.ctx.db.selectFrom('ci_builds').selectAll().where('pipeline_id', '=', pipeline.id).orderBy('id').execute();
+    const builds = await app.ctx.db.selectFrom('ci_builds').selectAll().where('pipeline_id', '=', pipeline.id).orderBy('id').execute();
     assert.equal(builds.length, 4);
     const retried = builds[3];
     assert.deepEqual([retried.name, retried.status, retried.user_id], ['rspec', 'pending', world.developer.user.id]);
@@ -166,7 +166,7 @@ describe('POST /projects/:id/pipelines/:pipeline_id/retry', () => {
     ], { status: 'failed' });
     const response = await developer.post(path(pipeline.id, '/retry'));
     assert.equal(response.status, 201);
-    const count = await app.services.ctx.db.selectFrom('ci_builds').select((eb) => eb.fn.countAll<number>().as('n')).where('pipeline_id', '=', pipeline.id).executeTakeFirstOrThrow();
+    const count = await app.ctx.db.selectFrom('ci_builds').select((eb) => eb.fn.countAll<number>().as('n')).where('pipeline_id', '=', pipeline.id).executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 3);
   });
 

@@ -10,7 +10,7 @@ before(async () => {
 });
 after(() => app.close());
 
-const db = () => app.services.ctx.db;
+const db = () => app.ctx.db;
 
 function created(response: ApiResponse): any {
   assert.equal(response.status, 201, JSON.stringify(response.body));

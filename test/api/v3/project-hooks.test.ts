@@ -186,7 +186,7 @@ describe('POST /projects/:id/hooks', () => {
     const response = await master.post(base(), { url: URL_A, token: 'T0ken' });
     assert.equal(response.status, 201);
     assert.equal('token' in response.body, false);
-    const row = await app.services.ctx.db.selectFrom('hooks').select('token').where('id', '=', response.body.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('hooks').select('token').where('id', '=', response.body.id).executeTakeFirstOrThrow();
     assert.equal(row.token, 'T0ken');
   });
 
@@ -238,7 +238,7 @@ describe('PUT /projects/:id/hooks/:hook_id', () => {
   test('the token may be replaced, kept (not given) or removed (empty)', async () => {
     const hook = await createHook({ url: URL_A, token: 'first' });
     const tokenOf = async () =>
-      (await app.services.ctx.db.selectFrom('hooks').select('token').where('id', '=', hook.id).executeTakeFirstOrThrow()).token;
+      (await app.ctx.db.selectFrom('hooks').select('token').where('id', '=', hook.id).executeTakeFirstOrThrow()).token;
     const replaced = await master.put(`${base()}/${hook.id}`, { url: URL_A, token: 'second' });
     assert.equal('token' in replaced.body, false);
     assert.equal(await tokenOf(), 'second');
@@ -322,7 +322,7 @@ describe('project hook deliveries', () => {
       const foreignHook = await createHook({ url: `${listener.url}?foreign` }, otherProjectId);
       const payload = { object_kind: 'push', ref: 'refs/heads/master', project_id: id };
 
-      const { ctx } = app.services;
+      const { ctx } = app;
       await ctx.db.transaction().execute(async (trx) => {
         await emitProjectEvents(ctx, trx, id, 'push_events', 'Push Hook', [payload]);
         // Inside the transaction, before any worker can see them: one job, for the push hook only.
@@ -347,7 +347,7 @@ describe('project hook deliveries', () => {
     try {
       const id = await createProject('delivered without token');
       await createHook({ url: listener.url, tag_push_events: true }, id);
-      const { ctx } = app.services;
+      const { ctx } = app;
       await emitProjectEvents(ctx, ctx.db, id, 'tag_push_events', 'Tag Push Hook', [{ object_kind: 'tag_push' }]);
       const received = await listener.waitFor(() => true);
       assert.equal(received.headers['x-gitlab-event'], 'Tag Push Hook');

@@ -39,7 +39,7 @@ async function setSettings(values: Record<string, unknown>) {
   assert.equal(response.status, 200, JSON.stringify(response.body));
 }
 
-const db = () => app.services.ctx.db;
+const db = () => app.ctx.db;
 
 describe('the visibility table: snippet × project × caller, by list, by id and raw', () => {
   const projects: Partial<Record<Visibility, ProjectWorld<Role>>> = {};

@@ -93,7 +93,7 @@ describe('GET /projects/owned, /projects/starred, /projects/all', () => {
     await grantProjectRole(app, priv.body.id, user.id, 10);
     assert.equal((await client.post(`/projects/${pub.body.id}/star`)).status, 201);
     assert.equal((await client.post(`/projects/${priv.body.id}/star`)).status, 201);
-    await app.services.ctx.db.deleteFrom('members').where('source_id', '=', priv.body.id).where('user_id', '=', user.id).execute();
+    await app.ctx.db.deleteFrom('members').where('source_id', '=', priv.body.id).where('user_id', '=', user.id).execute();
     const ids = (await client.get('/projects/starred')).body.map((p: any) => p.id);
     assert.deepEqual(ids, [pub.body.id]);
   });

@@ -231,7 +231,7 @@ describe('DELETE /runners/:id', () => {
     assertResponse(response, 200, { id: specific.id, description: `runner ${runners}`, active: true, is_shared: false, name: 'gitlab-ci-multi-runner' });
     assert.equal(await runnerRow(app, specific.client.token!), undefined);
     assert.equal((await specific.client.requestBuild()).outcome, 'forbidden');
-    const links = await app.services.ctx.db.selectFrom('ci_runner_projects').select('id').where('runner_id', '=', specific.id).execute();
+    const links = await app.ctx.db.selectFrom('ci_runner_projects').select('id').where('runner_id', '=', specific.id).execute();
     assert.deepEqual(links, []);
   });
 

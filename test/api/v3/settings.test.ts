@@ -38,7 +38,7 @@ after(() => app.close());
 
 /** Each test starts from a fresh install: no settings row at all. */
 beforeEach(async () => {
-  await app.services.ctx.db.deleteFrom('application_settings').execute();
+  await app.ctx.db.deleteFrom('application_settings').execute();
 });
 
 const settings = () => app.root.get('/application/settings');
@@ -92,13 +92,13 @@ describe('GET /application/settings', () => {
     const responses = await Promise.all(Array.from({ length: 6 }, () => settings()));
     const tokens = new Set(responses.map((response) => response.body.runners_registration_token));
     assert.equal(tokens.size, 1);
-    const rows = await app.services.ctx.db.selectFrom('application_settings').selectAll().execute();
+    const rows = await app.ctx.db.selectFrom('application_settings').selectAll().execute();
     assert.equal(rows.length, 1);
   });
 
   test('a stored row without a token, or missing settings, reads the defaults and gets a token once', async () => {
     const time = new Date().toISOString();
-    await app.services.ctx.db
+    await app.ctx.db
       .insertInto('application_settings')
       .values({ data: JSON.stringify({ default_projects_limit: 7 }), created_at: time, updated_at: time })
       .execute();
@@ -110,7 +110,7 @@ describe('GET /application/settings', () => {
 
   test('the token is not stored in the clear', async () => {
     const { body } = await settings();
-    const row = await app.services.ctx.db.selectFrom('application_settings').select('data').executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('application_settings').select('data').executeTakeFirstOrThrow();
     assert.ok(!row.data.includes(body.runners_registration_token));
   });
 

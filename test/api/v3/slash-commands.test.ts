@@ -99,7 +99,7 @@ describe('slash commands in notes on issues', () => {
     const before = (await notesOf('issues', target.id)).length;
     const response = await note('issues', target.id, '/reopen\n/unassign\n/remove_milestone\n/unlabel ~a\n/remove_due_date\n/done');
     assert.equal(response.status, 202, JSON.stringify(response.body));
-    const labelA = (await app.services.ctx.db.selectFrom('labels').select('id').where('project_id', '=', world.id).where('title', '=', 'a').executeTakeFirstOrThrow()).id;
+    const labelA = (await app.ctx.db.selectFrom('labels').select('id').where('project_id', '=', world.id).where('title', '=', 'a').executeTakeFirstOrThrow()).id;
     assert.deepEqual(response.body.commands_changes, {
       state_event: 'reopen', assignee_id: null, milestone_id: null, remove_label_ids: [labelA], due_date: null, todo_event: 'done',
     });

@@ -23,7 +23,7 @@ before(async () => {
 });
 after(() => app.close());
 
-const db = () => app.services.ctx.db;
+const db = () => app.ctx.db;
 
 async function createIssue(client: ApiClient, project: { id: number }, fields: Record<string, unknown> = {}) {
   const response = await client.post(`/projects/${project.id}/issues`, { title: 'an issue', ...fields });

@@ -44,7 +44,7 @@ describe('system notes', () => {
       confidential: true,
     })).status, 200);
     // The labels API shows no ids; the notes name labels by id.
-    const rows = await app.services.ctx.db.selectFrom('labels').select(['id', 'title']).where('project_id', '=', world.id).execute();
+    const rows = await app.ctx.db.selectFrom('labels').select(['id', 'title']).where('project_id', '=', world.id).execute();
     const ids = Object.fromEntries(rows.map((label) => [label.title, label.id]));
     const notes = await systemNotes(issue.id);
     assert.deepEqual(notes.map((note: any) => note.body), [

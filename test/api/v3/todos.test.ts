@@ -137,7 +137,7 @@ describe('todos made by issues', () => {
     const issue = await newIssue(people.owner.client, { title: 'Gone', assignee_id: people.developer.user.id });
     assert.equal(on(await todosOf(people.developer.client), issue).length, 1);
     assert.equal((await people.owner.client.delete(`/projects/${world.id}/issues/${issue.id}`)).status, 200);
-    const left = await app.services.ctx.db.selectFrom('todos').select('id').where('target_id', '=', issue.id).execute();
+    const left = await app.ctx.db.selectFrom('todos').select('id').where('target_id', '=', issue.id).execute();
     assert.equal(left.length, 0);
   });
 
@@ -193,8 +193,8 @@ describe('GET /todos', () => {
     const person = await app.createUser();
     client = person.client;
     other = await createProjectWorld(app, { people, roles: ['master'] as Role[] });
-    await app.services.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
-    await app.services.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: other.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: other.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
     await newIssue(people.owner.client, { title: 'One', assignee_id: person.user.id });
     await newIssue(people.master.client, { title: 'Two', description: `@${person.user.username}` });
     await newIssue(people.owner.client, { title: 'Three', assignee_id: person.user.id }, other.id);
@@ -229,10 +229,10 @@ describe('GET /todos', () => {
   test('todos on issues the caller can no longer see are not shown', async () => {
     const person = await app.createUser();
     const { id: projectId } = (await createProjectWorld(app, { people, roles: ['master'] as Role[] }));
-    await app.services.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: projectId, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: projectId, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
     const issue = await newIssue(people.owner.client, { title: 'Left behind', assignee_id: person.user.id }, projectId);
     assert.equal(on(await todosOf(person.client), issue).length, 1);
-    await app.services.ctx.db.deleteFrom('members').where('user_id', '=', person.user.id).execute();
+    await app.ctx.db.deleteFrom('members').where('user_id', '=', person.user.id).execute();
     assert.equal(on(await todosOf(person.client), issue).length, 0);
   });
 });
@@ -255,7 +255,7 @@ describe('DELETE /todos/:id and DELETE /todos', () => {
 
   test('every pending todo of the caller is marked done; the answer is their number, a bare integer', async () => {
     const person = await app.createUser();
-    await app.services.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
     for (const title of ['a', 'b', 'c']) await newIssue(people.owner.client, { title, assignee_id: person.user.id });
     const response = await person.client.delete('/todos');
     assert.equal(response.status, 200);
@@ -271,7 +271,7 @@ describe('a project\'s deletion', () => {
   test('removes its todos', async () => {
     const doomed = await createProjectWorld(app, { people, roles: ['developer'] as Role[] });
     await newIssue(people.owner.client, { title: 'Doomed', assignee_id: people.developer.user.id }, doomed.id);
-    const count = async () => (await app.services.ctx.db.selectFrom('todos').select('id').where('project_id', '=', doomed.id).execute()).length;
+    const count = async () => (await app.ctx.db.selectFrom('todos').select('id').where('project_id', '=', doomed.id).execute()).length;
     assert.equal(await count(), 1);
     assert.equal((await people.owner.client.delete(`/projects/${doomed.id}`)).status, 200);
     assert.equal(await count(), 0);

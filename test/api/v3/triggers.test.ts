@@ -178,7 +178,7 @@ describe('trigger management', () => {
     await app.anonymous.post(triggerBuilds(world.id), { ref: 'master', token: trigger.token });
     const listed = (await master.get(triggersOf(world.id), { per_page: 100 })).body.find((t: any) => t.token === trigger.token);
     assert.ok(Date.parse(listed.last_used) >= Date.parse(afterFirst));
-    const requests = await app.services.ctx.db.selectFrom('ci_trigger_requests').innerJoin('ci_triggers', 'ci_triggers.id', 'ci_trigger_requests.trigger_id').select(['ci_trigger_requests.created_at', 'ci_trigger_requests.pipeline_id']).where('ci_triggers.project_id', '=', world.id).orderBy('ci_trigger_requests.id', 'desc').limit(2).execute();
+    const requests = await app.ctx.db.selectFrom('ci_trigger_requests').innerJoin('ci_triggers', 'ci_triggers.id', 'ci_trigger_requests.trigger_id').select(['ci_trigger_requests.created_at', 'ci_trigger_requests.pipeline_id']).where('ci_triggers.project_id', '=', world.id).orderBy('ci_trigger_requests.id', 'desc').limit(2).execute();
     assert.equal(requests[0].created_at, listed.last_used);
     assert.equal(requests[1].pipeline_id, null, 'the request that made no pipeline is kept');
     assert.notEqual(requests[0].pipeline_id, null);

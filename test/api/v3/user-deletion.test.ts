@@ -68,7 +68,7 @@ describe('DELETE /users/:id of a user with a history', () => {
     assert.equal((await app.root.get(`/users/${id}`)).status, 404);
     assert.equal((await app.root.get(`/projects/${personal.body.id}`)).status, 404);
     assert.equal((await app.root.get(`/projects/${second.body.id}`)).status, 404);
-    const db = app.services.ctx.db;
+    const db = app.ctx.db;
     assert.equal(await db.selectFrom('namespaces').select('id').where('path', '=', doomed.user.username).executeTakeFirst(), undefined);
     for (const table of ['members', 'keys', 'emails', 'stars', 'identities'] as const) {
       assert.deepEqual(await db.selectFrom(table).select('id').where('user_id', '=', id).execute(), [], table);
@@ -77,7 +77,7 @@ describe('DELETE /users/:id of a user with a history', () => {
     // As GitLab 8.12: what they wrote (comments, activity) goes with them.
     assert.deepEqual(await db.selectFrom('notes').select('id').where('author_id', '=', id).execute(), []);
     assert.deepEqual(await db.selectFrom('events').select('id').where('author_id', '=', id).execute(), []);
-    await eventually(() => !fs.existsSync(repoPathOf(app.services.ctx, personal.body.id)), { message: 'the repository is removed' });
+    await eventually(() => !fs.existsSync(repoPathOf(app.ctx, personal.body.id)), { message: 'the repository is removed' });
 
     // The other user's projects stay, whole and readable.
     const theirs = await other.client.get(`/projects/${shared.body.id}`);

@@ -161,7 +161,7 @@ describe('POST /users', () => {
 
   test('the new user has a personal namespace and announces user_create', async () => {
     const response = await app.root.post('/users', { email: 'ns@example.com', password: 'password123', name: 'NS', username: 'nsuser' });
-    const namespace = await app.services.ctx.db.selectFrom('namespaces').selectAll().where('owner_id', '=', response.body.id).executeTakeFirst();
+    const namespace = await app.ctx.db.selectFrom('namespaces').selectAll().where('owner_id', '=', response.body.id).executeTakeFirst();
     assert.equal(namespace?.path, 'nsuser');
     assert.equal(namespace?.kind, 'user');
   });
@@ -213,7 +213,7 @@ describe('PUT /users/:id', () => {
   test('renaming the username renames the personal namespace', async () => {
     const { user } = await app.createUser();
     await app.root.put(`/users/${user.id}`, { username: `${user.username}-renamed` });
-    const namespace = await app.services.ctx.db.selectFrom('namespaces').select('path').where('owner_id', '=', user.id).executeTakeFirst();
+    const namespace = await app.ctx.db.selectFrom('namespaces').select('path').where('owner_id', '=', user.id).executeTakeFirst();
     assert.equal(namespace?.path, `${user.username}-renamed`);
   });
 
@@ -250,7 +250,7 @@ describe('DELETE /users/:id', () => {
     assert.equal(response.body.email, user.email);
     assert.equal((await app.root.get(`/users/${user.id}`)).status, 404);
     assert.equal((await client.get('/user')).status, 401);
-    const namespace = await app.services.ctx.db.selectFrom('namespaces').select('id').where('path', '=', user.username).executeTakeFirst();
+    const namespace = await app.ctx.db.selectFrom('namespaces').select('id').where('path', '=', user.username).executeTakeFirst();
     assert.equal(namespace, undefined);
   });
 

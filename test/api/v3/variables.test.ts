@@ -234,7 +234,7 @@ describe('POST /projects/:id/variables', () => {
 
   test('the value is not stored in clear in the database', async () => {
     await master.post(base(), { key: 'SEALED', value: 'very secret value' });
-    const row = await app.services.ctx.db.selectFrom('ci_variables').select('value').where('project_id', '=', projectId).where('key', '=', 'SEALED').executeTakeFirstOrThrow();
+    const row = await app.ctx.db.selectFrom('ci_variables').select('value').where('project_id', '=', projectId).where('key', '=', 'SEALED').executeTakeFirstOrThrow();
     assert.ok(!row.value.includes('very secret value'));
   });
 });

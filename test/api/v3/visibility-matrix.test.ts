@@ -84,7 +84,7 @@ before(async () => {
   const people = await createPeople(app);
   for (const name of ['requester', 'author', 'assignee'] as const) extra[name] = await app.createUser();
   groupId = await createGroupRow(app, 'matrix-group', people.owner.user.id);
-  const db = app.services.ctx.db;
+  const db = app.ctx.db;
   for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
     const world = await createProjectWorld(app, { people, name: `matrix ${visibility}`, visibility: VISIBILITY_LEVELS[visibility], namespaceId: groupId });
     projects[visibility] = world;
@@ -145,7 +145,7 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
 describe('todos on what their owner may not read', () => {
   test('DELETE /todos/:id answers 404 and shows nothing of the target', async () => {
     const guest = projects.private.guest;
-    const todos = await app.services.ctx.db.selectFrom('todos').select('id').where('user_id', '=', guest.user.id).where('project_id', '=', projects.private.id).execute();
+    const todos = await app.ctx.db.selectFrom('todos').select('id').where('user_id', '=', guest.user.id).where('project_id', '=', projects.private.id).execute();
     assert.equal(todos.length, 2);
     for (const { id } of todos) {
       const response = await guest.client.delete(`/todos/${id}`);

@@ -871,7 +871,7 @@ async function seedSecrets(app: TestApp, aliceId: number, created: (what: string
   const todo = (projectId: number, targetType: string, targetId: number) => ({
     user_id: aliceId, project_id: projectId, author_id: 1, target_type: targetType, target_id: targetId, note_id: null, action: 2, created_at: time, updated_at: time,
   });
-  await app.services.ctx.db.insertInto('todos').values([todo(open.id, 'Issue', issue.id), todo(closed.id, 'MergeRequest', mergeRequest.id)]).execute();
+  await app.ctx.db.insertInto('todos').values([todo(open.id, 'Issue', issue.id), todo(closed.id, 'MergeRequest', mergeRequest.id)]).execute();
   return {
     texts,
     projects: [

@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { TriggeredPipeline, TriggerRequest } from '../../../services/ci/pipelines/triggers';
-import { TriggerVariables } from '../../v3/entities/trigger';
-import { Nullable, NullableTimestamp, Timestamp } from '../../v3/entities/common';
+import { Nullable, NullableTimestamp, Timestamp, TriggerVariables } from '../../shared/schemas';
 
 /** GitLab 8.12's `Ci::API::Entities::TriggerRequest`: the request and the pipeline it made (`commit`). */
 export const LegacyTriggerRequest = Type.Object({

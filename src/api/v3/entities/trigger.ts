@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Trigger as TriggerRecord, TriggerRequest as TriggerRequestRecord } from '../../../services/ci/pipelines/triggers';
-import { Nullable, NullableTimestamp, Timestamp } from './common';
+import { NullableTimestamp, Timestamp } from './common';
+import { TriggerVariables } from '../../shared/schemas';
 
 /** GitLab 8.12's `Entities::Trigger`. */
 export const Trigger = Type.Object({
@@ -10,9 +11,6 @@ export const Trigger = Type.Object({
   deleted_at: NullableTimestamp,
   last_used: NullableTimestamp,
 });
-
-/** The variables a trigger was called with, as given; null when none were. */
-export const TriggerVariables = Nullable(Type.Record(Type.String(), Type.String()));
 
 /** GitLab 8.12's `Entities::TriggerRequest`. */
 export const TriggerRequest = Type.Object({
