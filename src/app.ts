@@ -17,6 +17,7 @@ import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
 import { mergeRequestJobs } from './services/merge-requests/jobs';
+import { mergeRequestTodos } from './services/todos/issuable-todos';
 import { unlockStuckMerges } from './services/merge-requests/stuck-merges';
 import { removeExpiredArtifacts } from './services/ci/artifacts-expiry';
 import { dropStuckBuilds } from './services/ci/stuck-builds';
@@ -95,7 +96,7 @@ function jobHandlers(services: Services): JobHandlers {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
-    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging }),
+    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging, todos: mergeRequestTodos }),
   };
 }
 

@@ -45,6 +45,7 @@ import { LabelsService } from './labels/labels';
 import { MilestonesService } from './milestones/milestones';
 import { IssuesService } from './issues/issues';
 import { TodosService } from './todos/todos';
+import { issueTodos, mergeRequestTodos } from './todos/issuable-todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
 import { LfsService } from './lfs/lfs';
@@ -74,8 +75,8 @@ export function createServices(ctx: ServiceContext) {
   const keys = new KeysService(ctx);
   const gitAccess = new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch), deployKeys, keys);
   const notes = new NoteableNotesService(ctx, events);
-  const issues = new IssuesService(ctx, users, projects, events);
-  const mergeRequests = new MergeRequestsService(ctx, users, projects, events);
+  const issues = new IssuesService(ctx, users, projects, events, issueTodos);
+  const mergeRequests = new MergeRequestsService(ctx, users, projects, events, mergeRequestTodos);
   const todos = new TodosService(ctx, users);
   // Labels keep no state: the subscriptions' own instance reads the same rows.
   const subscriptions = new SubscriptionsService(ctx, users, new LabelsService(ctx));
@@ -133,7 +134,7 @@ export function createServices(ctx: ServiceContext) {
     slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
     // Issues keep no state: merging's own instance closes the issues a merge closes.
     mergeRequestReads: new MergeRequestReadsService(ctx, users),
-    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues: new IssuesService(ctx, users, projects, events) }),
+    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues: new IssuesService(ctx, users, projects, events, issueTodos), todos: mergeRequestTodos }),
   };
 }
 

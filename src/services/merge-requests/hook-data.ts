@@ -3,7 +3,7 @@ import type { Commit } from '../../git/objects';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import { commitHookAttributes, hookTime, projectHookAttributes, userHookAttributes } from '../hooks/hook-attributes';
-import { isWorkInProgress } from './work-in-progress';
+import { isWorkInProgress } from '../issuables/work-in-progress';
 import type { MergeRequestHookAction } from './announce';
 import type { MergeRequestRow } from './types';
 
