@@ -6,7 +6,7 @@ import type { User } from '../users/users';
 import { isValidBranchName } from '../../git/ref-names';
 import { emitSystemEvents, eventProject, projectEventData, projectMemberEventData } from '../hooks/system-events';
 import { PROJECT_FLAGS, type ProjectAttributes } from './attributes';
-import { countPersonalProjects } from './counts';
+import { countPersonalProjects } from '../users/personal-projects';
 import type { ProjectDeps } from './deps';
 import { hookOwnerOf } from './lookup';
 import { checkTaken } from './namespaces';
