@@ -33,7 +33,7 @@ import type { Api } from './api/v3/types';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
-import { removeUnlinkedLfsObjects } from './services/lfs/records';
+import { removeUnlinkedLfsObjects } from './services/lfs-objects/records';
 import { startSshServer, type RunningSshServer } from './ssh/server';
 import { lfsAuthentication } from './services/lfs/ssh-authenticate';
 

@@ -13,7 +13,7 @@ import { checkTaken } from './namespaces';
 import { checkProjectName, checkProjectPath, checkVisibility, parameterize, requestedVisibility } from './rules';
 import type { NamespaceRow, Project } from './types';
 import { inTransaction } from '../../db/transaction';
-import { linkForkLfsObjects } from '../lfs/records';
+import { linkForkLfsObjects } from '../lfs-objects/records';
 
 /**
  * Creates a project in `namespace` for `owner`, `actor` acting: validated as GitLab 8.12 does, its
