@@ -19,6 +19,7 @@ import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
 import { mergeRequestJobs } from './services/merge-requests/jobs';
+import { mergeRequestTodos } from './services/todos/issuable-todos';
 import { unlockStuckMerges } from './services/merge-requests/stuck-merges';
 import { removeExpiredArtifacts } from './services/ci/builds/artifacts-expiry';
 import { dropStuckBuilds } from './services/ci/builds/stuck-builds';
@@ -34,7 +35,7 @@ import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
-import { removeUnlinkedLfsObjects } from './services/lfs/records';
+import { removeUnlinkedLfsObjects } from './services/lfs-objects/records';
 import { startSshServer, type RunningSshServer } from './ssh/server';
 
 /*
@@ -100,7 +101,7 @@ function jobHandlers(ctx: ServiceContext, services: Services): JobHandlers {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
-    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging, contents: services.mergeRequestContents }),
+    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging, contents: services.mergeRequestContents, todos: mergeRequestTodos }),
   };
 }
 

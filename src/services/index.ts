@@ -46,6 +46,7 @@ import { LabelsService } from './labels/labels';
 import { MilestonesService } from './milestones/milestones';
 import { IssuesService } from './issues/issues';
 import { TodosService } from './todos/todos';
+import { issueTodos, mergeRequestTodos } from './todos/issuable-todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
 import { LfsService } from './lfs/lfs';
@@ -80,8 +81,8 @@ export function createServices(ctx: ServiceContext) {
   const keys = new KeysService(ctx);
   const gitAccess = new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch), deployKeys, keys);
   const notes = new NoteableNotesService(ctx, events);
-  const issues = new IssuesService(ctx, users, projects, events);
-  const mergeRequests = new MergeRequestsService(ctx, users, projects, events);
+  const issues = new IssuesService(ctx, users, projects, events, issueTodos);
+  const mergeRequests = new MergeRequestsService(ctx, users, projects, events, mergeRequestTodos);
   const todos = new TodosService(ctx, users);
   const labels = new LabelsService(ctx);
   const subscriptions = new SubscriptionsService(ctx, users, labels);
@@ -139,7 +140,7 @@ export function createServices(ctx: ServiceContext) {
     slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
     mergeRequestContents,
     mergeRequestReads: new MergeRequestReadsService(ctx, users, mergeRequestContents),
-    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues, contents: mergeRequestContents }),
+    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues, contents: mergeRequestContents, todos: mergeRequestTodos }),
   };
 }
 

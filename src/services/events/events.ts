@@ -1,14 +1,15 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index';
-import type { EventsTable } from '../../db/schema';
+import type { EventsTable, NotesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
 import { chunksOf } from '../../db/chunks';
-import type { NoteRow } from '../notes/types';
 import type { ProjectStanding } from '../policy';
 import { visibleEventsIn } from '../policy-reads';
 
 export type EventRow = Selectable<EventsTable>;
+// Notes record events: the row is named from the schema, not from `notes/`, which sits above events.
+type NoteRow = Selectable<NotesTable>;
 
 export interface NewEvent {
   projectId: number;

@@ -13,7 +13,7 @@ import { visibleTo } from '../projects/queries';
 import type { NamespaceRow } from '../projects/types';
 import { isUniqueViolation } from '../../db/errors';
 import { emitSystemEvents, groupEventData, groupMemberEventData, type SystemEvent } from '../hooks/system-events';
-import { groupAccessOf, memberGroupIds } from './queries';
+import { groupAccessOf, memberGroupIds } from '../namespaces/group-membership';
 import { checkGroupDescription, checkGroupName, checkGroupPath, checkGroupVisibility } from './rules';
 import { inTransaction } from '../../db/transaction';
 import { recordIdOf } from '../../lib/record-id';

@@ -1,7 +1,11 @@
 import type { Commit } from '../../git/objects';
-import type { Project } from '../projects/types';
-import type { User } from '../users/users';
+import type { Selectable } from 'kysely';
+import type { NamespacesTable, ProjectsTable, UsersTable } from '../../db/schema';
 import { avatarUrl, projectUrls, type UrlBase } from '../../lib/urls';
+
+// Projects and users fire hooks: their records are named from the schema here, not imported from the domains above.
+type Project = Selectable<ProjectsTable> & { namespace: Selectable<NamespacesTable> };
+type User = Selectable<UsersTable>;
 
 /** GitLab 8.12's `Project#hook_attrs` without the older names (`backward: false`): the `project` of pipeline hooks. */
 export function currentProjectHookAttributes(project: Project, base: UrlBase) {

@@ -2,7 +2,11 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { HookDelivery } from '../../jobs/kinds';
 import { visibilityName } from '../policy';
-import type { Project } from '../projects/types';
+import type { Selectable } from 'kysely';
+import type { NamespacesTable, ProjectsTable } from '../../db/schema';
+
+// Projects fire system hooks: their record is named from the schema here, not imported from the domain above.
+type Project = Selectable<ProjectsTable> & { namespace: Selectable<NamespacesTable> };
 
 /**
  * System hook events and their payloads, as GitLab 8.12's `SystemHooksService`

@@ -17,9 +17,8 @@ import { labelTitles, linkLabels, setLabels } from '../labels/label-links';
 import { applyIssueFilters, orderIssues } from './lists';
 import { projectIssuesPage } from './project-lists';
 import { issueProjectIds, mayReadIssue, readableIssues, readableIssuesIn, seesConfidential } from '../policy-reads';
-import { issueCreatedTodos, issueUpdatedTodos } from '../todos/issue-todos';
-import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow } from './types';
-import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../notes/system-notes';
+import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow, IssueTodos } from './types';
+import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../issuables/system-notes';
 
 type Page = { offset: number; limit: number };
 type IssuePage = { issues: IssueDetails[]; total: number };
@@ -40,6 +39,7 @@ export class IssuesService {
     private readonly users: UsersService,
     private readonly projects: ProjectsService,
     private readonly events: EventsService,
+    private readonly todos: IssueTodos,
   ) {}
 
   /** The caller's own issues, in every project whose issues they may still read. */
@@ -141,7 +141,7 @@ export class IssuesService {
         .returningAll()
         .executeTakeFirstOrThrow();
       if (given.labels !== undefined) await setLabels(trx, project.id, { type: 'Issue', id: current.id }, given.labels);
-      await issueUpdatedTodos(trx, { issue: updated, project, actor }, current);
+      await this.todos.updated(trx, { issue: updated, project, actor }, current);
       // The hooks show the issue as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });
@@ -209,7 +209,7 @@ export class IssuesService {
         .returningAll()
         .executeTakeFirstOrThrow();
       announcements.push({ issue: closed, project, hookAction: 'close', eventAction: 'closed' });
-      await issueUpdatedTodos(trx, { issue: closed, project, actor }, current);
+      await this.todos.updated(trx, { issue: closed, project, actor }, current);
       await this.announce(trx, actor, announcements);
       await recordIssueMoveNotes(trx, actor.id, current, project, copy, target);
       return copy;
@@ -270,7 +270,7 @@ export class IssuesService {
       .returningAll()
       .executeTakeFirstOrThrow();
     if (given.labels?.length) await setLabels(trx, project.id, { type: 'Issue', id: issue.id }, given.labels);
-    await issueCreatedTodos(trx, { issue, project, actor });
+    await this.todos.created(trx, { issue, project, actor });
     const announcements: Announcement[] = [{ issue, project, hookAction: 'open', eventAction: 'opened' }];
     return { issue, announcements };
   }

@@ -1,10 +1,11 @@
-import type { Selectable } from 'kysely';
-import type { IssuesTable } from '../../db/schema';
+import type { Db } from '../../db/index';
+import type { IssueRow } from '../issuables/rows';
 import type { MilestoneRow } from '../milestones/milestones';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
+import type { Caller } from '../policy';
 
-export type IssueRow = Selectable<IssuesTable>;
+export type { IssueRow };
 export type { MilestoneRow };
 
 /** An issue and everything its answer shows, loaded for a whole page at once (`details.ts`). */
@@ -58,4 +59,21 @@ export interface IssueAttributes {
   /** Honoured for administrators and owners only. */
   createdAt?: string;
   updatedAt?: string;
+}
+
+/** A change to an issue, as the todos it makes see it. */
+export interface IssueChange {
+  issue: IssueRow;
+  project: Project;
+  /** Who made the change: the author of its todos. */
+  actor: Caller;
+}
+
+/**
+ * What an issue's changes do to todos, run inside the change's transaction. Todos hang off issues:
+ * the composition root hands the todos' functions in, so issues never import todos.
+ */
+export interface IssueTodos {
+  created(trx: Db, change: IssueChange): Promise<void>;
+  updated(trx: Db, change: IssueChange, before: IssueRow): Promise<void>;
 }

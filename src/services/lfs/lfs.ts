@@ -6,8 +6,8 @@ import type { GitAccessAnswer, GitAccessService, GitCaller } from '../repository
 import { apiError, notFound } from '../../errors';
 import { projectUrls } from '../../lib/urls';
 import { isLfsToken, readLfsToken, type LfsGrant, type LfsOperation } from './tokens';
-import { isObjectSize, isOid, objectKey, verifiedContent } from './object-files';
-import { linkedOids, objectRecorded, recordObject } from './records';
+import { isObjectSize, isOid, objectKey, verifiedContent } from '../lfs-objects/object-files';
+import { linkedOids, objectRecorded, recordObject } from '../lfs-objects/records';
 import { lfsAuthentication, type LfsActor, type LfsAuthentication } from './ssh-authenticate';
 
 const MIB = 1024 * 1024;

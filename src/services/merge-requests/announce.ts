@@ -7,11 +7,8 @@ import { readCommits } from '../../git/commits';
 import { repoPathOf } from '../repository/repositories';
 import { attachNamespaces } from '../projects/lookup';
 import { emitProjectEvents } from '../hooks/project-events';
-import { buildMergeRequestHookData, type MergeRequestHookParts } from './hook-data';
+import { buildMergeRequestHookData, type MergeRequestHookAction, type MergeRequestHookParts } from './hook-data';
 import { latestVersions } from './versions';
-
-/** The `object_attributes.action` of a Merge Request Hook. */
-export type MergeRequestHookAction = 'open' | 'close' | 'reopen' | 'update' | 'merge';
 
 /** A change to a merge request, told to the project's activity and its Merge Request Hooks in its transaction. */
 export interface MergeRequestAnnouncement {

@@ -3,9 +3,11 @@ import type { Commit } from '../../git/objects';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import { commitHookAttributes, hookTime, projectHookAttributes, userHookAttributes } from '../hooks/hook-attributes';
-import { isWorkInProgress } from './work-in-progress';
-import type { MergeRequestHookAction } from './announce';
+import { isWorkInProgress } from '../issuables/work-in-progress';
 import type { MergeRequestRow } from './types';
+
+/** The `object_attributes.action` of a Merge Request Hook. */
+export type MergeRequestHookAction = 'open' | 'close' | 'reopen' | 'update' | 'merge';
 
 /** What a Merge Request Hook shows besides the merge request and its target project. */
 export interface MergeRequestHookParts {

@@ -9,8 +9,7 @@ import { inTransaction } from '../../db/transaction';
 import { nextInternalId } from '../../db/internal-ids';
 import { now } from '../../lib/time';
 import { setLabels } from '../labels/label-links';
-import { mergeRequestSnapshot, recordMergeRequestChangeNotes } from '../notes/system-notes';
-import { mergeRequestCreatedTodos, mergeRequestUpdatedTodos } from '../todos/merge-request-todos';
+import { mergeRequestSnapshot, recordMergeRequestChangeNotes } from '../issuables/system-notes';
 import { announceMergeRequests, type MergeRequestAnnouncement } from './announce';
 import { queueMergeStatusCheck } from './checks';
 import { loadMergeRequestDetails } from './details';
@@ -25,6 +24,7 @@ import {
   type MergeRequestEnds,
   type MergeRequestFilters,
   type MergeRequestRow,
+  type MergeRequestTodos,
   type Project,
   type User,
 } from './types';
@@ -38,6 +38,7 @@ export class MergeRequestsService {
     private readonly users: UsersService,
     private readonly projects: ProjectsService,
     private readonly events: EventsService,
+    private readonly todos: MergeRequestTodos,
   ) {}
 
   /** The merge requests whose target is the project. */
@@ -94,7 +95,7 @@ export class MergeRequestsService {
       if (given.labels?.length) await setLabels(trx, target.id, { type: 'MergeRequest', id: mergeRequest.id }, given.labels);
       await insertVersion(trx, mergeRequest.id, reading);
       await queueMergeStatusCheck(this.ctx, trx, [mergeRequest.id]);
-      await mergeRequestCreatedTodos(trx, { mergeRequest, project: target, actor });
+      await this.todos.created(trx, { mergeRequest, project: target, actor });
       await announceMergeRequests(this.ctx, this.events, trx, actor, [{ mergeRequest, project: target, hookAction: 'open', eventAction: 'opened' }]);
       return mergeRequest;
     });
@@ -149,7 +150,7 @@ export class MergeRequestsService {
         await insertVersion(trx, current.id, retarget.reading);
         await queueMergeStatusCheck(this.ctx, trx, [current.id]);
       }
-      await mergeRequestUpdatedTodos(trx, { mergeRequest: row, project, actor }, current);
+      await this.todos.updated(trx, { mergeRequest: row, project, actor }, current);
       // The hooks show the merge request as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.mergeRequest = row;
       if (fieldsGiven) announcements.push({ mergeRequest: row, project, hookAction: 'update' });

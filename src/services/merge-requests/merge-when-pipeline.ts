@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
-import { insertSystemNote } from '../notes/system-notes';
+import { insertSystemNote } from '../issuables/system-notes';
 import type { MergeRequestRow, User } from './types';
 
 /*

@@ -19,16 +19,15 @@ import { ZERO_OID } from '../../git/ref-names';
 import { repoPathOf } from '../repository/repositories';
 import { refsMoved } from '../repository/refs-version';
 import { enqueuePushProcessing } from '../repository/pushes';
-import { insertSystemNote } from '../notes/system-notes';
-import { mergeRequestFinishedTodos } from '../todos/merge-request-todos';
+import { insertSystemNote } from '../issuables/system-notes';
 import { announceMergeRequests } from './announce';
 import { closesIssues } from './closes-issues';
 import { findMergeRequest } from './find';
 import { ACTIVE_PIPELINE, headPipeline } from './head-pipeline';
 import { cancelMergeWhenPipelineSucceeds, enableMergeWhenPipelineSucceeds } from './merge-when-pipeline';
 import { insertVersion, latestVersions, readVersion, type VersionReading } from './versions';
-import { isWorkInProgress } from './work-in-progress';
-import { OPEN_STATES, type MergeRequestRow, type Project, type User } from './types';
+import { isWorkInProgress } from '../issuables/work-in-progress';
+import { OPEN_STATES, type MergeRequestRow, type MergeRequestTodos, type Project, type User } from './types';
 import type { VersionContentCache } from './version-contents';
 
 export interface MergeParams {
@@ -48,6 +47,8 @@ export interface MergingDeps {
   users: UsersService;
   /** Versions' commits, which name the issues a merge closes. */
   contents: VersionContentCache;
+  /** Todos hang off merge requests: handed in by the composition root. */
+  todos: MergeRequestTodos;
 }
 
 const notAllowed = () => apiError(405, '405 Method Not Allowed');
@@ -225,7 +226,7 @@ export class MergingService {
    */
   async afterMerge(trx: Db, project: Project, user: User, row: MergeRequestRow): Promise<void> {
     await this.ctx.jobs.enqueue('merge_requests.close_issues', { mergeRequestId: row.id, userId: user.id }, trx);
-    await mergeRequestFinishedTodos(trx, row);
+    await this.deps.todos.finished(trx, row);
     await insertSystemNote(trx, { type: 'MergeRequest', id: row.id, projectId: project.id }, user.id, 'Status changed to merged');
     await announceMergeRequests(this.ctx, this.deps.events, trx, user, [{ mergeRequest: row, project, hookAction: 'merge', eventAction: 'accepted' }]);
   }

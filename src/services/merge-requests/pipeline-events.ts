@@ -4,10 +4,9 @@ import type { ProjectsService } from '../projects/projects';
 import type { UsersService } from '../users/users';
 import { ApiError } from '../../errors';
 import { inTransaction } from '../../db/transaction';
-import { buildFailedTodos, buildFailedTodosDone } from '../todos/merge-request-ci-todos';
 import type { MergingService } from './merging';
 import { latestVersions } from './versions';
-import { OPEN_STATES } from './types';
+import { OPEN_STATES, type MergeRequestTodos } from './types';
 
 /** Pipeline statuses that matter to merge requests: a success merges, a failure makes todos, a run again clears them. */
 const HEARD = ['success', 'failed', 'pending', 'running'];
@@ -35,6 +34,8 @@ export interface PipelineEventDeps {
   projects: ProjectsService;
   users: UsersService;
   merging: MergingService;
+  /** Todos hang off merge requests: handed in by the composition root. */
+  todos: MergeRequestTodos;
 }
 
 /**
@@ -57,8 +58,8 @@ export async function handlePipelineStatus(deps: PipelineEventDeps, job: { pipel
   const heads = rows.filter((row) => versions.get(row.id)?.head_commit_sha === pipeline.sha);
   if (heads.length === 0) return;
   // The job's status is the one the change set; the pipeline may have moved on since, and the newer change queued its own job.
-  if (job.status === 'failed') await inTransaction(ctx.db, (trx) => buildFailedTodos(trx, heads));
-  else await inTransaction(ctx.db, (trx) => buildFailedTodosDone(trx, heads));
+  if (job.status === 'failed') await inTransaction(ctx.db, (trx) => deps.todos.buildFailed(trx, heads));
+  else await inTransaction(ctx.db, (trx) => deps.todos.buildFailedDone(trx, heads));
   if (job.status !== 'success' || pipeline.status !== 'success') return;
   for (const mergeRequest of heads.filter((row) => row.merge_when_build_succeeds === 1 && row.merge_user_id !== null)) {
     const [project, user] = await Promise.all([deps.projects.find(mergeRequest.target_project_id), deps.users.findById(mergeRequest.merge_user_id!)]);

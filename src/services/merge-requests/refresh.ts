@@ -9,7 +9,7 @@ import { commitsBetween } from '../../git/log';
 import { isAncestor } from '../../git/merge';
 import { ZERO_OID } from '../../git/ref-names';
 import { repoPathOf } from '../repository/repositories';
-import { insertSystemNote } from '../notes/system-notes';
+import { insertSystemNote } from '../issuables/system-notes';
 import { queueMergeStatusCheck } from './checks';
 import { cancelMergeWhenPipelineSucceeds } from './merge-when-pipeline';
 import type { MergingService } from './merging';

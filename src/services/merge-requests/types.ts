@@ -1,10 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { MergeRequestDiffsTable, MergeRequestsTable } from '../../db/schema';
+import type { MergeRequestDiffsTable } from '../../db/schema';
+import type { Db } from '../../db/index';
+import type { MergeRequestRow } from '../issuables/rows';
 import type { MilestoneRow } from '../milestones/milestones';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
+import type { Caller } from '../policy';
 
-export type MergeRequestRow = Selectable<MergeRequestsTable>;
+export type { MergeRequestRow };
 export type MergeRequestVersionRow = Selectable<MergeRequestDiffsTable>;
 
 /** The states in which a merge request is open for review and merging. */
@@ -72,6 +75,31 @@ export interface MergeRequestEnds {
   source: Project;
   sourceBranch: string;
   targetBranch: string;
+}
+
+/** A change to a merge request, as the todos it makes see it. */
+export interface MergeRequestChange {
+  mergeRequest: MergeRequestRow;
+  /** Its target project. */
+  project: Project;
+  /** Who made the change: the author of its todos. */
+  actor: Caller;
+}
+
+/**
+ * What a merge request's changes and its pipelines do to todos, run inside the change's
+ * transaction. Todos hang off merge requests: the composition root hands the todos' functions in,
+ * so merge requests never import todos.
+ */
+export interface MergeRequestTodos {
+  created(trx: Db, change: MergeRequestChange): Promise<void>;
+  updated(trx: Db, change: MergeRequestChange, before: MergeRequestRow): Promise<void>;
+  /** Closed or merged: its pending todos are done. */
+  finished(trx: Db, mergeRequest: MergeRequestRow): Promise<void>;
+  /** Their head pipeline failed. */
+  buildFailed(trx: Db, mergeRequests: MergeRequestRow[]): Promise<void>;
+  /** Their head pipeline runs again. */
+  buildFailedDone(trx: Db, mergeRequests: MergeRequestRow[]): Promise<void>;
 }
 
 export type { MilestoneRow, Project, User };

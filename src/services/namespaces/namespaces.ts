@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../context';
 import type { Caller } from '../policy';
-import type { NamespaceRow } from '../projects/types';
+import type { NamespaceRow } from './types';
 import { containsText } from '../../db/search';
-import { memberGroupIds } from '../groups/queries';
+import { memberGroupIds } from './group-membership';
 
 /** Namespaces: users' personal ones and groups, in one table. */
 export class NamespacesService {

@@ -15,7 +15,7 @@ import { emojiOnlyName, mayAward, recordAward } from '../award-emoji/awards';
 import { mayReadIssue } from '../policy-reads';
 import { findNoteable, noteableAuthorId, type Noteable, type NoteableKind } from './noteables';
 import { buildNoteableNoteData } from './noteable-note-data';
-import { crossReferencedIid, recordCrossReferences } from './system-notes';
+import { crossReferencedIid, recordCrossReferences } from '../issuables/system-notes';
 import { createNoteTodos } from '../todos/issue-todos';
 import { mergeRequestNoteTodos } from '../todos/merge-request-todos';
 import { mergeRequestHookParts } from '../merge-requests/announce';

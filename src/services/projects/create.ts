@@ -6,14 +6,14 @@ import type { User } from '../users/users';
 import { isValidBranchName } from '../../git/ref-names';
 import { emitSystemEvents, eventProject, projectEventData, projectMemberEventData } from '../hooks/system-events';
 import { PROJECT_FLAGS, type ProjectAttributes } from './attributes';
-import { countPersonalProjects } from './counts';
+import { countPersonalProjects } from '../users/personal-projects';
 import type { ProjectDeps } from './deps';
 import { hookOwnerOf } from './lookup';
 import { checkTaken } from './namespaces';
 import { checkProjectName, checkProjectPath, checkVisibility, parameterize, requestedVisibility } from './rules';
 import type { NamespaceRow, Project } from './types';
 import { inTransaction } from '../../db/transaction';
-import { linkForkLfsObjects } from '../lfs/records';
+import { linkForkLfsObjects } from '../lfs-objects/records';
 
 /**
  * Creates a project in `namespace` for `owner`, `actor` acting: validated as GitLab 8.12 does, its

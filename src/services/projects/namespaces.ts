@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import { notFound, validationFailed, type Validation } from '../../errors';
 import { MASTER, type Caller } from '../policy';
 import type { NamespaceRow } from './types';
-import { groupAccessOf } from '../groups/queries';
+import { groupAccessOf } from '../namespaces/group-membership';
 
 /** The user's own namespace. */
 export function personalNamespace(db: Db, userId: number): Promise<NamespaceRow> {

@@ -1,8 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { NamespacesTable, ProjectsTable } from '../../db/schema';
+import type { ProjectsTable } from '../../db/schema';
+import type { NamespaceRow } from '../namespaces/types';
 
 export type ProjectRow = Selectable<ProjectsTable>;
-export type NamespaceRow = Selectable<NamespacesTable>;
+export type { NamespaceRow };
 
 /** A project with its namespace, as most rules need both. */
 export interface Project extends ProjectRow {

@@ -14,7 +14,7 @@ import { findNoteable } from '../notes/noteables';
 import { mayUpdateIssue } from '../issues/issues';
 import { mayUpdateMergeRequest } from '../merge-requests/merge-requests';
 import { OPEN_STATES } from '../merge-requests/types';
-import { isWorkInProgress, wiplessTitle } from '../merge-requests/work-in-progress';
+import { isWorkInProgress, wiplessTitle } from '../issuables/work-in-progress';
 import { hasPendingTodo } from '../todos/records';
 import { extractCommands } from './extract';
 import { interpretCommands, summarize, type CommandsChanges, type Target, type Vocabulary } from './interpret';

@@ -2,7 +2,6 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index';
 import type { SnippetsTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
-import type { Project } from '../projects/types';
 import type { SettingsReader } from '../settings-reader';
 import { INTERNAL, PRIVATE, PUBLIC, visibilityName, type Caller, type ProjectStanding } from '../policy';
 import { readableSnippetsIn } from '../policy-reads';
@@ -12,6 +11,9 @@ import { now } from '../../lib/time';
 import { toInteger } from '../../lib/to-integer';
 
 export type SnippetRow = Selectable<SnippetsTable>;
+
+// A project removes its snippets' traces (`removeProjectSnippetTraces`), so snippets do not import projects: a project is its id here (any `Project` fits).
+type Project = { id: number };
 
 /** A snippet's fields as a client sends them; `code` is the content. */
 export interface SnippetParams {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import type { Project } from '../projects/types';
-import type { IssueRow } from '../issues/types';
+import type { IssueChange, IssueRow } from '../issues/types';
 import type { Caller } from '../policy';
 import { createTodos, markPendingDone, TODO_ACTIONS, type TodoTarget } from './records';
 import { issueReaders, mentionedUserIds } from './recipients';
@@ -11,12 +11,6 @@ import { issueReaders, mentionedUserIds } from './recipients';
  * todo_service_spec: "creates a todo if assignee is the current user"), and so does Forge.
  */
 
-interface IssueChange {
-  issue: IssueRow;
-  project: Project;
-  /** Who made the change: the author of its todos. */
-  actor: Caller;
-}
 
 const targetOf = (issue: IssueRow): TodoTarget => ({ projectId: issue.project_id, targetType: 'Issue', targetId: issue.id });
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import type { Project } from '../projects/types';
-import type { MergeRequestRow } from '../merge-requests/types';
+import type { MergeRequestChange, MergeRequestRow } from '../merge-requests/types';
 import type { Caller } from '../policy';
 import { now } from '../../lib/time';
 import { createTodos, markPendingDone, TODO_ACTIONS, type TodoTarget } from './records';
@@ -11,13 +11,6 @@ import { mentionedUserIds, mergeRequestReaders } from './recipients';
  * requests, each called inside the transaction of the change (as `issue-todos.ts` for issues).
  */
 
-interface MergeRequestChange {
-  mergeRequest: MergeRequestRow;
-  /** Its target project. */
-  project: Project;
-  /** Who made the change: the author of its todos. */
-  actor: Caller;
-}
 
 const targetOf = (mergeRequest: MergeRequestRow): TodoTarget => ({
   projectId: mergeRequest.target_project_id,

@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { UsersTable } from '../../db/schema';
+import type { NamespacesTable, ProjectsTable, UsersTable } from '../../db/schema';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
-import type { Project } from '../projects/types';
 import { OWNER } from '../policy';
 import {
   emitSystemEvents,
@@ -14,6 +13,8 @@ import {
 } from '../hooks/system-events';
 
 type User = Selectable<UsersTable>;
+// Projects sit above users: the record a removal takes is named from the schema (any `Project` fits).
+type Project = Selectable<ProjectsTable> & { namespace: Selectable<NamespacesTable> };
 
 /** What deleting a user needs of projects: removing one, rows, hooks and repository, inside the caller's transaction. */
 export interface ProjectRemover {

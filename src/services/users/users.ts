@@ -7,7 +7,7 @@ import { digestToken, hashPassword, randomToken, sameSecret, verifyPassword } fr
 import { now } from '../../lib/time';
 import { containsText } from '../../db/search';
 import { isUniqueViolation } from '../../db/errors';
-import { personalProjectCountQuery } from '../projects/counts';
+import { personalProjectCountQuery } from './personal-projects';
 import { preparedQuery } from '../../db/prepared';
 import { RecentCache } from '../../lib/recent-cache';
 import { RECENT_MS, type Identity, type ProfileCache, type ProfileExtras } from './profile-cache';

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { MergeRequestDetails, MergeRequestRow } from '../../../services/merge-requests/types';
 import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
-import { isWorkInProgress } from '../../../services/merge-requests/work-in-progress';
+import { isWorkInProgress } from '../../../services/issuables/work-in-progress';
 import { projectUrls } from '../../../lib/urls';
 import { UserBasic, presentUserBasic } from './user';
 import { Milestone, PROJECT_ENTITY_FIELDS, presentMilestone } from './milestone';

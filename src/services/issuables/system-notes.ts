@@ -1,11 +1,12 @@
 import type { Db } from '../../db/index';
 import { chunksOf } from '../../db/chunks';
-import type { IssueRow } from '../issues/types';
-import type { MergeRequestRow } from '../merge-requests/types';
-import { isWorkInProgress, wiplessTitle } from '../merge-requests/work-in-progress';
-import type { Project } from '../projects/types';
+import type { IssueRow, MergeRequestRow } from './rows';
+import { isWorkInProgress, wiplessTitle } from './work-in-progress';
 import { now } from '../../lib/time';
 import { MAX_RECORD_ID } from '../../lib/record-id';
+
+/** What a system note needs of a project: its id, and its path for the notes that name it (any `Project` fits). */
+type Project = { id: number; path: string; namespace: { path: string } };
 
 /**
  * System notes as GitLab 8.12's `SystemNoteService` wrote them: the record of a change on the

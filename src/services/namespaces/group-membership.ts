@@ -1,6 +1,9 @@
 import type { Db } from '../../db/index';
 import { preparedPerHandle } from '../../db/prepared';
 
+// A group is a namespace: its membership is read by groups and by projects (who may create projects
+// in a group), so it lives below both.
+
 /** Ids of the groups the user is a member of (access requests do not count). */
 export function memberGroupIds(db: Db, userId: number) {
   return db

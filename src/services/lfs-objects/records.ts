@@ -5,6 +5,12 @@ import { now } from '../../lib/time';
 import type { FileStore } from '../../storage/index';
 import { objectKey } from './object-files';
 
+/*
+ * LFS objects as stored: their rows, their links to projects and their files. They sit below projects
+ * (a fork links its source's objects) and the repository (its removal sweeps the unlinked ones);
+ * `services/lfs` speaks the LFS protocol above them.
+ */
+
 /** Of `oids`, those the project links. */
 export async function linkedOids(db: Db, projectId: number, oids: string[]): Promise<Set<string>> {
   if (oids.length === 0) return new Set();
