@@ -4,7 +4,7 @@ import type { EventsService } from '../events/events';
 import type { ProjectsService } from '../projects/projects';
 import type { Project } from '../projects/types';
 import type { User, UsersService } from '../users/users';
-import { can, effectiveAccess, OWNER, type Caller, type ProjectStanding } from '../policy';
+import { can, mayDateIssue, type Caller, type ProjectStanding } from '../policy';
 import { badRequest, forbidden, notFound, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { nextInternalId } from '../../db/internal-ids';
@@ -233,7 +233,7 @@ export class IssuesService {
       delete given.milestoneId;
       delete given.labels;
     }
-    if (effectiveAccess(standing) < OWNER) {
+    if (!mayDateIssue(standing)) {
       delete given.createdAt;
       delete given.updatedAt;
     }
