@@ -281,6 +281,17 @@ export function mayMergeIntoProtectedBranch(standing: ProjectStanding, protectio
   return access >= MASTER || (access >= DEVELOPER && (protection.developersCanPush || protection.developersCanMerge));
 }
 
+/** Who may change a merge request: `update_merge_request`, or its author or assignee (8.12's `IssuablePolicy`). */
+export function mayUpdateMergeRequest(standing: ProjectStanding, mergeRequest: { author_id: number | null; assignee_id: number | null }): boolean {
+  const callerId = standing.caller?.id;
+  return can(standing, 'update_merge_request') || (callerId !== undefined && (mergeRequest.author_id === callerId || mergeRequest.assignee_id === callerId));
+}
+
+/** A membership or an access request is removed by those who administer the project's or group's members, or by its own user. */
+export function mayRemoveMember(administersMembers: boolean, caller: Caller, member: { user_id: number | null }): boolean {
+  return administersMembers || member.user_id === caller.id;
+}
+
 /** Moving or deleting an existing tag: masters only. */
 export function mayChangeTag(standing: ProjectStanding): boolean {
   return effectiveAccess(standing) >= MASTER;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
-import type { Caller, GroupStanding, ProjectStanding } from '../policy';
+import { mayRemoveMember, type Caller, type GroupStanding, type ProjectStanding } from '../policy';
 import type { Project } from '../projects/types';
 import type { Group } from '../groups/groups';
 import { conflict, forbidden, notFound, notGiven, recordNotFound, validationFailed } from '../../errors';
@@ -144,7 +144,7 @@ export class MembersService {
       return null;
     }
     if (row.user_id === personalOwnerId(source)) throw forbidden();
-    if (!source.callerAdmins && row.user_id !== caller.id) throw forbidden();
+    if (!mayRemoveMember(source.callerAdmins, caller, row)) throw forbidden();
     return inTransaction(this.db, async (trx) => {
       if (await isLastOwner(trx, this.ctx.dialect, source, row)) throw forbidden();
       // The request that deletes the row announces it: a concurrent removal (or the user's own
