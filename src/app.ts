@@ -28,6 +28,7 @@ import { registerErrorHandling } from './http/errors';
 import { registerAuthentication } from './http/auth';
 import { registerParamParsing } from './http/params';
 import { registerProjectGuard } from './api/v3/project-guard';
+import { registerGroupGuard } from './api/v3/group-guard';
 import { registerOperability } from './http/operability';
 import { registerApiV3 } from './api/v3/index';
 import { registerRunnerApi } from './api/ci/index';
@@ -82,6 +83,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   registerAuthentication(server, services.users);
   await registerParamParsing(server);
   registerProjectGuard(server, services.projects);
+  registerGroupGuard(server, services.groups);
   registerOperability(server, async () => {
     await sql`select 1`.execute(database.db);
   });

@@ -40,6 +40,13 @@ export function mayReadIssue(standing: ProjectStanding, issue: IssueFacts): bool
   return callerId !== undefined && (issue.author_id === callerId || issue.assignee_id === callerId);
 }
 
+/** Who may change an issue: `update_issue`, or its author or assignee, among those who read it (GitLab 8.12's `update_issue`). */
+export function mayUpdateIssue(standing: ProjectStanding, issue: IssueFacts): boolean {
+  if (!mayReadIssue(standing, issue)) return false;
+  const callerId = standing.caller?.id;
+  return can(standing, 'update_issue') || (callerId !== undefined && (issue.author_id === callerId || issue.assignee_id === callerId));
+}
+
 type IssuesEb = ExpressionBuilder<Database, 'issues'>;
 
 /** `mayReadIssue` as a condition on the `issues` of the project whose standing this is. */

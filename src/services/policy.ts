@@ -70,6 +70,7 @@ export type ProjectAbility =
   | 'create_merge_request'
   | 'update_merge_request'
   | 'admin_merge_request'
+  | 'destroy_merge_request'
   | 'read_note'
   | 'create_note'
   | 'admin_note'
@@ -158,6 +159,9 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
       return standing.mergeRequestsEnabled && access >= DEVELOPER && !standing.archived;
     case 'admin_merge_request':
       return standing.mergeRequestsEnabled && access >= DEVELOPER;
+    // Owners and administrators delete a merge request (the merge request feature is not asked, as in 8.12's API).
+    case 'destroy_merge_request':
+      return access >= OWNER;
     case 'read_label':
     case 'read_milestone':
       return (standing.issuesEnabled || standing.mergeRequestsEnabled) && (access >= GUEST || open);
@@ -219,6 +223,104 @@ export function canOnGroup(standing: GroupStanding, ability: GroupAbility): bool
     case 'admin_group_member':
       return access >= OWNER;
   }
+}
+
+// ---- Rules beyond one project's or group's abilities ----
+// Every other "may this user…" of the services and doors is one of these, so that a rule is read and
+// changed in one place (the CI runner admin included).
+
+/** Administrators read every project, group and namespace, whatever its visibility or their membership. */
+export function readsEverything(caller: Caller | null): boolean {
+  return isAdmin(caller);
+}
+
+/** A group read through membership or visibility, not through one of its projects: whose members a mention reaches. */
+export function readsGroupItself(caller: Caller | null, visibilityLevel: number, member: boolean): boolean {
+  return isAdmin(caller) || member || visibleWithoutMembership(visibilityLevel, caller);
+}
+
+/** A visibility level the administrator restricted is refused to everyone else (8.12's `Gitlab::VisibilityLevel.allowed_for?`). */
+export function mayUseRestrictedVisibility(caller: Caller): boolean {
+  return isAdmin(caller);
+}
+
+/** Administrators anywhere; users in their own namespace and in groups where they may create projects (masters, owners). */
+export function mayCreateProjectIn(caller: Caller, namespace: { kind: string; owner_id: number | null; visibility_level: number }, groupAccess: number | null): boolean {
+  if (namespace.kind === 'user') return isAdmin(caller) || namespace.owner_id === caller.id;
+  return canOnGroup({ caller, visibilityLevel: namespace.visibility_level, memberAccess: groupAccess, seesAProject: false }, 'create_projects');
+}
+
+/** Only a snippet's author and administrators change or remove it, whatever their role in the project (8.12's snippet policy). */
+export function mayModifySnippet(caller: Caller | null, snippet: { author_id: number | null }): boolean {
+  return caller !== null && (isAdmin(caller) || snippet.author_id === caller.id);
+}
+
+/** An award emoji is removed by whoever gave it, or by an administrator (8.12's award emoji API). */
+export function mayRemoveAward(caller: Caller, award: { user_id: number | null }): boolean {
+  return award.user_id === caller.id || isAdmin(caller);
+}
+
+/** An issue's `created_at` / `updated_at` are set by owners and administrators only (others' are dropped). */
+export function mayDateIssue(standing: ProjectStanding): boolean {
+  return effectiveAccess(standing) >= OWNER;
+}
+
+/** A comment's `created_at` (on an issue) is set by administrators and the project's owner only (8.12's notes API). */
+export function mayDateNote(standing: ProjectStanding): boolean {
+  return isAdmin(standing.caller) || standing.namespaceOwner;
+}
+
+/** Who may push to a protected branch (push access asked first): masters, and developers when its rule lets them push. */
+export function mayPushToProtectedBranch(standing: ProjectStanding, protection: { developersCanPush: boolean }): boolean {
+  return effectiveAccess(standing) >= MASTER || protection.developersCanPush;
+}
+
+/** Who may merge into a protected branch (8.12's `can_be_merged_by?`): masters, and developers when its rule lets them push or merge. */
+export function mayMergeIntoProtectedBranch(standing: ProjectStanding, protection: { developersCanPush: boolean; developersCanMerge: boolean }): boolean {
+  const access = effectiveAccess(standing);
+  return access >= MASTER || (access >= DEVELOPER && (protection.developersCanPush || protection.developersCanMerge));
+}
+
+/** Who may change a merge request: `update_merge_request`, or its author or assignee (8.12's `IssuablePolicy`). */
+export function mayUpdateMergeRequest(standing: ProjectStanding, mergeRequest: { author_id: number | null; assignee_id: number | null }): boolean {
+  const callerId = standing.caller?.id;
+  return can(standing, 'update_merge_request') || (callerId !== undefined && (mergeRequest.author_id === callerId || mergeRequest.assignee_id === callerId));
+}
+
+/** A membership or an access request is removed by those who administer the project's or group's members, or by its own user. */
+export function mayRemoveMember(administersMembers: boolean, caller: Caller, member: { user_id: number | null }): boolean {
+  return administersMembers || member.user_id === caller.id;
+}
+
+/** Moving or deleting an existing tag: masters only. */
+export function mayChangeTag(standing: ProjectStanding): boolean {
+  return effectiveAccess(standing) >= MASTER;
+}
+
+/** The role on a project whose deploy keys a user may enable on other projects (8.12's `accessible_deploy_keys`). */
+export const DEPLOY_KEY_SHARING_ACCESS = MASTER;
+
+/** Administrators may enable any deploy key on a project they master; others the keys of projects they master. */
+export function mayUseEveryDeployKey(caller: Caller): boolean {
+  return isAdmin(caller);
+}
+
+/** The role on a project whose specific runners a user manages (8.12's `ci_authorized_runners`). */
+export const RUNNER_MANAGER_ACCESS = MASTER;
+
+/** Administrators manage every runner, shared ones included; others the specific runners of projects they master. */
+export function mayManageEveryRunner(caller: Caller): boolean {
+  return isAdmin(caller);
+}
+
+/** A runner's token is shown to administrators, and for a specific runner to those who may see it. */
+export function mayReadRunnerToken(caller: Caller, runner: { is_shared: number | boolean }): boolean {
+  return isAdmin(caller) || !runner.is_shared;
+}
+
+/** Administrators see every field of every user (the door's full user entity); others the public fields. */
+export function seesUserDetails(caller: Caller): boolean {
+  return isAdmin(caller);
 }
 
 export const visibilityName = (level: number): string => (level >= PUBLIC ? 'public' : level >= INTERNAL ? 'internal' : 'private');

@@ -7,7 +7,7 @@ import { pageOf, setPageHeaders } from '../../http/pagination';
 import type { Group as GroupRow, GroupAttributes } from '../../services/groups/groups';
 import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
-import { notFound, recordNotFound } from '../../errors';
+import { recordNotFound } from '../../errors';
 import { NameString, givenAttributes, RecordId } from './params';
 
 const GroupId = Type.Object({ id: Type.String() });
@@ -57,33 +57,32 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
     return reply.status(201).send(presentGroup(group, presenter));
   });
 
-  api.get('/groups/:id', { schema: { params: GroupId, response: { 200: GroupDetail } } }, async (request) => {
-    const { group } = await groups.findReadable(request.params.id, request.user);
-    return presentDetail(group, request.user!);
+  api.get('/groups/:id', { config: { group: 'read_group' }, schema: { params: GroupId, response: { 200: GroupDetail } } }, async (request) => {
+    return presentDetail(request.group, request.user!);
   });
 
   api.put('/groups/:id', {
+    config: { group: 'admin_group' },
     schema: {
       params: GroupId,
       body: Type.Object({ name: Type.Optional(Type.String()), path: Type.Optional(Type.String()), ...groupAttributes }),
       response: { 200: GroupDetail },
     },
   }, async (request) => {
-    const { group, standing } = await groups.findReadable(request.params.id, request.user);
-    const updated = await groups.update(group, standing, request.user!, givenAttributes(request.body) as GroupAttributes);
+    const updated = await groups.update(request.group, request.groupStanding, request.user!, givenAttributes(request.body) as GroupAttributes);
     return presentDetail(updated, request.user!);
   });
 
   // Answers the removed group's record, as GitLab 8.12 does.
-  api.delete('/groups/:id', { schema: { params: GroupId, response: { 200: GroupRecord } } }, async (request) => {
-    const { group, standing } = await groups.findReadable(request.params.id, request.user);
-    return presentGroupRecord(await groups.remove(group, standing));
+  api.delete('/groups/:id', { config: { group: 'admin_group' }, schema: { params: GroupId, response: { 200: GroupRecord } } }, async (request) => {
+    return presentGroupRecord(await groups.remove(request.group, request.groupStanding));
   });
 
   api.get('/groups/:id/projects', {
+    config: { group: 'read_group' },
     schema: { params: GroupId, querystring: GroupProjectsQuery, response: { 200: Type.Array(Project) } },
   }, async (request, reply) => {
-    const { group } = await groups.findReadable(request.params.id, request.user);
+    const group = request.group;
     const query = request.query;
     const page = pageOf(query);
     // Members (and administrators) see every project of the group and shared with it; others what they may read.
@@ -104,11 +103,11 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
   });
 
   api.post('/groups/:id/projects/:project_id', {
-    config: { access: 'admin' },
+    // Administrators read every group: the guard only finds it (404 Group Not Found when missing).
+    config: { access: 'admin', group: 'read_group' },
     schema: { params: Type.Object({ id: Type.String(), project_id: RecordId }), response: { 201: GroupRecord } },
   }, async (request, reply) => {
-    const group = await groups.find(request.params.id);
-    if (!group) throw notFound('Group');
+    const group = request.group;
     const project = await services.projects.find(request.params.project_id);
     if (!project) throw recordNotFound();
     await services.projects.transfer(project, group);

@@ -88,7 +88,7 @@ function listState(state: string | undefined): IssueFilters['state'] {
 
 /** Issues: the caller's, a group's and a project's, and each project issue (GitLab 8.12's `issues.rb`). */
 export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void {
-  const { issues, groups, slashCommands } = services;
+  const { issues, slashCommands } = services;
 
   api.get('/issues', { schema: { querystring: ListQuery, response: { 200: Type.Array(Issue) } } }, async (request, reply) => {
     const page = pageOf(request.query);
@@ -99,8 +99,11 @@ export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void
     return list.map((details) => presentIssue(details, presenter));
   });
 
-  api.get('/groups/:id/issues', { schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Issue) } } }, async (request, reply) => {
-    const { group } = await groups.findReadable(request.params.id, request.user);
+  api.get('/groups/:id/issues', {
+    config: { group: 'read_group' },
+    schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Issue) } },
+  }, async (request, reply) => {
+    const group = request.group;
     const page = pageOf(request.query);
     const { query } = request;
     const caller = request.user!;

@@ -6,6 +6,7 @@ import { pageOf, setPageHeaders } from '../../http/pagination';
 import { sendAs } from './send-as';
 import { recordNotFound } from '../../errors';
 import type { User as UserRow, UserAttributes } from '../../services/users/users';
+import { seesUserDetails } from '../../services/policy';
 
 const UserId = Type.Object({ id: RecordId });
 
@@ -68,7 +69,7 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
     const page = username !== undefined ? { page: 1, perPage: 1000, offset: 0, limit: 1000 } : pageOf(request.query);
     const result = await users.list({ search, username, active: active !== undefined && active !== '', offset: page.offset, limit: page.limit });
     if (username === undefined) setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-    if (request.user!.admin !== 1) return sendAs(reply, UserBasicList, result.users.map((user) => presentUserBasic(user, presenter)));
+    if (!seesUserDetails(request.user!)) return sendAs(reply, UserBasicList, result.users.map((user) => presentUserBasic(user, presenter)));
     const identities = await users.identities(result.users.map((user) => user.id));
     return sendAs(reply, UserFullList, result.users.map((user) => presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects: 0 }, presenter)));
   });
@@ -78,7 +79,7 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
   }, async (request) => {
     const user = await users.findById(request.params.id);
     if (!user) throw recordNotFound();
-    return request.user!.admin === 1 ? full(user) : presentUser(user, presenter);
+    return seesUserDetails(request.user!) ? full(user) : presentUser(user, presenter);
   });
 
   api.post('/users', {

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { AwardEmojiTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
-import type { Caller, ProjectStanding } from '../policy';
+import { mayRemoveAward, type Caller, type ProjectStanding } from '../policy';
 import { notFound, notFoundWithMessages, recordNotFound, unauthorized } from '../../errors';
 import { mayReadIssue, mayReadMergeRequest, mayReadSnippet } from '../policy-reads';
 import { mayAward, recordAward, type Awardable } from './awards';
@@ -74,7 +74,7 @@ export class AwardEmojiService {
   async remove(project: Project, standing: ProjectStanding, caller: Caller, target: AwardTarget, awardId: number): Promise<AwardRow> {
     const { awardable } = await this.readable(project, standing, target);
     const award = await this.award(awardable, awardId);
-    if (award.user_id !== caller.id && caller.admin !== 1) throw unauthorized();
+    if (!mayRemoveAward(caller, award)) throw unauthorized();
     const removed = await this.ctx.db.deleteFrom('award_emoji').where('id', '=', award.id).returningAll().executeTakeFirst();
     // Removed by a concurrent request since it was read.
     if (!removed) throw recordNotFound();

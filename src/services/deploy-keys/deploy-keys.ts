@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
-import { MASTER, type Caller } from '../policy';
+import { DEPLOY_KEY_SHARING_ACCESS, mayUseEveryDeployKey, type Caller } from '../policy';
 import { fingerprintOf, validateKey, type Key } from '../users/keys';
 import { projectIdsWithAccess } from '../projects/projects-with-access';
 import { isUniqueViolation } from '../../db/errors';
@@ -113,12 +113,12 @@ export class DeployKeysService {
 
   /** 8.12's `accessible_deploy_keys`: administrators may use any deploy key, others those of projects they master. */
   private async accessible(caller: Caller, keyId: number): Promise<boolean> {
-    if (caller.admin === 1) return true;
+    if (mayUseEveryDeployKey(caller)) return true;
     const link = await this.db
       .selectFrom('deploy_keys_projects')
       .select('id')
       .where('deploy_key_id', '=', keyId)
-      .where('project_id', 'in', projectIdsWithAccess(this.db, caller.id, MASTER))
+      .where('project_id', 'in', projectIdsWithAccess(this.db, caller.id, DEPLOY_KEY_SHARING_ACCESS))
       .limit(1)
       .executeTakeFirst();
     return link !== undefined;

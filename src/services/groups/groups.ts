@@ -8,7 +8,7 @@ import type { Project } from '../projects/types';
 import { Validation, failedTo, forbidden, notFound, validationFailed } from '../../errors';
 import { containsText } from '../../db/search';
 import { now } from '../../lib/time';
-import { OWNER, canOnGroup, visibilityName, visibleWithoutMembership, type Caller, type GroupAbility, type GroupStanding } from '../policy';
+import { OWNER, canOnGroup, mayUseRestrictedVisibility, readsEverything, readsGroupItself, visibilityName, type Caller, type GroupAbility, type GroupStanding } from '../policy';
 import { visibleTo } from '../projects/queries';
 import type { NamespaceRow } from '../projects/types';
 import { isUniqueViolation } from '../../db/errors';
@@ -51,7 +51,7 @@ const groupByLowerPathOrId = preparedPerHandle((db: Db, path: string, id: number
 );
 
 type GroupProjectValues = { callerId: number; groupId: number };
-const callerKind = (caller: Caller | null) => (caller ? `${caller.admin === 1}|${caller.external === 1}` : 'anonymous');
+const callerKind = (caller: Caller | null) => (caller ? `${readsEverything(caller)}|${caller.external === 1}` : 'anonymous');
 const viewer = (caller: Caller | null, values: GroupProjectValues): Caller | null => caller && { id: values.callerId, admin: caller.admin, external: caller.external };
 const visibleProjects = (db: Db, caller: Caller | null, values: GroupProjectValues) =>
   db.selectFrom('projects').selectAll('projects').where('projects.pending_delete', '=', 0).where((eb) => visibleTo(eb, viewer(caller, values)));
@@ -104,7 +104,7 @@ export class GroupsService {
   async standing(group: Group, caller: Caller | null): Promise<GroupStanding> {
     const memberAccess = caller ? await groupAccessOf(this.db, group.id, caller.id) : null;
     const base = { caller, visibilityLevel: group.visibility_level, memberAccess, seesAProject: false };
-    if (memberAccess !== null || caller?.admin === 1 || visibleWithoutMembership(group.visibility_level, caller)) return base;
+    if (readsGroupItself(caller, group.visibility_level, memberAccess !== null)) return base;
     // A user who can see one of its projects can see the group.
     const [project] = await aVisibleProject(this.db, caller, { callerId: caller?.id ?? 0, groupId: group.id });
     return { ...base, seesAProject: project !== undefined };
@@ -119,7 +119,7 @@ export class GroupsService {
   /** Administrators see every group, others the groups they are members of; `search` matches name or path. */
   async list(caller: Caller, options: { search?: string; offset: number; limit: number }): Promise<{ groups: Group[]; total: number }> {
     let query = this.db.selectFrom('namespaces').where('kind', '=', 'group');
-    if (caller.admin !== 1) query = query.where('id', 'in', memberGroupIds(this.db, caller.id));
+    if (!readsEverything(caller)) query = query.where('id', 'in', memberGroupIds(this.db, caller.id));
     const search = options.search;
     if (search) query = query.where((eb) => eb.or([containsText('name', search), containsText('path', search)]));
     const [groups, count] = await Promise.all([
@@ -281,7 +281,7 @@ export class GroupsService {
       checkGroupPath(validation, changes.path);
     }
     if (changes.visibility !== undefined) {
-      checkGroupVisibility(validation, changes.visibility, restricted, caller.admin === 1);
+      checkGroupVisibility(validation, changes.visibility, restricted, mayUseRestrictedVisibility(caller));
       if (self && validation.ok && (await this.hasProjectsAbove(self, changes.visibility))) {
         validation.add('visibility_level', `${visibilityName(changes.visibility)} is not allowed since there are projects with higher visibility.`);
       }

@@ -26,12 +26,12 @@ export function checkGroupPath(validation: Validation, path: string): void {
 }
 
 /** A level is one of 0/10/20, and a restricted one is for administrators only. */
-export function checkGroupVisibility(validation: Validation, level: number, restricted: number[], admin: boolean): void {
+export function checkGroupVisibility(validation: Validation, level: number, restricted: number[], mayUseRestricted: boolean): void {
   if (!VISIBILITY_LEVELS.includes(level)) {
     validation.add('visibility_level', 'is not included in the list');
     return;
   }
-  if (!admin && restricted.includes(level)) {
+  if (!mayUseRestricted && restricted.includes(level)) {
     validation.add('visibility_level', `${visibilityName(level)} has been restricted by your GitLab administrator`);
   }
 }

@@ -4,7 +4,7 @@ import type { EventsService } from '../events/events';
 import type { ProjectsService } from '../projects/projects';
 import type { Project } from '../projects/types';
 import type { User, UsersService } from '../users/users';
-import { can, effectiveAccess, OWNER, type Caller, type ProjectStanding } from '../policy';
+import { can, mayDateIssue, type Caller, type ProjectStanding } from '../policy';
 import { badRequest, forbidden, notFound, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { nextInternalId } from '../../db/internal-ids';
@@ -16,7 +16,7 @@ import { loadIssueDetails } from './details';
 import { labelTitles, linkLabels, setLabels } from '../labels/label-links';
 import { applyIssueFilters, orderIssues } from './lists';
 import { projectIssuesPage } from './project-lists';
-import { issueProjectIds, mayReadIssue, readableIssues, readableIssuesIn, seesConfidential } from '../policy-reads';
+import { issueProjectIds, mayReadIssue, mayUpdateIssue, readableIssues, readableIssuesIn, seesConfidential } from '../policy-reads';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow, IssueTodos } from './types';
 import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../issuables/system-notes';
 
@@ -233,7 +233,7 @@ export class IssuesService {
       delete given.milestoneId;
       delete given.labels;
     }
-    if (effectiveAccess(standing) < OWNER) {
+    if (!mayDateIssue(standing)) {
       delete given.createdAt;
       delete given.updatedAt;
     }
@@ -299,11 +299,4 @@ export class IssuesService {
   private async details(issue: IssueRow, caller: Caller, project: Project): Promise<IssueDetails> {
     return (await loadIssueDetails(this.ctx.db, this.users, [issue], caller.id, [project]))[0];
   }
-}
-
-/** Who may change an issue: `update_issue`, or its author or assignee, among those who read it (GitLab 8.12's `update_issue`). */
-export function mayUpdateIssue(standing: ProjectStanding, issue: IssueRow): boolean {
-  if (!mayReadIssue(standing, issue)) return false;
-  const callerId = standing.caller?.id;
-  return can(standing, 'update_issue') || (callerId !== undefined && (issue.author_id === callerId || issue.assignee_id === callerId));
 }

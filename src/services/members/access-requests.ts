@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
-import { DEVELOPER, type Caller } from '../policy';
+import { DEVELOPER, mayRemoveMember, type Caller } from '../policy';
 import { forbidden, recordNotFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
 import { announceJoin } from './announce';
@@ -81,7 +81,7 @@ export class AccessRequestsService {
   async remove(source: MemberSource, caller: Caller, userId: number): Promise<MemberWithUser> {
     const row = await findRow(this.db, source, 'request', userId);
     if (!row) throw recordNotFound();
-    if (!source.callerAdmins && row.user_id !== caller.id) throw forbidden();
+    if (!mayRemoveMember(source.callerAdmins, caller, row)) throw forbidden();
     const [request] = await withUsers(this.db, [row]);
     await this.db.deleteFrom('members').where('id', '=', row.id).where('requested_at', 'is not', null).execute();
     return request!;

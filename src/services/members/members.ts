@@ -1,15 +1,17 @@
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
-import type { Caller } from '../policy';
+import { mayRemoveMember, type Caller, type GroupStanding, type ProjectStanding } from '../policy';
+import type { Project } from '../projects/types';
+import type { Group } from '../groups/groups';
 import { conflict, forbidden, notFound, notGiven, recordNotFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
 import { announceJoin, announceLeave } from './announce';
 import { findRow, isLastOwner, pageOfRows, withUsers } from './rows';
 import { accessLevelFor, expiryDate, isBlank, type LooseParam } from './rules';
 import { toInteger } from '../../lib/to-integer';
-import { findSource, personalOwnerId, sourceOfRow, type SourceFinders } from './sources';
-import type { MemberSource, MemberWithUser, SourceKind } from './types';
+import { groupSource, personalOwnerId, projectSource, sourceOfRow, type SourceFinders } from './sources';
+import type { MemberSource, MemberWithUser } from './types';
 import { inTransaction } from '../../db/transaction';
 
 export interface NewMember {
@@ -35,8 +37,13 @@ export class MembersService {
     return this.ctx.db;
   }
 
-  source(kind: SourceKind, id: string, caller: Caller): Promise<MemberSource> {
-    return findSource(this.finders, kind, id, caller);
+  /** The membership source of a project or group the door's guard found readable. */
+  projectSource(project: Project, standing: ProjectStanding): MemberSource {
+    return projectSource(project, standing);
+  }
+
+  groupSource(group: Group, standing: GroupStanding): MemberSource {
+    return groupSource(group, standing);
   }
 
   /** Members only: access requesters are not listed. */
@@ -137,7 +144,7 @@ export class MembersService {
       return null;
     }
     if (row.user_id === personalOwnerId(source)) throw forbidden();
-    if (!source.callerAdmins && row.user_id !== caller.id) throw forbidden();
+    if (!mayRemoveMember(source.callerAdmins, caller, row)) throw forbidden();
     return inTransaction(this.db, async (trx) => {
       if (await isLastOwner(trx, this.ctx.dialect, source, row)) throw forbidden();
       // The request that deletes the row announces it: a concurrent removal (or the user's own

@@ -1,27 +1,27 @@
-import type { Caller } from '../policy';
-import { can, canOnGroup } from '../policy';
+import { can, canOnGroup, type GroupStanding, type ProjectStanding } from '../policy';
 import type { ProjectsService } from '../projects/projects';
-import type { GroupsService } from '../groups/groups';
+import type { Project } from '../projects/types';
+import type { Group, GroupsService } from '../groups/groups';
 import type { MemberRow, MemberSource, SourceKind } from './types';
 
 export interface SourceFinders {
-  projects: Pick<ProjectsService, 'find' | 'findReadable'>;
-  groups: Pick<GroupsService, 'find' | 'findReadable'>;
+  projects: Pick<ProjectsService, 'find'>;
+  groups: Pick<GroupsService, 'find'>;
 }
 
-/** The project or group if the caller may read it (`404 Project Not Found` / `404 Group Not Found` otherwise). */
-export async function findSource(finders: SourceFinders, kind: SourceKind, id: string, caller: Caller): Promise<MemberSource> {
-  if (kind === 'projects') {
-    const { project, standing } = await finders.projects.findReadable(id, caller);
-    return {
-      type: 'Project',
-      id: project.id,
-      project,
-      callerAdmins: can(standing, 'admin_project_member'),
-      requestAccessEnabled: project.request_access_enabled === 1,
-    };
-  }
-  const { group, standing } = await finders.groups.findReadable(id, caller);
+/** A project the door's guard has found readable, as a membership source. */
+export function projectSource(project: Project, standing: ProjectStanding): MemberSource {
+  return {
+    type: 'Project',
+    id: project.id,
+    project,
+    callerAdmins: can(standing, 'admin_project_member'),
+    requestAccessEnabled: project.request_access_enabled === 1,
+  };
+}
+
+/** A group the door's guard has found readable, as a membership source. */
+export function groupSource(group: Group, standing: GroupStanding): MemberSource {
   return {
     type: 'Namespace',
     id: group.id,

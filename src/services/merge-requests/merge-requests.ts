@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { ProjectsService } from '../projects/projects';
 import type { UsersService } from '../users/users';
-import { can, effectiveAccess, OWNER, type Caller, type ProjectStanding } from '../policy';
+import { can, mayUpdateMergeRequest, type Caller, type ProjectStanding } from '../policy';
 import { badRequest, conflict, forbidden, grapeError, notFound, rubyString } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { nextInternalId } from '../../db/internal-ids';
@@ -163,7 +163,7 @@ export class MergeRequestsService {
 
   /** Deletes a merge request and what points at it (owners and administrators). An unknown id is 403 as well, as 8.12 answered. */
   async remove(project: Project, standing: ProjectStanding, mergeRequestId: number): Promise<MergeRequestRow> {
-    if (effectiveAccess(standing) < OWNER) throw forbidden();
+    if (!can(standing, 'destroy_merge_request')) throw forbidden();
     return inTransaction(this.ctx.db, async (trx) => {
       const mergeRequest = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mergeRequestId).where('target_project_id', '=', project.id).executeTakeFirst();
       if (!mergeRequest) throw forbidden();
@@ -285,10 +285,4 @@ function checkEnds(ends: MergeRequestEnds): void {
   if (ends.source.id !== ends.target.id && ends.source.forked_from_project_id !== ends.target.id) {
     throw grapeError(422, ['Source project is not a fork of the target project']);
   }
-}
-
-/** Who may change a merge request: `update_merge_request`, or its author or assignee (8.12's `IssuablePolicy`). */
-export function mayUpdateMergeRequest(standing: ProjectStanding, mergeRequest: MergeRequestRow): boolean {
-  const callerId = standing.caller?.id;
-  return can(standing, 'update_merge_request') || (callerId !== undefined && (mergeRequest.author_id === callerId || mergeRequest.assignee_id === callerId));
 }

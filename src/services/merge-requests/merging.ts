@@ -6,7 +6,7 @@ import type { ProjectsService } from '../projects/projects';
 import type { UsersService } from '../users/users';
 import type { PushRulesService } from '../repository/push-rules';
 import { protectionFor, ruleFor } from '../repository/push-rules';
-import { can, effectiveAccess, DEVELOPER, MASTER, type ProjectStanding } from '../policy';
+import { can, mayMergeIntoProtectedBranch, type ProjectStanding } from '../policy';
 import { apiError, badRequest, conflict, unauthorized } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
@@ -137,8 +137,7 @@ export class MergingService {
     if (!can(standing, 'push_code')) return false;
     const protection = protectionFor(await this.deps.pushRules.ground(project, standing, false), branch);
     if (!protection.protected) return true;
-    const access = effectiveAccess(standing);
-    return access >= MASTER || (access >= DEVELOPER && (protection.developersCanPush || protection.developersCanMerge));
+    return mayMergeIntoProtectedBranch(standing, protection);
   }
 
   /** The source project, or undefined when the fork it came from is gone. */

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context';
-import type { Caller } from '../policy';
+import { readsEverything, type Caller } from '../policy';
 import type { NamespaceRow } from './types';
 import { containsText } from '../../db/search';
 import { memberGroupIds } from './group-membership';
@@ -12,7 +12,7 @@ export class NamespacesService {
   async list(caller: Caller, options: { search?: string; offset: number; limit: number }): Promise<{ namespaces: NamespaceRow[]; total: number }> {
     const db = this.ctx.db;
     let query = db.selectFrom('namespaces');
-    if (caller.admin !== 1) {
+    if (!readsEverything(caller)) {
       query = query.where((eb) =>
         eb.or([
           eb.and([eb('kind', '=', 'user'), eb('owner_id', '=', caller.id)]),

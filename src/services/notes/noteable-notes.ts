@@ -6,7 +6,7 @@ import type { EventsService } from '../events/events';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import type { NoteRow } from './types';
-import { can, type ProjectStanding } from '../policy';
+import { can, mayDateNote, type ProjectStanding } from '../policy';
 import { failedTo, forbidden, notFound, notGiven, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
@@ -110,7 +110,7 @@ export class NoteableNotesService {
         return { award };
       }
       const time = now();
-      const createdAt = noteable.type === 'Issue' && (actor.admin === 1 || standing.namespaceOwner) ? given.createdAt : undefined;
+      const createdAt = noteable.type === 'Issue' && mayDateNote(standing) ? given.createdAt : undefined;
       const note = await trx
         .insertInto('notes')
         .values({

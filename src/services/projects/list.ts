@@ -4,7 +4,7 @@ import type { Flag } from '../../db/schema';
 import { preparedShapes } from '../../db/prepared';
 import { pageLimit } from '../../db/page-limit';
 import { containsText } from '../../db/search';
-import { INTERNAL, PRIVATE, PUBLIC, type Caller } from '../policy';
+import { INTERNAL, PRIVATE, PUBLIC, readsEverything, type Caller } from '../policy';
 import { authorizedFor, ownedBy, visibleTo } from './queries';
 import { attachNamespaces } from './lookup';
 import type { Project, ProjectListOptions } from './types';
@@ -84,7 +84,7 @@ function countQuery(db: Db, shape: ListShape, values: ListValues) {
 /** Everything `filtered` and `pageQuery` branch on, the page size included: the caller's id, the filters' values and the offset aside. */
 function shapeKey({ caller, options }: ListShape): string {
   return [
-    options.scope, caller.admin === 1, caller.external === 1, options.namespaceId !== undefined, options.groupId !== undefined,
+    options.scope, readsEverything(caller), caller.external === 1, options.namespaceId !== undefined, options.groupId !== undefined,
     options.archived !== undefined, options.visibility !== undefined, options.orderBy ?? 'created_at', options.sort ?? 'desc', options.ciEnabledFirst === true, options.limit,
   ].join('|');
 }

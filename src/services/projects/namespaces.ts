@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import { notFound, validationFailed, type Validation } from '../../errors';
-import { MASTER, type Caller } from '../policy';
+import { mayCreateProjectIn, type Caller } from '../policy';
 import type { NamespaceRow } from './types';
 import { groupAccessOf } from '../namespaces/group-membership';
 
@@ -11,9 +11,8 @@ export function personalNamespace(db: Db, userId: number): Promise<NamespaceRow>
 
 /** Administrators anywhere; users in their own namespace and in groups where they are masters or owners. */
 export async function mayCreateIn(db: Db, caller: Caller, namespace: NamespaceRow): Promise<boolean> {
-  if (caller.admin === 1) return true;
-  if (namespace.kind === 'user') return namespace.owner_id === caller.id;
-  return ((await groupAccessOf(db, namespace.id, caller.id)) ?? 0) >= MASTER;
+  const groupAccess = namespace.kind === 'group' ? await groupAccessOf(db, namespace.id, caller.id) : null;
+  return mayCreateProjectIn(caller, namespace, groupAccess);
 }
 
 /** A namespace (by id) the caller may create projects in; a 400 on `namespace` otherwise, as GitLab validates it. */

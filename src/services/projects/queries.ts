@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Caller } from '../policy';
-import { INTERNAL, OWNER, PUBLIC } from '../policy';
+import { INTERNAL, OWNER, PUBLIC, readsEverything } from '../policy';
 
 type Eb = ExpressionBuilder<Database, 'projects'>;
 
@@ -57,7 +57,7 @@ export function ownedBy(eb: Eb, userId: number): Expression<SqlBool> {
 
 /** Every project the caller may read. */
 export function visibleTo(eb: Eb, caller: Caller | null): Expression<SqlBool> {
-  if (caller?.admin === 1) return sql<SqlBool>`1 = 1`;
+  if (readsEverything(caller)) return sql<SqlBool>`1 = 1`;
   if (!caller) return eb('projects.visibility_level', '>=', PUBLIC);
   const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
   return eb.or([eb('projects.visibility_level', '>=', openLevel), authorizedFor(eb, caller.id)]);

@@ -1,6 +1,6 @@
 import type { Validation } from '../../errors';
 import { LIMITS } from '../../lib/limits';
-import { INTERNAL, PRIVATE, PUBLIC, visibilityName, type Caller } from '../policy';
+import { INTERNAL, PRIVATE, PUBLIC, mayUseRestrictedVisibility, visibilityName, type Caller } from '../policy';
 import type { NamespaceRow, ProjectRow } from './types';
 
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}\p{Pd}_. ]*$/u;
@@ -55,7 +55,7 @@ export function checkVisibility(validation: Validation, actor: Caller, level: nu
     validation.add('visibility_level', 'is not included in the list');
     return;
   }
-  if (actor.admin !== 1 && restricted.includes(level)) {
+  if (!mayUseRestrictedVisibility(actor) && restricted.includes(level)) {
     validation.add('visibility_level', `${visibilityName(level)} has been restricted by your GitLab administrator`);
   }
   if (namespace.kind === 'group' && level > namespace.visibility_level) {

@@ -1,6 +1,6 @@
 import type { Project } from '../projects/types';
 import type { SettingsService } from '../settings/settings';
-import { can, effectiveAccess, MASTER, type ProjectStanding } from '../policy';
+import { can, mayChangeTag, mayPushToProtectedBranch, type ProjectStanding } from '../policy';
 import { protectionOf, type BranchProtection, type ProtectedBranch, type ProtectedBranchesService } from './protected-branches';
 import { ZERO_OID } from '../../git/ref-names';
 import type { RefUpdate } from '../../git/ref-update';
@@ -55,15 +55,14 @@ export function mayCommitTo(ground: PushGround, branch: string): boolean {
 
 function rule(ground: PushGround, ref: string, change: 'create' | 'update' | 'delete'): RefRuling {
   if (!can(ground.standing, 'push_code')) return { refusal: PUSH_REFUSALS.push };
-  const master = effectiveAccess(ground.standing) >= MASTER;
   if (ref.startsWith('refs/heads/')) {
     const protection = protectionFor(ground, ref.slice('refs/heads/'.length));
     if (!protection.protected) return {};
     if (change === 'delete') return { refusal: PUSH_REFUSALS.protectedDelete };
-    if (!master && !protection.developersCanPush) return { refusal: PUSH_REFUSALS.protectedPush };
+    if (!mayPushToProtectedBranch(ground.standing, protection)) return { refusal: PUSH_REFUSALS.protectedPush };
     return change === 'create' ? {} : { fastForwardOnly: true };
   }
-  if (ref.startsWith('refs/tags/') && change !== 'create' && !master) return { refusal: PUSH_REFUSALS.changeTag };
+  if (ref.startsWith('refs/tags/') && change !== 'create' && !mayChangeTag(ground.standing)) return { refusal: PUSH_REFUSALS.changeTag };
   return {};
 }
 

@@ -8,11 +8,10 @@ import type { MergeRequestAttributes, MergeRequestDetails } from '../merge-reque
 import type { NoteableNotesService, NewNote, Created } from '../notes/noteable-notes';
 import type { SubscriptionsService } from '../subscriptions/subscriptions';
 import type { TodosService } from '../todos/todos';
-import { can, type ProjectStanding } from '../policy';
+import { can, mayUpdateMergeRequest, type ProjectStanding } from '../policy';
 import { ApiError, forbidden, notFound } from '../../errors';
 import { findNoteable } from '../notes/noteables';
-import { mayUpdateIssue } from '../issues/issues';
-import { mayUpdateMergeRequest } from '../merge-requests/merge-requests';
+import { mayUpdateIssue } from '../policy-reads';
 import { OPEN_STATES } from '../merge-requests/types';
 import { isWorkInProgress, wiplessTitle } from '../issuables/work-in-progress';
 import { hasPendingTodo } from '../todos/records';

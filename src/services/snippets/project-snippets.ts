@@ -3,7 +3,7 @@ import type { Db } from '../../db/index';
 import type { SnippetsTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { SettingsReader } from '../settings-reader';
-import { INTERNAL, PRIVATE, PUBLIC, visibilityName, type Caller, type ProjectStanding } from '../policy';
+import { INTERNAL, PRIVATE, PUBLIC, mayModifySnippet, mayUseRestrictedVisibility, visibilityName, type Caller, type ProjectStanding } from '../policy';
 import { readableSnippetsIn } from '../policy-reads';
 import { Validation, forbidden, notFound, notGiven, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
@@ -31,8 +31,6 @@ const LEVELS = [PRIVATE, INTERNAL, PUBLIC];
 /** GitLab's `present?`: absent, null and blank (whitespace only) are not given. */
 const isGiven = (value: unknown): boolean => value !== undefined && value !== null && String(value).trim() !== '';
 
-/** Only a snippet's author and admins change or remove it, whatever their role in the project (8.12's snippet policy). */
-const mayModify = (caller: Caller | null, snippet: SnippetRow) => caller !== null && (caller.admin === 1 || snippet.author_id === caller.id);
 
 /** The notes and award emoji of a project's snippets, which no foreign key reaches: removed with the project, in its transaction. */
 export const removeProjectSnippetTraces = (trx: Db, projectId: number) => removeTraces(trx, { projectId });
@@ -108,7 +106,7 @@ export class ProjectSnippetsService {
   async update(project: Project, standing: ProjectStanding, id: number, params: SnippetParams): Promise<SnippetRow> {
     const snippet = await this.find(project, standing, id);
     const caller = standing.caller;
-    if (!mayModify(caller, snippet)) throw forbidden();
+    if (!mayModifySnippet(caller, snippet)) throw forbidden();
     const changes: Partial<Pick<SnippetRow, 'title' | 'file_name' | 'content' | 'visibility_level'>> = {};
     if (isGiven(params.title)) changes.title = params.title!;
     if (isGiven(params.file_name)) changes.file_name = params.file_name!;
@@ -139,7 +137,7 @@ export class ProjectSnippetsService {
   async delete(project: Project, standing: ProjectStanding, id: number): Promise<SnippetRow> {
     const snippet = await this.visible(project, standing).selectAll().where('id', '=', id).executeTakeFirst();
     if (!snippet) throw notFound('Snippet');
-    if (!mayModify(standing.caller, snippet)) throw forbidden();
+    if (!mayModifySnippet(standing.caller, snippet)) throw forbidden();
     // No foreign key reaches the snippet's notes and award emoji, so they go in the same transaction.
     const removed = await inTransaction(this.ctx.db, async (trx) => {
       await removeTraces(trx, { snippetId: snippet.id });
@@ -151,7 +149,7 @@ export class ProjectSnippetsService {
 
   /** GitLab 8.12's `allowed_for?`: a level the administrator restricted is refused to others, alone, before any other check. */
   private async refuseRestricted(caller: Caller, level: number | undefined): Promise<void> {
-    if (caller.admin === 1 || level === undefined) return;
+    if (mayUseRestrictedVisibility(caller) || level === undefined) return;
     const { restricted_visibility_levels: restricted } = await this.settings.get();
     if (!restricted.includes(level)) return;
     const validation = new Validation();

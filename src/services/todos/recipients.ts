@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import type { Project } from '../projects/types';
 import type { IssueRow } from '../issues/types';
 import { loadStanding } from '../projects/lookup';
-import { can, visibleWithoutMembership, type Caller } from '../policy';
+import { can, readsGroupItself, type Caller } from '../policy';
 import { mayReadIssue } from '../policy-reads';
 import { mentionedNames } from './mentions';
 
@@ -25,7 +25,7 @@ export async function mentionedUserIds(trx: Db, text: string, project: Project, 
   const ids = users.map((user) => user.id);
   for (const group of groups) {
     const members = await groupMemberIds(trx, group.id);
-    const readable = author.admin === 1 || members.includes(author.id) || visibleWithoutMembership(group.visibility_level, author);
+    const readable = readsGroupItself(author, group.visibility_level, members.includes(author.id));
     if (readable) ids.push(...members);
   }
   if (names.includes('all')) {

@@ -95,6 +95,17 @@ describe('todos made by issues', () => {
     assert.equal(on(await todosOf(people.stranger.client), issue).length, 0);
   });
 
+  test('@group of a private group the author cannot read reaches nobody (policy readsGroupItself)', async () => {
+    // The stranger owns the group; its member, the guest, reads the issue but is not told of it.
+    const groupId = await createGroupRow(app, 'hidden-team', people.stranger.user.id, 0);
+    await grantGroupRole(app, groupId, people.guest.user.id, 30);
+    const issue = await newIssue(people.owner.client, { title: 'Hidden team', description: 'ping @hidden-team' });
+    assert.equal(on(await todosOf(people.guest.client), issue).length, 0);
+    // An administrator reads every group: the same mention reaches its member.
+    const byAdmin = await newIssue(app.root, { title: 'Hidden team by root', description: 'ping @hidden-team' });
+    assert.equal(on(await todosOf(people.guest.client), byAdmin).length, 1);
+  });
+
   test('an edit: newly mentioned users get todos, the editor\'s are done, a new assignee gets one', async () => {
     const { owner, developer, reporter, master } = people;
     const issue = await newIssue(owner.client, { title: 'Edited', description: `@${reporter.user.username}`, assignee_id: developer.user.id });
