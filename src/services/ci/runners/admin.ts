@@ -7,7 +7,7 @@ import type { ProjectsService } from '../../projects/projects';
 import type { RunnerRow } from '../types';
 import { parseTagList } from './registration';
 import { projectIdsWithAccess } from '../../projects/projects-with-access';
-import { GUEST, MASTER, type Caller } from '../../policy';
+import { GUEST, mayManageEveryRunner, mayReadRunnerToken, readsEverything, RUNNER_MANAGER_ACCESS, type Caller } from '../../policy';
 import { inTransaction } from '../../../db/transaction';
 import { now } from '../../../lib/time';
 import { badRequest, conflict, forbidden, notFound, recordNotFound, validationFailed } from '../../../errors';
@@ -66,7 +66,7 @@ export class RunnerManagementService {
   /** `GET /runners`: the specific runners of the projects the caller masters. */
   listOwned(caller: Caller, scope: unknown, page: Page): Promise<{ runners: RunnerRow[]; total: number }> {
     const filter = scopeOf(scope, OWNED_SCOPES);
-    return this.list((query) => query.where('is_shared', '=', 0).where('id', 'in', runnerIdsOf(this.db, projectIdsWithAccess(this.db, caller.id, MASTER))), filter, page);
+    return this.list((query) => query.where('is_shared', '=', 0).where('id', 'in', runnerIdsOf(this.db, projectIdsWithAccess(this.db, caller.id, RUNNER_MANAGER_ACCESS))), filter, page);
   }
 
   /** `GET /runners/all` (the route is for administrators): every runner. */
@@ -90,7 +90,7 @@ export class RunnerManagementService {
   /** `GET /runners/:id`: a shared runner to anyone signed in; a specific one to administrators and its projects' masters. */
   async details(caller: Caller, id: string): Promise<RunnerDetails> {
     const runner = await this.find(id);
-    if (!runner.is_shared && !isAdmin(caller) && !(await this.canManage(caller, runner.id))) throw forbidden('No access granted');
+    if (!runner.is_shared && !mayManageEveryRunner(caller) && !(await this.canManage(caller, runner.id))) throw forbidden('No access granted');
     return this.detailsOf(caller, runner);
   }
 
@@ -100,7 +100,7 @@ export class RunnerManagementService {
    */
   async update(caller: Caller, id: string, changes: RunnerChanges): Promise<RunnerDetails> {
     const runner = await this.find(id);
-    if (!isAdmin(caller)) {
+    if (!mayManageEveryRunner(caller)) {
       if (runner.is_shared) throw forbidden('Runner is shared');
       if (!(await this.canManage(caller, runner.id))) throw forbidden('No access granted');
     }
@@ -131,7 +131,7 @@ export class RunnerManagementService {
   /** `DELETE /runners/:id`: administrators any runner; others a specific runner of one project they master. */
   async remove(caller: Caller, id: string): Promise<RunnerRow> {
     const runner = await this.find(id);
-    if (!isAdmin(caller)) {
+    if (!mayManageEveryRunner(caller)) {
       if (runner.is_shared) throw forbidden('Runner is shared');
       if ((await this.projectCount(this.db, runner.id)) > 1) throw forbidden('Runner associated with more than one project');
       if (!(await this.canManage(caller, runner.id))) throw forbidden('No access granted');
@@ -152,7 +152,7 @@ export class RunnerManagementService {
     const runner = await this.find(runnerId);
     if (runner.is_shared) throw forbidden('Runner is shared');
     if (runner.locked) throw forbidden('Runner is locked');
-    if (!isAdmin(caller) && !(await this.canManage(caller, runner.id))) throw forbidden('No access granted');
+    if (!mayManageEveryRunner(caller) && !(await this.canManage(caller, runner.id))) throw forbidden('No access granted');
     const time = now();
     const linked = await inTransaction(this.db, async (trx) => {
       // The runner may have gone since it was read: its removal and this link meet on its row.
@@ -209,7 +209,7 @@ export class RunnerManagementService {
       .selectFrom('ci_runner_projects')
       .select('id')
       .where('runner_id', '=', runnerId)
-      .where('project_id', 'in', projectIdsWithAccess(this.db, caller.id, MASTER))
+      .where('project_id', 'in', projectIdsWithAccess(this.db, caller.id, RUNNER_MANAGER_ACCESS))
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
@@ -230,14 +230,14 @@ export class RunnerManagementService {
       .selectAll()
       .where('pending_delete', '=', 0)
       .where('id', 'in', this.db.selectFrom('ci_runner_projects').select('project_id').where('runner_id', '=', runner.id));
-    if (!isAdmin(caller)) query = query.where('id', 'in', projectIdsWithAccess(this.db, caller.id, GUEST));
+    if (!readsEverything(caller)) query = query.where('id', 'in', projectIdsWithAccess(this.db, caller.id, GUEST));
     const projects = await this.projects.attachNamespaces(await query.orderBy('id').execute());
     const ownerIds = [...new Set(projects.flatMap((project) => (project.namespace.kind === 'user' && project.namespace.owner_id !== null ? [project.namespace.owner_id] : [])))];
     const owners = ownerIds.length === 0 ? [] : await this.db.selectFrom('users').select(['id', 'name']).where('id', 'in', ownerIds).execute();
     const ownerNames = new Map(owners.map((owner) => [owner.id, owner.name]));
     return {
       runner,
-      token: isAdmin(caller) || !runner.is_shared ? this.ctx.secrets.unseal(runner.token_sealed) : undefined,
+      token: mayReadRunnerToken(caller, runner) ? this.ctx.secrets.unseal(runner.token_sealed) : undefined,
       projects: projects.map((project) => ({
         project,
         namespaceHumanName: (project.namespace.kind === 'user' && project.namespace.owner_id !== null ? ownerNames.get(project.namespace.owner_id) : undefined) ?? project.namespace.name,
@@ -249,7 +249,6 @@ export class RunnerManagementService {
 /** Runners before their columns are chosen: the list and its count share the conditions. */
 type RunnerQuery = SelectQueryBuilder<Database, 'ci_runners', object>;
 
-const isAdmin = (caller: Caller) => caller.admin === 1;
 
 const flagOf = (value: boolean | undefined, current: 0 | 1): 0 | 1 => (value === undefined ? current : value ? 1 : 0);
 
