@@ -51,19 +51,24 @@ export async function runCommand(prefix: string, command: Command, argv: string[
     if (positionals.length > max) throw new UsageError(`unexpected argument "${positionals[max]}"`);
     parsed = { values: values as Parsed['values'], positionals };
   } catch (error) {
-    const message = error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') ? (error as Error).message : undefined;
-    if (message === undefined) throw error;
-    process.stderr.write(`${prefix}: ${message}\n${command.help.split('\n')[0]}\n(${prefix} --help for more)\n`);
-    return 2;
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) return misused(prefix, command, error as Error);
+    throw error;
   }
   try {
     return await command.run(parsed);
   } catch (error) {
+    if (error instanceof UsageError) return misused(prefix, command, error);
     const line = failureLine(error);
     if (line === undefined) throw error;
     process.stderr.write(`${prefix}: ${line}\n`);
     return 1;
   }
+}
+
+/** The message, the usage line and where to read more; exit 2. */
+function misused(prefix: string, command: Command, error: Error): number {
+  process.stderr.write(`${prefix}: ${error.message}\n${command.help.split('\n')[0]}\n(${prefix} --help for more)\n`);
+  return 2;
 }
 
 /** One line for a failure a person can act on; undefined for a bug (its stack is worth seeing). */

@@ -51,7 +51,9 @@ export async function migrationStatus(handle: DbHandle): Promise<{ executed: str
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
   const { error, results } = await migrator(handle).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
+  // Before any migration ran (the database unreachable, say), the error itself: its code names the cause.
+  if (error && !failed) throw error;
   if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
 }
