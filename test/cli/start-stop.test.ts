@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -12,6 +12,10 @@ import { ROOT, runForge, startForge } from '../support/forge-command';
  * Starting and stopping Forge as a newcomer meets it: the real command in a process of its own,
  * over a fresh DATA_DIR (and a fresh PostgreSQL database under TEST_DATABASE_URL).
  */
+
+/** Processes a failed test may have left: killed once the file ends. */
+const cleanups: Array<() => void> = [];
+after(() => cleanups.forEach((cleanup) => cleanup()));
 
 async function freshInstance(): Promise<{ env: Record<string, string>; dataDir: string; drop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-start-'));
@@ -52,6 +56,7 @@ test('a port taken is one line naming PORT; the next start, by `forge` alone, cr
 
     // `forge` with no command serves.
     const server = startForge([], { ...instance.env, PORT: '0' });
+    cleanups.push(() => server.killGroup());
     try {
       const [, url] = await server.waitFor(/listening on (http:\/\/\S+?)[\s,]/);
       await server.waitFor(/Run CI on this machine/);
@@ -70,6 +75,7 @@ test('a port taken is one line naming PORT; the next start, by `forge` alone, cr
     }
     // Later starts print no credentials.
     const again = startForge(['serve'], { ...instance.env, PORT: '0' });
+    cleanups.push(() => again.killGroup());
     await again.waitFor(/listening on/);
     again.child.kill('SIGTERM');
     const { code, stderr } = await again.finished;
@@ -101,6 +107,7 @@ test('npm start runs one server that a SIGTERM to npm stops: npm and the server 
   const instance = await freshInstance();
   try {
     const npm = startForge([], { ...instance.env, PORT: '0', INITIAL_ROOT_PASSWORD: 'rootpassword' }, { file: 'npm', args: ['start', '--silent'] });
+    cleanups.push(() => npm.killGroup());
     const [, url] = await npm.waitFor(/listening on (http:\/\/\S+?)[\s,]/);
     const base = url.replace('localhost', '127.0.0.1');
     assert.equal((await fetch(`${base}/api/v3/user`)).status, 401);

@@ -34,11 +34,14 @@ export interface RunningForge {
   /** Resolves with the first match of `pattern` in stderr, or fails if the process ends first. */
   waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
   finished: Promise<Finished>;
+  /** SIGKILL to every process it started that is still there. */
+  killGroup(): void;
 }
 
 /** Starts `forge <args>` (or any `command`, e.g. npm) without waiting for it. */
 export function startForge(args: string[], env: Record<string, string>, command: { file: string; args: string[] } = { file: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts')] }): RunningForge {
-  const child = spawn(command.file, [...command.args, ...args], { cwd: ROOT, env: forgeEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own: `killGroup` can end whatever it started, should a test fail half-way.
+  const child = spawn(command.file, [...command.args, ...args], { cwd: ROOT, env: forgeEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -55,6 +58,13 @@ export function startForge(args: string[], env: Record<string, string>, command:
       return stderr;
     },
     finished,
+    killGroup() {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    },
     async waitFor(pattern) {
       const match = await eventually(() => stderr.match(pattern) ?? (ended ? 'ended' : undefined), { message: `${pattern} in the output of forge ${args.join(' ')}` });
       if (match === 'ended') throw new Error(`forge ${args.join(' ')} ended before printing ${pattern}:\n${stdout}\n${stderr}`);
