@@ -12,7 +12,14 @@ const src = path.join(root, 'src');
 const dist = path.join(root, 'dist');
 
 fs.rmSync(dist, { recursive: true, force: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+} catch {
+  // `npm ci --omit=dev` leaves TypeScript out: Forge still runs, from the sources through tsx (bin/forge.mjs).
+  console.error('forge build: TypeScript is not installed (npm ci --omit=dev?): nothing compiled, npm start will run the sources through tsx');
+  process.exit(0);
+}
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 
 /** Every file under `dir`, as paths. */
