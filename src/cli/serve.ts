@@ -28,6 +28,8 @@ The JSON log goes to stdout; the lines for a person go to stderr.
 ${SETTINGS_HELP}`,
   async run() {
     const config = loadConfig();
+    // Before anything is printed: whoever reads "listening" may send SIGTERM at once.
+    const signals = stopOnSignals();
     let running: RunningServer;
     try {
       running = await startServer(config);
@@ -38,7 +40,7 @@ ${SETTINGS_HELP}`,
     }
     const runnersToken = running.root ? (await running.services.settings.get()).runners_registration_token : '';
     greet(config, running, runnersToken);
-    return await stopped(running);
+    return await signals.stopped(running);
   },
 };
 
@@ -67,29 +69,41 @@ function greet(config: Config, { root }: RunningServer, runnersToken: string): v
   );
 }
 
-/** Resolves with the exit code once a signal has stopped the server: requests in flight finish first. */
-function stopped({ server, close }: RunningServer): Promise<number> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      server.log.info({ signal }, 'shutting down');
-      // Requests in flight get 30 seconds; a client that never reads its download does not hold the process.
-      setTimeout(() => {
-        server.log.warn('requests still in flight after 30 s: exiting');
-        resolve(1);
-      }, 30_000).unref();
-      // Stop accepting, let requests in flight finish, then stop background work and the database.
-      close().then(
-        () => resolve(0),
-        (error) => {
-          server.log.error({ err: error }, 'stopping failed');
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
+/**
+ * Listens for SIGTERM and SIGINT from now on; a signal that arrives while the server starts is kept
+ * and acted on once it has started. `stopped` resolves with the exit code once a signal has stopped
+ * the server: requests in flight finish first.
+ */
+function stopOnSignals(): { stopped(running: RunningServer): Promise<number> } {
+  let received: string | undefined;
+  let act: ((signal: string) => void) | undefined;
+  const onSignal = (signal: string) => {
+    if (received) return;
+    received = signal;
+    act?.(signal);
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  return {
+    stopped: ({ server, close }) =>
+      new Promise((resolve) => {
+        act = (signal) => {
+          server.log.info({ signal }, 'shutting down');
+          // Requests in flight get 30 seconds; a client that never reads its download does not hold the process.
+          setTimeout(() => {
+            server.log.warn('requests still in flight after 30 s: exiting');
+            resolve(1);
+          }, 30_000).unref();
+          // Stop accepting, let requests in flight finish, then stop background work and the database.
+          close().then(
+            () => resolve(0),
+            (error) => {
+              server.log.error({ err: error }, 'stopping failed');
+              resolve(1);
+            },
+          );
+        };
+        if (received) act(received);
+      }),
+  };
 }

@@ -71,15 +71,16 @@ test('a port taken is one line naming PORT; the next start, by `forge` alone, cr
       for (const line of server.stdout.trim().split('\n')) assert.doesNotThrow(() => JSON.parse(line), line);
     } finally {
       server.child.kill('SIGTERM');
-      assert.equal((await server.finished).code, 0);
+      const finished = await server.finished;
+      assert.equal(finished.code, 0, `${finished.signal}\n${finished.stderr}\n${finished.stdout.slice(-2000)}`);
     }
     // Later starts print no credentials.
     const again = startForge(['serve'], { ...instance.env, PORT: '0' });
     cleanups.push(() => again.killGroup());
     await again.waitFor(/listening on/);
     again.child.kill('SIGTERM');
-    const { code, stderr } = await again.finished;
-    assert.equal(code, 0);
+    const { code, signal, stderr } = await again.finished;
+    assert.equal(code, 0, `${signal}\n${stderr}`);
     assert.doesNotMatch(stderr, /password:/);
   } finally {
     blocker.close();

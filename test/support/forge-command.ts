@@ -12,6 +12,8 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export interface Finished {
   code: number | null;
+  /** The signal that ended it, if one did. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -46,7 +48,7 @@ export function startForge(args: string[], env: Record<string, string>, command:
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const finished = new Promise<Finished>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  const finished = new Promise<Finished>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   let ended = false;
   void finished.then(() => (ended = true));
   return {
