@@ -14,6 +14,7 @@ import type { JobHandlers } from './jobs/kinds';
 import { startBackgroundWork, type BackgroundWork, type Sweep } from './jobs/background';
 import { createServices, type Services } from './services/index';
 import type { ServiceContext } from './services/context';
+import type { Logger } from './lib/logger';
 import { ensureRootUser, type RootCredentials } from './services/users/bootstrap';
 import { hookJobs } from './services/hooks/jobs';
 import { repositoryJobs } from './services/repository/jobs';
@@ -66,16 +67,7 @@ export interface App {
 /** Builds the services and every door over a migrated database; listening and background work are `startServer`'s. */
 export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
   const server = await createHttpServer({ logLevel: config.logLevel, logger, config });
-  const ctx: ServiceContext = {
-    config,
-    db: database.db,
-    dialect: database.dialect,
-    secrets: SecretBox.open(config.dataDir),
-    jobs: new JobQueue(database.db, database.dialect, config.jobMaxAttempts),
-    files: new DiskFileStore(path.join(config.dataDir, 'files')),
-    refs: new RefsCache(),
-    log: server.log,
-  };
+  const ctx = serviceContext(config, database, server.log);
   const services = createServices(ctx);
 
   // HTTP concerns every door shares, in the order they act on a request.
@@ -94,6 +86,20 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
   await registerGitLfs(server, services.lfs, config);
   return { server, services, ctx };
+}
+
+/** What every service is given; `forge admin` builds the same over the instance it acts on. */
+export function serviceContext(config: Config, database: DbHandle, log: Logger): ServiceContext {
+  return {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    secrets: SecretBox.open(config.dataDir),
+    jobs: new JobQueue(database.db, database.dialect, config.jobMaxAttempts),
+    files: new DiskFileStore(path.join(config.dataDir, 'files')),
+    refs: new RefsCache(),
+    log,
+  };
 }
 
 /** A handler for every job kind, each from the domain that owns the work. */
@@ -148,22 +154,33 @@ export interface RunningServer extends App {
 }
 
 /**
- * Everything `forge serve` does to run: migrate, build the app, make sure `root` exists, listen,
- * then start background work.
+ * Everything `forge serve` does to run: migrate, build the app, listen (HTTP, then SSH), make
+ * sure `root` exists, then start background work. `root` is made only once both ports are held: a
+ * start that fails (a port taken) leaves no account whose generated password nobody saw.
  */
 export async function startServer(config: Config, options: { logger?: HttpLogging } = {}): Promise<RunningServer> {
   const database = openDatabase({ ...config, onIdleError: (error) => console.error(`database connection lost: ${error.message}`) });
-  await migrateToLatest(database);
-  const { server, services, ctx } = await buildApp({ config, database, logger: options.logger });
-  const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
-  await server.listen({ port: config.port, host: config.host });
-  settleListeningPort(config, (server.server.address() as AddressInfo).port);
-  const ssh = config.sshPort === null ? undefined : await startSsh(ctx, services).catch(async (error) => {
-    // SSH's port taken, say: nothing of this start stays behind.
-    await server.close();
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
     await database.db.destroy();
     throw error;
-  });
+  }
+  const { server, services, ctx } = await buildApp({ config, database, logger: options.logger });
+  let ssh: RunningSshServer | undefined;
+  try {
+    await server.listen({ port: config.port, host: config.host });
+    settleListeningPort(config, (server.server.address() as AddressInfo).port);
+    if (config.sshPort !== null) ssh = await startSsh(ctx, services);
+  } catch (error) {
+    // A port taken, say: nothing of this start stays behind.
+    await server.close();
+    await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]);
+    await database.db.destroy();
+    throw error;
+  }
+  // Only once both ports are held: a start that fails leaves no root whose password nobody saw.
+  const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
   // After the port is settled: jobs left from an earlier run may put the external URL in hook payloads.
   const background: BackgroundWork = startBackgroundWork({
     queue: ctx.jobs,

@@ -27,15 +27,33 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0011_refs_version': refsVersion.migration,
 };
 
-export async function migrateToLatest(handle: DbHandle): Promise<void> {
+function migrator(handle: DbHandle): Migrator {
   const provider: MigrationProvider = {
     async getMigrations() {
       return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(handle)]));
     },
   };
-  const { error, results } = await new Migrator({ db: handle.db, provider }).migrateToLatest();
+  return new Migrator({ db: handle.db, provider });
+}
+
+/**
+ * Which of the migrations this program knows the database has run, without changing it: `forge
+ * admin` refuses an empty database (no instance) or one not yet migrated; `forge admin check` says so.
+ */
+export async function migrationStatus(handle: DbHandle): Promise<{ executed: string[]; pending: string[] }> {
+  const all = await migrator(handle).getMigrations();
+  return {
+    executed: all.filter((migration) => migration.executedAt !== undefined).map((migration) => migration.name),
+    pending: all.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name),
+  };
+}
+
+export async function migrateToLatest(handle: DbHandle): Promise<void> {
+  const { error, results } = await migrator(handle).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
+  // Before any migration ran (the database unreachable, say), the error itself: its code names the cause.
+  if (error && !failed) throw error;
   if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
 }

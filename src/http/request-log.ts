@@ -6,7 +6,21 @@ export function requestSummary(request: { method: string; url: string; ip?: stri
 }
 
 /**
- * One `info` line per request, once it is answered: method, url, status, response time and, when
+ * A runner asks for a build every few seconds and sends its trace while one runs: at `info`, one
+ * line a second per runner would bury everything else. A build handed out (201) and a build's
+ * final state stay at `info`.
+ */
+function isRunnerPolling(request: FastifyRequest, reply: FastifyReply): boolean {
+  const route = request.routeOptions.url;
+  if (route === '/ci/api/v1/builds/register') return reply.statusCode === 204;
+  if (route === '/ci/api/v1/builds/:id/trace.txt') return true;
+  // gitlab-runner 1.x also sends the whole trace with state "running" now and then.
+  if (route === '/ci/api/v1/builds/:id' && request.method === 'PUT') return (request.body as { state?: unknown } | undefined)?.state === 'running';
+  return false;
+}
+
+/**
+ * One `info` line per request (`debug` for a runner's polling), once it is answered: method, url, status, response time and, when
  * the caller is known, `userId` (authentication adds it to the request's logger). Fastify's own
  * "incoming request" line and its other per-request notes go to `debug`; errors stay errors.
  */
@@ -18,6 +32,7 @@ export class RequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+    else if (isRunnerPolling(request, reply)) reply.log.debug(fields, 'request completed');
     else reply.log.info(fields, 'request completed');
   }
 

@@ -1,8 +1,9 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { RequestLog, requestSummary } from './request-log';
 import { routerErrorOptions } from './errors';
+import { lazyCompilersFactory } from './lazy-schemas';
 
 /** Where log lines go and from which level; false for silence (tests). */
 export type HttpLogging = false | { level?: string; stream?: NodeJS.WritableStream };
@@ -23,6 +24,8 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
     bodyLimit: 100 * 1024 * 1024,
     ...routerErrorOptions,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    // Each route's validators and serializers are compiled on first use, not all at start.
+    schemaController: { compilersFactory: lazyCompilersFactory } as FastifyServerOptions['schemaController'],
   }).withTypeProvider<TypeBoxTypeProvider>();
   // The URL is read when shown, not copied now: with PORT=0 the external URL is settled after listening.
   await server.register(swagger, {
