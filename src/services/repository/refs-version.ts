@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { RefsSnapshot } from '../../git/refs-cache';
-import { repoPathOf } from './repositories';
+import { repositoryPath } from '../../git/paths';
 
 /**
  * Says that a project's branches or tags moved: every Forge process reads its refs again at its
@@ -21,5 +21,5 @@ export async function refsMoved(ctx: ServiceContext, project: Pick<Project, 'id'
 
 /** The project's branches and tags as of its record's refs version (or newer). */
 export function refsOf(ctx: ServiceContext, project: Pick<Project, 'id' | 'refs_version'>): Promise<RefsSnapshot> {
-  return ctx.refs.get(repoPathOf(ctx, project.id), project.refs_version);
+  return ctx.refs.get(repositoryPath(ctx.config.dataDir, project.id), project.refs_version);
 }
