@@ -136,7 +136,11 @@ describe('a NUL byte', () => {
 
 describe('a record id in a path', () => {
   test('past a 32-bit integer (1e308, 2^31) names nothing: 404', async () => {
-    for (const path of ['/hooks/1e308', '/hooks/2147483648', '/broadcast_messages/1e308', `/projects/${projectId}/members/1e308`, `/groups/1/access_requests/1e308/approve`]) {
+    // A group that exists: the group's own look-up comes first (404 Group Not Found for an unknown one).
+    const group = await app.root.post('/groups', { name: 'record-ids', path: 'record-ids' });
+    assert.equal(group.status, 201);
+    const paths = ['/hooks/1e308', '/hooks/2147483648', '/broadcast_messages/1e308', `/projects/${projectId}/members/1e308`, `/groups/${group.body.id}/access_requests/1e308/approve`];
+    for (const path of paths) {
       const response = path.endsWith('approve') ? await app.root.put(path) : await app.root.get(path);
       assert.deepEqual([response.status, response.body], [404, { message: '404 Not Found' }], path);
     }
