@@ -47,7 +47,8 @@ async function registerRunners(app: BenchApp): Promise<Array<{ id: number; token
       body: JSON.stringify({ token, description: `bench-runner-${n}`, info: { name: 'gitlab-ci-multi-runner', version: '1.6.0' } }),
     });
     if (response.status === 404) return undefined;
-    if (response.status !== 201) throw new Error(`runner registration answered ${response.status}: ${response.body.toString().slice(0, 300)}`);
+    if (response.status !== 201)
+      throw new Error(`runner registration answered ${response.status}: ${response.body.toString().slice(0, 300)}`);
     runners.push(JSON.parse(response.body.toString()));
   }
   return runners;
@@ -55,7 +56,10 @@ async function registerRunners(app: BenchApp): Promise<Array<{ id: number; token
 
 const perSecond = (count: number, seconds: number) => (seconds > 0 ? count / seconds : 0);
 const latency = (report: LoadReport) => [`${report.p50.toFixed(1)} ms`, `${report.p99.toFixed(1)} ms`];
-const others = (report: LoadReport) => Object.entries(report.other).map(([status, count]) => `${count}×${status}`).join(' ') || '-';
+const others = (report: LoadReport) =>
+  Object.entries(report.other)
+    .map(([status, count]) => `${count}×${status}`)
+    .join(' ') || '-';
 
 /**
  * Runners polling for builds (50 of them, 10,000 pending builds) and running builds appending to
@@ -90,13 +94,28 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       label: 'trace',
     });
     const seedSeconds = (performance.now() - seedStarted) / 1000;
-    const pendingRows = await app.database.db.selectFrom('ci_builds').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    const pendingRows = await app.database.db
+      .selectFrom('ci_builds')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
     if (Number(pendingRows.n) !== pending) throw new Error(`${pendingRows.n} pending builds, ${pending} seeded`);
     // The server's and the client's code paths warm up before anything is measured.
     await runLoad({ mode: 'health', url: app.url, connections: RUNNERS, seconds: 1 });
 
-    const handout = await runLoad({ mode: 'register', url: app.url, runnerTokens: runners.map((runner) => runner.token), expected: pending, maxSeconds: quick ? 60 : 180 });
-    const handoutHealth = await runLoad({ mode: 'health', url: app.url, connections: RUNNERS, requests: Math.max(handout.requests, RUNNERS) });
+    const handout = await runLoad({
+      mode: 'register',
+      url: app.url,
+      runnerTokens: runners.map((runner) => runner.token),
+      expected: pending,
+      maxSeconds: quick ? 60 : 180,
+    });
+    const handoutHealth = await runLoad({
+      mode: 'health',
+      url: app.url,
+      connections: RUNNERS,
+      requests: Math.max(handout.requests, RUNNERS),
+    });
     const traced = await runLoad({ mode: 'trace', url: app.url, builds: traceBuilds, partBytes: PART_BYTES, seconds: traceSeconds });
     const traceHealth = await runLoad({ mode: 'health', url: app.url, connections: TRACE_BUILDS, seconds: traceSeconds });
 
@@ -110,13 +129,46 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       table(
         ['load', 'clients', 'requests', 'useful', 'other', 'req/s', 'useful/s', 'p50', 'p99'],
         [
-          ['POST /ci/api/v1/builds/register.json', RUNNERS, handout, `${handout.ok} builds, ${handout.empty}×204`, `${Math.round(buildsPerSecond)} builds/s`],
-          ['GET /-/health (same loops, same count)', RUNNERS, handoutHealth, String(handoutHealth.ok), `${Math.round(perSecond(handoutHealth.ok, handoutHealth.seconds))} req/s`],
-          ['PATCH /ci/api/v1/builds/:id/trace.txt', TRACE_BUILDS, traced, `${(traced.bytes / MB).toFixed(1)} MB`, `${traceMB.toFixed(1)} MB/s`],
-          ['GET /-/health (same loops, same time)', TRACE_BUILDS, traceHealth, String(traceHealth.ok), `${Math.round(perSecond(traceHealth.ok, traceHealth.seconds))} req/s`],
+          [
+            'POST /ci/api/v1/builds/register.json',
+            RUNNERS,
+            handout,
+            `${handout.ok} builds, ${handout.empty}×204`,
+            `${Math.round(buildsPerSecond)} builds/s`,
+          ],
+          [
+            'GET /-/health (same loops, same count)',
+            RUNNERS,
+            handoutHealth,
+            String(handoutHealth.ok),
+            `${Math.round(perSecond(handoutHealth.ok, handoutHealth.seconds))} req/s`,
+          ],
+          [
+            'PATCH /ci/api/v1/builds/:id/trace.txt',
+            TRACE_BUILDS,
+            traced,
+            `${(traced.bytes / MB).toFixed(1)} MB`,
+            `${traceMB.toFixed(1)} MB/s`,
+          ],
+          [
+            'GET /-/health (same loops, same time)',
+            TRACE_BUILDS,
+            traceHealth,
+            String(traceHealth.ok),
+            `${Math.round(perSecond(traceHealth.ok, traceHealth.seconds))} req/s`,
+          ],
         ].map(([name, clients, report, useful, rate]) => {
           const r = report as LoadReport;
-          return [name as string, String(clients), String(r.requests), useful as string, others(r), `${Math.round(perSecond(r.requests, r.seconds))} req/s`, rate as string, ...latency(r)];
+          return [
+            name as string,
+            String(clients),
+            String(r.requests),
+            useful as string,
+            others(r),
+            `${Math.round(perSecond(r.requests, r.seconds))} req/s`,
+            rate as string,
+            ...latency(r),
+          ];
         }),
       ),
     );
@@ -124,7 +176,13 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     const healthBeside = (report: LoadReport) => `/-/health ${Math.round(perSecond(report.ok, report.seconds))} req/s`;
     const checks: TargetCheck[] = [];
     if (handout.ok === 0 && handout.firstOther?.status === 404) {
-      checks.push({ bench: 'ci', label: handoutLabel, value: 'route answers 404', target: `≥ ${HANDOUT_TARGET} builds/s`, status: 'not available' });
+      checks.push({
+        bench: 'ci',
+        label: handoutLabel,
+        value: 'route answers 404',
+        target: `≥ ${HANDOUT_TARGET} builds/s`,
+        status: 'not available',
+      });
     } else {
       const complete = handout.ok === pending ? '' : `, only ${handout.ok} of ${pending} handed out (${others(handout)})`;
       checks.push({
@@ -136,7 +194,13 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       });
     }
     if (traced.ok === 0 && traced.firstOther?.status === 404) {
-      checks.push({ bench: 'ci', label: traceLabel, value: 'route answers 404', target: `≥ ${TRACE_TARGET_MB} MB/s`, status: 'not available' });
+      checks.push({
+        bench: 'ci',
+        label: traceLabel,
+        value: 'route answers 404',
+        target: `≥ ${TRACE_TARGET_MB} MB/s`,
+        status: 'not available',
+      });
     } else {
       const broken = Object.keys(traced.other).length > 0 ? `, stopped by ${others(traced)}: ${traced.firstOther?.body}` : '';
       checks.push({

@@ -23,7 +23,9 @@ interface ReadCase {
 const inRound = <T>(value: T[] | ((round: number) => T[]), round: number): T[] => (typeof value === 'function' ? value(round) : value);
 
 /** `api` and `git` are medians; `apiCold` is the API's first answer, before anything was cached or warmed. */
-type Outcome = { kind: 'measured'; api: number; apiCold?: number; git: number; samples: number } | { kind: 'unavailable' | 'error'; detail: string };
+type Outcome =
+  | { kind: 'measured'; api: number; apiCold?: number; git: number; samples: number }
+  | { kind: 'unavailable' | 'error'; detail: string };
 
 /**
  * `olderShas` are commits below the middle one, never asked before: a commit's diff and stats are
@@ -46,20 +48,34 @@ function readCases(fixture: Fixture, olderShas: string[]): ReadCase[] {
     {
       name: `compare, ${fixture.compareDistance} commits apart`,
       api: [`/repository/compare?from=${from}&to=${to}`],
-      git: [['log', `${from}..${to}`], ['diff', `${from}...${to}`]],
+      git: [
+        ['log', `${from}..${to}`],
+        ['diff', `${from}...${to}`],
+      ],
     },
     { name: 'contributors', api: ['/repository/contributors'], git: [['shortlog', '-sne', 'HEAD']] },
   ];
 }
 
 /** Runs the API requests and the git commands in turn, `reps` times (fewer when slow, at least 3), and keeps each side's median. */
-async function measureRead(app: BenchApp, projectId: number, repoPath: string, readCase: ReadCase, reps: number, budgetMs: number): Promise<Outcome> {
+async function measureRead(
+  app: BenchApp,
+  projectId: number,
+  repoPath: string,
+  readCase: ReadCase,
+  reps: number,
+  budgetMs: number,
+): Promise<Outcome> {
   const headers = { 'private-token': app.rootToken };
   const callApi = async (round: number): Promise<{ ms: number } | { status: number; detail: string }> => {
     let total = 0;
     for (const apiPath of inRound(readCase.api, round)) {
       const response = await timedRequest(`${app.url}/api/v3/projects/${projectId}${apiPath}`, { headers });
-      if (response.status !== 200) return { status: response.status, detail: `${apiPath.split('?')[0]}: ${response.status} ${response.body.toString().slice(0, 120)}` };
+      if (response.status !== 200)
+        return {
+          status: response.status,
+          detail: `${apiPath.split('?')[0]}: ${response.status} ${response.body.toString().slice(0, 120)}`,
+        };
       total += response.ms;
     }
     return { ms: total };
@@ -90,7 +106,10 @@ async function measureRead(app: BenchApp, projectId: number, repoPath: string, r
 
 function packBytes(repoPath: string): number {
   const packDir = path.join(repoPath, 'objects', 'pack');
-  return fs.readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((sum, f) => sum + fs.statSync(path.join(packDir, f)).size, 0);
+  return fs
+    .readdirSync(packDir)
+    .filter((f) => f.endsWith('.pack'))
+    .reduce((sum, f) => sum + fs.statSync(path.join(packDir, f)).size, 0);
 }
 
 /**
@@ -100,7 +119,11 @@ function packBytes(repoPath: string): number {
  */
 async function measureClone(httpUrl: string, repoPath: string, scratch: string, reps: number): Promise<Outcome & { bytes?: number }> {
   const probe = await timedRequest(`${httpUrl}/info/refs?service=git-upload-pack`);
-  if (probe.status !== 200) return { kind: probe.status === 404 ? 'unavailable' : 'error', detail: `info/refs: ${probe.status} ${probe.body.toString().slice(0, 120)}` };
+  if (probe.status !== 200)
+    return {
+      kind: probe.status === 404 ? 'unavailable' : 'error',
+      detail: `info/refs: ${probe.status} ${probe.body.toString().slice(0, 120)}`,
+    };
   const overHttp = (n: number) => timeSpawn('git', ['clone', '--quiet', httpUrl, path.join(scratch, `http-${n}`)]);
   const local = (n: number) => timeSpawn('git', ['clone', '--quiet', '--no-local', repoPath, path.join(scratch, `local-${n}`)]);
   await overHttp(0);
@@ -147,7 +170,9 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       `${databaseKind()}; repository of ${shape.commits} commits and ${shape.files} files, pack ${(fixture.packBytes / 2 ** 20).toFixed(1)} MiB ` +
         `(fast-import ${fixture.seconds.generate.toFixed(1)} s, gc ${fixture.seconds.gc.toFixed(1)} s)`,
     );
-    console.log(`median of up to ${reps} runs each (at least 3), API requests and git commands alternating; API times include HTTP on loopback`);
+    console.log(
+      `median of up to ${reps} runs each (at least 3), API requests and git commands alternating; API times include HTTP on loopback`,
+    );
 
     const checks: TargetCheck[] = [];
     const rows: string[][] = [];
@@ -155,8 +180,10 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     for (const readCase of readCases(fixture, olderShas)) {
       const outcome = await measureRead(app, project.id, repoPath, readCase, reps, 20_000);
       const gitText =
-        inRound(readCase.git, 0).map((args) => `git ${args.join(' ')}`).join(' + ').replace(/[0-9a-f]{40}/g, (sha) => sha.slice(0, 8)) +
-        (typeof readCase.git === 'function' ? ' (another commit each run)' : '');
+        inRound(readCase.git, 0)
+          .map((args) => `git ${args.join(' ')}`)
+          .join(' + ')
+          .replace(/[0-9a-f]{40}/g, (sha) => sha.slice(0, 8)) + (typeof readCase.git === 'function' ? ' (another commit each run)' : '');
       rows.push(row(readCase.name, gitText, outcome, ms));
       checks.push(check(readCase.name, outcome, READ_TARGET, ms));
     }
@@ -164,7 +191,8 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     const scratch = fs.mkdtempSync(path.join(app.config.dataDir, 'clones-'));
     const clone = await measureClone(project.http_url_to_repo, repoPath, scratch, cloneReps);
     const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
-    const throughput = clone.kind === 'measured' && clone.bytes ? `, ${(clone.bytes / 2 ** 20 / (clone.api / 1000)).toFixed(1)} MiB/s over HTTP` : '';
+    const throughput =
+      clone.kind === 'measured' && clone.bytes ? `, ${(clone.bytes / 2 ** 20 / (clone.api / 1000)).toFixed(1)} MiB/s over HTTP` : '';
     rows.push(row('clone', 'git clone --no-local <bare repository>', clone, seconds));
     checks.push(check(`clone${throughput}`, clone, CLONE_TARGET, seconds));
 
@@ -176,22 +204,35 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 }
 
 function row(name: string, gitText: string, outcome: Outcome, format: (value: number) => string): string[] {
-  if (outcome.kind !== 'measured') return [name, outcome.kind === 'unavailable' ? 'not available' : 'error', '-', '-', '-', '-', '-', `${gitText}  [${outcome.detail}]`];
+  if (outcome.kind !== 'measured')
+    return [name, outcome.kind === 'unavailable' ? 'not available' : 'error', '-', '-', '-', '-', '-', `${gitText}  [${outcome.detail}]`];
   const cold = outcome.apiCold;
   return [
-    name, format(outcome.api), cold === undefined ? '-' : format(cold), format(outcome.git),
-    ratio(outcome.api / outcome.git), cold === undefined ? '-' : ratio(cold / outcome.git), String(outcome.samples), gitText,
+    name,
+    format(outcome.api),
+    cold === undefined ? '-' : format(cold),
+    format(outcome.git),
+    ratio(outcome.api / outcome.git),
+    cold === undefined ? '-' : ratio(cold / outcome.git),
+    String(outcome.samples),
+    gitText,
   ];
 }
 
 function check(name: string, outcome: Outcome, target: number, format: (value: number) => string): TargetCheck {
   const base = { bench: 'git', label: name, target: `≤ ${target}× git` };
   if (outcome.kind !== 'measured') {
-    return outcome.kind === 'unavailable' ? { ...base, value: 'route answers 404', status: 'not available' } : { ...base, value: outcome.detail, status: 'misses' };
+    return outcome.kind === 'unavailable'
+      ? { ...base, value: 'route answers 404', status: 'not available' }
+      : { ...base, value: outcome.detail, status: 'misses' };
   }
   const measured = outcome.api / outcome.git;
   const cold = outcome.apiCold === undefined ? '' : ` (cold ${format(outcome.apiCold)} = ${ratio(outcome.apiCold / outcome.git)})`;
-  return { ...base, value: `${format(outcome.api)} vs ${format(outcome.git)} = ${ratio(measured)}${cold}`, status: measured <= target ? 'meets' : 'misses' };
+  return {
+    ...base,
+    value: `${format(outcome.api)} vs ${format(outcome.git)} = ${ratio(measured)}${cold}`,
+    status: measured <= target ? 'meets' : 'misses',
+  };
 }
 
 export const gitBench: Benchmark = {

@@ -52,12 +52,29 @@ async function seed(app: BenchApp, shape: { commits: number; files: number }) {
   fs.mkdirSync(path.join(repoPath, 'hooks'));
   for (let b = 1; b < BRANCHES; b++) await git(repoPath, 'branch', `feature-${String(b).padStart(2, '0')}`, `master~${b * 10}`);
   for (let t = 0; t < TAGS; t++) {
-    await git(repoPath, '-c', 'user.name=Release Bot', '-c', 'user.email=release@example.com', 'tag', '-a', '-m', `Release 1.${t}`, `v1.${t}`, `master~${(TAGS - 1 - t) * 25}`);
+    await git(
+      repoPath,
+      '-c',
+      'user.name=Release Bot',
+      '-c',
+      'user.email=release@example.com',
+      'tag',
+      '-a',
+      '-m',
+      `Release 1.${t}`,
+      `v1.${t}`,
+      `master~${(TAGS - 1 - t) * 25}`,
+    );
   }
   await app.database.db.updateTable('projects').set({ default_branch: 'master' }).where('id', '=', world.projectId).execute();
   await refsMoved(app.ctx, { id: world.projectId });
   const head = await git(repoPath, 'rev-parse', 'master');
-  await seedPipelines(app.database, app.ctx.secrets, [{ id: world.projectId, sha: head }], { pipelines: 50, buildsPerPipeline: 2, status: 'pending', label: 'gpt' });
+  await seedPipelines(app.database, app.ctx.secrets, [{ id: world.projectId, sha: head }], {
+    pipelines: 50,
+    buildsPerPipeline: 2,
+    status: 'pending',
+    label: 'gpt',
+  });
   const compareFrom = await git(repoPath, 'rev-parse', `master~${COMPARE_DISTANCE}`);
   const mergeRequestId = await seedMergeRequest(app, world.projectId, await git(repoPath, 'rev-parse', 'master~100'));
   // A server in service has its statistics gathered and its tables vacuumed by autovacuum; a
@@ -71,10 +88,21 @@ async function seed(app: BenchApp, shape: { commits: number; files: number }) {
  * it by the files API, the request into master, and a few notes. Answers its id.
  */
 async function seedMergeRequest(app: BenchApp, projectId: number, startSha: string): Promise<number> {
-  const call = (method: string, route: string, body?: unknown) => apiCall(app.url, app.rootToken, method, `/projects/${projectId}${route}`, body);
+  const call = (method: string, route: string, body?: unknown) =>
+    apiCall(app.url, app.rootToken, method, `/projects/${projectId}${route}`, body);
   await call('POST', '/repository/branches', { branch_name: 'review', ref: startSha });
-  await call('POST', '/repository/files', { file_path: 'REVIEW.md', branch_name: 'review', content: 'Under review\n', commit_message: 'Add REVIEW.md' });
-  const mergeRequest = await call('POST', '/merge_requests', { source_branch: 'review', target_branch: 'master', title: 'Review the review notes', description: 'See REVIEW.md' });
+  await call('POST', '/repository/files', {
+    file_path: 'REVIEW.md',
+    branch_name: 'review',
+    content: 'Under review\n',
+    commit_message: 'Add REVIEW.md',
+  });
+  const mergeRequest = await call('POST', '/merge_requests', {
+    source_branch: 'review',
+    target_branch: 'master',
+    title: 'Review the review notes',
+    description: 'See REVIEW.md',
+  });
   for (let n = 0; n < 10; n++) await call('POST', `/merge_requests/${mergeRequest.id}/notes`, { body: `Note ${n + 1} on the change` });
   return mergeRequest.id;
 }
@@ -114,8 +142,13 @@ function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
 
 /** The floor: a bare `node:http` server answering 1 KB of JSON, in this process as Forge is. */
 async function startBareServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const items = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `item ${i + 1}`, path: `group/item-${i + 1}`, visibility: 'internal' }));
-  const body = Buffer.from(JSON.stringify({ items, padding: '' }).padEnd(1000, ' ').slice(0, 1000) + '\n  ');
+  const items = Array.from({ length: 12 }, (_, i) => ({
+    id: i + 1,
+    name: `item ${i + 1}`,
+    path: `group/item-${i + 1}`,
+    visibility: 'internal',
+  }));
+  const body = Buffer.from(`${JSON.stringify({ items, padding: '' }).padEnd(1000, ' ').slice(0, 1000)}\n  `);
   const server = http.createServer({ keepAliveTimeout: 60_000 }, (_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
     response.end(body);
@@ -149,7 +182,11 @@ async function measureCost(target: OpenLoadTarget): Promise<Cost> {
   await worker();
   const wallMs = performance.now() - started;
   const cpuMs = serverCpuMs() - cpuBefore;
-  return { cpuMs: cpuMs / COST_REQUESTS, databaseMs: cpuSince(databaseBefore, postgresCpu()) / COST_REQUESTS, wallMs: wallMs / COST_REQUESTS };
+  return {
+    cpuMs: cpuMs / COST_REQUESTS,
+    databaseMs: cpuSince(databaseBefore, postgresCpu()) / COST_REQUESTS,
+    wallMs: wallMs / COST_REQUESTS,
+  };
 }
 
 interface Cost {
@@ -176,12 +213,29 @@ const verdict = (summary: LoadSummary, threshold: number) => (gptPasses(summary,
 
 function row(name: string, summary: LoadSummary): string[] {
   return [
-    name, perSecond(summary.targetRate), perSecond(summary.achievedRate), ms(summary.p50), ms(summary.p90), ms(summary.p99),
-    percent(summary.success), verdict(summary, GPT_THRESHOLD_MS), verdict(summary, TARGET_P90_MS),
+    name,
+    perSecond(summary.targetRate),
+    perSecond(summary.achievedRate),
+    ms(summary.p50),
+    ms(summary.p90),
+    ms(summary.p99),
+    percent(summary.success),
+    verdict(summary, GPT_THRESHOLD_MS),
+    verdict(summary, TARGET_P90_MS),
   ];
 }
 
-const HEADER = ['scenario', 'target', 'achieved', 'p50 TTFB', 'p90 TTFB', 'p99 TTFB', 'success', `GPT (${GPT_THRESHOLD_MS} ms)`, `p90 < ${TARGET_P90_MS} ms`];
+const HEADER = [
+  'scenario',
+  'target',
+  'achieved',
+  'p50 TTFB',
+  'p90 TTFB',
+  'p99 TTFB',
+  'success',
+  `GPT (${GPT_THRESHOLD_MS} ms)`,
+  `p90 < ${TARGET_P90_MS} ms`,
+];
 
 function describe(summary: LoadSummary): string {
   return `${perSecond(summary.achievedRate)} of ${perSecond(summary.targetRate)}, p90 ${ms(summary.p90)}, ${percent(summary.success)} ok`;
@@ -216,9 +270,14 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       `${databaseKind()}; seeded in ${((performance.now() - started) / 1000).toFixed(1)} s: 100 projects, 302 users, 25 groups, 5,000 issues, 10,000 notes; ` +
         `repository of ${shape.commits} commits over ${shape.files} files, ${BRANCHES} branches, ${TAGS} annotated tags, 50 pipelines; compare ${COMPARE_DISTANCE} commits apart`,
     );
-    console.log(`open model: request i due at start + i/rate, TTFB from its due time; ${seconds} s window per run (+ up to ${graceSeconds} s for late answers)`);
+    console.log(
+      `open model: request i due at start + i/rate, TTFB from its due time; ${seconds} s window per run (+ up to ${graceSeconds} s for late answers)`,
+    );
 
-    const target = (apiPath: string): OpenLoadTarget => ({ url: `${app.url}/api/v3${apiPath}`, headers: { 'private-token': seeded.world.benchToken } });
+    const target = (apiPath: string): OpenLoadTarget => ({
+      url: `${app.url}/api/v3${apiPath}`,
+      headers: { 'private-token': seeded.world.benchToken },
+    });
     // Requests given up by the generator are still worked on by the server: before the next run, one
     // request to each target, after them in the queue, waits until they are done.
     const load = async (targets: OpenLoadTarget[], rate: number) => {
@@ -234,7 +293,9 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       for (const scenario of chosen.length > 0 ? chosen : all) {
         costRows.push(costRow(scenario.name, await profiled(scenario.name, () => measureCost(target(scenario.path)))));
       }
-      console.log(table(['scenario', 'CPU per request', 'PostgreSQL CPU', 'wall per request', 'requests/s (one after the other)'], costRows));
+      console.log(
+        table(['scenario', 'CPU per request', 'PostgreSQL CPU', 'wall per request', 'requests/s (one after the other)'], costRows),
+      );
       return checks;
     }
 
@@ -257,10 +318,19 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 
     if (!only) {
       const bareMix = (await load([{ url: bare.url }], mixRate)).total;
-      const mix = await profiled('mix', () => load(all.map((s) => target(s.path)), mixRate));
+      const mix = await profiled('mix', () =>
+        load(
+          all.map((s) => target(s.path)),
+          mixRate,
+        ),
+      );
       console.log(`\nall ${all.length} scenarios as one mix at ${mixRate}/s, equal shares, interleaved:`);
       console.log(
-        table(HEADER, [row('bare node:http, 1 KB JSON', bareMix), row('mix, all scenarios', mix.total), ...all.map((s, i) => row(`  ${s.name}`, mix.perTarget[i]))]),
+        table(HEADER, [
+          row('bare node:http, 1 KB JSON', bareMix),
+          row('mix, all scenarios', mix.total),
+          ...all.map((s, i) => row(`  ${s.name}`, mix.perTarget[i])),
+        ]),
       );
       console.log(`mix p90 TTFB in each 10 s of the window: ${mix.p90ByWindow.map(ms).join(', ')}`);
       checks.push({

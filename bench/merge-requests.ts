@@ -43,7 +43,8 @@ async function buildWork(dir: string, rounds: number): Promise<void> {
     await git(dir, 'commit', '-q', '-m', `master ${round}`);
   }
   await git(dir, 'checkout', '-q', '-b', 'big', 'master');
-  for (let file = BASE_FILES - BIG_FILES; file < BASE_FILES; file++) fs.appendFileSync(path.join(dir, `dir${file % 50}`, `file${file}.txt`), 'added by big\n');
+  for (let file = BASE_FILES - BIG_FILES; file < BASE_FILES; file++)
+    fs.appendFileSync(path.join(dir, `dir${file % 50}`, `file${file}.txt`), 'added by big\n');
   await git(dir, 'commit', '-q', '-am', 'big change');
   // Another as big, over other files: the first look at a new merge request of that size.
   await git(dir, 'checkout', '-q', '-b', 'big2', 'master');
@@ -77,15 +78,25 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     await git(scratch, 'config', 'user.name', 'Bench');
     await git(scratch, 'config', 'user.email', 'bench@example.com');
     const headers = { 'private-token': app.rootToken, 'content-type': 'application/json' };
-    console.log(`${databaseKind()}; ${BASE_FILES} files, ${rounds} merges of a 5-file branch (after 1 untimed), master moved on before each; changes of a ${BIG_FILES}-file merge request`);
+    console.log(
+      `${databaseKind()}; ${BASE_FILES} files, ${rounds} merges of a 5-file branch (after 1 untimed), master moved on before each; changes of a ${BIG_FILES}-file merge request`,
+    );
 
     // Merges: the same branches, in the same order, through the API and in the scratch clone.
     const apiTimes: number[] = [];
     const gitTimes: number[] = [];
     for (let round = 0; round <= rounds; round++) {
-      const mr = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, { source_branch: `topic-${round}`, target_branch: 'master', title: `Merge topic-${round}` });
+      const mr = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, {
+        source_branch: `topic-${round}`,
+        target_branch: 'master',
+        title: `Merge topic-${round}`,
+      });
       await settle(app);
-      const merged = await timedRequest(`${app.url}/api/v3/projects/${project.id}/merge_requests/${mr.id}/merge`, { method: 'PUT', headers, body: '{}' });
+      const merged = await timedRequest(`${app.url}/api/v3/projects/${project.id}/merge_requests/${mr.id}/merge`, {
+        method: 'PUT',
+        headers,
+        body: '{}',
+      });
       if (merged.status !== 200) throw new Error(`merge answered ${merged.status}: ${merged.body.toString().slice(0, 200)}`);
       const local = await timeSpawn('git', ['merge', '-q', '--no-ff', '--no-edit', `origin/topic-${round}`], { cwd: scratch });
       await settle(app);
@@ -95,13 +106,21 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     }
 
     // Changes of the big merge request beside `git diff` of the same range.
-    const big = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, { source_branch: 'big', target_branch: 'master', title: 'Merge big' });
+    const big = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, {
+      source_branch: 'big',
+      target_branch: 'master',
+      title: 'Merge big',
+    });
     await settle(app);
     const changesUrl = `${app.url}/api/v3/projects/${project.id}/merge_requests/${big.id}/changes`;
     const first = await timedRequest(changesUrl, { headers });
     if (first.status !== 200) throw new Error(`changes answered ${first.status}`);
     const changed = JSON.parse(first.body.toString()).changes.length;
-    const big2 = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, { source_branch: 'big2', target_branch: 'master', title: 'Merge big2' });
+    const big2 = await apiCall(app.url, app.rootToken, 'POST', `/projects/${project.id}/merge_requests`, {
+      source_branch: 'big2',
+      target_branch: 'master',
+      title: 'Merge big2',
+    });
     await settle(app);
     // The first look at a new merge request's changes, after its background work (which reads the
     // version's diff, as 8.12 stored it when the version was made).
@@ -121,13 +140,33 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     }
 
     const cases = [
-      { name: 'PUT …/merge', beside: 'git merge --no-ff (working clone)', api: median(apiTimes), git: median(gitTimes), runs: apiTimes.length },
-      { name: `GET …/changes (${changed} files), first look`, beside: 'git diff master...big (bare)', api: firstLook.ms, git: median(diffTimes), runs: 1 },
-      { name: `GET …/changes (${changed} files), again`, beside: 'git diff master...big (bare)', api: median(changesTimes), git: median(diffTimes), runs: changesTimes.length },
+      {
+        name: 'PUT …/merge',
+        beside: 'git merge --no-ff (working clone)',
+        api: median(apiTimes),
+        git: median(gitTimes),
+        runs: apiTimes.length,
+      },
+      {
+        name: `GET …/changes (${changed} files), first look`,
+        beside: 'git diff master...big (bare)',
+        api: firstLook.ms,
+        git: median(diffTimes),
+        runs: 1,
+      },
+      {
+        name: `GET …/changes (${changed} files), again`,
+        beside: 'git diff master...big (bare)',
+        api: median(changesTimes),
+        git: median(diffTimes),
+        runs: changesTimes.length,
+      },
     ];
     const rows = cases.map((c) => [c.name, ms(c.api), ms(c.git), ratio(c.api / c.git), String(c.runs), c.beside]);
     console.log(table(['case', 'API', 'git', 'API/git', 'runs', 'git command'], rows));
-    console.log(`GET …/changes cold (nothing kept: another process, or after a restart): ${ms(cold.ms)} = ${ratio(cold.ms / median(diffTimes))} git`);
+    console.log(
+      `GET …/changes cold (nothing kept: another process, or after a restart): ${ms(cold.ms)} = ${ratio(cold.ms / median(diffTimes))} git`,
+    );
     return cases.map((c) => ({
       bench: 'merge-requests',
       label: c.name,

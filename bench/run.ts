@@ -13,7 +13,17 @@ import { gptBench } from './gpt';
 import { sshBench } from './ssh';
 import { mergeRequestsBench } from './merge-requests';
 
-const benchmarks: Benchmark[] = [userBench, projectsBench, gitBench, sshBench, ciBench, runnerBench, collaborationBench, mergeRequestsBench, gptBench];
+const benchmarks: Benchmark[] = [
+  userBench,
+  projectsBench,
+  gitBench,
+  sshBench,
+  ciBench,
+  runnerBench,
+  collaborationBench,
+  mergeRequestsBench,
+  gptBench,
+];
 
 function usage(): never {
   console.error(`usage: npm run bench -- [--quick] [${benchmarks.map((b) => b.name).join(' ')}]`);
@@ -51,7 +61,12 @@ async function main(): Promise<void> {
   closeConnections();
 
   console.log('\n== summary');
-  console.log(table(['bench', 'measure', 'value', 'target', 'result'], checks.map((c) => [c.bench, c.label, c.value, c.target, c.status])));
+  console.log(
+    table(
+      ['bench', 'measure', 'value', 'target', 'result'],
+      checks.map((c) => [c.bench, c.label, c.value, c.target, c.status]),
+    ),
+  );
   // Benchmarks measure: a missed target is news, not a failure. Only a benchmark that could not run fails.
   if (failed) process.exitCode = 1;
 }

@@ -55,7 +55,9 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       if (n > 0) latencies.push(performance.now() - started);
     }
     const latency = median(latencies);
-    console.log(`push → pipeline success, ${samples} pushes: median ${ms(latency)}, min ${ms(Math.min(...latencies))}, max ${ms(Math.max(...latencies))}`);
+    console.log(
+      `push → pipeline success, ${samples} pushes: median ${ms(latency)}, min ${ms(Math.min(...latencies))}, max ${ms(Math.max(...latencies))}`,
+    );
 
     // (b) many trivial jobs in one pipeline.
     const many = await apiCall(app.url, app.rootToken, 'POST', '/projects', { name: 'runner-throughput' });
@@ -78,7 +80,13 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
         target: `< ${ms(LATENCY_TARGET_MS)}`,
         status: latency < LATENCY_TARGET_MS ? 'meets' : 'misses',
       },
-      { bench: 'runner', label: `trivial builds by one runner, --concurrency ${BUILDS_PER_MINUTE_CONCURRENCY}`, value: `${perMinute.toFixed(0)} builds/min`, target: '(measured)', status: 'meets' },
+      {
+        bench: 'runner',
+        label: `trivial builds by one runner, --concurrency ${BUILDS_PER_MINUTE_CONCURRENCY}`,
+        value: `${perMinute.toFixed(0)} builds/min`,
+        target: '(measured)',
+        status: 'meets',
+      },
     ];
   } finally {
     await runner.close();

@@ -26,10 +26,20 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyFile]);
     await apiCall(app.url, app.rootToken, 'POST', '/user/keys', { title: 'bench', key: fs.readFileSync(`${keyFile}.pub`, 'utf8') });
     const sshCommand = `ssh -i ${keyFile} -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -F /dev/null`;
-    console.log(`${databaseKind()}; repository of ${shape.commits} commits and ${shape.files} files, pack ${(fixture.packBytes / 2 ** 20).toFixed(1)} MiB; ${project.ssh_url_to_repo}`);
+    console.log(
+      `${databaseKind()}; repository of ${shape.commits} commits and ${shape.files} files, pack ${(fixture.packBytes / 2 ** 20).toFixed(1)} MiB; ${project.ssh_url_to_repo}`,
+    );
 
     const ways: Record<string, (n: number) => Promise<{ ms: number }>> = {
-      'over SSH': (n) => timeSpawn('git', ['-c', `core.sshCommand=${sshCommand}`, 'clone', '--quiet', project.ssh_url_to_repo, path.join(scratch, `ssh-${n}`)]),
+      'over SSH': (n) =>
+        timeSpawn('git', [
+          '-c',
+          `core.sshCommand=${sshCommand}`,
+          'clone',
+          '--quiet',
+          project.ssh_url_to_repo,
+          path.join(scratch, `ssh-${n}`),
+        ]),
       'over HTTP': (n) => timeSpawn('git', ['clone', '--quiet', project.http_url_to_repo, path.join(scratch, `http-${n}`)]),
       'git clone --no-local': (n) => timeSpawn('git', ['clone', '--quiet', '--no-local', repoPath, path.join(scratch, `local-${n}`)]),
     };
@@ -46,7 +56,12 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 
     const local = median(times['git clone --no-local']);
     const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
-    console.log(table(['clone', 'median', 'vs --no-local', 'runs'], names.map((name) => [name, seconds(median(times[name])), ratio(median(times[name]) / local), String(reps)])));
+    console.log(
+      table(
+        ['clone', 'median', 'vs --no-local', 'runs'],
+        names.map((name) => [name, seconds(median(times[name])), ratio(median(times[name]) / local), String(reps)]),
+      ),
+    );
     const overSsh = median(times['over SSH']);
     return [
       {

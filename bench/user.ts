@@ -23,7 +23,12 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
     const targets: { name: string; db: string; url: string; headers?: Record<string, string> }[] = [
-      { name: 'Forge GET /api/v3/user (private token)', db: databaseKind(), url: `${app.url}/api/v3/user`, headers: { 'private-token': token } },
+      {
+        name: 'Forge GET /api/v3/user (private token)',
+        db: databaseKind(),
+        url: `${app.url}/api/v3/user`,
+        headers: { 'private-token': token },
+      },
       { name: 'bare Fastify, same JSON', db: 'none', url: `${bareUrl}/api/v3/user` },
       // Not a target: what Forge's request pipeline costs on a route with no database and no authentication.
       { name: 'Forge GET /-/health (for reference)', db: 'none', url: `${app.url}/-/health` },
@@ -79,7 +84,13 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 
 async function createUser(url: string, rootToken: string): Promise<{ user: any; token: string }> {
   const password = 'benchpassword';
-  const user = await apiCall(url, rootToken, 'POST', '/users', { email: 'bench@example.com', password, name: 'Bench User', username: 'bench', confirm: false });
+  const user = await apiCall(url, rootToken, 'POST', '/users', {
+    email: 'bench@example.com',
+    password,
+    name: 'Bench User',
+    username: 'bench',
+    confirm: false,
+  });
   // The private token comes from signing in, as a client gets it.
   const session = await apiCall(url, '', 'POST', '/session', { login: 'bench', password });
   return { user, token: session.private_token };

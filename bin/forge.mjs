@@ -25,7 +25,8 @@ const sources = path.join(root, 'src');
 if (builtAt > 0 && (!fs.existsSync(sources) || newest(sources) <= builtAt)) {
   await import(new URL('../dist/main.js', import.meta.url).href);
 } else {
-  if (builtAt > 0) process.stderr.write('forge: src/ changed since the last build: running the sources (npm run build makes starting quicker)\n');
+  if (builtAt > 0)
+    process.stderr.write('forge: src/ changed since the last build: running the sources (npm run build makes starting quicker)\n');
   const { register } = await import('tsx/esm/api');
   register();
   await import('../src/main.ts');

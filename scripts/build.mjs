@@ -17,7 +17,9 @@ try {
   tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 } catch {
   // `npm ci --omit=dev` leaves TypeScript out: Forge still runs, from the sources through tsx (bin/forge.mjs).
-  console.error('forge build: TypeScript is not installed (npm ci --omit=dev?): nothing compiled, npm start will run the sources through tsx');
+  console.error(
+    'forge build: TypeScript is not installed (npm ci --omit=dev?): nothing compiled, npm start will run the sources through tsx',
+  );
   process.exit(0);
 }
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });

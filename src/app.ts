@@ -109,7 +109,14 @@ function jobHandlers(ctx: ServiceContext, services: Services): JobHandlers {
     ...hookJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
-    ...mergeRequestJobs({ ctx, projects, users, merging: services.mergeRequestMerging, contents: services.mergeRequestContents, todos: mergeRequestTodos }),
+    ...mergeRequestJobs({
+      ctx,
+      projects,
+      users,
+      merging: services.mergeRequestMerging,
+      contents: services.mergeRequestContents,
+      todos: mergeRequestTodos,
+    }),
   };
 }
 
@@ -137,7 +144,11 @@ async function startSsh(ctx: ServiceContext, services: Services): Promise<Runnin
     repoPath: (projectId) => services.repositories.path(projectId),
     // Builds never reach SSH (they fetch over HTTP with their token): only users and deploy keys ask.
     lfs: (caller, project, operation) =>
-      services.lfs.sshCredential(caller.kind === 'user' ? { userId: caller.user.id } : { deployKeyId: caller.kind === 'deploy_key' ? caller.keyId : 0 }, project, operation),
+      services.lfs.sshCredential(
+        caller.kind === 'user' ? { userId: caller.user.id } : { deployKeyId: caller.kind === 'deploy_key' ? caller.keyId : 0 },
+        project,
+        operation,
+      ),
     externalUrl: () => config.externalUrl,
     log: ctx.log,
   });

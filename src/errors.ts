@@ -15,8 +15,7 @@ export class ApiError extends Error {
 }
 
 /** `404 Project Not Found`, or `404 Not Found` without a resource. */
-export const notFound = (resource?: string) =>
-  new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
+export const notFound = (resource?: string) => new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
 
 /** A 404 whose message names what is missing in GitLab's own words (`No such tag`). */
 export const notFoundMessage = (message: string) => new ApiError(404, { message });
@@ -26,16 +25,13 @@ export const recordNotFound = () => new ApiError(404, { message: '404 Not found'
 
 export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized' });
 
-export const forbidden = (reason?: string) =>
-  new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' });
+export const forbidden = (reason?: string) => new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' });
 
 /** A required parameter is missing or blank. */
-export const notGiven = (attribute: string) =>
-  new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
+export const notGiven = (attribute: string) => new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
 
 /** A parameter has the wrong type or an unknown value. */
-export const invalidParam = (attribute: string) =>
-  new ApiError(400, { message: `400 (Bad request) "${attribute}" is invalid` });
+export const invalidParam = (attribute: string) => new ApiError(400, { message: `400 (Bad request) "${attribute}" is invalid` });
 
 export const badRequest = (message: string) => new ApiError(400, { message });
 
@@ -63,7 +59,17 @@ export const notFoundWithMessages = (resource: string, messages: ValidationMessa
 
 /** `String#inspect`'s escapes: named ones, `#` before an interpolation, `\u00XX` for other controls. */
 const RUBY_ESCAPES: Record<string, string> = {
-  '\\': '\\\\', '"': '\\"', '#': '\\#', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\x1b': '\\e', '\x07': '\\a', '\b': '\\b', '\v': '\\v', '\f': '\\f',
+  '\\': '\\\\',
+  '"': '\\"',
+  '#': '\\#',
+  '\n': '\\n',
+  '\t': '\\t',
+  '\r': '\\r',
+  '\x1b': '\\e',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\v': '\\v',
+  '\f': '\\f',
 };
 
 export const rubyString = (text: string) =>
@@ -71,9 +77,10 @@ export const rubyString = (text: string) =>
 
 /** `Hash#inspect` of an errors hash: symbol keys, arrays of strings. */
 function rubyInspect(messages: ValidationMessages): string {
-  return `{${Object.entries(messages).map(([field, texts]) => `:${field}=>[${texts.map(rubyString).join(', ')}]`).join(', ')}}`;
+  return `{${Object.entries(messages)
+    .map(([field, texts]) => `:${field}=>[${texts.map(rubyString).join(', ')}]`)
+    .join(', ')}}`;
 }
-
 
 export const notModified = () => new ApiError(304, undefined);
 

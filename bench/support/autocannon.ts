@@ -18,7 +18,10 @@ const cli = createRequire(import.meta.url).resolve('autocannon');
  * Runs autocannon in its own process, so that the load generator never shares the server's event
  * loop: on a 2-core machine the server keeps one core, the client the other.
  */
-export function loadTest(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export function loadTest(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
   const args = [cli, '--json', '--no-progress', '-c', String(options.connections), '-d', String(options.seconds)];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
   args.push(url);

@@ -22,7 +22,28 @@ export interface Fixture {
   seconds: { generate: number; gc: number };
 }
 
-const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'sierra', 'tango'];
+const WORDS = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliet',
+  'kilo',
+  'lima',
+  'mike',
+  'november',
+  'oscar',
+  'papa',
+  'quebec',
+  'romeo',
+  'sierra',
+  'tango',
+];
 const TOP = ['app', 'lib', 'docs', 'test', 'tools', 'config', 'scripts', 'assets', 'spec', 'vendor'];
 const EXTENSIONS = ['ts', 'md', 'json', 'txt', 'js'];
 const DEEP_FOLDER = 'lib/core/internal/engine/render/passes/shader/glsl';
@@ -66,7 +87,7 @@ function* stream(shape: FixtureShape): Generator<string> {
   const paths = layout(shape.files);
   const contents = paths.map(() => Array.from({ length: 20 + Math.floor(next() * 40) }, line));
   const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
-  const file = (i: number) => `M 100644 inline ${paths[i]}\n${data(contents[i].join('\n') + '\n')}`;
+  const file = (i: number) => `M 100644 inline ${paths[i]}\n${data(`${contents[i].join('\n')}\n`)}`;
 
   for (let n = 1; n <= shape.commits; n++) {
     // Activity follows roughly a power law: a few authors write most commits.
@@ -121,16 +142,28 @@ export async function buildFixture(repoPath: string, shape: FixtureShape): Promi
   const started = performance.now();
   await timeSpawn('git', ['init', '--bare', '--quiet', '--initial-branch=master', repoPath]);
   const marks = path.join(path.dirname(repoPath), `${path.basename(repoPath)}.marks`);
-  await timeSpawn('git', ['fast-import', '--quiet', '--done', `--export-marks=${marks}`], { cwd: repoPath, input: Readable.from(batched(stream(shape))) });
+  await timeSpawn('git', ['fast-import', '--quiet', '--done', `--export-marks=${marks}`], {
+    cwd: repoPath,
+    input: Readable.from(batched(stream(shape))),
+  });
   const generated = performance.now();
   // A served repository gets `gc --auto` after pushes: packed, with a commit-graph.
   await timeSpawn('git', ['gc', '--quiet'], { cwd: repoPath });
   const collected = performance.now();
 
-  const markLines = new Map(fs.readFileSync(marks, 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]));
+  const markLines = new Map(
+    fs
+      .readFileSync(marks, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ') as [string, string]),
+  );
   fs.rmSync(marks);
   const packDir = path.join(repoPath, 'objects', 'pack');
-  const packBytes = fs.readdirSync(packDir).filter((f) => f.endsWith('.pack')).reduce((sum, f) => sum + fs.statSync(path.join(packDir, f)).size, 0);
+  const packBytes = fs
+    .readdirSync(packDir)
+    .filter((f) => f.endsWith('.pack'))
+    .reduce((sum, f) => sum + fs.statSync(path.join(packDir, f)).size, 0);
   const blobPath = layout(shape.files).find((p) => p.startsWith('app/'))!;
   return {
     middleSha: markLines.get(`:${Math.floor(shape.commits / 2)}`)!,

@@ -13,7 +13,10 @@ export interface TimedResponse {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** Sends one request and reads the whole answer, timing it with the same clock as `timeSpawn`. */
-export function timedRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<TimedResponse> {
+export function timedRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<TimedResponse> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, agent }, (response) => {
@@ -21,7 +24,12 @@ export function timedRequest(url: string, options: { method?: string; headers?: 
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), ms: performance.now() - started }),
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+          ms: performance.now() - started,
+        }),
       );
     });
     request.on('error', reject);
@@ -33,7 +41,11 @@ export function timedRequest(url: string, options: { method?: string; headers?: 
 export async function apiCall(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
   const headers: Record<string, string> = token ? { 'private-token': token } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await timedRequest(`${baseUrl}/api/v3${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await timedRequest(`${baseUrl}/api/v3${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${response.body.toString().slice(0, 300)}`);
   return response.body.length ? JSON.parse(response.body.toString()) : undefined;
 }

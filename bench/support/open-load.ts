@@ -77,7 +77,9 @@ function summarize(samples: Sample[], rate: number, seconds: number, end: number
 }
 
 export function gptPasses(summary: LoadSummary, thresholdMs: number): boolean {
-  return summary.p90 < thresholdMs && summary.achievedRate >= GPT_RULES.rateShare * summary.targetRate && summary.success > GPT_RULES.success;
+  return (
+    summary.p90 < thresholdMs && summary.achievedRate >= GPT_RULES.rateShare * summary.targetRate && summary.success > GPT_RULES.success
+  );
 }
 
 async function generate(plan: OpenLoadPlan): Promise<OpenLoadReport> {
@@ -133,7 +135,14 @@ async function generate(plan: OpenLoadPlan): Promise<OpenLoadReport> {
   return {
     total: summarize(samples, plan.rate, plan.seconds, end),
     p90ByWindow: windows.map((ttfbs) => percentile(ttfbs, 90)),
-    perTarget: plan.targets.map((_, t) => summarize(samples.filter((s) => s.target === t), plan.rate / plan.targets.length, plan.seconds, end)),
+    perTarget: plan.targets.map((_, t) =>
+      summarize(
+        samples.filter((s) => s.target === t),
+        plan.rate / plan.targets.length,
+        plan.seconds,
+        end,
+      ),
+    ),
   };
 }
 

@@ -50,22 +50,30 @@ interface Answer {
 
 function send(agent: http.Agent, url: string, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('error', reject);
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text, headers: response.headers }));
-    });
+    const request = http.request(
+      url,
+      { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('error', reject);
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text, headers: response.headers }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
 }
 
-const nearest = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]);
+const nearest = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 /** Runs `loops` concurrent request loops; each loop calls `step` until it answers false. */
-async function drive(loops: number, step: (loop: number, tally: (answer: Answer, useful: boolean) => void) => Promise<boolean>): Promise<LoadReport> {
+async function drive(
+  loops: number,
+  step: (loop: number, tally: (answer: Answer, useful: boolean) => void) => Promise<boolean>,
+): Promise<LoadReport> {
   const report: LoadReport = { requests: 0, ok: 0, empty: 0, other: {}, bytes: 0, seconds: 0, p50: NaN, p99: NaN };
   const latencies: number[] = [];
   const started = performance.now();
@@ -104,7 +112,13 @@ function register(plan: Extract<LoadPlan, { mode: 'register' }>, agent: http.Age
   let lastHanded = performance.now();
   let failed = false;
   return drive(plan.runnerTokens.length, async (loop, tally) => {
-    const answer = await send(agent, `${plan.url}/ci/api/v1/builds/register.json`, 'POST', headers, JSON.stringify({ token: plan.runnerTokens[loop], info }));
+    const answer = await send(
+      agent,
+      `${plan.url}/ci/api/v1/builds/register.json`,
+      'POST',
+      headers,
+      JSON.stringify({ token: plan.runnerTokens[loop], info }),
+    );
     if (answer.status === 201) {
       handed += 1;
       lastHanded = performance.now();
@@ -133,7 +147,12 @@ function trace(plan: Extract<LoadPlan, { mode: 'trace' }>, agent: http.Agent): P
       agent,
       `${plan.url}/ci/api/v1/builds/${build.id}/trace.txt`,
       'PATCH',
-      { 'content-type': 'text/plain', 'build-token': build.token, 'content-range': `${start}-${start + part.length}`, 'user-agent': RUNNER_USER_AGENT },
+      {
+        'content-type': 'text/plain',
+        'build-token': build.token,
+        'content-range': `${start}-${start + part.length}`,
+        'user-agent': RUNNER_USER_AGENT,
+      },
       part,
     );
     if (answer.status === 202) {
@@ -162,7 +181,8 @@ async function main(): Promise<void> {
   const plan = JSON.parse(process.argv[2]) as LoadPlan;
   const connections = plan.mode === 'register' ? plan.runnerTokens.length : plan.mode === 'trace' ? plan.builds.length : plan.connections;
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const report = plan.mode === 'register' ? await register(plan, agent) : plan.mode === 'trace' ? await trace(plan, agent) : await health(plan, agent);
+  const report =
+    plan.mode === 'register' ? await register(plan, agent) : plan.mode === 'trace' ? await trace(plan, agent) : await health(plan, agent);
   agent.destroy();
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }

@@ -37,7 +37,12 @@ const at = (n: number) => new Date(BASE_TIME + n * 1000).toISOString();
  * out again. Deterministic but for the tokens. PostgreSQL is analyzed afterwards, as autovacuum
  * would soon do.
  */
-export async function seedPipelines({ db, dialect }: DbHandle, secrets: SecretBox, projects: CiProject[], shape: PipelineShape): Promise<SeededBuild[]> {
+export async function seedPipelines(
+  { db, dialect }: DbHandle,
+  secrets: SecretBox,
+  projects: CiProject[],
+  shape: PipelineShape,
+): Promise<SeededBuild[]> {
   const seeded = await db.transaction().execute(async (trx) => {
     const pipelineRows: Insertable<CiPipelinesTable>[] = Array.from({ length: shape.pipelines }, (_, p) => {
       const project = projects[p % projects.length];

@@ -34,7 +34,18 @@ const PROJECTS = 100;
 const EXTRA_USERS = 250;
 const LABELS_PER_PROJECT = 10;
 const MILESTONES_PER_PROJECT = 5;
-const LABEL_TITLES = ['bug', 'feature', 'regression', 'security', 'performance', 'documentation', 'ux', 'backend', 'frontend', 'discussion'];
+const LABEL_TITLES = [
+  'bug',
+  'feature',
+  'regression',
+  'security',
+  'performance',
+  'documentation',
+  'ux',
+  'backend',
+  'frontend',
+  'discussion',
+];
 const EMOJI = ['thumbsup', 'thumbsdown', 'smile', 'tada'];
 const BASE_TIME = Date.UTC(2016, 2, 1);
 const minutes = (n: number) => new Date(BASE_TIME + n * 60_000).toISOString();
@@ -55,7 +66,11 @@ export async function seedCollaboration(handle: DbHandle, secrets: SecretBox, sh
     const rows: Record<string, number> = {};
     const insert = async <T extends keyof Database>(table: T, values: Insertable<Database[T]>[]) => {
       rows[table] = (rows[table] ?? 0) + values.length;
-      for (const chunk of chunksOf(values)) await trx.insertInto(table).values(chunk as never).execute();
+      for (const chunk of chunksOf(values))
+        await trx
+          .insertInto(table)
+          .values(chunk as never)
+          .execute();
     };
 
     const template = await trx.selectFrom('users').selectAll().where('username', '=', 'user00000').executeTakeFirstOrThrow();
@@ -63,36 +78,82 @@ export async function seedCollaboration(handle: DbHandle, secrets: SecretBox, sh
     for (let u = 0; u < EXTRA_USERS; u++) {
       const username = `contributor${String(u).padStart(4, '0')}`;
       const { id: _id, ...rest } = template;
-      extraUsers.push({ ...rest, username, email: `${username}@example.com`, name: `Contributor ${u}`, token_digest: digestToken(`seed-${username}`), token_sealed: secrets.seal(`seed-${username}`) });
+      extraUsers.push({
+        ...rest,
+        username,
+        email: `${username}@example.com`,
+        name: `Contributor ${u}`,
+        token_digest: digestToken(`seed-${username}`),
+        token_sealed: secrets.seal(`seed-${username}`),
+      });
     }
     await insert('users', extraUsers);
     const bench = await trx.selectFrom('users').select('id').where('username', '=', 'bench').executeTakeFirstOrThrow();
-    const people = (await trx.selectFrom('users').select('id').where('username', '<>', 'root').where('username', '<>', 'bench').orderBy('id').execute()).map((row) => row.id);
+    const people = (
+      await trx.selectFrom('users').select('id').where('username', '<>', 'root').where('username', '<>', 'bench').orderBy('id').execute()
+    ).map((row) => row.id);
     const person = (n: number) => people[n % people.length];
 
     const projectRows = await trx.selectFrom('projects').select(['id', 'path', 'visibility_level']).execute();
     const projectIds: number[] = [];
     for (const row of projectRows) projectIds[Number(row.path.replace('project-', ''))] = row.id;
     const memberOf = new Set(
-      (await trx.selectFrom('members').select('source_id').where('user_id', '=', bench.id).where('source_type', '=', 'Project').execute()).map((row) => row.source_id),
+      (
+        await trx.selectFrom('members').select('source_id').where('user_id', '=', bench.id).where('source_type', '=', 'Project').execute()
+      ).map((row) => row.source_id),
     );
-    const benchGroups = (await trx.selectFrom('members').select('source_id').where('user_id', '=', bench.id).where('source_type', '=', 'Namespace').orderBy('source_id').execute()).map((row) => row.source_id);
-    for (const row of await trx.selectFrom('projects').select('id').where('namespace_id', 'in', benchGroups).execute()) memberOf.add(row.id);
+    const benchGroups = (
+      await trx
+        .selectFrom('members')
+        .select('source_id')
+        .where('user_id', '=', bench.id)
+        .where('source_type', '=', 'Namespace')
+        .orderBy('source_id')
+        .execute()
+    ).map((row) => row.source_id);
+    for (const row of await trx.selectFrom('projects').select('id').where('namespace_id', 'in', benchGroups).execute())
+      memberOf.add(row.id);
 
     const labelRows = [];
     const milestoneRows = [];
     for (let p = 0; p < PROJECTS; p++) {
       for (let l = 0; l < LABELS_PER_PROJECT; l++) {
-        labelRows.push({ project_id: projectIds[p], title: LABEL_TITLES[l], color: '#428BCA', description: null, created_at: minutes(l), updated_at: minutes(l) });
+        labelRows.push({
+          project_id: projectIds[p],
+          title: LABEL_TITLES[l],
+          color: '#428BCA',
+          description: null,
+          created_at: minutes(l),
+          updated_at: minutes(l),
+        });
       }
       for (let m = 1; m <= MILESTONES_PER_PROJECT; m++) {
-        milestoneRows.push({ iid: m, project_id: projectIds[p], title: `v${m}.0`, description: null, due_date: null, state: m <= 2 ? 'closed' : 'active', created_at: minutes(m), updated_at: minutes(m) });
+        milestoneRows.push({
+          iid: m,
+          project_id: projectIds[p],
+          title: `v${m}.0`,
+          description: null,
+          due_date: null,
+          state: m <= 2 ? 'closed' : 'active',
+          created_at: minutes(m),
+          updated_at: minutes(m),
+        });
       }
     }
     await insert('labels', labelRows);
     await insert('milestones', milestoneRows);
-    const labelId = new Map((await trx.selectFrom('labels').select(['id', 'project_id', 'title']).execute()).map((row) => [`${row.project_id}/${row.title}`, row.id]));
-    const milestoneId = new Map((await trx.selectFrom('milestones').select(['id', 'project_id', 'iid']).execute()).map((row) => [`${row.project_id}/${row.iid}`, row.id]));
+    const labelId = new Map(
+      (await trx.selectFrom('labels').select(['id', 'project_id', 'title']).execute()).map((row) => [
+        `${row.project_id}/${row.title}`,
+        row.id,
+      ]),
+    );
+    const milestoneId = new Map(
+      (await trx.selectFrom('milestones').select(['id', 'project_id', 'iid']).execute()).map((row) => [
+        `${row.project_id}/${row.iid}`,
+        row.id,
+      ]),
+    );
 
     // Issue k: project k mod 100, iid k div 100 + 1; the caller writes one in 50, is assigned one in 40.
     const issueRows = [];
@@ -125,7 +186,13 @@ export async function seedCollaboration(handle: DbHandle, secrets: SecretBox, sh
     for (let k = 0; k < shape.issues; k++) {
       const q = Math.floor(k / PROJECTS);
       for (let j = 0; j < q % 4; j++) {
-        linkRows.push({ label_id: labelId.get(`${projectIds[k % PROJECTS]}/${LABEL_TITLES[(k + q + 3 * j) % LABELS_PER_PROJECT]}`)!, target_type: 'Issue', target_id: idOf(k), created_at: minutes(1_000 + k), updated_at: minutes(1_000 + k) });
+        linkRows.push({
+          label_id: labelId.get(`${projectIds[k % PROJECTS]}/${LABEL_TITLES[(k + q + 3 * j) % LABELS_PER_PROJECT]}`)!,
+          target_type: 'Issue',
+          target_id: idOf(k),
+          created_at: minutes(1_000 + k),
+          updated_at: minutes(1_000 + k),
+        });
       }
     }
     await insert('label_links', linkRows);
@@ -146,7 +213,9 @@ export async function seedCollaboration(handle: DbHandle, secrets: SecretBox, sh
         noteable_id: idOf(k),
         commit_id: null,
         author_id: n % 25 === 3 ? bench.id : person(n * 13),
-        note: system ? 'Added ~1 label' : `Note ${n}: I can reproduce this on ${LABEL_TITLES[n % LABEL_TITLES.length]}; see the logs attached.`,
+        note: system
+          ? 'Added ~1 label'
+          : `Note ${n}: I can reproduce this on ${LABEL_TITLES[n % LABEL_TITLES.length]}; see the logs attached.`,
         path: null,
         line: null,
         line_type: null,
@@ -157,20 +226,50 @@ export async function seedCollaboration(handle: DbHandle, secrets: SecretBox, sh
       });
     }
     await insert('notes', noteRows);
-    const firstNote = Number((await trx.selectFrom('notes').select((eb) => eb.fn.min('id').as('id')).executeTakeFirstOrThrow()).id);
+    const firstNote = Number(
+      (
+        await trx
+          .selectFrom('notes')
+          .select((eb) => eb.fn.min('id').as('id'))
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
 
     // Award emoji: one in five issues gets one or two, one in twenty notes one.
     const awardRows = [];
     for (let k = 0; k < shape.issues; k += 5) {
-      for (let a = 0; a < 1 + (k % 2); a++) awardRows.push({ name: EMOJI[(k + a) % EMOJI.length], user_id: person(k + a * 7), awardable_type: 'Issue', awardable_id: idOf(k), created_at: minutes(k), updated_at: minutes(k) });
+      for (let a = 0; a < 1 + (k % 2); a++)
+        awardRows.push({
+          name: EMOJI[(k + a) % EMOJI.length],
+          user_id: person(k + a * 7),
+          awardable_type: 'Issue',
+          awardable_id: idOf(k),
+          created_at: minutes(k),
+          updated_at: minutes(k),
+        });
     }
-    for (let n = 0; n < shape.notes; n += 20) awardRows.push({ name: EMOJI[n % EMOJI.length], user_id: person(n * 3), awardable_type: 'Note', awardable_id: firstNote + n, created_at: minutes(n), updated_at: minutes(n) });
+    for (let n = 0; n < shape.notes; n += 20)
+      awardRows.push({
+        name: EMOJI[n % EMOJI.length],
+        user_id: person(n * 3),
+        awardable_type: 'Note',
+        awardable_id: firstNote + n,
+        created_at: minutes(n),
+        updated_at: minutes(n),
+      });
     await insert('award_emoji', awardRows);
 
     // Subscriptions: one issue in twenty, a mix of subscribed and unsubscribed.
     const subscriptionRows = [];
     for (let k = 0; k < shape.issues; k += 20) {
-      subscriptionRows.push({ user_id: k % 40 === 0 ? bench.id : person(k * 11), subscribable_type: 'Issue', subscribable_id: idOf(k), subscribed: flag(k % 60 !== 0), created_at: minutes(k), updated_at: minutes(k) });
+      subscriptionRows.push({
+        user_id: k % 40 === 0 ? bench.id : person(k * 11),
+        subscribable_type: 'Issue',
+        subscribable_id: idOf(k),
+        subscribed: flag(k % 60 !== 0),
+        created_at: minutes(k),
+        updated_at: minutes(k),
+      });
     }
     await insert('subscriptions', subscriptionRows);
 

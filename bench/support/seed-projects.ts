@@ -21,7 +21,24 @@ export interface SeededWorld {
   rows: { users: number; namespaces: number; projects: number; members: number };
 }
 
-const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa'];
+const WORDS = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliet',
+  'kilo',
+  'lima',
+  'mike',
+  'november',
+  'oscar',
+  'papa',
+];
 const BASE_TIME = Date.UTC(2016, 0, 1);
 const minutes = (n: number) => new Date(BASE_TIME + n * 60_000).toISOString();
 const BENCH_USER_TOKEN = 'bench-member-token-0001';
@@ -39,7 +56,8 @@ const BENCH_GROUPS = 2;
 export async function seedProjects({ db, dialect }: DbHandle, secrets: SecretBox, shape: SeedShape): Promise<SeededWorld> {
   const passwordHash = await hashPassword('password123');
   const perGroup = shape.projects / 2 / shape.groups;
-  if (!Number.isInteger(shape.projects / 2 / shape.users) || !Number.isInteger(perGroup)) throw new Error('projects must split evenly between users and groups');
+  if (!Number.isInteger(shape.projects / 2 / shape.users) || !Number.isInteger(perGroup))
+    throw new Error('projects must split evenly between users and groups');
 
   const world = await db.transaction().execute(async (trx) => {
     const userRows: Insertable<UsersTable>[] = [];
@@ -134,18 +152,32 @@ export async function seedProjects({ db, dialect }: DbHandle, secrets: SecretBox
       const key = `${sourceType}:${sourceId}:${user}`;
       if (seen.has(key)) return false;
       seen.add(key);
-      memberRows.push({ source_type: sourceType, source_id: sourceId, user_id: user, access_level: level, notification_level: 3, expires_at: null, requested_at: null, created_by_id: null, created_at: time, updated_at: time });
+      memberRows.push({
+        source_type: sourceType,
+        source_id: sourceId,
+        user_id: user,
+        access_level: level,
+        notification_level: 3,
+        expires_at: null,
+        requested_at: null,
+        created_by_id: null,
+        created_at: time,
+        updated_at: time,
+      });
       return true;
     };
     // The creator of a personal project is its master; a group's creator is its owner.
-    for (let i = 0; i < shape.projects; i += 2) member('Project', projectId(i), userId(Math.floor(i / 2) % shape.users), MASTER, minutes(10_000 + i));
+    for (let i = 0; i < shape.projects; i += 2)
+      member('Project', projectId(i), userId(Math.floor(i / 2) % shape.users), MASTER, minutes(10_000 + i));
     for (let g = 0; g < shape.groups; g++) {
       member('Namespace', groupNamespace(g), userId(groupOwner(g)), OWNER, minutes(g));
-      for (let j = 1; j <= 4; j++) member('Namespace', groupNamespace(g), userId((g * 7 + j * 131) % shape.users), DEVELOPER, minutes(g + j));
+      for (let j = 1; j <= 4; j++)
+        member('Namespace', groupNamespace(g), userId((g * 7 + j * 131) % shape.users), DEVELOPER, minutes(g + j));
     }
     // Everyone also works on a few projects elsewhere.
     for (let u = 0; u < shape.users; u++) {
-      for (let j = 0; j < 5; j++) member('Project', projectId((u * 97 + j * 1999 + 1) % shape.projects), userId(u), DEVELOPER, minutes(20_000 + u));
+      for (let j = 0; j < 5; j++)
+        member('Project', projectId((u * 97 + j * 1999 + 1) % shape.projects), userId(u), DEVELOPER, minutes(20_000 + u));
     }
     // The measured caller: direct member of personal projects spread over the whole table, plus two groups.
     let direct = 0;
@@ -198,11 +230,21 @@ function chunksOf<T extends object>(rows: T[]): T[][] {
 type Table = 'users' | 'namespaces' | 'projects' | 'members';
 
 async function insertChunks(trx: Db, table: Table, rows: Insertable<Database[Table]>[]): Promise<void> {
-  for (const chunk of chunksOf(rows)) await trx.insertInto(table).values(chunk as never).execute();
+  for (const chunk of chunksOf(rows))
+    await trx
+      .insertInto(table)
+      .values(chunk as never)
+      .execute();
 }
 
 /** Inserts rows and maps a natural key (or `scope/key`) to the new id: multi-row RETURNING order is not promised. */
-async function insertReturning(trx: Db, table: 'users' | 'namespaces' | 'projects', rows: object[], key: string, scope?: string): Promise<Map<string, number>> {
+async function insertReturning(
+  trx: Db,
+  table: 'users' | 'namespaces' | 'projects',
+  rows: object[],
+  key: string,
+  scope?: string,
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const chunk of chunksOf(rows)) {
     const returned = (await trx

@@ -21,7 +21,11 @@ export interface TimedRun {
  * Spawns a command and waits for it to exit, timed with the same clock as `timedRequest`.
  * Fails on a non-zero exit: a benchmark of a failing command measures nothing.
  */
-export function timeSpawn(command: string, args: string[], options: { cwd?: string; input?: NodeJS.ReadableStream; keepOutput?: boolean } = {}): Promise<TimedRun> {
+export function timeSpawn(
+  command: string,
+  args: string[],
+  options: { cwd?: string; input?: NodeJS.ReadableStream; keepOutput?: boolean } = {},
+): Promise<TimedRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { cwd: options.cwd, env: gitEnv, stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });

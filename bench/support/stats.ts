@@ -18,7 +18,13 @@ export const ratio = (value: number): string => (Number.isFinite(value) ? `${val
 /** A plain text table: columns padded to their widest cell, numbers right-aligned. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, i) => Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const numeric = header.map((_, i) => rows.length > 0 && rows.every((row) => /^[-\d.,]+( ms| s|×|%| req\/s| MB\/s)?$|^-$/.test(row[i] ?? '')));
-  const line = (cells: string[]) => cells.map((cell, i) => (numeric[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  const numeric = header.map(
+    (_, i) => rows.length > 0 && rows.every((row) => /^[-\d.,]+( ms| s|×|%| req\/s| MB\/s)?$|^-$/.test(row[i] ?? '')),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (numeric[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

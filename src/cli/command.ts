@@ -51,7 +51,8 @@ export async function runCommand(prefix: string, command: Command, argv: string[
     if (positionals.length > max) throw new UsageError(`unexpected argument "${positionals[max]}"`);
     parsed = { values: values as Parsed['values'], positionals };
   } catch (error) {
-    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) return misused(prefix, command, error as Error);
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS'))
+      return misused(prefix, command, error as Error);
     throw error;
   }
   try {

@@ -37,16 +37,21 @@ const NOT_AN_INSTANCE = 'set DATA_DIR (and DATABASE_URL) as the server has them;
 export async function openInstance(prefix: string): Promise<Instance> {
   const config = loadConfig();
   announceInstance(prefix, config);
-  if (!fs.existsSync(secretKeyFile(config))) throw new CommandError(`no Forge instance: ${secretKeyFile(config)} does not exist: ${NOT_AN_INSTANCE}`);
-  if (!config.databaseUrl && !fs.existsSync(sqliteFile(config))) throw new CommandError(`no Forge instance: ${sqliteFile(config)} does not exist: ${NOT_AN_INSTANCE}`);
+  if (!fs.existsSync(secretKeyFile(config)))
+    throw new CommandError(`no Forge instance: ${secretKeyFile(config)} does not exist: ${NOT_AN_INSTANCE}`);
+  if (!config.databaseUrl && !fs.existsSync(sqliteFile(config)))
+    throw new CommandError(`no Forge instance: ${sqliteFile(config)} does not exist: ${NOT_AN_INSTANCE}`);
   const database = openDatabase(config);
   try {
     const { executed, pending } = await migrationStatus(database).catch((error) => {
       throw new CommandError(databaseFailureLine(error, config) ?? `cannot read the database: ${(error as Error).message}`);
     });
-    if (executed.length === 0) throw new CommandError(`no Forge instance: the database (${describeDatabase(config)}) is empty: ${NOT_AN_INSTANCE}`);
+    if (executed.length === 0)
+      throw new CommandError(`no Forge instance: the database (${describeDatabase(config)}) is empty: ${NOT_AN_INSTANCE}`);
     if (pending.length > 0) {
-      throw new CommandError(`the database needs ${pending.length} migration(s) this version of Forge brings: run \`forge migrate\` or start the server first`);
+      throw new CommandError(
+        `the database needs ${pending.length} migration(s) this version of Forge brings: run \`forge migrate\` or start the server first`,
+      );
     }
   } catch (error) {
     await database.db.destroy();
@@ -70,6 +75,6 @@ export async function withInstance<T>(prefix: string, work: (instance: Instance)
 const quiet = () => {};
 const toStderr = (first: object | string, message?: string) => {
   const fields = typeof first === 'string' ? undefined : first;
-  process.stderr.write(`${typeof first === 'string' ? first : message ?? ''}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  process.stderr.write(`${typeof first === 'string' ? first : (message ?? '')}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
 };
 const stderrLogger: Logger = { debug: quiet, info: quiet, warn: toStderr, error: toStderr };

@@ -17,7 +17,8 @@ export function startFailureLine(error: unknown, config: Config): string | undef
   const { code, syscall, port } = (error ?? {}) as SystemError;
   if (syscall === 'listen') {
     const setting = port !== undefined && port === config.sshPort && port !== config.port ? 'SSH_PORT' : 'PORT';
-    if (code === 'EADDRINUSE') return `port ${port} is already in use (another Forge?): stop what holds it, or set ${setting} to a free port`;
+    if (code === 'EADDRINUSE')
+      return `port ${port} is already in use (another Forge?): stop what holds it, or set ${setting} to a free port`;
     if (code === 'EACCES') return `not allowed to listen on port ${port}: set ${setting} to 1024 or above`;
     if (code === 'EADDRNOTAVAIL') return `this machine has no address ${config.host}: change HOST`;
   }
@@ -32,8 +33,10 @@ export function databaseFailureLine(error: unknown, config: Config): string | un
     const database = decodeURIComponent(url.pathname.slice(1)) || url.username;
     const server = `${url.hostname || 'localhost'}:${url.port || 5432}`;
     // PostgreSQL's SQLSTATE codes: invalid_catalog_name, invalid_password, invalid_authorization_specification.
-    if (code === '3D000') return `the PostgreSQL database "${database}" does not exist on ${server}: create it (createdb ${database}) or change DATABASE_URL`;
-    if (code === '28P01' || code === '28000') return `PostgreSQL at ${server} refused the login of "${url.username}" (${message}): change DATABASE_URL`;
+    if (code === '3D000')
+      return `the PostgreSQL database "${database}" does not exist on ${server}: create it (createdb ${database}) or change DATABASE_URL`;
+    if (code === '28P01' || code === '28000')
+      return `PostgreSQL at ${server} refused the login of "${url.username}" (${message}): change DATABASE_URL`;
     if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT') {
       return `cannot reach PostgreSQL at ${server} (${code}): start it, or change DATABASE_URL`;
     }

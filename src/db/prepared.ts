@@ -25,7 +25,10 @@ const SHAPES_KEPT = 64;
  * as an `in` list: the query is compiled once per length of its arrays, which must not be empty.
  * An argument used as a column name, or in the query's shape (an `if`), would be compiled once, wrongly.
  */
-export function preparedQuery<Args extends unknown[], Row>(db: Db, build: (...args: Args) => Compilable<Row>): (...args: Args) => Promise<Row[]> {
+export function preparedQuery<Args extends unknown[], Row>(
+  db: Db,
+  build: (...args: Args) => Compilable<Row>,
+): (...args: Args) => Promise<Row[]> {
   const shapes = new Map<string, Prepared>();
   return async (...args) => {
     const key = shapeOf(args);
@@ -39,7 +42,8 @@ export function preparedQuery<Args extends unknown[], Row>(db: Db, build: (...ar
     const parameters = new Array<unknown>(slots.length);
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i];
-      parameters[i] = slot === null ? compiled.parameters[i] : slot.item === -1 ? args[slot.index] : (args[slot.index] as unknown[])[slot.item];
+      parameters[i] =
+        slot === null ? compiled.parameters[i] : slot.item === -1 ? args[slot.index] : (args[slot.index] as unknown[])[slot.item];
     }
     const { rows } = await db.executeQuery<Row>({ ...compiled, parameters } as CompiledQuery<Row>);
     return rows;
@@ -58,7 +62,8 @@ function prepare<Args extends unknown[], Row>(build: (...args: Args) => Compilab
   );
   const compiled = build(...(stand as Args)).compile();
   const slots = compiled.parameters.map((value) => (value instanceof Placeholder ? value : null));
-  if (new Set(slots.filter((slot) => slot !== null)).size !== stand.flat().length) throw new Error(`preparedQuery: an argument is not a value of ${compiled.sql}`);
+  if (new Set(slots.filter((slot) => slot !== null)).size !== stand.flat().length)
+    throw new Error(`preparedQuery: an argument is not a value of ${compiled.sql}`);
   return { compiled, slots };
 }
 
@@ -67,7 +72,9 @@ function prepare<Args extends unknown[], Row>(build: (...args: Args) => Compilab
  * transaction's handle is a new one each time, so inside transactions it saves nothing (and costs
  * no more than building the query).
  */
-export function preparedPerHandle<Args extends unknown[], Row>(build: (db: Db, ...args: Args) => Compilable<Row>): (db: Db, ...args: Args) => Promise<Row[]> {
+export function preparedPerHandle<Args extends unknown[], Row>(
+  build: (db: Db, ...args: Args) => Compilable<Row>,
+): (db: Db, ...args: Args) => Promise<Row[]> {
   const byHandle = new WeakMap<Db, (...args: Args) => Promise<Row[]>>();
   return (db, ...args) => {
     let run = byHandle.get(db);

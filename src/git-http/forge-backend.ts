@@ -20,7 +20,8 @@ export function forgeGitBackend(git: GitAccessService, repoPath: (projectId: num
       const verdict = await git.checkPush(caller, project.record, updates);
       return {
         rejections: verdict.rejections,
-        fastForwardOnly: verdict.fastForwardOnly.length > 0 ? { refs: verdict.fastForwardOnly, message: PUSH_REFUSALS.protectedForce } : undefined,
+        fastForwardOnly:
+          verdict.fastForwardOnly.length > 0 ? { refs: verdict.fastForwardOnly, message: PUSH_REFUSALS.protectedForce } : undefined,
       };
     },
     afterPush: (caller, project, updates) => git.afterPush(caller, project.record, updates),

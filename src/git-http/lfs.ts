@@ -33,7 +33,11 @@ const REFUSALS = {
  * context: JSON bodies are parsed only for the batch API; object bodies stream into the store.
  * Errors are answered in LFS's JSON (`message`, `documentation_url`) with its media type.
  */
-export async function registerGitLfs(app: FastifyInstance, lfs: LfsService, options: { externalUrl: string; realm?: string }): Promise<void> {
+export async function registerGitLfs(
+  app: FastifyInstance,
+  lfs: LfsService,
+  options: { externalUrl: string; realm?: string },
+): Promise<void> {
   await app.register(async (scope) => lfsRoutes(scope, lfs, options));
 }
 
@@ -41,20 +45,27 @@ export async function registerGitLfs(app: FastifyInstance, lfs: LfsService, opti
 async function lfsRoutes(app: FastifyInstance, lfs: LfsService, site: { externalUrl: string; realm?: string }): Promise<void> {
   const realm = site.realm ?? 'Forge';
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser([LFS_MEDIA_TYPE, 'application/json'], { parseAs: 'string', bodyLimit: LIMITS.apiBodyBytes }, (_request, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(apiError(400, 'The request body is not valid JSON'), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    [LFS_MEDIA_TYPE, 'application/json'],
+    { parseAs: 'string', bodyLimit: LIMITS.apiBodyBytes },
+    (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(apiError(400, 'The request body is not valid JSON'), undefined);
+      }
+    },
+  );
   // An object upload's body is read by its route, as a stream; other bodies are left unread.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
   const answer = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => {
     // A refusal sent before the body was read leaves the rest of it on the socket: close after answering.
     if (!request.raw.complete) reply.header('connection', 'close');
-    return reply.code(status).type(LFS_MEDIA_TYPE).send({ message, documentation_url: `${site.externalUrl}/help` });
+    return reply
+      .code(status)
+      .type(LFS_MEDIA_TYPE)
+      .send({ message, documentation_url: `${site.externalUrl}/help` });
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -96,10 +107,12 @@ async function lfsRoutes(app: FastifyInstance, lfs: LfsService, site: { external
 
   app.post<{ Params: RepoParams }>('/:namespace/:project/info/lfs/objects/batch', { config }, async (request, reply) => {
     const body = request.body as { operation?: unknown; objects?: unknown } | undefined;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(422, 'The request must be a JSON object with an operation and objects');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw apiError(422, 'The request must be a JSON object with an operation and objects');
     const { operation, objects } = body;
     if (operation !== 'download' && operation !== 'upload') throw apiError(422, 'The operation must be download or upload');
-    if (!Array.isArray(objects) || objects.some((object) => typeof object !== 'object' || object === null)) throw apiError(422, 'The objects must be a list of {oid, size}');
+    if (!Array.isArray(objects) || objects.some((object) => typeof object !== 'object' || object === null))
+      throw apiError(422, 'The objects must be a list of {oid, size}');
     const project = await authorize(request, reply, operation);
     if (!project) return reply;
     const answered = await lfs.batch(project, operation, objects as LfsObjectRequest[], request.headers.authorization);

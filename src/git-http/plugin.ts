@@ -1,7 +1,16 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { advertisement, appliedUpdates, protocolFor, receivePackProcess, serviceProcess, speaksV2, type GitService, type GitServiceProcess } from '../git/transport';
+import {
+  advertisement,
+  appliedUpdates,
+  protocolFor,
+  receivePackProcess,
+  serviceProcess,
+  speaksV2,
+  type GitService,
+  type GitServiceProcess,
+} from '../git/transport';
 import { repositoryExists } from '../git/repositories';
 import { basicCredentials } from './credentials';
 import { FLUSH, pktLine, readPushCommands, refusalReport, startsAsPktLine } from '../git/pkt-line';
@@ -10,6 +19,7 @@ import type { GitAction, GitHttpBackend, GitHttpProject } from './types';
 
 export interface GitHttpOptions {
   // The door is generic over the backend's user and project types.
+  // biome-ignore lint/suspicious/noExplicitAny: the plugin is generic over any backend's project and caller types
   backend: GitHttpBackend<any, any>;
   /** The realm in `WWW-Authenticate` (default `Forge`). */
   realm?: string;
@@ -75,19 +85,23 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
     return deny(request, reply, 404, realm);
   };
 
-  app.get<{ Params: RepoParams; Querystring: { service?: string } }>('/:namespace/:project/info/refs', { config }, async (request, reply) => {
-    const service = serviceNamed(request.query.service);
-    if (!service) return reply.code(403).type('text/plain').send('Unsupported service\n');
-    const allowed = await authorize(request, reply, service === 'receive-pack' ? 'write' : 'read');
-    if (!allowed) return reply;
-    const protocol = protocolFor(service, header(request, 'git-protocol'));
-    const refs = await advertisement(allowed.project.repoPath, service, protocol);
-    const preamble = speaksV2(protocol) ? [] : [pktLine(`# service=git-${service}\n`), FLUSH];
-    return reply
-      .headers(NO_CACHE)
-      .type(`application/x-git-${service}-advertisement`)
-      .send(Buffer.concat([...preamble, refs]));
-  });
+  app.get<{ Params: RepoParams; Querystring: { service?: string } }>(
+    '/:namespace/:project/info/refs',
+    { config },
+    async (request, reply) => {
+      const service = serviceNamed(request.query.service);
+      if (!service) return reply.code(403).type('text/plain').send('Unsupported service\n');
+      const allowed = await authorize(request, reply, service === 'receive-pack' ? 'write' : 'read');
+      if (!allowed) return reply;
+      const protocol = protocolFor(service, header(request, 'git-protocol'));
+      const refs = await advertisement(allowed.project.repoPath, service, protocol);
+      const preamble = speaksV2(protocol) ? [] : [pktLine(`# service=git-${service}\n`), FLUSH];
+      return reply
+        .headers(NO_CACHE)
+        .type(`application/x-git-${service}-advertisement`)
+        .send(Buffer.concat([...preamble, refs]));
+    },
+  );
 
   app.post<{ Params: RepoParams }>('/:namespace/:project/git-upload-pack', { config }, async (request, reply) => {
     if (unsupportedMedia(request, reply, 'upload-pack')) return reply;
@@ -115,7 +129,12 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
       // The client is still sending its pack: read it to the end before answering, as git would.
       await drain(push.body);
       const reasons = new Map(rejections.map((rejection) => [rejection.ref, rejection.message]));
-      const report = refusalReport({ capabilities: push.capabilities, updates: push.updates, reasons, messages: rejections.map((r) => r.message) });
+      const report = refusalReport({
+        capabilities: push.capabilities,
+        updates: push.updates,
+        reasons,
+        messages: rejections.map((r) => r.message),
+      });
       return reply.headers(NO_CACHE).type('application/x-git-receive-pack-result').send(report);
     }
     const child = await receivePackProcess(project.repoPath, check?.fastForwardOnly);
@@ -267,7 +286,10 @@ function refuseBody(request: FastifyRequest, reply: FastifyReply, problem: Error
 
 function drain(stream: Readable): Promise<void> {
   return new Promise((resolve) => {
-    stream.on('end', resolve).on('error', () => resolve()).on('close', () => resolve());
+    stream
+      .on('end', resolve)
+      .on('error', () => resolve())
+      .on('close', () => resolve());
     stream.resume();
   });
 }

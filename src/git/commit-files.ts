@@ -13,9 +13,7 @@ import { runGit } from './run';
 import { listTree } from './tree';
 import { updateRef } from './write';
 
-export type FileChange =
-  | { action: 'create' | 'update'; path: string; content: Buffer }
-  | { action: 'delete'; path: string };
+export type FileChange = { action: 'create' | 'update'; path: string; content: Buffer } | { action: 'delete'; path: string };
 
 export interface CommitFilesOptions {
   branch: string;
@@ -60,8 +58,16 @@ export async function commitFiles(repoPath: string, options: CommitFilesOptions)
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-commit-'));
   try {
     const written = changes.filter((change) => change.action !== 'delete');
-    await Promise.all(written.map((change, index) => fs.writeFile(path.join(scratch, `blob-${index}`), (change as { content: Buffer }).content)));
-    const blobIds = written.length === 0 ? [] : await hashBlobs(repoPath, written.map((_, index) => path.join(scratch, `blob-${index}`)));
+    await Promise.all(
+      written.map((change, index) => fs.writeFile(path.join(scratch, `blob-${index}`), (change as { content: Buffer }).content)),
+    );
+    const blobIds =
+      written.length === 0
+        ? []
+        : await hashBlobs(
+            repoPath,
+            written.map((_, index) => path.join(scratch, `blob-${index}`)),
+          );
 
     const env = { GIT_INDEX_FILE: path.join(scratch, 'index') };
     if (parent !== undefined) await runGit(repoPath, ['read-tree', '--end-of-options', `${parent}^{tree}`], { env });
@@ -102,13 +108,19 @@ function checkedPath(value: string): string {
  * exist, an updated or deleted one must, and no file may stand where a directory is needed.
  * Returns the mode each written file gets (an update keeps the executable bit).
  */
-async function checkChanges(repoPath: string, parent: string | undefined, changes: Array<FileChange & { path: string }>): Promise<string[]> {
+async function checkChanges(
+  repoPath: string,
+  parent: string | undefined,
+  changes: Array<FileChange & { path: string }>,
+): Promise<string[]> {
   const lookups = changes.map((change) => {
     const segments = change.path.split('/');
     return [change.path, ...segments.slice(0, -1).map((_, index) => segments.slice(0, index + 1).join('/'))];
   });
   const infos =
-    parent === undefined ? [] : await Promise.all(lookups.map((paths) => Promise.all(paths.map((p) => catFile.info(repoPath, `${parent}:${p}`)))));
+    parent === undefined
+      ? []
+      : await Promise.all(lookups.map((paths) => Promise.all(paths.map((p) => catFile.info(repoPath, `${parent}:${p}`)))));
   const modes = parent === undefined ? [] : await currentModes(repoPath, parent, changes);
   return changes.map((change, index) => {
     const [self, ...ancestors] = infos[index] ?? [];
@@ -124,14 +136,20 @@ async function checkChanges(repoPath: string, parent: string | undefined, change
 }
 
 /** Modes of the files to update, from their directories' trees (pipelined reads, no process). */
-async function currentModes(repoPath: string, commitId: string, changes: Array<FileChange & { path: string }>): Promise<Array<string | undefined>> {
+async function currentModes(
+  repoPath: string,
+  commitId: string,
+  changes: Array<FileChange & { path: string }>,
+): Promise<Array<string | undefined>> {
   const directories = await Promise.all(
-    changes.map((change) => (change.action === 'update' ? listTree(repoPath, commitId, path.posix.dirname(change.path).replace(/^\.$/, '')) : undefined)),
+    changes.map((change) =>
+      change.action === 'update' ? listTree(repoPath, commitId, path.posix.dirname(change.path).replace(/^\.$/, '')) : undefined,
+    ),
   );
   return changes.map((change, index) => directories[index]?.find((entry) => entry.path === change.path)?.mode);
 }
 
 async function hashBlobs(repoPath: string, files: string[]): Promise<string[]> {
-  const { stdout } = await runGit(repoPath, ['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.join('\n') + '\n' });
+  const { stdout } = await runGit(repoPath, ['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${files.join('\n')}\n` });
   return stdout.toString('utf8').trim().split('\n');
 }

@@ -26,7 +26,10 @@ export function commitStats(repoPath: string, commit: Commit): Promise<DiffStats
 async function countLines(repoPath: string, commit: Commit): Promise<DiffStats> {
   const parent = commit.parentIds[0];
   const args = ['diff-tree', '-r', '-z', '--numstat', '--no-commit-id', '--no-renames'];
-  const { stdout } = await runGit(repoPath, parent === undefined ? [...args, '--root', '--end-of-options', commit.id] : [...args, '--end-of-options', parent, commit.id]);
+  const { stdout } = await runGit(
+    repoPath,
+    parent === undefined ? [...args, '--root', '--end-of-options', commit.id] : [...args, '--end-of-options', parent, commit.id],
+  );
   let additions = 0;
   let deletions = 0;
   for (const record of stdout.toString('utf8').split('\0')) {

@@ -31,7 +31,16 @@ const MARK = '\u0001commit';
 export async function contributors(repoPath: string, options: ContributorOptions = {}): Promise<Contributor[]> {
   const start = await resolveCommitId(repoPath, options.ref ?? 'HEAD');
   if (start === undefined) return [];
-  const args = ['-c', 'log.showSignature=false', 'log', '--no-merges', '-M', '--no-use-mailmap', '-z', `--max-count=${options.limit ?? 2000}`];
+  const args = [
+    '-c',
+    'log.showSignature=false',
+    'log',
+    '--no-merges',
+    '-M',
+    '--no-use-mailmap',
+    '-z',
+    `--max-count=${options.limit ?? 2000}`,
+  ];
   args.push('--format=%x01commit%x00%an%x00%ae%x00');
   if (options.lineCounts) args.push('--numstat');
   const { stdout } = await runGit(repoPath, [...args, '--end-of-options', start, '--']);

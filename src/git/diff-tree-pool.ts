@@ -133,7 +133,8 @@ class DiffTreeProcess extends PooledGitProcess {
         if (view[at] !== COLON) {
           // No patch: this is the end line, once it is all there.
           if (view.length - at < this.end.length) return;
-          if (view.length - at === this.end.length && view.subarray(at).equals(this.end)) return this.finish(view.subarray(request.line.length, at));
+          if (view.length - at === this.end.length && view.subarray(at).equals(this.end))
+            return this.finish(view.subarray(request.line.length, at));
           return this.protocolError('unexpected output after the raw records');
         }
         const next = recordEnd(view, at);
@@ -232,7 +233,15 @@ export class DiffTreePool {
     this.processes = new ProcessPool(
       options.maxProcesses ?? 16,
       (repoPath, onGone) =>
-        new DiffTreeProcess(repoPath, command, idleMs, maxRequests, options.marker ?? randomBytes(12).toString('hex'), onGone, resend(repoPath)),
+        new DiffTreeProcess(
+          repoPath,
+          command,
+          idleMs,
+          maxRequests,
+          options.marker ?? randomBytes(12).toString('hex'),
+          onGone,
+          resend(repoPath),
+        ),
     );
   }
 

@@ -181,7 +181,10 @@ function parseDiffTree(output: Buffer, withPatch: boolean): DiffFile[] {
     return files.map(withoutTypeChange);
   }
   if (output[offset] === 0) offset += 1;
-  const sections = output.toString('utf8', offset).split(/^diff --git /m).slice(1);
+  const sections = output
+    .toString('utf8', offset)
+    .split(/^diff --git /m)
+    .slice(1);
   let next = 0;
   for (const file of files) {
     // A change of type (file ⇄ symlink ⇄ submodule) is printed as a deletion and a creation.

@@ -5,7 +5,9 @@ export class GitCommandError extends Error {
     readonly code: number | null,
     readonly stderr: string,
   ) {
-    super(`git ${args.filter((arg) => !arg.startsWith('--git-dir=')).join(' ')} failed (${code ?? 'killed'}): ${stderr.trim().slice(0, 500)}`);
+    super(
+      `git ${args.filter((arg) => !arg.startsWith('--git-dir=')).join(' ')} failed (${code ?? 'killed'}): ${stderr.trim().slice(0, 500)}`,
+    );
   }
 }
 

@@ -16,5 +16,13 @@ export async function keepAround(targetRepo: string, sourceRepo: string, commitI
     await runGit(targetRepo, ['update-ref', '--no-deref', '--end-of-options', ref, commitId]);
     return;
   }
-  await runGit(targetRepo, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', sourceRepo, `+${commitId}:${ref}`]);
+  await runGit(targetRepo, [
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    '--no-write-fetch-head',
+    '--end-of-options',
+    sourceRepo,
+    `+${commitId}:${ref}`,
+  ]);
 }

@@ -36,7 +36,8 @@ export async function log(repoPath: string, options: LogOptions): Promise<Commit
 async function walkedPage(repoPath: string, options: LogOptions): Promise<Commit[] | undefined> {
   const offset = Math.max(0, Math.floor(options.offset ?? 0)) || 0;
   const limit = Math.max(0, Math.floor(options.limit ?? Number.NaN));
-  const plain = (options.path === undefined || normalizeRepoPath(options.path) === '') && !options.since && !options.until && !options.noMerges;
+  const plain =
+    (options.path === undefined || normalizeRepoPath(options.path) === '') && !options.since && !options.until && !options.noMerges;
   if (!plain || !Number.isFinite(limit) || offset + limit > WALK_LIMIT) return undefined;
   if (limit === 0) return [];
   const start = await resolveCommit(repoPath, options.ref);

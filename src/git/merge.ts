@@ -13,7 +13,9 @@ export type TreeMerge = { clean: true; treeId: string } | { clean: false; confli
  */
 export async function mergeTrees(repoPath: string, ours: string, theirs: string): Promise<TreeMerge> {
   if (!isFullOid(ours) || !isFullOid(theirs)) throw new Error('merge needs commit ids');
-  const { stdout, code } = await runGit(repoPath, ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', ours, theirs], { okCodes: [0, 1] });
+  const { stdout, code } = await runGit(repoPath, ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', ours, theirs], {
+    okCodes: [0, 1],
+  });
   const [treeId, ...rest] = stdout.toString('utf8').split('\0');
   if (code === 0) return { clean: true, treeId: treeId.trim() };
   return { clean: false, conflicts: [...new Set(rest.filter((path) => path !== ''))] };
@@ -36,15 +38,21 @@ export async function writeMergeCommit(repoPath: string, options: MergeCommitOpt
   checkMessage(options.message);
   const merged = await mergeTrees(repoPath, options.targetId, options.sourceId);
   if (!merged.clean) return { conflicts: merged.conflicts };
-  const { stdout } = await runGit(repoPath, ['commit-tree', '-p', options.targetId, '-p', options.sourceId, '-F', '-', '--end-of-options', merged.treeId], {
-    env: identityEnvironment(options.author, options.committer),
-    input: options.message,
-  });
+  const { stdout } = await runGit(
+    repoPath,
+    ['commit-tree', '-p', options.targetId, '-p', options.sourceId, '-F', '-', '--end-of-options', merged.treeId],
+    {
+      env: identityEnvironment(options.author, options.committer),
+      input: options.message,
+    },
+  );
   return { commitId: stdout.toString('utf8').trim() };
 }
 
 /** Whether `ancestor` is in the history of `descendant` (`git merge-base --is-ancestor`). */
 export async function isAncestor(repoPath: string, ancestor: string, descendant: string): Promise<boolean> {
-  const { code } = await runGit(repoPath, ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant], { okCodes: [0, 1, 128] });
+  const { code } = await runGit(repoPath, ['merge-base', '--is-ancestor', '--end-of-options', ancestor, descendant], {
+    okCodes: [0, 1, 128],
+  });
   return code === 0;
 }

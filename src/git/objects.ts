@@ -68,7 +68,7 @@ export function commitTitle(message: string): string {
   const end = message.indexOf('\n');
   const firstLine = end === -1 ? message : message.slice(0, end);
   const characters = Array.from(firstLine);
-  return characters.length > 100 ? characters.slice(0, 80).join('') + '…' : firstLine;
+  return characters.length > 100 ? `${characters.slice(0, 80).join('')}…` : firstLine;
 }
 
 /** `Name <email> 1348124772 +0300` → name, email and the time rendered in its own offset. */
@@ -76,7 +76,10 @@ export function parseSignature(value: string): Signature {
   const open = value.lastIndexOf('<');
   const close = value.lastIndexOf('>');
   if (open === -1 || close < open) return { name: value.trim(), email: '', date: gitTime(0, '+0000'), time: 0 };
-  const [seconds, zone] = value.slice(close + 1).trim().split(' ');
+  const [seconds, zone] = value
+    .slice(close + 1)
+    .trim()
+    .split(' ');
   const time = Number.parseInt(seconds ?? '', 10);
   return {
     name: value.slice(0, open).trim(),

@@ -67,7 +67,11 @@ export function readPushCommands(source: Readable, maxBytes = MAX_COMMAND_BYTES)
         offset += length;
         const nul = line.indexOf(0);
         if (nul !== -1 && capabilities.size === 0) {
-          for (const capability of line.toString('utf8', nul + 1).trim().split(' ')) if (capability) capabilities.add(capability);
+          for (const capability of line
+            .toString('utf8', nul + 1)
+            .trim()
+            .split(' '))
+            if (capability) capabilities.add(capability);
         }
         const match = COMMAND.exec(line.toString('utf8', 0, nul === -1 ? line.length : nul));
         if (match) updates.push({ oldId: match[1], newId: match[2], ref: match[3] });
@@ -173,7 +177,9 @@ export function refusalReport({ capabilities, updates, reasons, messages }: Repo
     : Buffer.alloc(0);
   const band = capabilities.has('side-band-64k') ? 65515 : capabilities.has('side-band') ? 995 : 0;
   if (band === 0) return report;
-  const parts: Buffer[] = messages.map((message) => pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`${oneLine(message)}\n`, 'utf8')])));
+  const parts: Buffer[] = messages.map((message) =>
+    pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`${oneLine(message)}\n`, 'utf8')])),
+  );
   for (let start = 0; start < report.length; start += band) {
     parts.push(pktLine(Buffer.concat([Buffer.from([1]), report.subarray(start, start + band)])));
   }

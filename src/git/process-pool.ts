@@ -92,7 +92,9 @@ export abstract class PooledGitProcess {
   }
 
   private setReferenced(on: boolean): void {
-    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ ref(): void; unref(): void } | Socket>) {
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<
+      { ref(): void; unref(): void } | Socket
+    >) {
       if (on) handle.ref();
       else handle.unref();
     }

@@ -33,12 +33,14 @@ const LOG_ARGS = ['log', '-z', '--name-status', '-M', '--diff-merges=first-paren
  * `rev-list --count` for the total, side by side.
  */
 export async function pushCommits(repoPath: string, newId: string, range: PushRange, limit: number): Promise<PushCommits> {
-  if (!isFullOid(newId) || ('oldId' in range && !isFullOid(range.oldId))) throw new GitStoreError('invalid_revision', 'a push names full object ids');
+  if (!isFullOid(newId) || ('oldId' in range && !isFullOid(range.oldId)))
+    throw new GitStoreError('invalid_revision', 'a push names full object ids');
   if ('newBranch' in range && !isValidBranchName(range.newBranch)) throw new GitStoreError('invalid_ref_name', 'Branch name is invalid');
   // `--exclude` patterns for `--branches` are matched against short branch names.
-  const revisions = 'oldId' in range
-    ? ['--end-of-options', newId, `^${range.oldId}`]
-    : ['--not', `--exclude=${range.newBranch}`, '--branches', '--not', '--end-of-options', newId];
+  const revisions =
+    'oldId' in range
+      ? ['--end-of-options', newId, `^${range.oldId}`]
+      : ['--not', `--exclude=${range.newBranch}`, '--branches', '--not', '--end-of-options', newId];
   const [logged, counted] = await Promise.all([
     runGit(repoPath, [...LOG_ARGS, '--topo-order', `--max-count=${Math.max(0, Math.floor(limit))}`, ...revisions, '--']),
     runGit(repoPath, ['rev-list', '--count', ...revisions, '--']),
@@ -52,13 +54,16 @@ export async function commitsChanges(repoPath: string, commitIds: readonly strin
   const wanted = [...new Set(commitIds.filter(isFullOid))];
   // Without revisions git would log HEAD.
   if (wanted.length === 0) return new Map();
-  const { stdout } = await runGit(repoPath, [...LOG_ARGS, '--no-walk=unsorted', '--stdin', '--'], { input: wanted.join('\n') + '\n' });
+  const { stdout } = await runGit(repoPath, [...LOG_ARGS, '--no-walk=unsorted', '--stdin', '--'], { input: `${wanted.join('\n')}\n` });
   return withCommits(repoPath, parseNameStatus(stdout.toString('utf8')));
 }
 
 /** The parsed changes joined to their commits (read through cat-file), in log order. */
 async function withCommits(repoPath: string, entries: ChangedPaths[]): Promise<Map<string, PushedCommit>> {
-  const commits = await readCommits(repoPath, entries.map((entry) => entry.id));
+  const commits = await readCommits(
+    repoPath,
+    entries.map((entry) => entry.id),
+  );
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   return new Map(
     commits.map((commit) => {
@@ -88,7 +93,7 @@ function parseNameStatus(output: string): ChangedPaths[] {
     const entry = entries[entries.length - 1];
     const kind = token.charAt(0);
     const first = tokens[index++] ?? '';
-    const path = kind === 'R' || kind === 'C' ? tokens[index++] ?? '' : first;
+    const path = kind === 'R' || kind === 'C' ? (tokens[index++] ?? '') : first;
     if (!entry) continue;
     if (kind === 'D') entry.removed.push(path);
     else if (kind === 'A' || kind === 'R' || kind === 'C') entry.added.push(path);

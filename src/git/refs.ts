@@ -62,7 +62,12 @@ export async function listTags(repoPath: string): Promise<TagRef[]> {
 export async function findTag(repoPath: string, name: string): Promise<TagRef | undefined> {
   if (!isValidRefName(`refs/tags/${name}`)) return undefined;
   const ref = `refs/tags/${name}`;
-  return (await toTags(repoPath, (await forEachRef(repoPath, [ref])).filter((raw) => raw.ref === ref)))[0];
+  return (
+    await toTags(
+      repoPath,
+      (await forEachRef(repoPath, [ref])).filter((raw) => raw.ref === ref),
+    )
+  )[0];
 }
 
 /** Current values of exact full ref names (`refs/heads/x`); missing refs are absent from the map. */
@@ -98,15 +103,23 @@ export async function toBranches(repoPath: string, refs: RawRef[]): Promise<Bran
   );
   return refs.flatMap((raw, index) => {
     const object = objects[index];
-    return object?.type === 'commit' ? [{ name: raw.ref.slice('refs/heads/'.length), commit: parseCommit(object.oid, object.content) }] : [];
+    return object?.type === 'commit'
+      ? [{ name: raw.ref.slice('refs/heads/'.length), commit: parseCommit(object.oid, object.content) }]
+      : [];
   });
 }
 
 /** Tag refs (`refs/tags/…`) with their annotations and commits read. */
 export async function toTags(repoPath: string, refs: RawRef[]): Promise<TagRef[]> {
   const [annotations, commits] = await Promise.all([
-    catFile.readMany(repoPath, refs.map((raw) => (raw.type === 'tag' ? raw.oid : ''))),
-    catFile.readMany(repoPath, refs.map((raw) => (raw.type === 'commit' ? raw.oid : `${raw.oid}^{commit}`))),
+    catFile.readMany(
+      repoPath,
+      refs.map((raw) => (raw.type === 'tag' ? raw.oid : '')),
+    ),
+    catFile.readMany(
+      repoPath,
+      refs.map((raw) => (raw.type === 'commit' ? raw.oid : `${raw.oid}^{commit}`)),
+    ),
   ]);
   return refs.map((raw, index) => {
     const annotation = annotations[index];

@@ -19,7 +19,7 @@ export function protocolFor(service: GitService, header: string | undefined): st
 }
 
 /** Whether the client will get a protocol v2 answer (no `# service=` header on the advertisement). */
-export const speaksV2 = (protocol: string | undefined): boolean => protocol !== undefined && protocol.split(':').includes('version=2');
+export const speaksV2 = (protocol: string | undefined): boolean => protocol?.split(':').includes('version=2') === true;
 
 export interface FastForwardOnly {
   /** Full ref names that may only move forward in this push. */
@@ -38,7 +38,11 @@ export function serviceProcess(repoPath: string, service: GitService, protocol: 
  * a transport that carries one session per process (SSH). Pushes over SSH use the stateless
  * receive-pack below, so that their ref updates are judged before git reads them.
  */
-export function sessionProcess(repoPath: string, command: 'upload-pack' | 'upload-archive', protocol: string | undefined): ChildProcessWithoutNullStreams {
+export function sessionProcess(
+  repoPath: string,
+  command: 'upload-pack' | 'upload-archive',
+  protocol: string | undefined,
+): ChildProcessWithoutNullStreams {
   const args = command === 'upload-pack' ? ['upload-pack', '--strict', repoPath] : ['upload-archive', repoPath];
   return spawnGit(null, args, { env: protocol ? { GIT_PROTOCOL: protocol } : undefined });
 }
@@ -48,7 +52,10 @@ export async function receivePackProcess(repoPath: string, fastForwardOnly?: Fas
   if (!fastForwardOnly || fastForwardOnly.refs.length === 0) return serviceProcess(repoPath, 'receive-pack', undefined);
   const hooks = await fastForwardHooksDir();
   return spawnGit(null, ['-c', `core.hooksPath=${hooks}`, ...serviceArgs(repoPath, 'receive-pack', false)], {
-    env: { FORGE_FAST_FORWARD_ONLY: fastForwardOnly.refs.join(' '), FORGE_FAST_FORWARD_MESSAGE: fastForwardOnly.message.replace(/[\r\n]+/g, ' ') },
+    env: {
+      FORGE_FAST_FORWARD_ONLY: fastForwardOnly.refs.join(' '),
+      FORGE_FAST_FORWARD_MESSAGE: fastForwardOnly.message.replace(/[\r\n]+/g, ' '),
+    },
   });
 }
 
@@ -58,7 +65,13 @@ export async function advertisement(repoPath: string, service: GitService, proto
 }
 
 function serviceArgs(repoPath: string, service: GitService, advertise: boolean): string[] {
-  return [service, '--stateless-rpc', ...(advertise ? ['--advertise-refs'] : []), ...(service === 'upload-pack' ? ['--strict'] : []), repoPath];
+  return [
+    service,
+    '--stateless-rpc',
+    ...(advertise ? ['--advertise-refs'] : []),
+    ...(service === 'upload-pack' ? ['--strict'] : []),
+    repoPath,
+  ];
 }
 
 export interface PushedUpdate {
@@ -69,6 +82,9 @@ export interface PushedUpdate {
 
 /** The updates of a push that took effect: the ref now has the new id (or is gone, for a deletion). */
 export async function appliedUpdates<T extends PushedUpdate>(repoPath: string, updates: readonly T[]): Promise<T[]> {
-  const current = await refValues(repoPath, updates.map((update) => update.ref));
+  const current = await refValues(
+    repoPath,
+    updates.map((update) => update.ref),
+  );
   return updates.filter((update) => (/^0+$/.test(update.newId) ? !current.has(update.ref) : current.get(update.ref) === update.newId));
 }

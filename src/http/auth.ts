@@ -39,7 +39,8 @@ export interface UserDirectory<User extends Principal> {
 export function userToken<User extends Principal>(users: UserDirectory<User>): TokenStrategy<User> {
   return {
     kind: 'user',
-    read: (request, params) => headerValue(request, 'private-token') ?? headerValue(request, 'private_token') ?? stringParam(params.private_token),
+    read: (request, params) =>
+      headerValue(request, 'private-token') ?? headerValue(request, 'private_token') ?? stringParam(params.private_token),
     resolve: (token) => users.findByToken(token),
   };
 }

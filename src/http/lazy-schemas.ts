@@ -14,7 +14,9 @@ type Serializer = (data: unknown) => string;
 // Fastify's own dependencies, resolved from Fastify: the versions it would use itself.
 const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
 const validatorSelector = (fromFastify('@fastify/ajv-compiler') as () => (external: unknown, options: unknown) => Compile<Validator>)();
-const serializerSelector = (fromFastify('@fastify/fast-json-stringify-compiler') as () => (external: unknown, options: unknown) => Compile<Serializer>)();
+const serializerSelector = (
+  fromFastify('@fastify/fast-json-stringify-compiler') as () => (external: unknown, options: unknown) => Compile<Serializer>
+)();
 
 /** A validator compiled on its first call; Fastify reads `errors` off it after a failed validation. */
 function lazyValidator(compile: () => Validator): Validator {

@@ -32,7 +32,10 @@ export function trackRoutes(app: FastifyInstance): (request: FastifyRequest, rep
     const allowed = new Set<string>();
     for (const entry of known.values()) if (entry.pattern.test(path)) entry.methods.forEach((m) => allowed.add(m));
     if (allowed.size === 0 || allowed.has(request.method)) return false;
-    reply.status(405).header('Allow', ['OPTIONS', ...[...allowed].sort()].join(', ')).send({ error: '405 Not Allowed' });
+    reply
+      .status(405)
+      .header('Allow', ['OPTIONS', ...[...allowed].sort()].join(', '))
+      .send({ error: '405 Not Allowed' });
     return true;
   };
 }

@@ -75,7 +75,8 @@ function linkParams(request: FastifyRequest): Record<string, unknown> {
   const querySchema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
   const declared = new Set(Object.keys(querySchema?.properties ?? {}));
   const kept = Object.entries({ ...rawParams(request), ...(request.params as Record<string, unknown>) }).filter(
-    ([name, value]) => (declared.has(name) || CREDENTIALS.includes(name) || name in (request.params as object)) && String(value).length <= LIMITS.name,
+    ([name, value]) =>
+      (declared.has(name) || CREDENTIALS.includes(name) || name in (request.params as object)) && String(value).length <= LIMITS.name,
   );
   return Object.fromEntries(kept);
 }

@@ -176,7 +176,8 @@ function bracketPath(rest: string): string[] | undefined {
   return path.slice(0, -1).includes('') ? undefined : path;
 }
 
-const isHash = (value: unknown): value is Params => value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
+const isHash = (value: unknown): value is Params =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
 
 const TRUE = new Set(['true', 't', 'yes', 'y', '1', 'on']);
 const FALSE = new Set(['false', 'f', 'no', 'n', '0', 'off']);

@@ -15,7 +15,8 @@ function isRunnerPolling(request: FastifyRequest, reply: FastifyReply): boolean 
   if (route === '/ci/api/v1/builds/register') return reply.statusCode === 204;
   if (route === '/ci/api/v1/builds/:id/trace.txt') return true;
   // gitlab-runner 1.x also sends the whole trace with state "running" now and then.
-  if (route === '/ci/api/v1/builds/:id' && request.method === 'PUT') return (request.body as { state?: unknown } | undefined)?.state === 'running';
+  if (route === '/ci/api/v1/builds/:id' && request.method === 'PUT')
+    return (request.body as { state?: unknown } | undefined)?.state === 'running';
   return false;
 }
 
@@ -40,8 +41,9 @@ export class RequestLog extends LogController {
     request.log.debug(`Route ${request.method}:${request.url} not found`);
   }
 
-  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.debug({ res: reply }, 'stream closed prematurely');
+  override streamError(error: Error, _request: FastifyRequest, reply: FastifyReply): void {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE')
+      reply.log.debug({ res: reply }, 'stream closed prematurely');
     else reply.log.warn({ err: error }, 'response terminated with an error with headers already sent');
   }
 }

@@ -29,7 +29,16 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
   }).withTypeProvider<TypeBoxTypeProvider>();
   // The URL is read when shown, not copied now: with PORT=0 the external URL is settled after listening.
   await server.register(swagger, {
-    openapi: { info: { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0' }, servers: [{ get url() { return config.externalUrl; } }] },
+    openapi: {
+      info: { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0' },
+      servers: [
+        {
+          get url() {
+            return config.externalUrl;
+          },
+        },
+      ],
+    },
   });
   server.get('/api/v3/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => server.swagger());
   return server;
@@ -39,6 +48,7 @@ function stripJsonSuffix(url: string): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   // The runner API too: runners call `runners/register.json`, `builds/register.json`, `builds/:id.json`.
-  if (!(path.startsWith('/api/v3/') || path.startsWith('/ci/api/v1/')) || !path.endsWith('.json') || path === '/api/v3/openapi.json') return url;
+  if (!(path.startsWith('/api/v3/') || path.startsWith('/ci/api/v1/')) || !path.endsWith('.json') || path === '/api/v3/openapi.json')
+    return url;
   return path.slice(0, -'.json'.length) + (queryAt === -1 ? '' : url.slice(queryAt));
 }

@@ -21,7 +21,11 @@ export interface TokenStrategy<Principal> {
 }
 
 /** The principal of the request's token by this strategy, or undefined (no token, unknown, or not active). */
-export async function authenticate<Principal>(strategy: TokenStrategy<Principal>, request: FastifyRequest, params: Record<string, unknown>): Promise<Principal | undefined> {
+export async function authenticate<Principal>(
+  strategy: TokenStrategy<Principal>,
+  request: FastifyRequest,
+  params: Record<string, unknown>,
+): Promise<Principal | undefined> {
   const token = strategy.read(request, params);
   return token === undefined || token === '' ? undefined : strategy.resolve(token);
 }

@@ -37,7 +37,14 @@ export class JobQueue {
   async enqueueMany<K extends JobKind>(kind: K, payloads: JobKinds[K][], executor: Db = this.db): Promise<void> {
     if (payloads.length === 0) return;
     const time = now();
-    const rows = payloads.map((payload) => ({ kind, payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: this.maxAttempts, created_at: time }));
+    const rows = payloads.map((payload) => ({
+      kind,
+      payload: JSON.stringify(payload),
+      run_at: time,
+      attempts: 0,
+      max_attempts: this.maxAttempts,
+      created_at: time,
+    }));
     for (const chunk of chunksOf(rows)) await executor.insertInto('jobs').values(chunk).execute();
     // Wake idle workers in this process (they look again until the transaction
     // commits); other processes find the job on their next poll.
@@ -114,7 +121,13 @@ export class JobQueue {
 
   /** When the next job falls due, for the worker's sleep. */
   async nextRunAt(): Promise<string | undefined> {
-    const row = await this.db.selectFrom('jobs').select('run_at').where('locked_at', 'is', null).orderBy('run_at').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('locked_at', 'is', null)
+      .orderBy('run_at')
+      .limit(1)
+      .executeTakeFirst();
     return row?.run_at;
   }
 }

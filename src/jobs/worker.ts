@@ -117,7 +117,9 @@ export class JobWorker {
 
   private async execute(job: JobRow): Promise<void> {
     // A row of a kind this version does not know (written by a newer process) fails like any error.
-    const handler = Object.hasOwn(this.handlers, job.kind) ? (this.handlers[job.kind as keyof JobHandlers] as (payload: unknown, signal: AbortSignal) => Promise<void>) : undefined;
+    const handler = Object.hasOwn(this.handlers, job.kind)
+      ? (this.handlers[job.kind as keyof JobHandlers] as (payload: unknown, signal: AbortSignal) => Promise<void>)
+      : undefined;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(JSON.parse(job.payload), this.shutdown.signal);
@@ -129,7 +131,10 @@ export class JobWorker {
       }
       const delay = this.options.retryBaseMs * 2 ** (job.attempts - 1);
       const last = job.attempts >= job.max_attempts;
-      this.log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, err: error }, last ? 'job failed; giving up' : 'job failed; will retry');
+      this.log.warn(
+        { job: job.id, kind: job.kind, attempt: job.attempts, err: error },
+        last ? 'job failed; giving up' : 'job failed; will retry',
+      );
       await this.queue.fail(job, String((error as Error)?.message ?? error), delay);
     }
   }

@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789-_';
 
@@ -16,7 +21,11 @@ export function randomToken(length = 20): string {
 }
 
 /** Lower-case hex, as GitLab's runner and trigger tokens are. */
-export const randomHex = (length = 30): string => crypto.randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+export const randomHex = (length = 30): string =>
+  crypto
+    .randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 
 /** The look-up digest of a token: a copy of the database alone does not reveal tokens. */
 export const digestToken = (token: string): string => crypto.hash('sha256', token, 'hex');
@@ -41,7 +50,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
   const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem,
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
   });
   return crypto.timingSafeEqual(actual, expected);
 }

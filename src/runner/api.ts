@@ -41,10 +41,15 @@ export function runnerBaseUrl(configured: string): string {
 export interface Answer {
   status: number;
   headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer of the server, read field by field by each caller
   body: any;
 }
 
-const transportError = (error: unknown): Answer => ({ status: -1, headers: new Headers(), body: String((error as Error)?.message ?? error) });
+const transportError = (error: unknown): Answer => ({
+  status: -1,
+  headers: new Headers(),
+  body: String((error as Error)?.message ?? error),
+});
 
 export type BuildRequest = { outcome: 'build'; build: BuildPayload } | { outcome: 'nothing' | 'forbidden' | 'failed'; status: number };
 
@@ -67,7 +72,12 @@ export class RunnerApi {
   /** `POST builds/register.json` and what 1.x makes of the answer (§2.3.3). */
   async requestBuild(token: string): Promise<BuildRequest> {
     const answer = await this.json('POST', 'builds/register.json', { info: RUNNER_INFO, token }, true);
-    if (answer.status === 201 && answer.headers.get('content-type')?.startsWith('application/json') && answer.body && typeof answer.body === 'object') {
+    if (
+      answer.status === 201 &&
+      answer.headers.get('content-type')?.startsWith('application/json') &&
+      answer.body &&
+      typeof answer.body === 'object'
+    ) {
       return { outcome: 'build', build: answer.body as BuildPayload };
     }
     if (answer.status === 204 || answer.status === 404) return { outcome: 'nothing', status: answer.status };
@@ -86,7 +96,12 @@ export class RunnerApi {
   patchTrace(build: { id: number; token: string }, part: Buffer, from: number): Promise<Answer> {
     return this.send('PATCH', `builds/${build.id}/trace.txt`, {
       body: part,
-      headers: { 'content-type': 'text/plain', 'content-range': `${from}-${from + part.length}`, 'build-token': build.token, 'user-agent': USER_AGENT },
+      headers: {
+        'content-type': 'text/plain',
+        'content-range': `${from}-${from + part.length}`,
+        'build-token': build.token,
+        'user-agent': USER_AGENT,
+      },
     });
   }
 
@@ -97,7 +112,9 @@ export class RunnerApi {
   uploadArtifacts(build: { id: number; token: string }, zipPath: string, opts: { name: string; expireIn?: string }): Promise<Answer> {
     const boundary = randomBytes(16).toString('hex');
     const filename = `${opts.name}.zip`.replace(/["\r\n\\]/g, '_');
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     async function* body() {
       yield head;
@@ -114,12 +131,14 @@ export class RunnerApi {
   /** `GET builds/<id>/artifacts` with that build's own token, written to `file`; the status (-1: transport error). */
   async downloadArtifacts(dependency: { id: number; token: string }, file: string): Promise<number> {
     try {
-      const response = await fetch(this.base + `builds/${dependency.id}/artifacts`, { headers: { 'build-token': dependency.token, 'user-agent': DOWNLOAD_USER_AGENT } });
+      const response = await fetch(`${this.base}builds/${dependency.id}/artifacts`, {
+        headers: { 'build-token': dependency.token, 'user-agent': DOWNLOAD_USER_AGENT },
+      });
       if (response.status !== 200 || !response.body) {
         await response.body?.cancel();
         return response.status;
       }
-      await pipeline(Readable.fromWeb(response.body as any), fs.createWriteStream(file));
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), fs.createWriteStream(file));
       return 200;
     } catch {
       return -1;
@@ -132,7 +151,11 @@ export class RunnerApi {
     return this.send(method, path, { body: JSON.stringify(body), headers });
   }
 
-  private async send(method: string, path: string, init: { body: string | Buffer | ReadableStream<Uint8Array>; headers: Record<string, string> }): Promise<Answer> {
+  private async send(
+    method: string,
+    path: string,
+    init: { body: string | Buffer | ReadableStream<Uint8Array>; headers: Record<string, string> },
+  ): Promise<Answer> {
     try {
       const response = await fetch(this.base + path, {
         method,
@@ -158,7 +181,13 @@ export class RunnerApi {
  * Calls `attempt` until `done` accepts its answer, waiting `pauseMs` between tries, at most `tries`
  * times (Infinity: for ever, as the runner's final update does), or until `signal` aborts.
  */
-export async function retrying(attempt: () => Promise<Answer>, done: (answer: Answer) => boolean, pauseMs: number, tries: number, signal?: AbortSignal): Promise<Answer> {
+export async function retrying(
+  attempt: () => Promise<Answer>,
+  done: (answer: Answer) => boolean,
+  pauseMs: number,
+  tries: number,
+  signal?: AbortSignal,
+): Promise<Answer> {
   for (let n = 1; ; n++) {
     const answer = await attempt();
     if (done(answer) || n >= tries || signal?.aborted) return answer;

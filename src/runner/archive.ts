@@ -30,7 +30,9 @@ export async function writeZip(root: string, entries: string[], target: string):
 
 /** Unpacks the zip at `source` into `root`: folders, files with their modes, symbolic links. Entries that would leave `root` are refused. */
 export async function extractZip(source: string, root: string): Promise<number> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.open(source, { lazyEntries: true, strictFileNames: false }, (error, file) => (error ? reject(error) : resolve(file))));
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(source, { lazyEntries: true, strictFileNames: false }, (error, file) => (error ? reject(error) : resolve(file))),
+  );
   let count = 0;
   try {
     for (;;) {
@@ -43,14 +45,17 @@ export async function extractZip(source: string, root: string): Promise<number> 
       zip.removeAllListeners('entry').removeAllListeners('end').removeAllListeners('error');
       if (!entry) return count;
       const target = path.resolve(root, entry.fileName);
-      if (target !== root && !target.startsWith(root + path.sep)) throw new Error(`the archive's entry ${entry.fileName} is outside the project folder`);
+      if (target !== root && !target.startsWith(root + path.sep))
+        throw new Error(`the archive's entry ${entry.fileName} is outside the project folder`);
       const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
       if (entry.fileName.endsWith('/')) {
         fs.mkdirSync(target, { recursive: true });
         continue;
       }
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(entry, (error, s) => (error ? reject(error) : resolve(s))));
+      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+        zip.openReadStream(entry, (error, s) => (error ? reject(error) : resolve(s))),
+      );
       fs.rmSync(target, { force: true });
       if ((mode & TYPE_MASK) === SYMLINK) {
         const chunks: Buffer[] = [];

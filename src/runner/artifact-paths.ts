@@ -26,7 +26,13 @@ export function matchArtifactPaths(root: string, patterns: string[], extra: stri
   };
   for (const pattern of patterns) {
     const normalized = path.posix.normalize(pattern.replace(/\\/g, '/')).replace(/\/+$/, '');
-    if (normalized === '' || normalized === '.' || path.posix.isAbsolute(normalized) || normalized === '..' || normalized.startsWith('../')) {
+    if (
+      normalized === '' ||
+      normalized === '.' ||
+      path.posix.isAbsolute(normalized) ||
+      normalized === '..' ||
+      normalized.startsWith('../')
+    ) {
       warnings.push(`WARNING: ${pattern}: not a path inside the project folder, skipped`);
       continue;
     }
@@ -74,11 +80,11 @@ function segmentPattern(segment: string): RegExp {
     const char = segment[i]!;
     if (char === '*') source += '[^/]*';
     else if (char === '?') source += '[^/]';
-    else if (char === '\\' && i + 1 < segment.length) source += escape(segment[++i]!);
+    else if (char === '\\' && i + 1 < segment.length) source += escapeRegExp(segment[++i]!);
     else if (char === '[') {
       const end = segment.indexOf(']', i + 2);
       if (end === -1) {
-        source += escape(char);
+        source += escapeRegExp(char);
         continue;
       }
       let body = segment.slice(i + 1, end);
@@ -86,9 +92,9 @@ function segmentPattern(segment: string): RegExp {
       if (negated) body = body.slice(1);
       source += `[${negated ? '^' : ''}${body.replace(/[\\\]]/g, '\\$&')}]`;
       i = end;
-    } else source += escape(char);
+    } else source += escapeRegExp(char);
   }
   return new RegExp(`^${source}$`);
 }
 
-const escape = (char: string) => char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (char: string) => char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

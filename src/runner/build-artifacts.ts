@@ -26,7 +26,12 @@ export interface Workspace {
 }
 
 /** Downloads and unpacks the artifacts of the earlier builds this one depends on; an error message, or undefined. */
-export async function restoreDependencies(api: RunnerApi, payload: BuildPayload, trace: TraceUploader, workspace: Workspace): Promise<string | undefined> {
+export async function restoreDependencies(
+  api: RunnerApi,
+  payload: BuildPayload,
+  trace: TraceUploader,
+  workspace: Workspace,
+): Promise<string | undefined> {
   const wanted = dependenciesOf(payload);
   for (const dependency of payload.depends_on_builds) {
     if (!dependency.artifacts_file?.filename) continue;
@@ -54,7 +59,13 @@ export async function restoreDependencies(api: RunnerApi, payload: BuildPayload,
 }
 
 /** Zips what `artifacts` names and uploads it; an error message, or undefined (also when there was nothing to upload). */
-export async function uploadArtifacts(api: RunnerApi, payload: BuildPayload, artifacts: ArtifactsOptions, trace: TraceUploader, workspace: Workspace): Promise<string | undefined> {
+export async function uploadArtifacts(
+  api: RunnerApi,
+  payload: BuildPayload,
+  artifacts: ArtifactsOptions,
+  trace: TraceUploader,
+  workspace: Workspace,
+): Promise<string | undefined> {
   trace.line('Uploading artifacts...');
   const untracked = artifacts.untracked ? await untrackedFiles(workspace) : [];
   const { entries, warnings } = matchArtifactPaths(workspace.projectDir, artifacts.paths, untracked);

@@ -45,7 +45,10 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
   };
   const trace = new TraceUploader(context.api, context.runnerToken, payload, (message) => abort({ outcome: 'canceled', message }));
   const timeoutMs = timeoutMsOf(payload);
-  const timer = setTimeout(() => abort({ outcome: 'timed out', message: `execution took longer than ${timeoutMs / 1000} seconds` }), timeoutMs);
+  const timer = setTimeout(
+    () => abort({ outcome: 'timed out', message: `execution took longer than ${timeoutMs / 1000} seconds` }),
+    timeoutMs,
+  );
   const onShutdown = () => abort({ outcome: 'stopped', message: 'the runner was stopped' });
   context.shutdown.addEventListener('abort', onShutdown, { once: true });
   if (context.shutdown.aborted) onShutdown();
@@ -68,7 +71,12 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
     trace.line(`Using Shell executor on ${process.platform}/${process.arch}...`);
     const containers = containerOptionsOf(payload);
     if (containers.image || containers.services.length > 0) {
-      const what = [containers.image && `image ${containers.image}`, containers.services.length > 0 && `services ${containers.services.join(', ')}`].filter(Boolean).join(' and ');
+      const what = [
+        containers.image && `image ${containers.image}`,
+        containers.services.length > 0 && `services ${containers.services.join(', ')}`,
+      ]
+        .filter(Boolean)
+        .join(' and ');
       trace.line(`WARNING: the shell executor ignores ${what}: the build runs on this machine`);
     }
     fs.rmSync(projectDir, { recursive: true, force: true });
@@ -118,7 +126,9 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
 function buildFolders(payload: BuildPayload, context: BuildContext): { projectDir: string; tmpDir: string; cacheDir: string } {
   let project = `project-${payload.project_id}`;
   try {
-    const repoPath = decodeURIComponent(new URL(payload.repo_url).pathname).replace(/\.git$/, '').replace(/^\/+/, '');
+    const repoPath = decodeURIComponent(new URL(payload.repo_url).pathname)
+      .replace(/\.git$/, '')
+      .replace(/^\/+/, '');
     const safe = repoPath.split('/').filter((part) => part !== '' && part !== '.' && part !== '..');
     if (safe.length > 0) project = safe.join('/');
   } catch {
@@ -157,7 +167,12 @@ async function checkout(payload: BuildPayload, trace: TraceUploader, workspace: 
 function runScript(name: string, lines: string[], trace: TraceUploader, workspace: Workspace, signal: AbortSignal): Promise<RunResult> {
   const file = path.join(workspace.tmpDir, `${name}.sh`);
   fs.writeFileSync(file, shellScript(lines, workspace.projectDir), { mode: 0o700 });
-  return runProcess('bash', ['--noprofile', '--norc', file], { cwd: workspace.projectDir, env: workspace.env, signal, output: (chunk) => trace.write(chunk) });
+  return runProcess('bash', ['--noprofile', '--norc', file], {
+    cwd: workspace.projectDir,
+    env: workspace.env,
+    signal,
+    output: (chunk) => trace.write(chunk),
+  });
 }
 
 /** after_script, after the commands whatever their result; its own failure fails nothing. */
@@ -167,7 +182,8 @@ async function runAfterScript(payload: BuildPayload, trace: TraceUploader, works
   trace.line('Running after script...');
   const capped = AbortSignal.any([signal, AbortSignal.timeout(AFTER_SCRIPT_TIMEOUT_MS)]);
   const result = await runScript('after_script', lines, trace, workspace, capped);
-  if (result === 'aborted' && !signal.aborted) trace.line(`WARNING: after_script took longer than ${AFTER_SCRIPT_TIMEOUT_MS / 1000} seconds`);
+  if (result === 'aborted' && !signal.aborted)
+    trace.line(`WARNING: after_script took longer than ${AFTER_SCRIPT_TIMEOUT_MS / 1000} seconds`);
   else if (result !== 'aborted' && result.code !== 0) trace.line(`WARNING: after_script failed: ${exitFailure(result)}`);
 }
 

@@ -24,7 +24,13 @@ interface CacheFile {
 }
 
 /** The key and its archive; undefined (with a line saying why) when there is none to use. */
-function cacheFile(payload: BuildPayload, cache: CacheOptions, workspace: Workspace, cacheDir: string, trace: TraceUploader): CacheFile | undefined {
+function cacheFile(
+  payload: BuildPayload,
+  cache: CacheOptions,
+  workspace: Workspace,
+  cacheDir: string,
+  trace: TraceUploader,
+): CacheFile | undefined {
   const key = cache.key !== undefined ? expand(cache.key, workspace.variables) : path.posix.join(payload.name, payload.ref ?? '');
   if (key === '') return undefined;
   const file = path.resolve(cacheDir, key, 'cache.zip');
@@ -37,7 +43,13 @@ function cacheFile(payload: BuildPayload, cache: CacheOptions, workspace: Worksp
 }
 
 /** Unpacks the key's archive into the working copy, when the policy pulls and there is one. */
-export async function restoreCache(payload: BuildPayload, cache: CacheOptions, trace: TraceUploader, workspace: Workspace, cacheDir: string): Promise<void> {
+export async function restoreCache(
+  payload: BuildPayload,
+  cache: CacheOptions,
+  trace: TraceUploader,
+  workspace: Workspace,
+  cacheDir: string,
+): Promise<void> {
   const target = cacheFile(payload, cache, workspace, cacheDir, trace);
   if (!target) return;
   if (cache.policy === 'push') {
@@ -59,7 +71,13 @@ export async function restoreCache(payload: BuildPayload, cache: CacheOptions, t
 }
 
 /** Zips what `cache` names into the key's archive (replacing it at once, so a slot reading it meanwhile reads a whole one), when the policy pushes. */
-export async function archiveCache(payload: BuildPayload, cache: CacheOptions, trace: TraceUploader, workspace: Workspace, cacheDir: string): Promise<void> {
+export async function archiveCache(
+  payload: BuildPayload,
+  cache: CacheOptions,
+  trace: TraceUploader,
+  workspace: Workspace,
+  cacheDir: string,
+): Promise<void> {
   const target = cacheFile(payload, cache, workspace, cacheDir, trace);
   if (!target) return;
   if (cache.policy === 'pull') {

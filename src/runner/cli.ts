@@ -84,8 +84,12 @@ function parseOptions(argv: string[]): RunnerOptions | undefined {
   const url = values.url.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`forge runner: --url must be an http or https URL, not ${values.url}`);
   const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`forge runner: --concurrency must be a whole number of at least 1, not ${values.concurrency}`);
-  const tags = (values.tags ?? '').split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new Error(`forge runner: --concurrency must be a whole number of at least 1, not ${values.concurrency}`);
+  const tags = (values.tags ?? '')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
   return {
     url,
     registrationToken: values['registration-token'],

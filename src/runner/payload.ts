@@ -43,7 +43,8 @@ export interface ArtifactsOptions {
   expireIn?: string;
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /** `after_script`, as lines. */
 export function afterScriptOf(payload: BuildPayload): string[] {

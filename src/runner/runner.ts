@@ -1,4 +1,4 @@
-import { RunnerApi } from './api';
+import type { RunnerApi } from './api';
 import { runBuild } from './build';
 import type { BuildPayload } from './payload';
 import { readRegistration, writeRegistration, type Registration } from './config-file';
@@ -33,15 +33,21 @@ export class RunnerStartError extends Error {}
 export async function ensureRegistered(api: RunnerApi, options: RunnerOptions, log: Log): Promise<Registration> {
   const kept = readRegistration(options.configFile);
   if (kept) {
-    if (kept.url !== options.url) throw new RunnerStartError(`${options.configFile} holds a runner of ${kept.url}, not of ${options.url}: use another --config`);
+    if (kept.url !== options.url)
+      throw new RunnerStartError(`${options.configFile} holds a runner of ${kept.url}, not of ${options.url}: use another --config`);
     log(`using runner #${kept.id} registered earlier (${options.configFile})`);
     return kept;
   }
-  if (!options.registrationToken) throw new RunnerStartError(`no runner registered in ${options.configFile} yet: give --registration-token (npx forge admin runners-token on the server prints it)`);
+  if (!options.registrationToken)
+    throw new RunnerStartError(
+      `no runner registered in ${options.configFile} yet: give --registration-token (npx forge admin runners-token on the server prints it)`,
+    );
   const answer = await api.register(options.registrationToken, { description: options.description, tags: options.tags });
   if (answer.status === 403) throw new RunnerStartError('registration refused: forbidden (check the registration token)');
   if (answer.status !== 201 || typeof answer.body?.token !== 'string') {
-    throw new RunnerStartError(`registration failed: ${answer.status === -1 ? `cannot reach ${options.url} (${answer.body})` : `the server answered ${answer.status}`}`);
+    throw new RunnerStartError(
+      `registration failed: ${answer.status === -1 ? `cannot reach ${options.url} (${answer.body})` : `the server answered ${answer.status}`}`,
+    );
   }
   const registration = { url: options.url, id: Number(answer.body.id), token: answer.body.token as string };
   writeRegistration(options.configFile, registration);
@@ -82,13 +88,18 @@ export class Runner {
         continue;
       }
       if (answer.outcome === 'forbidden') {
-        this.log(`ERROR: the server no longer knows runner #${this.registration.id} (403): remove ${this.options.configFile} and register again with --registration-token`);
+        this.log(
+          `ERROR: the server no longer knows runner #${this.registration.id} (403): remove ${this.options.configFile} and register again with --registration-token`,
+        );
         exitCode = 1;
         this.stopNow();
         break;
       }
       // One line per streak of failures, not one per poll.
-      if (answer.outcome === 'failed' && !failing) this.log(`WARNING: asking for a build failed (${answer.status === -1 ? 'the server cannot be reached' : `status ${answer.status}`}); trying again`);
+      if (answer.outcome === 'failed' && !failing)
+        this.log(
+          `WARNING: asking for a build failed (${answer.status === -1 ? 'the server cannot be reached' : `status ${answer.status}`}); trying again`,
+        );
       failing = answer.outcome === 'failed';
       await this.pause(IDLE_POLL_MS);
     }
@@ -100,7 +111,9 @@ export class Runner {
   stop(): void {
     if (this.stopping) return;
     this.stopping = true;
-    this.log(this.builds.size > 0 ? `stopping: waiting for ${this.builds.size} build(s) to finish (signal again to stop them now)` : 'stopping');
+    this.log(
+      this.builds.size > 0 ? `stopping: waiting for ${this.builds.size} build(s) to finish (signal again to stop them now)` : 'stopping',
+    );
     this.wake?.();
   }
 
@@ -114,8 +127,16 @@ export class Runner {
   private start(payload: BuildPayload): void {
     const slot = this.freeSlots.shift()!;
     const started = Date.now();
-    this.log(`build ${payload.id} started: project ${payload.project_id}, job "${payload.name}", ref ${payload.ref}, sha ${payload.sha.slice(0, 8)}`);
-    const done = runBuild(payload, { api: this.api, runnerToken: this.registration.token, buildsDir: this.options.buildsDir, slot, shutdown: this.shutdown.signal })
+    this.log(
+      `build ${payload.id} started: project ${payload.project_id}, job "${payload.name}", ref ${payload.ref}, sha ${payload.sha.slice(0, 8)}`,
+    );
+    const done = runBuild(payload, {
+      api: this.api,
+      runnerToken: this.registration.token,
+      buildsDir: this.options.buildsDir,
+      slot,
+      shutdown: this.shutdown.signal,
+    })
       .then(({ outcome, detail }) => {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         this.log(`build ${payload.id} ${outcome === 'success' ? 'succeeded' : outcome} in ${seconds} s${detail ? `: ${detail}` : ''}`);

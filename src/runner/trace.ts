@@ -52,7 +52,10 @@ export class TraceUploader {
     if (this.full) return;
     let bytes = typeof data === 'string' ? Buffer.from(data) : data;
     if (this.length + bytes.length > TRACE_LIMIT_BYTES) {
-      bytes = Buffer.concat([bytes.subarray(0, TRACE_LIMIT_BYTES - this.length), Buffer.from(`\nBuild's log exceeded limit of ${TRACE_LIMIT_BYTES} bytes.\n`)]);
+      bytes = Buffer.concat([
+        bytes.subarray(0, TRACE_LIMIT_BYTES - this.length),
+        Buffer.from(`\nBuild's log exceeded limit of ${TRACE_LIMIT_BYTES} bytes.\n`),
+      ]);
       this.full = true;
     }
     this.chunks.push(bytes);

@@ -38,5 +38,8 @@ export function buildVariables(payload: BuildPayload, dirs: BuildDirs): Map<stri
 
 /** `$NAME` and `${NAME}` replaced by their values in `variables`, as Go's os.Expand does. */
 export function expand(text: string, variables: Map<string, string>): string {
-  return text.replace(/\$(?:\{([^}]*)\}|([A-Za-z0-9_]+))/g, (_, braced: string | undefined, bare: string | undefined) => variables.get(braced ?? bare ?? '') ?? '');
+  return text.replace(
+    /\$(?:\{([^}]*)\}|([A-Za-z0-9_]+))/g,
+    (_, braced: string | undefined, bare: string | undefined) => variables.get(braced ?? bare ?? '') ?? '',
+  );
 }

@@ -140,7 +140,15 @@ export function createServices(ctx: ServiceContext) {
     slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
     mergeRequestContents,
     mergeRequestReads: new MergeRequestReadsService(ctx, users, mergeRequestContents),
-    mergeRequestMerging: new MergingService(ctx, { events, projects, users, pushRules, issues, contents: mergeRequestContents, todos: mergeRequestTodos }),
+    mergeRequestMerging: new MergingService(ctx, {
+      events,
+      projects,
+      users,
+      pushRules,
+      issues,
+      contents: mergeRequestContents,
+      todos: mergeRequestTodos,
+    }),
   };
 }
 

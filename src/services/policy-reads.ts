@@ -109,7 +109,11 @@ type EventsEb = ExpressionBuilder<Database, 'events'>;
  */
 function readableNoteIdsIn(db: Db, projectId: number, standing: ProjectStanding) {
   const issues = db.selectFrom('issues').select('issues.id').where('issues.project_id', '=', projectId).where(readableIssuesIn(standing));
-  const snippets = db.selectFrom('snippets').select('snippets.id').where('snippets.project_id', '=', projectId).where(readableSnippetsIn(standing));
+  const snippets = db
+    .selectFrom('snippets')
+    .select('snippets.id')
+    .where('snippets.project_id', '=', projectId)
+    .where(readableSnippetsIn(standing));
   return db
     .selectFrom('notes')
     .select('notes.id')
@@ -172,15 +176,27 @@ function memberProjectIds(db: Db, userId: number, minimumAccess: number) {
     .where('access_level', '>=', minimumAccess)
     .union(db.selectFrom('projects').select('id').where('namespace_id', 'in', groups))
     .union(db.selectFrom('projects').select('id').where('namespace_id', 'in', personalNamespaces))
-    .union(db.selectFrom('project_group_links').select('project_id as id').where('group_access', '>=', minimumAccess).where('group_id', 'in', groups));
+    .union(
+      db
+        .selectFrom('project_group_links')
+        .select('project_id as id')
+        .where('group_access', '>=', minimumAccess)
+        .where('group_id', 'in', groups),
+    );
 }
 
 /** Ids of the projects whose issues the caller may read (`read_issue`): readable, not being deleted, issues on. */
 export function issueProjectIds(db: Db, caller: Caller) {
-  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0).where('projects.issues_enabled', '=', 1);
+  const query = db
+    .selectFrom('projects')
+    .select('projects.id')
+    .where('projects.pending_delete', '=', 0)
+    .where('projects.issues_enabled', '=', 1);
   if (caller.admin === 1) return query;
   const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
-  return query.where((eb) => eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', memberProjectIds(db, caller.id, GUEST))]));
+  return query.where((eb) =>
+    eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', memberProjectIds(db, caller.id, GUEST))]),
+  );
 }
 
 /**
@@ -188,7 +204,11 @@ export function issueProjectIds(db: Db, caller: Caller) {
  * issues, but a private project's only from reporters up.
  */
 export function mergeRequestProjectIds(db: Db, caller: Caller) {
-  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0).where('projects.merge_requests_enabled', '=', 1);
+  const query = db
+    .selectFrom('projects')
+    .select('projects.id')
+    .where('projects.pending_delete', '=', 0)
+    .where('projects.merge_requests_enabled', '=', 1);
   if (caller.admin === 1) return query;
   const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
   return query.where((eb) =>
@@ -211,5 +231,8 @@ export function readableIssues(db: Db, caller: Caller, projectIds = issueProject
 
 /** The confidential part of `readableIssues`, for a query that has checked the project elsewhere. */
 export function confidentialFilter(db: Db, caller: Caller): (eb: IssuesEb) => Expression<SqlBool> {
-  return (eb) => (caller.admin === 1 ? TRUE : eb.or([notConfidentialOrOwn(eb, caller.id), eb('issues.project_id', 'in', memberProjectIds(db, caller.id, REPORTER))]));
+  return (eb) =>
+    caller.admin === 1
+      ? TRUE
+      : eb.or([notConfidentialOrOwn(eb, caller.id), eb('issues.project_id', 'in', memberProjectIds(db, caller.id, REPORTER))]);
 }

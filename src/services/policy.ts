@@ -213,7 +213,7 @@ export interface GroupStanding {
 export type GroupAbility = 'read_group' | 'admin_group' | 'create_projects' | 'admin_group_member';
 
 export function canOnGroup(standing: GroupStanding, ability: GroupAbility): boolean {
-  const access = isAdmin(standing.caller) ? OWNER : standing.memberAccess ?? 0;
+  const access = isAdmin(standing.caller) ? OWNER : (standing.memberAccess ?? 0);
   switch (ability) {
     case 'read_group':
       return access >= GUEST || visibleWithoutMembership(standing.visibilityLevel, standing.caller) || standing.seesAProject;
@@ -245,9 +245,16 @@ export function mayUseRestrictedVisibility(caller: Caller): boolean {
 }
 
 /** Administrators anywhere; users in their own namespace and in groups where they may create projects (masters, owners). */
-export function mayCreateProjectIn(caller: Caller, namespace: { kind: string; owner_id: number | null; visibility_level: number }, groupAccess: number | null): boolean {
+export function mayCreateProjectIn(
+  caller: Caller,
+  namespace: { kind: string; owner_id: number | null; visibility_level: number },
+  groupAccess: number | null,
+): boolean {
   if (namespace.kind === 'user') return isAdmin(caller) || namespace.owner_id === caller.id;
-  return canOnGroup({ caller, visibilityLevel: namespace.visibility_level, memberAccess: groupAccess, seesAProject: false }, 'create_projects');
+  return canOnGroup(
+    { caller, visibilityLevel: namespace.visibility_level, memberAccess: groupAccess, seesAProject: false },
+    'create_projects',
+  );
 }
 
 /** Only a snippet's author and administrators change or remove it, whatever their role in the project (8.12's snippet policy). */
@@ -276,15 +283,24 @@ export function mayPushToProtectedBranch(standing: ProjectStanding, protection: 
 }
 
 /** Who may merge into a protected branch (8.12's `can_be_merged_by?`): masters, and developers when its rule lets them push or merge. */
-export function mayMergeIntoProtectedBranch(standing: ProjectStanding, protection: { developersCanPush: boolean; developersCanMerge: boolean }): boolean {
+export function mayMergeIntoProtectedBranch(
+  standing: ProjectStanding,
+  protection: { developersCanPush: boolean; developersCanMerge: boolean },
+): boolean {
   const access = effectiveAccess(standing);
   return access >= MASTER || (access >= DEVELOPER && (protection.developersCanPush || protection.developersCanMerge));
 }
 
 /** Who may change a merge request: `update_merge_request`, or its author or assignee (8.12's `IssuablePolicy`). */
-export function mayUpdateMergeRequest(standing: ProjectStanding, mergeRequest: { author_id: number | null; assignee_id: number | null }): boolean {
+export function mayUpdateMergeRequest(
+  standing: ProjectStanding,
+  mergeRequest: { author_id: number | null; assignee_id: number | null },
+): boolean {
   const callerId = standing.caller?.id;
-  return can(standing, 'update_merge_request') || (callerId !== undefined && (mergeRequest.author_id === callerId || mergeRequest.assignee_id === callerId));
+  return (
+    can(standing, 'update_merge_request') ||
+    (callerId !== undefined && (mergeRequest.author_id === callerId || mergeRequest.assignee_id === callerId))
+  );
 }
 
 /** A membership or an access request is removed by those who administer the project's or group's members, or by its own user. */

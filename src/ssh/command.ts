@@ -57,7 +57,10 @@ export function parseSshCommand(line: string): SshCommand | { refusal: string } 
 /** `namespace/project` from `/namespace/project.git/` and its shorter spellings; undefined for anything else (`..`, `~`, deeper paths). */
 function projectPath(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const trimmed = value.replace(/^\//, '').replace(/\/$/, '').replace(/\.git$/, '');
+  const trimmed = value
+    .replace(/^\//, '')
+    .replace(/\/$/, '')
+    .replace(/\.git$/, '');
   const segments = trimmed.split('/');
   if (segments.length !== 2) return undefined;
   if (!segments.every((segment) => SEGMENT.test(segment) && segment !== '.' && segment !== '..')) return undefined;

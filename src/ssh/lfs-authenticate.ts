@@ -11,7 +11,13 @@ export type LfsAuthenticator = (caller: GitCaller, project: Project, operation: 
  * `git-lfs-authenticate <path> <download|upload>`: git-lfs asks over SSH for the address and
  * a credential of the project's LFS API over HTTP, and reads this JSON on stdout.
  */
-export async function lfsAuthenticate(deps: { git: GitAccessService; lfs: LfsAuthenticator }, caller: GitCaller, project: Project, operation: LfsOperation, channel: ServerChannel): Promise<void> {
+export async function lfsAuthenticate(
+  deps: { git: GitAccessService; lfs: LfsAuthenticator },
+  caller: GitCaller,
+  project: Project,
+  operation: LfsOperation,
+  channel: ServerChannel,
+): Promise<void> {
   // The access of the git command the operation stands for.
   const action = operation === 'upload' ? 'write' : 'read';
   const refusal = accessRefusal(caller, await deps.git.access(caller, project, action), action);

@@ -58,7 +58,13 @@ export async function runSshCommand(deps: SshSessionDeps, request: SshRequest, c
  * over HTTP before git sees the pack; refused, the client reads the same report (`git push`
  * prints each reason); accepted, the stateless receive-pack takes the rest, as over HTTP.
  */
-async function receivePack(deps: SshSessionDeps, caller: GitCaller, project: Project, repoPath: string, channel: ServerChannel): Promise<void> {
+async function receivePack(
+  deps: SshSessionDeps,
+  caller: GitCaller,
+  project: Project,
+  repoPath: string,
+  channel: ServerChannel,
+): Promise<void> {
   channel.write(await advertisement(repoPath, 'receive-pack', undefined));
   // A client that goes away without a word leaves nothing to wait for.
   const gone = new Promise<undefined>((resolve) => channel.once('close', () => resolve(undefined)));
@@ -71,12 +77,20 @@ async function receivePack(deps: SshSessionDeps, caller: GitCaller, project: Pro
   const verdict = await deps.git.checkPush(caller, project, push.updates);
   if (verdict.rejections.length > 0) {
     const reasons = new Map(verdict.rejections.map((rejection) => [rejection.ref, rejection.message]));
-    channel.write(refusalReport({ capabilities: push.capabilities, updates: push.updates, reasons, messages: verdict.rejections.map((r) => r.message) }));
+    channel.write(
+      refusalReport({
+        capabilities: push.capabilities,
+        updates: push.updates,
+        reasons,
+        messages: verdict.rejections.map((r) => r.message),
+      }),
+    );
     // The client may still be sending its pack: read it away until it hangs up, having read the report.
     await Promise.race([drain(push.body), gone]);
     return finish(channel, 0);
   }
-  const fastForwardOnly = verdict.fastForwardOnly.length > 0 ? { refs: verdict.fastForwardOnly, message: PUSH_REFUSALS.protectedForce } : undefined;
+  const fastForwardOnly =
+    verdict.fastForwardOnly.length > 0 ? { refs: verdict.fastForwardOnly, message: PUSH_REFUSALS.protectedForce } : undefined;
   const child = await receivePackProcess(repoPath, fastForwardOnly);
   await serve(push.body, child, 'receive-pack', channel, deps.log, async () => {
     const applied = await appliedUpdates(repoPath, push.updates);
@@ -88,7 +102,14 @@ async function receivePack(deps: SshSessionDeps, caller: GitCaller, project: Pro
  * Streams `input` into git and git's output back to the client; the exit status is git's, sent
  * once `afterExit` (recording a push) has run, so `git push` returns once the push is recorded.
  */
-function serve(input: Readable, child: GitServiceProcess, service: GitSshService, channel: ServerChannel, log: Logger, afterExit?: () => Promise<void>): Promise<void> {
+function serve(
+  input: Readable,
+  child: GitServiceProcess,
+  service: GitSshService,
+  channel: ServerChannel,
+  log: Logger,
+  afterExit?: () => Promise<void>,
+): Promise<void> {
   return new Promise((resolve) => {
     // git stops reading once it is done; the EPIPE of later writes says nothing its exit does not.
     child.stdin.on('error', () => {});
@@ -117,11 +138,18 @@ function stop(child: GitServiceProcess): void {
 
 function drain(stream: Readable): Promise<void> {
   return new Promise((resolve) => {
-    stream.on('end', resolve).on('error', () => resolve()).on('close', () => resolve());
+    stream
+      .on('end', resolve)
+      .on('error', () => resolve())
+      .on('close', () => resolve());
     stream.resume();
   });
 }
 
 function describe(caller: GitCaller): string {
-  return caller.kind === 'user' ? caller.user.username : caller.kind === 'deploy_key' ? `deploy key ${caller.keyId}` : `build of project ${caller.projectId}`;
+  return caller.kind === 'user'
+    ? caller.user.username
+    : caller.kind === 'deploy_key'
+      ? `deploy key ${caller.keyId}`
+      : `build of project ${caller.projectId}`;
 }

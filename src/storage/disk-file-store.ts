@@ -138,7 +138,7 @@ export class DiskFileStore implements FileStore {
 }
 
 async function walk(root: string, folder: string, into: string[]): Promise<void> {
-  let entries;
+  let entries: import('node:fs').Dirent[];
   try {
     entries = await fs.readdir(folder, { withFileTypes: true });
   } catch (error) {

@@ -57,14 +57,26 @@ describe('forge admin create-user', () => {
     assert.equal((await app.anonymous.post('/session', { login: 'carol', password })).status, 201);
 
     assertFailed(await admin(['create-user', '--username', 'carol2', '--email', 'carol@example.com']), /Email has already been taken/);
-    assertFailed(await admin(['create-user', '--username', 'dave', '--email', 'dave@example.com', '--password', 'short']), /password is too short/);
+    assertFailed(
+      await admin(['create-user', '--username', 'dave', '--email', 'dave@example.com', '--password', 'short']),
+      /password is too short/,
+    );
     const missing = await admin(['create-user', '--username', 'erin']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--email is required/);
   });
 
   test('--admin makes an administrator', async () => {
-    const created = await admin(['create-user', '--username', 'frank', '--email', 'frank@example.com', '--password', 'frankpassword', '--admin']);
+    const created = await admin([
+      'create-user',
+      '--username',
+      'frank',
+      '--email',
+      'frank@example.com',
+      '--password',
+      'frankpassword',
+      '--admin',
+    ]);
     assert.equal(created.code, 0, created.stderr);
     assert.equal(credentials(created.stdout).password, 'frankpassword');
     assert.equal((await app.as(credentials(created.stdout).token).get('/user')).body.is_admin, true);
@@ -95,7 +107,10 @@ describe('forge admin make-admin', () => {
     const made = await admin(['make-admin', user.username]);
     assert.equal(made.code, 0, made.stderr);
     assert.match(made.stdout, /is now an administrator/);
-    assert.equal((await eventually(async () => ((await client.get('/user')).body.is_admin === true ? true : undefined), { timeout: 10_000 })), true);
+    assert.equal(
+      await eventually(async () => ((await client.get('/user')).body.is_admin === true ? true : undefined), { timeout: 10_000 }),
+      true,
+    );
     assert.equal((await admin(['make-admin', String(user.id), '--revoke'])).code, 0);
     assert.equal((await app.root.get(`/users/${user.id}`)).body.is_admin, false);
     assertFailed(await admin(['make-admin', 'nobody']), /no user "nobody"/);
@@ -131,7 +146,8 @@ describe('forge admin check', () => {
   test('passes on a running instance, one line a check, SMTP not configured', async () => {
     const result = await admin(['check']);
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    for (const name of ['git', 'database', 'DATA_DIR', 'free disk', 'secret key']) assert.match(result.stdout, new RegExp(`^ok +${name}: `, 'm'));
+    for (const name of ['git', 'database', 'DATA_DIR', 'free disk', 'secret key'])
+      assert.match(result.stdout, new RegExp(`^ok +${name}: `, 'm'));
     assert.match(result.stdout, /SMTP: not configured/);
     assert.match(result.stdout, /reachable, migrated/);
   });

@@ -8,7 +8,8 @@ describe('forge --help', () => {
   test('forge --help lists every command and setting; each command and admin command describes itself and its options', async () => {
     const top = await runForge(['--help'], {});
     assert.equal(top.code, 0);
-    for (const name of ['serve', 'admin', 'runner', 'migrate', 'DATA_DIR', 'DATABASE_URL', 'PORT', 'SSH_PORT']) assert.match(top.stdout, new RegExp(`^  ${name} `, 'm'));
+    for (const name of ['serve', 'admin', 'runner', 'migrate', 'DATA_DIR', 'DATABASE_URL', 'PORT', 'SSH_PORT'])
+      assert.match(top.stdout, new RegExp(`^  ${name} `, 'm'));
     const options: Record<string, string[]> = {
       'create-user': ['--username', '--email', '--name', '--password', '--admin'],
       'reset-password': ['--password'],

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freshDatabaseUrl } from '../support/app';
 import { ApiClient } from '../support/client';
-import { ROOT, runForge, startForge } from '../support/forge-command';
+import { runForge, startForge } from '../support/forge-command';
 
 /*
  * Starting and stopping Forge as a newcomer meets it: the real command in a process of its own,
@@ -88,7 +88,9 @@ test('a port taken is one line naming PORT; the next start, by `forge` alone, cr
   }
 });
 
-test('a missing PostgreSQL database is one line naming DATABASE_URL, for the server and for forge admin', { skip: !process.env.TEST_DATABASE_URL }, async () => {
+test('a missing PostgreSQL database is one line naming DATABASE_URL, for the server and for forge admin', {
+  skip: !process.env.TEST_DATABASE_URL,
+}, async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-start-'));
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/forge_missing_${process.pid}`;
@@ -107,7 +109,11 @@ test('a missing PostgreSQL database is one line naming DATABASE_URL, for the ser
 test('npm start runs one server that a SIGTERM to npm stops: npm and the server exit 0 and the port is free', async () => {
   const instance = await freshInstance();
   try {
-    const npm = startForge([], { ...instance.env, PORT: '0', INITIAL_ROOT_PASSWORD: 'rootpassword' }, { file: 'npm', args: ['start', '--silent'] });
+    const npm = startForge(
+      [],
+      { ...instance.env, PORT: '0', INITIAL_ROOT_PASSWORD: 'rootpassword' },
+      { file: 'npm', args: ['start', '--silent'] },
+    );
     cleanups.push(() => npm.killGroup());
     const [, url] = await npm.waitFor(/listening on (http:\/\/\S+?)[\s,]/);
     const base = url.replace('localhost', '127.0.0.1');

@@ -80,7 +80,11 @@ describe('users', () => {
 
   test('create by a normal user is refused: Gitlab403Error', async () => {
     const { gitlab } = await newUser();
-    await refused(gitlab.users.create({ email: 'nope@example.com', password: 'password123', username: 'nope', name: 'Nope' }), 403, '403 Forbidden');
+    await refused(
+      gitlab.users.create({ email: 'nope@example.com', password: 'password123', username: 'nope', name: 'Nope' }),
+      403,
+      '403 Forbidden',
+    );
   });
 
   test('update as admin changes the given attributes', async () => {
@@ -104,13 +108,22 @@ describe('users', () => {
     assert.ok(everyone.length >= 3);
     const first = await root.users.list({ page: 1, per_page: 2 });
     const second = await root.users.list({ page: 2, per_page: 2 });
-    assert.deepEqual([...first, ...second].map((u: any) => u.id), everyone.slice(0, 4));
+    assert.deepEqual(
+      [...first, ...second].map((u: any) => u.id),
+      everyone.slice(0, 4),
+    );
   });
 
   test('list with search finds by username or email', async () => {
     const { user } = await newUser();
-    assert.deepEqual((await root.users.list({ search: user.username })).map((u: any) => u.id), [user.id]);
-    assert.deepEqual((await root.users.list({ search: user.email })).map((u: any) => u.id), [user.id]);
+    assert.deepEqual(
+      (await root.users.list({ search: user.username })).map((u: any) => u.id),
+      [user.id],
+    );
+    assert.deepEqual(
+      (await root.users.list({ search: user.email })).map((u: any) => u.id),
+      [user.id],
+    );
   });
 
   test('an unknown user: Gitlab404Error "404 Not found"', async () => {
@@ -150,7 +163,10 @@ describe('projects', () => {
     const { gitlab: other } = await newUser();
     const mine = await newProject(gitlab);
     const theirs = await newProject(other);
-    assert.deepEqual((await gitlab.projects.list()).map((p: any) => p.id), [mine.id]);
+    assert.deepEqual(
+      (await gitlab.projects.list()).map((p: any) => p.id),
+      [mine.id],
+    );
     const all = (await root.request('get', '/projects/all', { per_page: 100 })).map((p: any) => p.id);
     assert.ok(all.includes(mine.id) && all.includes(theirs.id));
     await refused(gitlab.request('get', '/projects/all', {}), 403, '403 Forbidden');
@@ -176,14 +192,20 @@ describe('projects', () => {
   test('search finds projects by name', async () => {
     const { gitlab } = await newUser();
     const project = await newProject(gitlab, { name: 'node-needle' });
-    assert.deepEqual((await gitlab.projects.search({ query: 'node-need' })).map((p: any) => p.id), [project.id]);
+    assert.deepEqual(
+      (await gitlab.projects.search({ query: 'node-need' })).map((p: any) => p.id),
+      [project.id],
+    );
   });
 
   test('listEvents shows the creation', async () => {
     const { gitlab } = await newUser();
     const project = await newProject(gitlab);
     const events = await gitlab.projects.listEvents({ id: project.id });
-    assert.deepEqual(events.map((e: any) => e.action_name), ['created']);
+    assert.deepEqual(
+      events.map((e: any) => e.action_name),
+      ['created'],
+    );
   });
 
   test('remove deletes the project; get then fails with Gitlab404Error', async () => {
@@ -203,7 +225,13 @@ describe('project members', () => {
     assert.equal(added.id, user.id);
     assert.equal(added.access_level, 30);
     const listed = await gitlab.members.list({ id: project.id });
-    assert.deepEqual(listed.map((m: any) => [m.id, m.access_level]).sort(), [[owner.id, 40], [user.id, 30]].sort());
+    assert.deepEqual(
+      listed.map((m: any) => [m.id, m.access_level]).sort(),
+      [
+        [owner.id, 40],
+        [user.id, 30],
+      ].sort(),
+    );
     assert.equal((await gitlab.projectMembers.get({ id: project.id, user_id: user.id })).username, user.username);
     const updated = await gitlab.projectMembers.update({ id: project.id, user_id: user.id, access_level: 20 });
     assert.equal(updated.access_level, 20);
@@ -221,9 +249,17 @@ describe('project hooks', () => {
     assert.equal(hook.project_id, project.id);
     assert.equal(hook.push_events, false);
     assert.equal(hook.issues_events, true);
-    assert.deepEqual((await gitlab.hooks.list({ id: project.id })).map((h: any) => h.id), [hook.id]);
+    assert.deepEqual(
+      (await gitlab.hooks.list({ id: project.id })).map((h: any) => h.id),
+      [hook.id],
+    );
     assert.equal((await gitlab.hooks.get({ id: project.id, hook_id: hook.id })).url, hook.url);
-    const updated = await gitlab.hooks.update({ id: project.id, hook_id: hook.id, url: 'http://127.0.0.1:9/updated', tag_push_events: true });
+    const updated = await gitlab.hooks.update({
+      id: project.id,
+      hook_id: hook.id,
+      url: 'http://127.0.0.1:9/updated',
+      tag_push_events: true,
+    });
     assert.equal(updated.url, 'http://127.0.0.1:9/updated');
     assert.equal(updated.tag_push_events, true);
     await gitlab.hooks.remove({ id: project.id, hook_id: hook.id });
@@ -264,7 +300,10 @@ describe('groups', () => {
     const group = await gitlab.groups.create({ name: 'Node Group', path: 'node-group', description: 'by node-gitlab' });
     assert.equal(group.path, 'node-group');
     assert.equal(group.description, 'by node-gitlab');
-    assert.deepEqual((await gitlab.groups.list()).map((g: any) => g.id), [group.id]);
+    assert.deepEqual(
+      (await gitlab.groups.list()).map((g: any) => g.id),
+      [group.id],
+    );
     const shown = await gitlab.groups.get({ id: group.id });
     assert.equal(shown.name, 'Node Group');
     assert.deepEqual(shown.projects, []);
@@ -278,7 +317,10 @@ describe('groups', () => {
     const answer = await root.groups.transferProject({ id: group.id, project_id: project.id });
     assert.equal(answer.id, group.id);
     assert.equal((await root.projects.get({ id: project.id })).path_with_namespace, `node-transfers/${project.path}`);
-    assert.deepEqual((await root.groups.get({ id: group.id })).projects.map((p: any) => p.id), [project.id]);
+    assert.deepEqual(
+      (await root.groups.get({ id: group.id })).projects.map((p: any) => p.id),
+      [project.id],
+    );
   });
 
   test('members: list, create, update and remove', async () => {
@@ -290,9 +332,18 @@ describe('groups', () => {
     const updated = await gitlab.groupMembers.update({ id: group.id, user_id: user.id, access_level: 40 });
     assert.equal(updated.access_level, 40);
     const listed = await gitlab.groupMembers.list({ id: group.id });
-    assert.deepEqual(listed.map((m: any) => [m.id, m.access_level]).sort(), [[owner.id, 50], [user.id, 40]].sort());
+    assert.deepEqual(
+      listed.map((m: any) => [m.id, m.access_level]).sort(),
+      [
+        [owner.id, 50],
+        [user.id, 40],
+      ].sort(),
+    );
     await gitlab.groupMembers.remove({ id: group.id, user_id: user.id });
-    assert.deepEqual((await gitlab.groupMembers.list({ id: group.id })).map((m: any) => m.id), [owner.id]);
+    assert.deepEqual(
+      (await gitlab.groupMembers.list({ id: group.id })).map((m: any) => m.id),
+      [owner.id],
+    );
   });
 
   test('remove deletes the group', async () => {
@@ -313,11 +364,17 @@ describe('repository', () => {
     ({ gitlab, callbacks } = await newUser());
     project = await newProject(gitlab);
     first = await seedCommit(app, project.id, { files: { 'README.md': '# readme\n' }, message: 'first\n' });
-    head = await seedCommit(app, project.id, { files: { 'lib/index.js': 'module.exports = 1;\n', 'README.md': '# readme\nmore\n' }, message: 'second\n' });
+    head = await seedCommit(app, project.id, {
+      files: { 'lib/index.js': 'module.exports = 1;\n', 'README.md': '# readme\nmore\n' },
+      message: 'second\n',
+    });
   });
 
   test('branches: getBranches and getBranch', async () => {
-    assert.deepEqual((await gitlab.repository.getBranches({ id: project.id })).map((b: any) => b.name), ['master']);
+    assert.deepEqual(
+      (await gitlab.repository.getBranches({ id: project.id })).map((b: any) => b.name),
+      ['master'],
+    );
     const master = await gitlab.repository.getBranch({ id: project.id, branch: 'master' });
     assert.equal(master.commit.id, head);
     assert.equal(master.protected, false);
@@ -342,24 +399,45 @@ describe('repository', () => {
     assert.equal(tag.name, 'v1.0');
     assert.equal(tag.message, 'release');
     assert.equal(tag.commit.id, head);
-    assert.deepEqual((await gitlab.repository.getTags({ id: project.id })).map((t: any) => t.name), ['v1.0']);
+    assert.deepEqual(
+      (await gitlab.repository.getTags({ id: project.id })).map((t: any) => t.name),
+      ['v1.0'],
+    );
     await gitlab.request('delete', '/projects/:id/repository/tags/:tag', { id: project.id, tag: 'v1.0' });
     assert.deepEqual(await gitlab.repository.getTags({ id: project.id }), []);
   });
 
   test('commits: getCommits, one commit and its diff', async () => {
-    assert.deepEqual((await gitlab.repository.getCommits({ id: project.id })).map((c: any) => c.id), [head, first]);
-    assert.deepEqual((await gitlab.repository.getCommits({ id: project.id, ref_name: first })).map((c: any) => c.id), [first]);
+    assert.deepEqual(
+      (await gitlab.repository.getCommits({ id: project.id })).map((c: any) => c.id),
+      [head, first],
+    );
+    assert.deepEqual(
+      (await gitlab.repository.getCommits({ id: project.id, ref_name: first })).map((c: any) => c.id),
+      [first],
+    );
     const commit = await gitlab.request('get', '/projects/:id/repository/commits/:sha', { id: project.id, sha: head });
     assert.deepEqual(commit.parent_ids, [first]);
     const diff = await gitlab.request('get', '/projects/:id/repository/commits/:sha/diff', { id: project.id, sha: head });
-    assert.deepEqual(diff.map((d: any) => [d.new_path, d.new_file]).sort(), [['README.md', false], ['lib/index.js', true]]);
+    assert.deepEqual(diff.map((d: any) => [d.new_path, d.new_file]).sort(), [
+      ['README.md', false],
+      ['lib/index.js', true],
+    ]);
   });
 
   test('getTree: the root and a folder', async () => {
     const tree = await gitlab.repository.getTree({ id: project.id });
-    assert.deepEqual(tree.map((e: any) => [e.name, e.type]), [['lib', 'tree'], ['README.md', 'blob']]);
-    assert.deepEqual((await gitlab.repository.getTree({ id: project.id, path: 'lib' })).map((e: any) => e.name), ['index.js']);
+    assert.deepEqual(
+      tree.map((e: any) => [e.name, e.type]),
+      [
+        ['lib', 'tree'],
+        ['README.md', 'blob'],
+      ],
+    );
+    assert.deepEqual(
+      (await gitlab.repository.getTree({ id: project.id, path: 'lib' })).map((e: any) => e.name),
+      ['index.js'],
+    );
   });
 
   test('getBlob by ref and path, getRawBlob by blob sha', async () => {
@@ -381,7 +459,10 @@ describe('repository', () => {
   test('compare two refs', async () => {
     const compared = await gitlab.repository.compare({ id: project.id, from: first, to: 'master' });
     assert.equal(compared.commit.id, head);
-    assert.deepEqual(compared.commits.map((c: any) => c.id), [head]);
+    assert.deepEqual(
+      compared.commits.map((c: any) => c.id),
+      [head],
+    );
     assert.deepEqual(compared.diffs.map((d: any) => d.new_path).sort(), ['README.md', 'lib/index.js']);
   });
 
@@ -391,11 +472,20 @@ describe('repository', () => {
     assert.equal(Buffer.from(file.content, 'base64').toString(), '# readme\nmore\n');
     assert.equal(file.commit_id, head);
     const commit = { id: project.id, file_path: 'notes/todo.txt', branch_name: 'master' };
-    assert.deepEqual(await gitlab.repositoryFiles.create({ ...commit, content: 'one\n', commit_message: 'add todo' }), { file_path: 'notes/todo.txt', branch_name: 'master' });
-    assert.deepEqual(await gitlab.repositoryFiles.update({ ...commit, content: 'two\n', commit_message: 'update todo' }), { file_path: 'notes/todo.txt', branch_name: 'master' });
+    assert.deepEqual(await gitlab.repositoryFiles.create({ ...commit, content: 'one\n', commit_message: 'add todo' }), {
+      file_path: 'notes/todo.txt',
+      branch_name: 'master',
+    });
+    assert.deepEqual(await gitlab.repositoryFiles.update({ ...commit, content: 'two\n', commit_message: 'update todo' }), {
+      file_path: 'notes/todo.txt',
+      branch_name: 'master',
+    });
     const updated = await gitlab.repositoryFiles.get({ id: project.id, file_path: 'notes/todo.txt', ref: 'master' });
     assert.equal(Buffer.from(updated.content, 'base64').toString(), 'two\n');
-    assert.deepEqual(await gitlab.repositoryFiles.remove({ ...commit, commit_message: 'remove todo' }), { file_path: 'notes/todo.txt', branch_name: 'master' });
+    assert.deepEqual(await gitlab.repositoryFiles.remove({ ...commit, commit_message: 'remove todo' }), {
+      file_path: 'notes/todo.txt',
+      branch_name: 'master',
+    });
     await refused(gitlab.repositoryFiles.get({ id: project.id, file_path: 'notes/todo.txt', ref: 'master' }), 404, '404 File Not Found');
     const titles = (await gitlab.repository.getCommits({ id: project.id })).slice(0, 3).map((c: any) => c.title);
     assert.deepEqual(titles, ['remove todo', 'update todo', 'add todo']);
@@ -408,13 +498,18 @@ describe('labels and milestones', () => {
     const project = await newProject(user);
     // The promise wrapper leaves the label methods out: the callback client's, promisified.
     const call = (method: string) => promisify(callbacks.projects[method].bind(callbacks.projects)) as (params: object) => Promise<any>;
-    const gitlab = { projects: Object.fromEntries(['createLabel', 'updateLabel', 'getLabels', 'deleteLabel'].map((method) => [method, call(method)])) };
+    const gitlab = {
+      projects: Object.fromEntries(['createLabel', 'updateLabel', 'getLabels', 'deleteLabel'].map((method) => [method, call(method)])),
+    };
     const created = await gitlab.projects.createLabel({ id: project.id, name: 'bug', color: '#FF0000', description: 'broken' });
     assert.deepEqual([created.name, created.color, created.description, created.open_issues_count], ['bug', '#FF0000', 'broken', 0]);
     await refused(gitlab.projects.createLabel({ id: project.id, name: 'bug', color: '#FF0000' }), 409, 'Label already exists');
     const updated = await gitlab.projects.updateLabel({ id: project.id, name: 'bug', new_name: 'defect' });
     assert.deepEqual([updated.name, updated.color], ['defect', '#FF0000']);
-    assert.deepEqual((await gitlab.projects.getLabels({ id: project.id })).map((label: any) => label.name), ['defect']);
+    assert.deepEqual(
+      (await gitlab.projects.getLabels({ id: project.id })).map((label: any) => label.name),
+      ['defect'],
+    );
     assert.equal((await gitlab.projects.deleteLabel({ id: project.id, name: 'defect' })).title, 'defect');
     assert.deepEqual(await gitlab.projects.getLabels({ id: project.id }), []);
   });
@@ -427,7 +522,10 @@ describe('labels and milestones', () => {
     assert.equal((await gitlab.milestones.get({ id: project.id, milestone_id: created.id })).title, 'v1.0');
     const closed = await gitlab.milestones.update({ id: project.id, milestone_id: created.id, state_event: 'close' });
     assert.equal(closed.state, 'closed');
-    assert.deepEqual((await gitlab.milestones.list({ id: project.id, state: 'closed' })).map((m: any) => m.id), [created.id]);
+    assert.deepEqual(
+      (await gitlab.milestones.list({ id: project.id, state: 'closed' })).map((m: any) => m.id),
+      [created.id],
+    );
     await refused(gitlab.milestones.get({ id: project.id, milestone_id: 999999 }), 404, '404 Not found');
   });
 });
@@ -440,23 +538,62 @@ describe('issues and notes', () => {
     await gitlab.projectMembers.create({ id: project.id, user_id: developer.id, access_level: 30 });
     const milestone = await gitlab.milestones.create({ id: project.id, title: 'v1' });
     const created = await gitlab.issues.create({
-      id: project.id, title: 'Broken', description: 'it fails', labels: 'bug,ui', milestone_id: milestone.id, assignee_id: developer.id, confidential: true, due_date: '2016-10-01',
+      id: project.id,
+      title: 'Broken',
+      description: 'it fails',
+      labels: 'bug,ui',
+      milestone_id: milestone.id,
+      assignee_id: developer.id,
+      confidential: true,
+      due_date: '2016-10-01',
     });
-    assert.deepEqual([created.iid, created.project_id, created.title, created.description, created.state], [1, project.id, 'Broken', 'it fails', 'opened']);
+    assert.deepEqual(
+      [created.iid, created.project_id, created.title, created.description, created.state],
+      [1, project.id, 'Broken', 'it fails', 'opened'],
+    );
     assert.deepEqual([...created.labels].sort(), ['bug', 'ui']);
     assert.deepEqual([created.milestone.id, created.assignee.id, created.author.id], [milestone.id, developer.id, user.id]);
     assert.deepEqual([created.confidential, created.due_date], [true, '2016-10-01']);
     assert.equal((await gitlab.issues.get({ id: project.id, issue_id: created.id })).title, 'Broken');
     const second = await gitlab.issues.create({ id: project.id, title: 'Second' });
-    assert.deepEqual((await gitlab.issues.list({ id: project.id })).map((i: any) => i.id), [second.id, created.id]);
-    assert.deepEqual((await gitlab.issues.list({ id: project.id, labels: 'ui' })).map((i: any) => i.id), [created.id]);
-    assert.deepEqual((await gitlab.issues.list({ id: project.id, page: 2, per_page: 1 })).map((i: any) => i.id), [created.id]);
-    assert.deepEqual((await gitlab.milestones.listIssues({ id: project.id, milestone_id: milestone.id })).map((i: any) => i.id), [created.id]);
+    assert.deepEqual(
+      (await gitlab.issues.list({ id: project.id })).map((i: any) => i.id),
+      [second.id, created.id],
+    );
+    assert.deepEqual(
+      (await gitlab.issues.list({ id: project.id, labels: 'ui' })).map((i: any) => i.id),
+      [created.id],
+    );
+    assert.deepEqual(
+      (await gitlab.issues.list({ id: project.id, page: 2, per_page: 1 })).map((i: any) => i.id),
+      [created.id],
+    );
+    assert.deepEqual(
+      (await gitlab.milestones.listIssues({ id: project.id, milestone_id: milestone.id })).map((i: any) => i.id),
+      [created.id],
+    );
     // As in 8.12, an empty form field is no value (the assignee stays), but empty labels clear them.
-    const updated = await gitlab.issues.update({ id: project.id, issue_id: created.id, title: 'Broken badly', state_event: 'close', labels: '', assignee_id: '', confidential: false });
-    assert.deepEqual([updated.title, updated.state, updated.labels, updated.assignee.id, updated.confidential], ['Broken badly', 'closed', [], developer.id, false]);
-    assert.deepEqual((await gitlab.issues.list({ id: project.id, state: 'closed' })).map((i: any) => i.id), [created.id]);
-    assert.deepEqual((await gitlab.request('get', '/issues', { state: 'opened' })).map((i: any) => i.id), [second.id]);
+    const updated = await gitlab.issues.update({
+      id: project.id,
+      issue_id: created.id,
+      title: 'Broken badly',
+      state_event: 'close',
+      labels: '',
+      assignee_id: '',
+      confidential: false,
+    });
+    assert.deepEqual(
+      [updated.title, updated.state, updated.labels, updated.assignee.id, updated.confidential],
+      ['Broken badly', 'closed', [], developer.id, false],
+    );
+    assert.deepEqual(
+      (await gitlab.issues.list({ id: project.id, state: 'closed' })).map((i: any) => i.id),
+      [created.id],
+    );
+    assert.deepEqual(
+      (await gitlab.request('get', '/issues', { state: 'opened' })).map((i: any) => i.id),
+      [second.id],
+    );
     await gitlab.issues.remove({ id: project.id, issue_id: created.id });
     await refused(gitlab.issues.get({ id: project.id, issue_id: created.id }), 404, '404 Not found');
   });
@@ -465,7 +602,10 @@ describe('issues and notes', () => {
     const { gitlab } = await newUser();
     const { gitlab: stranger } = await newUser();
     const project = await newProject(gitlab);
-    await assert.rejects(gitlab.issues.create({ id: project.id, description: 'no title' }), (err: any) => err.name === 'Gitlab400Error' && err.statusCode === 400);
+    await assert.rejects(
+      gitlab.issues.create({ id: project.id, description: 'no title' }),
+      (err: any) => err.name === 'Gitlab400Error' && err.statusCode === 400,
+    );
     const issue = await gitlab.issues.create({ id: project.id, title: 'private' });
     await refused(stranger.issues.get({ id: project.id, issue_id: issue.id }), 404, '404 Project Not Found');
     await refused(stranger.issues.createNote({ id: project.id, issue_id: issue.id, body: 'hi' }), 404, '404 Project Not Found');
@@ -476,10 +616,16 @@ describe('issues and notes', () => {
     const project = await newProject(gitlab);
     const issue = await gitlab.issues.create({ id: project.id, title: 'talk' });
     const note = await gitlab.issues.createNote({ id: project.id, issue_id: issue.id, body: 'first comment' });
-    assert.deepEqual([note.body, note.author.id, note.system, note.noteable_id, note.noteable_type], ['first comment', user.id, false, issue.id, 'Issue']);
+    assert.deepEqual(
+      [note.body, note.author.id, note.system, note.noteable_id, note.noteable_type],
+      ['first comment', user.id, false, issue.id, 'Issue'],
+    );
     const second = await gitlab.issues.createNote({ id: project.id, issue_id: issue.id, body: 'second comment' });
     const notes = await gitlab.issues.listNotes({ id: project.id, issue_id: issue.id });
-    assert.deepEqual(notes.map((n: any) => n.id).sort((a: number, b: number) => a - b), [note.id, second.id]);
+    assert.deepEqual(
+      notes.map((n: any) => n.id).sort((a: number, b: number) => a - b),
+      [note.id, second.id],
+    );
     assert.equal((await gitlab.issues.getNote({ id: project.id, issue_id: issue.id, note_id: note.id })).body, 'first comment');
     const updated = await gitlab.issues.updateNote({ id: project.id, issue_id: issue.id, note_id: note.id, body: 'edited comment' });
     assert.deepEqual([updated.id, updated.body], [note.id, 'edited comment']);
@@ -495,11 +641,21 @@ describe('milestones', () => {
     const first = await gitlab.milestones.create({ id: project.id, title: 'v1.0', description: 'the first' });
     const second = await gitlab.milestones.create({ id: project.id, title: 'v2.0' });
     assert.deepEqual([first.description, second.iid], ['the first', 2]);
-    assert.deepEqual((await gitlab.milestones.list({ id: project.id })).map((m: any) => m.id).sort((a: number, b: number) => a - b), [first.id, second.id]);
-    assert.deepEqual((await gitlab.milestones.list({ id: project.id, iid: 2 })).map((m: any) => m.id), [second.id]);
+    assert.deepEqual(
+      (await gitlab.milestones.list({ id: project.id })).map((m: any) => m.id).sort((a: number, b: number) => a - b),
+      [first.id, second.id],
+    );
+    assert.deepEqual(
+      (await gitlab.milestones.list({ id: project.id, iid: 2 })).map((m: any) => m.id),
+      [second.id],
+    );
     const renamed = await gitlab.milestones.update({ id: project.id, milestone_id: second.id, title: 'v2.1', due_date: '2016-12-01' });
     assert.deepEqual([renamed.title, renamed.due_date, renamed.state], ['v2.1', '2016-12-01', 'active']);
-    await refused(gitlab.milestones.create({ id: project.id, title: 'v1.0' }), 400, 'Failed to create milestone {:title=>["has already been taken"]}');
+    await refused(
+      gitlab.milestones.create({ id: project.id, title: 'v1.0' }),
+      400,
+      'Failed to create milestone {:title=>["has already been taken"]}',
+    );
     // node-gitlab offers milestones.remove (DELETE …/milestones/:milestone_id), a route 8.12 never had: it is refused and the milestone stays.
     await assert.rejects(gitlab.milestones.remove({ id: project.id, milestone_id: first.id }), (err: any) => err.statusCode === 405);
     assert.equal((await gitlab.milestones.get({ id: project.id, milestone_id: first.id })).title, 'v1.0');
@@ -510,21 +666,54 @@ describe('project snippets and their notes (through the generic request: node-gi
   test('create, list, get, raw, update, a note, and remove', async () => {
     const { user, gitlab } = await newUser();
     const project = await newProject(gitlab);
-    const snippet = await gitlab.request('post', '/projects/:id/snippets', { id: project.id, title: 'Hello', file_name: 'hello.rb', code: 'puts 1', visibility_level: 10 });
+    const snippet = await gitlab.request('post', '/projects/:id/snippets', {
+      id: project.id,
+      title: 'Hello',
+      file_name: 'hello.rb',
+      code: 'puts 1',
+      visibility_level: 10,
+    });
     assert.deepEqual([snippet.title, snippet.file_name, snippet.author.id], ['Hello', 'hello.rb', user.id]);
-    assert.deepEqual((await gitlab.request('get', '/projects/:id/snippets', { id: project.id })).map((s: any) => s.id), [snippet.id]);
-    assert.equal((await gitlab.request('get', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id })).title, 'Hello');
+    assert.deepEqual(
+      (await gitlab.request('get', '/projects/:id/snippets', { id: project.id })).map((s: any) => s.id),
+      [snippet.id],
+    );
+    assert.equal(
+      (await gitlab.request('get', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id })).title,
+      'Hello',
+    );
     // The raw content is plain text: told not to parse it as JSON, the client answers a Buffer.
-    const raw = await gitlab.request('get', '/projects/:id/snippets/:snippet_id/raw', { id: project.id, snippet_id: snippet.id, contentType: 'buffer' });
+    const raw = await gitlab.request('get', '/projects/:id/snippets/:snippet_id/raw', {
+      id: project.id,
+      snippet_id: snippet.id,
+      contentType: 'buffer',
+    });
     assert.ok(Buffer.isBuffer(raw));
     assert.equal(raw.toString(), 'puts 1');
-    const updated = await gitlab.request('put', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id, title: 'Hi' });
+    const updated = await gitlab.request('put', '/projects/:id/snippets/:snippet_id', {
+      id: project.id,
+      snippet_id: snippet.id,
+      title: 'Hi',
+    });
     assert.equal(updated.title, 'Hi');
-    const note = await gitlab.request('post', '/projects/:id/snippets/:snippet_id/notes', { id: project.id, snippet_id: snippet.id, body: 'nice' });
+    const note = await gitlab.request('post', '/projects/:id/snippets/:snippet_id/notes', {
+      id: project.id,
+      snippet_id: snippet.id,
+      body: 'nice',
+    });
     assert.deepEqual([note.body, note.noteable_type, note.noteable_id], ['nice', 'Snippet', snippet.id]);
-    assert.deepEqual((await gitlab.request('get', '/projects/:id/snippets/:snippet_id/notes', { id: project.id, snippet_id: snippet.id })).map((n: any) => n.id), [note.id]);
+    assert.deepEqual(
+      (await gitlab.request('get', '/projects/:id/snippets/:snippet_id/notes', { id: project.id, snippet_id: snippet.id })).map(
+        (n: any) => n.id,
+      ),
+      [note.id],
+    );
     await gitlab.request('delete', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id });
-    await refused(gitlab.request('get', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id }), 404, '404 Not found');
+    await refused(
+      gitlab.request('get', '/projects/:id/snippets/:snippet_id', { id: project.id, snippet_id: snippet.id }),
+      404,
+      '404 Not found',
+    );
   });
 });
 
@@ -535,22 +724,55 @@ describe('merge requests', () => {
     const project = await newProject(gitlab);
     await gitlab.projectMembers.create({ id: project.id, user_id: developer.id, access_level: 30 });
     await seedCommit(app, project.id, { files: { 'README.md': 'hi\n' }, message: 'first\n' });
-    const head = await seedCommit(app, project.id, { branch: 'topic', startRef: 'master', files: { 'topic.txt': 'topic\n' }, message: 'topic\n' });
-    const created = await gitlab.mergeRequests.create({ id: project.id, source_branch: 'topic', target_branch: 'master', title: 'Add topic', assignee_id: developer.id, labels: 'review' });
-    assert.deepEqual([created.iid, created.source_branch, created.target_branch, created.state, created.sha], [1, 'topic', 'master', 'opened', head]);
+    const head = await seedCommit(app, project.id, {
+      branch: 'topic',
+      startRef: 'master',
+      files: { 'topic.txt': 'topic\n' },
+      message: 'topic\n',
+    });
+    const created = await gitlab.mergeRequests.create({
+      id: project.id,
+      source_branch: 'topic',
+      target_branch: 'master',
+      title: 'Add topic',
+      assignee_id: developer.id,
+      labels: 'review',
+    });
+    assert.deepEqual(
+      [created.iid, created.source_branch, created.target_branch, created.state, created.sha],
+      [1, 'topic', 'master', 'opened', head],
+    );
     assert.deepEqual([created.author.id, created.assignee.id, created.labels], [user.id, developer.id, ['review']]);
     assert.equal((await gitlab.mergeRequests.get({ id: project.id, merge_request_id: created.id })).title, 'Add topic');
-    assert.deepEqual((await gitlab.mergeRequests.list({ id: project.id, state: 'opened' })).map((mr: any) => mr.id), [created.id]);
-    const updated = await gitlab.mergeRequests.update({ id: project.id, merge_request_id: created.id, title: 'Add the topic', state_event: 'close', labels: '' });
+    assert.deepEqual(
+      (await gitlab.mergeRequests.list({ id: project.id, state: 'opened' })).map((mr: any) => mr.id),
+      [created.id],
+    );
+    const updated = await gitlab.mergeRequests.update({
+      id: project.id,
+      merge_request_id: created.id,
+      title: 'Add the topic',
+      state_event: 'close',
+      labels: '',
+    });
     assert.deepEqual([updated.title, updated.state, updated.labels, updated.assignee.id], ['Add the topic', 'closed', [], developer.id]);
     assert.deepEqual(await gitlab.mergeRequests.list({ id: project.id, state: 'opened' }), []);
 
     const note = await gitlab.mergeRequests.createNote({ id: project.id, merge_request_id: created.id, body: 'first comment' });
-    assert.deepEqual([note.body, note.author.id, note.noteable_id, note.noteable_type], ['first comment', user.id, created.id, 'MergeRequest']);
+    assert.deepEqual(
+      [note.body, note.author.id, note.noteable_id, note.noteable_type],
+      ['first comment', user.id, created.id, 'MergeRequest'],
+    );
     const notes = await gitlab.mergeRequests.listNotes({ id: project.id, merge_request_id: created.id });
     assert.ok(notes.some((listed: any) => listed.id === note.id));
-    assert.equal((await gitlab.mergeRequests.getNote({ id: project.id, merge_request_id: created.id, note_id: note.id })).body, 'first comment');
-    assert.equal((await gitlab.mergeRequests.updateNote({ id: project.id, merge_request_id: created.id, note_id: note.id, body: 'edited' })).body, 'edited');
+    assert.equal(
+      (await gitlab.mergeRequests.getNote({ id: project.id, merge_request_id: created.id, note_id: note.id })).body,
+      'first comment',
+    );
+    assert.equal(
+      (await gitlab.mergeRequests.updateNote({ id: project.id, merge_request_id: created.id, note_id: note.id, body: 'edited' })).body,
+      'edited',
+    );
 
     await gitlab.mergeRequests.remove({ id: project.id, merge_request_id: created.id });
     await refused(gitlab.mergeRequests.get({ id: project.id, merge_request_id: created.id }), 404, '404 Not found');
@@ -562,7 +784,14 @@ describe('merge requests', () => {
     const project = await newProject(gitlab);
     await gitlab.projectMembers.create({ id: project.id, user_id: reporter.id, access_level: 20 });
     await seedCommit(app, project.id, { files: { 'README.md': 'hi\n' } });
-    await assert.rejects(gitlab.mergeRequests.create({ id: project.id, source_branch: 'master', target_branch: 'master', title: 'Loop' }), (err: any) => err.statusCode === 422);
-    await refused(asReporter.mergeRequests.create({ id: project.id, source_branch: 'master', target_branch: 'other', title: 'No' }), 403, '403 Forbidden');
+    await assert.rejects(
+      gitlab.mergeRequests.create({ id: project.id, source_branch: 'master', target_branch: 'master', title: 'Loop' }),
+      (err: any) => err.statusCode === 422,
+    );
+    await refused(
+      asReporter.mergeRequests.create({ id: project.id, source_branch: 'master', target_branch: 'other', title: 'No' }),
+      403,
+      '403 Forbidden',
+    );
   });
 });

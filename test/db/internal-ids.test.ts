@@ -16,8 +16,13 @@ test('per-project numbers count from 1 for each project and kind, and 20 writers
   const { client } = await app.createUser();
   const [first, second] = [(await client.post('/projects', { name: 'one' })).body, (await client.post('/projects', { name: 'two' })).body];
   const db = app.ctx.db;
-  const numbers = await Promise.all(Array.from({ length: 20 }, () => inTransaction(db, (trx) => nextInternalId(trx, first.id, 'deployments'))));
-  assert.deepEqual([...numbers].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
+  const numbers = await Promise.all(
+    Array.from({ length: 20 }, () => inTransaction(db, (trx) => nextInternalId(trx, first.id, 'deployments'))),
+  );
+  assert.deepEqual(
+    [...numbers].sort((a, b) => a - b),
+    Array.from({ length: 20 }, (_, i) => i + 1),
+  );
   assert.equal(await nextInternalId(db, second.id, 'deployments'), 1);
   assert.equal(await nextInternalId(db, first.id, 'issues'), 1);
 });

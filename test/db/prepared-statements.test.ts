@@ -15,11 +15,21 @@ after(async () => {
   await app.close();
 });
 
-test('a query prepared before another process added a column to its table still answers, with the column', { skip: !postgres && 'PostgreSQL only' }, async () => {
+test('a query prepared before another process added a column to its table still answers, with the column', {
+  skip: !postgres && 'PostgreSQL only',
+}, async () => {
   const db = app.ctx.db;
   await sql`create table widened (id integer primary key, name text)`.execute(db);
-  await db.insertInto('widened' as any).values({ id: 1, name: 'one' }).execute();
-  const read = () => db.selectFrom('widened' as any).selectAll().where('id', '=', 1).execute();
+  await db
+    .insertInto('widened' as any)
+    .values({ id: 1, name: 'one' })
+    .execute();
+  const read = () =>
+    db
+      .selectFrom('widened' as any)
+      .selectAll()
+      .where('id', '=', 1)
+      .execute();
   // Prepared on every connection of the pool that runs it.
   for (let i = 0; i < 12; i++) assert.deepEqual(await read(), [{ id: 1, name: 'one' }]);
   const other = new pg.Client({ connectionString: app.databaseUrl });

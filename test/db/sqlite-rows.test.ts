@@ -16,7 +16,9 @@ after(async () => {
   await app.close();
 });
 
-test('rows are the objects better-sqlite3 makes: keys in column order, a repeated name keeps its first place and its last value', { skip: !sqlite && 'SQLite only' }, async () => {
+test('rows are the objects better-sqlite3 makes: keys in column order, a repeated name keeps its first place and its last value', {
+  skip: !sqlite && 'SQLite only',
+}, async () => {
   const query = 'select 1 as b, 2 as a, 3 as b, null as c, 4.5 as "10"';
   const { rows } = await sql.raw(query).execute(app.ctx.db);
   const direct = new SQLite(':memory:').prepare(query).all();
@@ -24,11 +26,21 @@ test('rows are the objects better-sqlite3 makes: keys in column order, a repeate
   assert.deepEqual(Object.keys(rows[0] as object), Object.keys(direct[0] as object));
 });
 
-test('a query kept before another connection added a column to its table answers with the column', { skip: !sqlite && 'SQLite only' }, async () => {
+test('a query kept before another connection added a column to its table answers with the column', {
+  skip: !sqlite && 'SQLite only',
+}, async () => {
   const db = app.ctx.db;
   await sql`create table widened (id integer primary key, name text)`.execute(db);
-  await db.insertInto('widened' as any).values({ id: 1, name: 'one' }).execute();
-  const read = () => db.selectFrom('widened' as any).selectAll().where('id', '=', 1).execute();
+  await db
+    .insertInto('widened' as any)
+    .values({ id: 1, name: 'one' })
+    .execute();
+  const read = () =>
+    db
+      .selectFrom('widened' as any)
+      .selectAll()
+      .where('id', '=', 1)
+      .execute();
   assert.deepEqual(await read(), [{ id: 1, name: 'one' }]);
   const other = new SQLite(path.join(app.dataDir, 'forge.db'));
   other.exec('alter table widened add column size integer not null default 7');

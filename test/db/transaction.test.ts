@@ -14,7 +14,9 @@ after(async () => {
   await app.close();
 });
 
-test('a transaction PostgreSQL aborts to break a deadlock runs again, and both writes land', { skip: !postgres && 'PostgreSQL only' }, async () => {
+test('a transaction PostgreSQL aborts to break a deadlock runs again, and both writes land', {
+  skip: !postgres && 'PostgreSQL only',
+}, async () => {
   const db = app.ctx.db;
   const [a, b] = [(await app.createUser()).user.id, (await app.createUser()).user.id];
   // Both transactions take their first row, wait for each other, then reach for the other's row.
@@ -25,12 +27,20 @@ test('a transaction PostgreSQL aborts to break a deadlock runs again, and both w
   const crossing = (first: number, second: number) =>
     inTransaction(db, async (trx) => {
       runs++;
-      await trx.updateTable('users').set({ bio: `first ${first}` }).where('id', '=', first).execute();
+      await trx
+        .updateTable('users')
+        .set({ bio: `first ${first}` })
+        .where('id', '=', first)
+        .execute();
       if (++arrived <= 2) {
         if (arrived === 2) bothHoldOne();
         await barrier;
       }
-      await trx.updateTable('users').set({ location: `then ${second}` }).where('id', '=', second).execute();
+      await trx
+        .updateTable('users')
+        .set({ location: `then ${second}` })
+        .where('id', '=', second)
+        .execute();
     });
   await Promise.all([crossing(a, b), crossing(b, a)]);
   assert.equal(runs, 3, 'one of the two was aborted and ran again');

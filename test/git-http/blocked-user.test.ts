@@ -23,13 +23,16 @@ const LARGE = 'large file content';
 /** A user owning a project with an LFS file on master, pushed while active, then blocked. */
 async function blockedOwner(visibility: 0 | 20) {
   const { user, token, password } = await app.createUser();
-  const created = await app.as(token).post('/projects', { name: `b${crypto.randomBytes(3).toString('hex')}`, visibility_level: visibility });
+  const created = await app
+    .as(token)
+    .post('/projects', { name: `b${crypto.randomBytes(3).toString('hex')}`, visibility_level: visibility });
   assert.equal(created.status, 201);
   const projectPath = created.body.path_with_namespace as string;
   const work = await lfsWorkTree({ 'big.bin': LARGE, 'README.md': '# blocked\n' });
   await lfsGitOk(['push', cloneUrl(app.url, projectPath, user.username, token), 'master'], work);
   // Once with each secret while active: git's credential memory holds them when the block comes.
-  for (const secret of [password, token]) assert.equal((await git(['ls-remote', cloneUrl(app.url, projectPath, user.username, secret)])).code, 0);
+  for (const secret of [password, token])
+    assert.equal((await git(['ls-remote', cloneUrl(app.url, projectPath, user.username, secret)])).code, 0);
   assert.equal((await app.root.put(`/users/${user.id}/block`)).status, 200);
   return { username: user.username as string, secrets: { password, 'private token': token }, path: projectPath, work };
 }
@@ -94,7 +97,11 @@ describe("a blocked user's credentials over git HTTP", () => {
         const download = await fetch(`${app.url}/${p.path}.git/gitlab-lfs/objects/${object.oid}`, { headers: { authorization } });
         assert.equal(download.status, 401, `${kind}, visibility ${visibility}`);
         await download.arrayBuffer();
-        const upload = await fetch(`${app.url}/${p.path}.git/gitlab-lfs/objects/${object.oid}/${object.size}`, { method: 'PUT', headers: { authorization }, body: LARGE });
+        const upload = await fetch(`${app.url}/${p.path}.git/gitlab-lfs/objects/${object.oid}/${object.size}`, {
+          method: 'PUT',
+          headers: { authorization },
+          body: LARGE,
+        });
         assert.equal(upload.status, 401, `${kind}, visibility ${visibility}`);
         await upload.arrayBuffer();
       }

@@ -28,7 +28,9 @@ async function person(): Promise<Person> {
 /** A project owned by a new user, with one pushed commit on master (unless empty). */
 async function project(visibility: number, options: { empty?: boolean } = {}) {
   const owner = await person();
-  const created = await app.as(owner.token).post('/projects', { name: `p${Math.random().toString(36).slice(2, 8)}`, visibility_level: visibility });
+  const created = await app
+    .as(owner.token)
+    .post('/projects', { name: `p${Math.random().toString(36).slice(2, 8)}`, visibility_level: visibility });
   assert.equal(created.status, 201);
   const url = (who?: Person) => cloneUrl(app.url, created.body.path_with_namespace, who?.username, who?.token);
   if (!options.empty) {
@@ -45,7 +47,7 @@ async function member(projectId: number, level: number): Promise<Person> {
   return who;
 }
 
-const clone = (url: string) => git(['clone', '-q', url, tempDir() + '/c']);
+const clone = (url: string) => git(['clone', '-q', url, `${tempDir()}/c`]);
 
 describe('git clone and fetch over HTTP', () => {
   test('a public project clones without credentials', async () => {
@@ -82,22 +84,42 @@ describe('git clone and fetch over HTTP', () => {
     const wrong = await clone(cloneUrl(app.url, p.path, owner.username, 'wrong-password'));
     assert.notEqual(wrong.code, 0);
     assert.match(wrong.stderr, /Authentication failed|401/);
-    const response = await fetch(`${app.url}/${p.path}.git/info/refs?service=git-upload-pack`, { headers: { authorization: 'Basic ' + Buffer.from('nobody:nothing').toString('base64') } });
+    const response = await fetch(`${app.url}/${p.path}.git/info/refs?service=git-upload-pack`, {
+      headers: { authorization: `Basic ${Buffer.from('nobody:nothing').toString('base64')}` },
+    });
     assert.equal(response.status, 401);
     assert.match(response.headers.get('www-authenticate') ?? '', /^Basic/);
   });
 
-  test('gitlab-ci-token with a running build\'s token fetches that build\'s project only', async () => {
+  test("gitlab-ci-token with a running build's token fetches that build's project only", async () => {
     const p = await project(0);
     const other = await project(0);
     const db = app.ctx.db;
     const time = new Date().toISOString();
-    const pipeline = await db.insertInto('ci_pipelines').values({ project_id: p.id, ref: 'master', sha: '0'.repeat(40), tag: 0, status: 'running', created_at: time, updated_at: time }).returning('id').executeTakeFirstOrThrow();
+    const pipeline = await db
+      .insertInto('ci_pipelines')
+      .values({ project_id: p.id, ref: 'master', sha: '0'.repeat(40), tag: 0, status: 'running', created_at: time, updated_at: time })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db
       .insertInto('ci_builds')
       .values({
-        project_id: p.id, pipeline_id: pipeline.id, type: 'Build', name: 'test', stage: 'test', stage_idx: 0, ref: 'master', tag: 0, status: 'running',
-        allow_failure: 0, when: 'on_success', options: '', yaml_variables: '', token_digest: digestToken('build-token-1'), created_at: time, updated_at: time,
+        project_id: p.id,
+        pipeline_id: pipeline.id,
+        type: 'Build',
+        name: 'test',
+        stage: 'test',
+        stage_idx: 0,
+        ref: 'master',
+        tag: 0,
+        status: 'running',
+        allow_failure: 0,
+        when: 'on_success',
+        options: '',
+        yaml_variables: '',
+        token_digest: digestToken('build-token-1'),
+        created_at: time,
+        updated_at: time,
       })
       .execute();
     assert.equal((await clone(cloneUrl(app.url, p.path, 'gitlab-ci-token', 'build-token-1'))).code, 0);
@@ -109,9 +131,9 @@ describe('git clone and fetch over HTTP', () => {
 
   test('fetch brings new commits', async () => {
     const p = await project(0);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     assert.equal((await git(['clone', '-q', p.url(p.owner), dir])).code, 0);
-    const other = tempDir() + '/writer';
+    const other = `${tempDir()}/writer`;
     assert.equal((await git(['clone', '-q', p.url(p.owner), other])).code, 0);
     await commit(other, { 'more.txt': 'more\n' }, 'second commit');
     assert.equal((await git(['push', '-q', 'origin', 'master'], other)).code, 0);
@@ -129,7 +151,10 @@ describe('git push over HTTP', () => {
     const shown = await app.as(p.owner.token).get(`/projects/${p.id}`);
     assert.equal(shown.body.default_branch, 'main');
     const rules = await app.services.protectedBranches.list(p.id);
-    assert.deepEqual(rules.map((r) => [r.name, r.developers_can_push]), [['main', 0]]);
+    assert.deepEqual(
+      rules.map((r) => [r.name, r.developers_can_push]),
+      [['main', 0]],
+    );
   });
 
   test('push needs developer access: reporters are refused', async () => {
@@ -154,7 +179,7 @@ describe('git push over HTTP', () => {
   test('developers cannot push to a protected branch; masters can; the message reaches git', async () => {
     const p = await project(0);
     const developer = await member(p.id, 30);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     await git(['clone', '-q', p.url(developer), dir]);
     await commit(dir, { 'dev.txt': 'x\n' }, 'developer change');
     const refused = await git(['push', 'origin', 'master'], dir);
@@ -166,7 +191,7 @@ describe('git push over HTTP', () => {
 
   test('nobody force-pushes or deletes a protected branch, masters included', async () => {
     const p = await project(0);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     await git(['clone', '-q', p.url(p.owner), dir]);
     await commit(dir, { 'a.txt': 'a\n' }, 'to be rewritten');
     assert.equal((await git(['push', '-q', 'origin', 'master'], dir)).code, 0);
@@ -185,7 +210,7 @@ describe('git push over HTTP', () => {
   test('tags: developers push new tags but only masters change existing ones', async () => {
     const p = await project(0);
     const developer = await member(p.id, 30);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     await git(['clone', '-q', p.url(developer), dir]);
     await git(['tag', 'v1.0'], dir);
     assert.equal((await git(['push', '-q', 'origin', 'v1.0'], dir)).code, 0);
@@ -238,7 +263,7 @@ describe('repository storage', () => {
     assert.equal((await clone(cloneUrl(app.url, shown.path_with_namespace, owner.username, owner.token))).code, 0);
   });
 
-  test('a file:// import of Forge\'s own repositories is refused', async () => {
+  test("a file:// import of Forge's own repositories is refused", async () => {
     const secret = await project(0);
     const owner = await person();
     const url = `file://${app.services.repositories.path(secret.id)}`;

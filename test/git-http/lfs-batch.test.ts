@@ -32,7 +32,9 @@ async function person(): Promise<Person> {
 
 async function project(visibility = 0) {
   const owner = await person();
-  const created = await app.as(owner.token).post('/projects', { name: `lfs${crypto.randomBytes(3).toString('hex')}`, visibility_level: visibility });
+  const created = await app
+    .as(owner.token)
+    .post('/projects', { name: `lfs${crypto.randomBytes(3).toString('hex')}`, visibility_level: visibility });
   assert.equal(created.status, 201);
   return { owner, id: created.body.id as number, path: created.body.path_with_namespace as string };
 }
@@ -46,7 +48,11 @@ async function member(projectId: number, level: number): Promise<Person> {
 async function call(method: string, url: string, init: { auth?: string; body?: string | Buffer; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.auth) headers.authorization = init.auth;
-  const response = await fetch(url.startsWith('http') ? url : `${app.url}${url}`, { method, headers, body: init.body as BodyInit | undefined });
+  const response = await fetch(url.startsWith('http') ? url : `${app.url}${url}`, {
+    method,
+    headers,
+    body: init.body as BodyInit | undefined,
+  });
   const buffer = Buffer.from(await response.arrayBuffer());
   let body: any;
   try {
@@ -66,7 +72,11 @@ function batch(projectPath: string, operation: string, objects: unknown[], auth?
 }
 
 function upload(projectPath: string, content: Buffer, auth?: string, { oid = sha256(content), size = content.length } = {}) {
-  return call('PUT', `/${projectPath}.git/gitlab-lfs/objects/${oid}/${size}`, { auth, body: content, headers: { 'content-type': 'application/octet-stream' } });
+  return call('PUT', `/${projectPath}.git/gitlab-lfs/objects/${oid}/${size}`, {
+    auth,
+    body: content,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
 }
 
 const tempFiles = () => {
@@ -75,7 +85,11 @@ const tempFiles = () => {
 };
 
 /** Runs `work` with a setting changed, as if Forge had been started with it. */
-async function withConfig<K extends 'lfsEnabled' | 'maxLfsObjectSizeMb'>(key: K, value: TestApp['ctx']['config'][K], work: () => Promise<void>) {
+async function withConfig<K extends 'lfsEnabled' | 'maxLfsObjectSizeMb'>(
+  key: K,
+  value: TestApp['ctx']['config'][K],
+  work: () => Promise<void>,
+) {
   const config = app.ctx.config;
   const saved = config[key];
   config[key] = value;
@@ -87,7 +101,7 @@ async function withConfig<K extends 'lfsEnabled' | 'maxLfsObjectSizeMb'>(key: K,
 }
 
 describe('POST /:namespace/:project.git/info/lfs/objects/batch', () => {
-  test('upload: an action per object not stored yet, with the caller\'s Authorization and the object\'s href', async () => {
+  test("upload: an action per object not stored yet, with the caller's Authorization and the object's href", async () => {
     const p = await project();
     const content = crypto.randomBytes(1000);
     const answer = await batch(p.path, 'upload', [lfsObject(content)], p.owner.auth);
@@ -130,7 +144,10 @@ describe('POST /:namespace/:project.git/info/lfs/objects/batch', () => {
     const [found, missing] = answer.body.objects;
     assert.equal(found.actions.download.href, `${app.url}/${p.path}.git/gitlab-lfs/objects/${sha256(content)}`);
     assert.equal(found.actions.download.header.Authorization, p.owner.auth);
-    assert.deepEqual(missing, { ...unknown, error: { code: 404, message: "Object does not exist on the server or you don't have permissions to access it" } });
+    assert.deepEqual(missing, {
+      ...unknown,
+      error: { code: 404, message: "Object does not exist on the server or you don't have permissions to access it" },
+    });
   });
 
   test('an invalid oid or size is a 422 error of that object alone', async () => {
@@ -146,10 +163,18 @@ describe('POST /:namespace/:project.git/info/lfs/objects/batch', () => {
   test('a body without a known operation or a list of objects is refused with 422; bad JSON with 400', async () => {
     const p = await project();
     assert.equal((await batch(p.path, 'delete', [], p.owner.auth)).status, 422);
-    const noObjects = await call('POST', `/${p.path}.git/info/lfs/objects/batch`, { auth: p.owner.auth, body: '{"operation":"upload"}', headers: { 'content-type': LFS_TYPE } });
+    const noObjects = await call('POST', `/${p.path}.git/info/lfs/objects/batch`, {
+      auth: p.owner.auth,
+      body: '{"operation":"upload"}',
+      headers: { 'content-type': LFS_TYPE },
+    });
     assert.equal(noObjects.status, 422);
     assert.match(noObjects.body.message, /objects/);
-    const badJson = await call('POST', `/${p.path}.git/info/lfs/objects/batch`, { auth: p.owner.auth, body: '{', headers: { 'content-type': LFS_TYPE } });
+    const badJson = await call('POST', `/${p.path}.git/info/lfs/objects/batch`, {
+      auth: p.owner.auth,
+      body: '{',
+      headers: { 'content-type': LFS_TYPE },
+    });
     assert.equal(badJson.status, 400);
   });
 
@@ -298,7 +323,7 @@ describe('who may download and upload LFS objects', () => {
     assert.equal((await batch(p.path, 'download', [lfsObject('a')], basicAuth(p.owner.username, 'wrong'))).status, 401);
   });
 
-  test('a reporter downloads but may not upload: 403 with GitLab\'s message, nothing stored', async () => {
+  test("a reporter downloads but may not upload: 403 with GitLab's message, nothing stored", async () => {
     const p = await project(0);
     const reporter = await member(p.id, 20);
     assert.equal((await batch(p.path, 'download', [lfsObject('a')], reporter.auth)).status, 200);
@@ -322,7 +347,7 @@ describe('who may download and upload LFS objects', () => {
     assert.equal((await batch(p.path, 'download', [lfsObject('a')], guest.auth)).status, 403);
   });
 
-  test('a running build downloads its own project\'s objects with gitlab-ci-token, uploads none, and sees no other project', async () => {
+  test("a running build downloads its own project's objects with gitlab-ci-token, uploads none, and sees no other project", async () => {
     const p = await project(0);
     const other = await project(0);
     const content = crypto.randomBytes(100);
@@ -354,7 +379,7 @@ describe('lfs_enabled', () => {
     assert.equal((await upload(p.path, Buffer.from('a'), p.owner.auth)).status, 403);
   });
 
-  test('LFS off on the instance (LFS_ENABLED=false): 501 with GitLab\'s message in the LFS media type', async () => {
+  test("LFS off on the instance (LFS_ENABLED=false): 501 with GitLab's message in the LFS media type", async () => {
     const p = await project(0);
     await withConfig('lfsEnabled', false, async () => {
       const answer = await batch(p.path, 'upload', [lfsObject('a')], p.owner.auth);

@@ -67,7 +67,18 @@ describe('git lfs push and pull over HTTP', () => {
     const url = cloneUrl(app.url, p.path, p.owner.username, p.owner.token);
     await lfsGitOk(['push', url, 'master'], work);
     const dir = path.join(tempDir(), 'c');
-    await lfsGitOk(['-c', 'filter.lfs.smudge=git-lfs smudge -- %f', '-c', 'filter.lfs.process=git-lfs filter-process', '-c', 'filter.lfs.required=true', 'clone', '-q', url, dir]);
+    await lfsGitOk([
+      '-c',
+      'filter.lfs.smudge=git-lfs smudge -- %f',
+      '-c',
+      'filter.lfs.process=git-lfs filter-process',
+      '-c',
+      'filter.lfs.required=true',
+      'clone',
+      '-q',
+      url,
+      dir,
+    ]);
     assert.deepEqual(fs.readFileSync(path.join(dir, 'data.bin')), content);
   });
 
@@ -93,7 +104,9 @@ describe('git lfs push and pull over HTTP', () => {
     await grantProjectRole(app, p.id, reporter.id, 20);
     const content = crypto.randomBytes(10_000);
     const work = await lfsWorkTree({ 'r.bin': content });
-    const pushed = await lfsGitOk(['push', cloneUrl(app.url, p.path, reporter.username, reporter.token), 'master'], work).catch((error: Error) => error);
+    const pushed = await lfsGitOk(['push', cloneUrl(app.url, p.path, reporter.username, reporter.token), 'master'], work).catch(
+      (error: Error) => error,
+    );
     assert.ok(pushed instanceof Error, 'the push should fail');
     assert.equal(fs.existsSync(storedObjectPath(app.dataDir, sha256(content))), false);
   });
@@ -122,10 +135,19 @@ describe('git lfs push and pull over HTTP', () => {
     await lfsGitOk(['push', cloneUrl(app.url, other.path, other.owner.username, other.owner.token), 'master'], otherWork);
 
     assert.equal((await app.as(p.owner.token).delete(`/projects/${p.id}`)).status, 200);
-    await eventually(() => !fs.existsSync(storedObjectPath(app.dataDir, sha256(own))), { message: 'the removed project\'s own object is deleted' });
+    await eventually(() => !fs.existsSync(storedObjectPath(app.dataDir, sha256(own))), {
+      message: "the removed project's own object is deleted",
+    });
     assert.deepEqual(fs.readFileSync(storedObjectPath(app.dataDir, sha256(shared))), shared);
-    const rows = await app.ctx.db.selectFrom('lfs_objects').select('oid').where('oid', 'in', [sha256(own), sha256(shared)]).execute();
-    assert.deepEqual(rows.map((row) => row.oid), [sha256(shared)]);
+    const rows = await app.ctx.db
+      .selectFrom('lfs_objects')
+      .select('oid')
+      .where('oid', 'in', [sha256(own), sha256(shared)])
+      .execute();
+    assert.deepEqual(
+      rows.map((row) => row.oid),
+      [sha256(shared)],
+    );
     // The other project still pulls it.
     const clone = await cloneAndPull(cloneUrl(app.url, other.path, other.owner.username, other.owner.token));
     assert.deepEqual(fs.readFileSync(path.join(clone, 'shared.bin')), shared);

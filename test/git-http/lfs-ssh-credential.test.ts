@@ -21,7 +21,11 @@ async function project() {
   const created = await app.as(token).post('/projects', { name: `lfs${crypto.randomBytes(3).toString('hex')}`, visibility_level: 0 });
   assert.equal(created.status, 201);
   const record = (await app.services.projects.find(created.body.path_with_namespace))!;
-  return { owner: { id: user.id as number, username: user.username as string, token }, record, path: created.body.path_with_namespace as string };
+  return {
+    owner: { id: user.id as number, username: user.username as string, token },
+    record,
+    path: created.body.path_with_namespace as string,
+  };
 }
 
 /** What `git-lfs-authenticate` over SSH would print, made by the service the SSH server calls. */
@@ -51,7 +55,7 @@ describe('lfsAuthentication: the credential git-lfs-authenticate hands out over 
     assert.equal(answer.expires_in, LFS_TOKEN_SECONDS);
   });
 
-  test('a user\'s upload credential uploads and downloads through the batch API and the object routes', async () => {
+  test("a user's upload credential uploads and downloads through the batch API and the object routes", async () => {
     const p = await project();
     const { href, header } = credential({ userId: p.owner.id }, p.record, 'upload');
     const content = crypto.randomBytes(4000);
@@ -61,7 +65,9 @@ describe('lfsAuthentication: the credential git-lfs-authenticate hands out over 
     assert.equal(action.header.Authorization, header.Authorization);
     assert.equal(await put(action.href, content, action.header), 200);
     const fetched = await batch(href, 'download', [lfsObject(content)], header.Authorization);
-    const download = await fetch(fetched.body.objects[0].actions.download.href, { headers: fetched.body.objects[0].actions.download.header });
+    const download = await fetch(fetched.body.objects[0].actions.download.href, {
+      headers: fetched.body.objects[0].actions.download.header,
+    });
     assert.equal(download.status, 200);
     assert.equal(sha256(Buffer.from(await download.arrayBuffer())), sha256(content));
   });
@@ -81,7 +87,7 @@ describe('lfsAuthentication: the credential git-lfs-authenticate hands out over 
     assert.equal((await batch(`${app.url}/${other.path}.git/info/lfs`, 'download', [lfsObject('a')], header.Authorization)).status, 404);
   });
 
-  test('the user\'s access is checked again: once removed from the project, the credential opens nothing', async () => {
+  test("the user's access is checked again: once removed from the project, the credential opens nothing", async () => {
     const p = await project();
     const { user } = await app.createUser();
     await grantProjectRole(app, p.record.id, user.id, 30);
@@ -91,7 +97,7 @@ describe('lfsAuthentication: the credential git-lfs-authenticate hands out over 
     assert.equal((await batch(href, 'download', [lfsObject('a')], header.Authorization)).status, 404);
   });
 
-  test('a blocked user\'s credential is refused: 401', async () => {
+  test("a blocked user's credential is refused: 401", async () => {
     const p = await project();
     const { href, header } = credential({ userId: p.owner.id }, p.record, 'download');
     assert.equal((await app.root.put(`/users/${p.owner.id}/block`)).status, 200);
@@ -100,12 +106,27 @@ describe('lfsAuthentication: the credential git-lfs-authenticate hands out over 
 
   test('an expired or altered token is refused: 401', async () => {
     const p = await project();
-    const expired = issueLfsToken(app.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'download', expiresAt: Math.floor(Date.now() / 1000) - 1 });
+    const expired = issueLfsToken(app.ctx.secrets, {
+      actor: { userId: p.owner.id },
+      projectId: p.record.id,
+      operation: 'download',
+      expiresAt: Math.floor(Date.now() / 1000) - 1,
+    });
     const href = `${app.url}/${p.path}.git/info/lfs`;
     assert.equal((await batch(href, 'download', [], basicAuth('x', expired))).status, 401);
-    const good = issueLfsToken(app.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'download', expiresAt: Math.floor(Date.now() / 1000) + 60 });
+    const good = issueLfsToken(app.ctx.secrets, {
+      actor: { userId: p.owner.id },
+      projectId: p.record.id,
+      operation: 'download',
+      expiresAt: Math.floor(Date.now() / 1000) + 60,
+    });
     const signature = good.slice('lfs1.'.length).split('.')[1];
-    const forged = issueLfsToken(app.ctx.secrets, { actor: { userId: p.owner.id }, projectId: p.record.id, operation: 'upload', expiresAt: Math.floor(Date.now() / 1000) + 60 });
+    const forged = issueLfsToken(app.ctx.secrets, {
+      actor: { userId: p.owner.id },
+      projectId: p.record.id,
+      operation: 'upload',
+      expiresAt: Math.floor(Date.now() / 1000) + 60,
+    });
     // The upload grant's payload under the download grant's signature.
     const altered = `lfs1.${forged.slice('lfs1.'.length).split('.')[0]}.${signature}`;
     assert.notEqual(altered, good);
@@ -122,11 +143,14 @@ describe('lfsAuthentication: the credential git-lfs-authenticate hands out over 
     assert.equal((await app.as(token).get('/user')).status, 401);
   });
 
-  test('a deploy key\'s credential downloads only', async () => {
+  test("a deploy key's credential downloads only", async () => {
     const p = await project();
     const { href, header } = credential({ deployKeyId: 7 }, p.record, 'download');
     assert.equal((await batch(href, 'download', [lfsObject('a')], header.Authorization)).status, 200);
     assert.equal((await batch(href, 'upload', [lfsObject('a')], header.Authorization)).status, 403);
-    assert.throws(() => credential({ deployKeyId: 7 }, p.record, 'upload'), (error: { status?: number }) => error.status === 403);
+    assert.throws(
+      () => credential({ deployKeyId: 7 }, p.record, 'upload'),
+      (error: { status?: number }) => error.status === 403,
+    );
   });
 });

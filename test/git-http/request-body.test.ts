@@ -25,7 +25,12 @@ before(async () => {
   const created = await app.root.post('/projects', { name: 'bodies', visibility_level: 20 });
   assert.equal(created.status, 201);
   publicPath = created.body.path_with_namespace;
-  const file = await app.root.post(`/projects/${created.body.id}/repository/files`, { file_path: 'README.md', branch_name: 'master', content: 'hi\n', commit_message: 'first' });
+  const file = await app.root.post(`/projects/${created.body.id}/repository/files`, {
+    file_path: 'README.md',
+    branch_name: 'master',
+    content: 'hi\n',
+    commit_message: 'first',
+  });
   assert.equal(file.status, 201, JSON.stringify(file.body));
   master = (await app.root.get(`/projects/${created.body.id}/repository/branches/master`)).body.commit.id;
 });
@@ -47,7 +52,12 @@ function send(agent: http.Agent, method: string, path: string, headers: Record<s
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), connection: response.headers.connection, reused: request.reusedSocket }),
+        resolve({
+          status: response.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8'),
+          connection: response.headers.connection,
+          reused: request.reusedSocket,
+        }),
       );
     });
     request.on('timeout', () => {
@@ -61,10 +71,18 @@ function send(agent: http.Agent, method: string, path: string, headers: Record<s
 }
 
 /** A git POST, then `GET /api/v3/user` on the same kept-alive connection (one socket at most). */
-async function postThenNext(service: string, body: Buffer | string, options: { headers?: Record<string, string>; anonymous?: boolean } = {}) {
+async function postThenNext(
+  service: string,
+  body: Buffer | string,
+  options: { headers?: Record<string, string>; anonymous?: boolean } = {},
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const headers = { 'content-type': `application/x-git-${service}-request`, ...(options.anonymous ? {} : { authorization: rootBasic }), ...options.headers };
+    const headers = {
+      'content-type': `application/x-git-${service}-request`,
+      ...(options.anonymous ? {} : { authorization: rootBasic }),
+      ...options.headers,
+    };
     const first = await send(agent, 'POST', `/${publicPath}.git/git-${service}`, headers, body);
     const next = await send(agent, 'GET', '/api/v3/user', { 'private-token': app.rootToken });
     assert.equal(next.status, 200, 'the next request is answered');
@@ -101,14 +119,14 @@ describe('a git POST whose body git leaves unread, then a request on the same ke
   });
 
   test('upload-pack: pkt-lines git gives up on after the first line (the rest is read away), then the next request', async () => {
-    const body = Buffer.concat([Buffer.from(pkt(`want ${'z'.repeat(40)}\n`) + '0000'), Buffer.alloc(512 * 1024, 'x')]);
+    const body = Buffer.concat([Buffer.from(`${pkt(`want ${'z'.repeat(40)}\n`)}0000`), Buffer.alloc(512 * 1024, 'x')]);
     const { first, next } = await postThenNext('upload-pack', body);
     assert.ok(first.status < 500, `answered ${first.status}`);
     assert.equal(next.reused, true);
   });
 
   test('upload-pack: over 1 MiB of pkt-lines git gives up on early: an answer with Connection: close, then the next request', async () => {
-    const body = Buffer.concat([Buffer.from(pkt(`want ${'z'.repeat(40)}\n`) + '0000'), Buffer.alloc(2 * 1024 * 1024, 'x')]);
+    const body = Buffer.concat([Buffer.from(`${pkt(`want ${'z'.repeat(40)}\n`)}0000`), Buffer.alloc(2 * 1024 * 1024, 'x')]);
     const { first, next } = await postThenNext('upload-pack', body);
     assert.ok(first.status < 500, `answered ${first.status}`);
     assert.equal(first.connection, 'close');
@@ -116,7 +134,10 @@ describe('a git POST whose body git leaves unread, then a request on the same ke
   });
 
   test('receive-pack: a ref update followed by a pack that is not one, then the next request', async () => {
-    const body = Buffer.concat([Buffer.from(pkt(`${ZERO} ${master} refs/heads/not-a-pack\0 report-status\n`) + '0000'), Buffer.alloc(256 * 1024, 'x')]);
+    const body = Buffer.concat([
+      Buffer.from(`${pkt(`${ZERO} ${master} refs/heads/not-a-pack\0 report-status\n`)}0000`),
+      Buffer.alloc(256 * 1024, 'x'),
+    ]);
     const { first, next } = await postThenNext('receive-pack', body);
     assert.ok(first.status < 500, `answered ${first.status}`);
     assert.equal(next.reused, true);
@@ -133,9 +154,14 @@ describe('content-encoding: gzip with a body that is not gzip', () => {
     });
 
     test(`${service}: a truncated gzip stream is 400, and the connection holds`, async () => {
-      const request = service === 'upload-pack' ? pkt(`want ${master}\n`) + '0000' + pkt('done\n') : pkt(`${ZERO} ${master} refs/heads/x\0 report-status\n`) + '0000';
+      const request =
+        service === 'upload-pack'
+          ? `${pkt(`want ${master}\n`)}0000${pkt('done\n')}`
+          : `${pkt(`${ZERO} ${master} refs/heads/x\0 report-status\n`)}0000`;
       const whole = gzipSync(Buffer.from(request));
-      const { first, next } = await postThenNext(service, whole.subarray(0, whole.length - 12), { headers: { 'content-encoding': 'gzip' } });
+      const { first, next } = await postThenNext(service, whole.subarray(0, whole.length - 12), {
+        headers: { 'content-encoding': 'gzip' },
+      });
       assert.equal(first.status, 400);
       assert.equal(first.text, 'The request body is not valid gzip\n');
       assert.equal(next.reused, true);
@@ -143,7 +169,7 @@ describe('content-encoding: gzip with a body that is not gzip', () => {
   }
 
   test('x-gzip that is valid still fetches', async () => {
-    const body = gzipSync(Buffer.from(pkt(`want ${master}\n`) + '0000' + pkt('done\n')));
+    const body = gzipSync(Buffer.from(`${pkt(`want ${master}\n`)}0000${pkt('done\n')}`));
     const { first } = await postThenNext('upload-pack', body, { headers: { 'content-encoding': 'x-gzip' } });
     assert.equal(first.status, 200);
     assert.match(first.text, /^0008NAK\nPACK/);
@@ -162,7 +188,9 @@ function gitServiceProcesses(): string[] {
     grew = false;
     for (const [, pid, ppid] of table) if (mine.has(Number(ppid)) && !mine.has(Number(pid))) grew = mine.add(Number(pid)) !== undefined;
   }
-  return table.filter(([, pid, , args]) => mine.has(Number(pid)) && /upload-pack|receive-pack|unpack-objects|index-pack/.test(args)).map(([, , , args]) => args);
+  return table
+    .filter(([, pid, , args]) => mine.has(Number(pid)) && /upload-pack|receive-pack|unpack-objects|index-pack/.test(args))
+    .map(([, , , args]) => args);
 }
 
 describe('a client that leaves mid-upload', () => {
@@ -171,7 +199,7 @@ describe('a client that leaves mid-upload', () => {
       ? // A want (of a commit git has: it checks each at once) without the flush that ends them: upload-pack waits for more.
         pkt(`want ${master}\n`)
       : // A ref update and the start of a pack that promises three objects: receive-pack waits for them.
-        pkt(`${ZERO} ${master} refs/heads/left\0 report-status\n`) + '0000' + 'PACK\0\0\0\x02\0\0\0\x03';
+        `${pkt(`${ZERO} ${master} refs/heads/left\0 report-status\n`)}0000PACK\0\0\0\x02\0\0\0\x03`;
   for (const service of ['upload-pack', 'receive-pack']) {
     test(`${service}: leaves no git process running`, async () => {
       assert.deepEqual(gitServiceProcesses(), []);
@@ -183,7 +211,10 @@ describe('a client that leaves mid-upload', () => {
       request.write(Buffer.from(partial(service), 'latin1'));
       await eventually(() => gitServiceProcesses().length > 0, { timeout: TIMEOUT_MS, message: `git ${service} starting` });
       request.destroy();
-      await eventually(() => gitServiceProcesses().length === 0, { timeout: TIMEOUT_MS, message: `git ${service} ending once its client left` });
+      await eventually(() => gitServiceProcesses().length === 0, {
+        timeout: TIMEOUT_MS,
+        message: `git ${service} ending once its client left`,
+      });
     });
   }
 });

@@ -48,7 +48,9 @@ export class MemoryBackend implements GitHttpBackend<TestUser, TestProject> {
   /** `protected` takes no pushes at all; `stable` only moves forward. */
   async checkPush(_user: TestUser, _project: TestProject, updates: RefUpdate[]): Promise<PushCheck> {
     this.checked.push(updates);
-    const rejections: PushRejection[] = updates.filter((update) => update.ref === 'refs/heads/protected').map((update) => ({ ref: update.ref, message: PROTECTED_MESSAGE }));
+    const rejections: PushRejection[] = updates
+      .filter((update) => update.ref === 'refs/heads/protected')
+      .map((update) => ({ ref: update.ref, message: PROTECTED_MESSAGE }));
     return { rejections, fastForwardOnly: { refs: ['refs/heads/stable'], message: FORCE_PUSH_MESSAGE } };
   }
 

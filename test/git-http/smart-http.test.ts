@@ -8,7 +8,16 @@ import { buildFixture, git, tempDir, type Fixture } from '../git/fixture';
 import { catFile } from '../../src/git/cat-file';
 import { ZERO_OID } from '../../src/git/ref-names';
 import { createRepository } from '../../src/git/repositories';
-import { FORCE_PUSH_MESSAGE, MemoryBackend, PROTECTED_MESSAGE, gitClient, startGitServer, withCredentials, type TestProject, type TestUser } from './server';
+import {
+  FORCE_PUSH_MESSAGE,
+  MemoryBackend,
+  PROTECTED_MESSAGE,
+  gitClient,
+  startGitServer,
+  withCredentials,
+  type TestProject,
+  type TestUser,
+} from './server';
 
 const alice: TestUser = { username: 'alice', password: 'alice-password', token: 'alice-private-token' };
 const bob: TestUser = { username: 'bob', password: 'bob-password', token: 'bob-token' };
@@ -60,7 +69,12 @@ async function workCloneWithCommit(branch: string, file: string): Promise<{ dir:
   git(dir, ['checkout', '-q', '-b', branch]);
   fs.writeFileSync(path.join(dir, file), `${branch}\n`);
   git(dir, ['add', file]);
-  git(dir, ['commit', '-q', '-m', `Add ${file}`], { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@x' });
+  git(dir, ['commit', '-q', '-m', `Add ${file}`], {
+    GIT_AUTHOR_NAME: 'A',
+    GIT_AUTHOR_EMAIL: 'a@x',
+    GIT_COMMITTER_NAME: 'A',
+    GIT_COMMITTER_EMAIL: 'a@x',
+  });
   return { dir, sha: git(dir, ['rev-parse', 'HEAD']).trim() };
 }
 
@@ -72,7 +86,12 @@ describe('GET /:namespace/:project.git/info/refs', () => {
   });
 
   test('wrong credentials are 401, never 500', async () => {
-    for (const authorization of [`Basic ${Buffer.from('alice:wrong').toString('base64')}`, `Basic ${Buffer.from('nobody:x').toString('base64')}`, 'Basic %%%', 'Basic']) {
+    for (const authorization of [
+      `Basic ${Buffer.from('alice:wrong').toString('base64')}`,
+      `Basic ${Buffer.from('nobody:x').toString('base64')}`,
+      'Basic %%%',
+      'Basic',
+    ]) {
       const response = await fetch(`${base}/alice/private.git/info/refs?service=git-upload-pack`, { headers: { authorization } });
       assert.equal(response.status, 401, authorization);
       assert.equal(response.headers.get('www-authenticate'), 'Basic realm="Forge"');
@@ -124,7 +143,9 @@ describe('clone and fetch (git-upload-pack)', () => {
   for (const version of ['0', '1', '2']) {
     test(`a member clones a private project with protocol version ${version}`, async () => {
       const dir = scratch();
-      const result = await gitClient(root, ['-c', `protocol.version=${version}`, 'clone', '--no-local', privateUrl(bob), dir], { GIT_TRACE_PACKET: '1' });
+      const result = await gitClient(root, ['-c', `protocol.version=${version}`, 'clone', '--no-local', privateUrl(bob), dir], {
+        GIT_TRACE_PACKET: '1',
+      });
       assert.equal(result.code, 0, result.stderr);
       assert.equal(git(dir, ['rev-parse', 'HEAD']).trim(), fx.c4);
       if (version === '2') assert.match(result.stderr, /clone< version 2/);
@@ -153,7 +174,12 @@ describe('clone and fetch (git-upload-pack)', () => {
     assert.equal((await gitClient(root, ['clone', '-q', `${base}/alice/public.git`, dir])).code, 0);
     const extra = path.join(root, 'extra-for-fetch');
     git(root, ['clone', '-q', publicRepo, extra]);
-    git(extra, ['commit', '-q', '--allow-empty', '-m', 'Newer'], { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@x' });
+    git(extra, ['commit', '-q', '--allow-empty', '-m', 'Newer'], {
+      GIT_AUTHOR_NAME: 'A',
+      GIT_AUTHOR_EMAIL: 'a@x',
+      GIT_COMMITTER_NAME: 'A',
+      GIT_COMMITTER_EMAIL: 'a@x',
+    });
     git(extra, ['push', '-q', 'origin', 'HEAD:refs/heads/newer']);
     const fetched = await gitClient(dir, ['-c', 'protocol.version=2', 'fetch', 'origin']);
     assert.equal(fetched.code, 0, fetched.stderr);
@@ -161,11 +187,7 @@ describe('clone and fetch (git-upload-pack)', () => {
   });
 
   test('a gzip-compressed request body is read', async () => {
-    const request = Buffer.concat([
-      Buffer.from(`0032want ${fx.c4}\n`),
-      Buffer.from('0000'),
-      Buffer.from('0009done\n'),
-    ]);
+    const request = Buffer.concat([Buffer.from(`0032want ${fx.c4}\n`), Buffer.from('0000'), Buffer.from('0009done\n')]);
     const response = await fetch(`${base}/alice/public.git/git-upload-pack`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' },
@@ -200,12 +222,21 @@ describe('push (git-receive-pack)', () => {
     const pushed = await gitClient(dir, ['push', 'origin', 'protected', 'allowed-too']);
     assert.notEqual(pushed.code, 0);
     assert.match(pushed.stderr, new RegExp(`remote: ${PROTECTED_MESSAGE.replace(/\./g, '\\.')}`));
-    assert.match(pushed.stderr, /! \[remote rejected\] protected -> protected \(You are not allowed to push code to protected branches on this project\.\)/);
+    assert.match(
+      pushed.stderr,
+      /! \[remote rejected\] protected -> protected \(You are not allowed to push code to protected branches on this project\.\)/,
+    );
     assert.match(pushed.stderr, /! \[remote rejected\] allowed-too -> allowed-too \(declined: another update in this push was refused\)/);
     assert.equal(git(privateRepo, ['for-each-ref', 'refs/heads/protected', 'refs/heads/allowed-too']), '');
     assert.throws(() => git(privateRepo, ['cat-file', '-e', sha]), 'the pack was never given to git');
     assert.deepEqual(backend.pushes, []);
-    assert.deepEqual(backend.checked.at(-1)!.map((u) => u.ref).sort(), ['refs/heads/allowed-too', 'refs/heads/protected']);
+    assert.deepEqual(
+      backend.checked
+        .at(-1)!
+        .map((u) => u.ref)
+        .sort(),
+      ['refs/heads/allowed-too', 'refs/heads/protected'],
+    );
   });
 
   test('a fast-forward-only branch moves forward but refuses a force push, with the reason shown', async () => {
@@ -255,7 +286,12 @@ describe('push (git-receive-pack)', () => {
     assert.equal(cloned.code, 0, cloned.stderr);
     assert.match(cloned.stderr, /empty repository/);
     git(dir, ['checkout', '-q', '-b', 'master']);
-    git(dir, ['commit', '-q', '--allow-empty', '-m', 'First'], { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@x' });
+    git(dir, ['commit', '-q', '--allow-empty', '-m', 'First'], {
+      GIT_AUTHOR_NAME: 'A',
+      GIT_AUTHOR_EMAIL: 'a@x',
+      GIT_COMMITTER_NAME: 'A',
+      GIT_COMMITTER_EMAIL: 'a@x',
+    });
     const pushed = await gitClient(dir, ['push', 'origin', 'master']);
     assert.equal(pushed.code, 0, pushed.stderr);
     assert.equal(git(emptyRepo, ['rev-parse', 'master']).trim(), git(dir, ['rev-parse', 'HEAD']).trim());

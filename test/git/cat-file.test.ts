@@ -16,7 +16,6 @@ before(async () => {
 });
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-
 describe('the cat-file pool', () => {
   test('read gives id, type, size and content; info leaves the content out; missing objects are undefined', async () => {
     const pool = new CatFilePool();
@@ -26,7 +25,11 @@ describe('the cat-file pool', () => {
       assert.equal(object.content.toString(), 'Sample repo for testing\n\nMore words.\nAnd more.\n');
       assert.equal(object.size, object.content.length);
       assert.equal(object.oid, git(fx.repoPath, ['rev-parse', 'master:README.md']).trim());
-      assert.deepEqual(await pool.info(fx.repoPath, fx.c1), { oid: fx.c1, type: 'commit', size: (await pool.read(fx.repoPath, fx.c1))!.size });
+      assert.deepEqual(await pool.info(fx.repoPath, fx.c1), {
+        oid: fx.c1,
+        type: 'commit',
+        size: (await pool.read(fx.repoPath, fx.c1))!.size,
+      });
       assert.equal(await pool.read(fx.repoPath, 'nope'), undefined);
       assert.equal(await pool.info(fx.repoPath, '0'.repeat(40)), undefined);
       assert.equal(await pool.read(fx.repoPath, 'master\ncontents HEAD'), undefined);
@@ -38,7 +41,10 @@ describe('the cat-file pool', () => {
   test('one process per repository answers many pipelined requests in order', async () => {
     const pool = new CatFilePool();
     try {
-      const revs = Array.from({ length: 300 }, (_, i) => [fx.c1, 'master:files/images/logo.png', 'missing', `${fx.c2}^{tree}`, 'master:no/such/path'][i % 5]);
+      const revs = Array.from(
+        { length: 300 },
+        (_, i) => [fx.c1, 'master:files/images/logo.png', 'missing', `${fx.c2}^{tree}`, 'master:no/such/path'][i % 5],
+      );
       const objects = await pool.readMany(fx.repoPath, revs);
       assert.equal(pool.active().length, 1);
       objects.forEach((object, i) => {
@@ -100,11 +106,13 @@ describe('the cat-file pool', () => {
   test('idle processes close, and the pool is bounded', async () => {
     const pool = new CatFilePool({ idleMs: 50, maxProcesses: 2 });
     try {
-      const repos = await Promise.all(['a', 'b', 'c'].map(async (name) => {
-        const repo = path.join(root, `bound-${name}.git`);
-        await createRepository(repo);
-        return repo;
-      }));
+      const repos = await Promise.all(
+        ['a', 'b', 'c'].map(async (name) => {
+          const repo = path.join(root, `bound-${name}.git`);
+          await createRepository(repo);
+          return repo;
+        }),
+      );
       for (const repo of repos) await pool.info(repo, 'HEAD');
       assert.ok(pool.active().length <= 2);
       assert.ok(!pool.active().some((p) => p.repoPath === repos[0]), 'the least recently used went first');

@@ -15,7 +15,10 @@ import { runGit } from '../../src/git/run';
 
 /** What `src/git/diff.ts` asks git for, run once per diff as before the pool. */
 const DIFF_TREE = ['-c', 'core.quotePath=false', 'diff-tree', '-r', '-z', '-M', '--raw', '--no-commit-id', '-p'];
-const EMPTY_TREE: Record<number, string> = { 40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', 64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' };
+const EMPTY_TREE: Record<number, string> = {
+  40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
 /** The end line the pools under test write after each request, here known to the files below. */
 const MARKER = 'test';
 const END_LINE = `%forge-end ${MARKER}`;
@@ -40,7 +43,17 @@ const ODD_NAMES = [
 
 /** File content whose lines look like the end line, the pair line, raw records and patch headers. */
 const lookalikes = (pair: string) =>
-  [`${END_LINE}`, pair, `:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} M`, 'diff --git a/x b/x', '--- a/x', '+++ b/x', '@@ -1 +1 @@', '\\ No newline at end of file', ''].join('\n');
+  [
+    `${END_LINE}`,
+    pair,
+    `:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} M`,
+    'diff --git a/x b/x',
+    '--- a/x',
+    '+++ b/x',
+    '@@ -1 +1 @@',
+    '\\ No newline at end of file',
+    '',
+  ].join('\n');
 
 interface History {
   repo: string;
@@ -64,7 +77,14 @@ function buildHistory(parent: string, objectFormat: 'sha1' | 'sha256'): History 
   let time = 1_500_000_000;
   const env = () => {
     time += 60;
-    return { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@x', GIT_AUTHOR_DATE: `${time} +0000`, GIT_COMMITTER_DATE: `${time} +0000` };
+    return {
+      GIT_AUTHOR_NAME: 'A',
+      GIT_AUTHOR_EMAIL: 'a@x',
+      GIT_COMMITTER_NAME: 'A',
+      GIT_COMMITTER_EMAIL: 'a@x',
+      GIT_AUTHOR_DATE: `${time} +0000`,
+      GIT_COMMITTER_DATE: `${time} +0000`,
+    };
   };
   const write = (name: string, content: string | Buffer) => fs.writeFileSync(path.join(work, name), content);
   const commit = (message: string, staged?: () => void) => {
@@ -138,7 +158,8 @@ after(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const newPool = (options: ConstructorParameters<typeof DiffTreePool>[1] = {}) => new DiffTreePool(DIFF_TREE, { marker: MARKER, ...options });
+const newPool = (options: ConstructorParameters<typeof DiffTreePool>[1] = {}) =>
+  new DiffTreePool(DIFF_TREE, { marker: MARKER, ...options });
 
 describe('the diff-tree pool', () => {
   test('answers byte for byte as diff-tree run once does, whatever the names and contents, one request after the other', async () => {
@@ -147,7 +168,9 @@ describe('the diff-tree pool', () => {
       for (const history of [sha1, sha256]) {
         const pairs = pairsOf(history);
         const answers = await Promise.all(pairs.map(([from, to]) => pool.diff(history.repo, from, to, 1 << 28)));
-        answers.forEach((answer, i) => assert.ok(answer!.equals(once(history.repo, ...pairs[i])), `${history.repo}: ${pairs[i].join(' ')}`));
+        answers.forEach((answer, i) =>
+          assert.ok(answer!.equals(once(history.repo, ...pairs[i])), `${history.repo}: ${pairs[i].join(' ')}`),
+        );
         const [{ pid }] = pool.active().filter((p) => p.repoPath === history.repo);
         assert.ok((await pool.diff(history.repo, pairs[0][0], pairs[0][1], 1 << 28))!.equals(answers[0]!));
         assert.equal(pool.active().find((p) => p.repoPath === history.repo)!.pid, pid, 'one process answered them all');
@@ -216,7 +239,8 @@ describe('the diff-tree pool', () => {
         pool.diff(sha1.repo, blob, to, 1 << 28),
         pool.diff(sha1.repo, from, to, 1 << 28),
       ]);
-      for (const result of results.slice(0, 4)) assert.ok(result.status === 'rejected' && result.reason instanceof GitCommandError, JSON.stringify(result));
+      for (const result of results.slice(0, 4))
+        assert.ok(result.status === 'rejected' && result.reason instanceof GitCommandError, JSON.stringify(result));
       assert.ok(results[4].status === 'fulfilled' && results[4].value!.equals(expected));
       await assert.rejects(pool.diff(sha1.repo, 'HEAD', to, 100));
       assert.deepEqual(pool.active(), [{ repoPath: sha1.repo, pid }]);
@@ -261,7 +285,11 @@ describe('the diff-tree pool', () => {
       }
       assert.equal(pids.size, 3);
       await pool.diff(sha256.repo, EMPTY_TREE[64], EMPTY_TREE[64], 100);
-      assert.deepEqual(pool.active().map((p) => p.repoPath), [sha256.repo], 'the least recently used went first');
+      assert.deepEqual(
+        pool.active().map((p) => p.repoPath),
+        [sha256.repo],
+        'the least recently used went first',
+      );
       await eventually(() => pool.active().length === 0);
     } finally {
       await pool.closeAll();
@@ -283,7 +311,10 @@ describe('commit diffs read through the pool', () => {
     const diff = await diffTrees(sha1.repo, null, sha1.root);
     assert.deepEqual(pool(sha1.repo).length, 1);
     assert.deepEqual(
-      diff.files.map((file) => file.newPath).filter((name) => ODD_NAMES.includes(name)).sort(),
+      diff.files
+        .map((file) => file.newPath)
+        .filter((name) => ODD_NAMES.includes(name))
+        .sort(),
       [...ODD_NAMES].sort(),
     );
     const changes = await diffTrees(sha1.repo, sha1.root, `${sha1.empty}~1`);
@@ -317,12 +348,19 @@ describe('commit diffs read through the pool', () => {
 
   test('objects git cannot read fail as git run once fails', async () => {
     const zero = '0'.repeat(40);
-    for (const [from, to] of [[zero, sha1.commits[0]], [sha1.commits[0], zero], [null, zero]] as const) {
+    for (const [from, to] of [
+      [zero, sha1.commits[0]],
+      [sha1.commits[0], zero],
+      [null, zero],
+    ] as const) {
       const expected = await runGit(sha1.repo, [...DIFF_TREE, '--end-of-options', from ?? EMPTY_TREE[40], to]).then(
         () => assert.fail('git run once succeeded'),
         (error: GitCommandError) => error,
       );
-      await assert.rejects(diffTrees(sha1.repo, from, to), (error) => error instanceof GitCommandError && error.message === expected.message);
+      await assert.rejects(
+        diffTrees(sha1.repo, from, to),
+        (error) => error instanceof GitCommandError && error.message === expected.message,
+      );
     }
   });
 

@@ -38,9 +38,12 @@ before(async () => {
 after(() => fs.rmSync(hostile, { recursive: true, force: true }));
 
 describe("the environment of Forge's git", () => {
-  test('reads no configuration but the repository\'s own', async () => {
+  test("reads no configuration but the repository's own", async () => {
     const listed = await gitText(repo, ['config', '--list', '--show-scope']);
-    assert.deepEqual(listed.split('\n').filter((line) => !line.startsWith('local\t')), ['']);
+    assert.deepEqual(
+      listed.split('\n').filter((line) => !line.startsWith('local\t')),
+      [''],
+    );
   });
 
   test('reads no attributes file of the home directory', async () => {
@@ -54,7 +57,12 @@ describe("the environment of Forge's git", () => {
   test("has a HOME of its own, and none of the caller's git variables", async () => {
     // A shell alias shows the environment git runs its programs in (hooks and filters would see the same).
     const shown = await gitText(repo, ['-c', 'alias.env=!env', 'env']);
-    const variables = new Map(shown.split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const variables = new Map(
+      shown
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
     assert.notEqual(variables.get('HOME'), home);
     assert.equal(variables.get('XDG_CONFIG_HOME'), variables.get('HOME'));
     assert.deepEqual(fs.readdirSync(variables.get('HOME')!), []);

@@ -35,7 +35,14 @@ async function buildMergeHistory(parent: string): Promise<string> {
   await createRepository(repoPath);
   const work = path.join(parent, 'merges-work');
   git(parent, ['clone', '-q', repoPath, work]);
-  const at = (seconds: number) => ({ GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@x', GIT_AUTHOR_DATE: `${seconds} +0000`, GIT_COMMITTER_DATE: `${seconds} +0000` });
+  const at = (seconds: number) => ({
+    GIT_AUTHOR_NAME: 'A',
+    GIT_AUTHOR_EMAIL: 'a@x',
+    GIT_COMMITTER_NAME: 'A',
+    GIT_COMMITTER_EMAIL: 'a@x',
+    GIT_AUTHOR_DATE: `${seconds} +0000`,
+    GIT_COMMITTER_DATE: `${seconds} +0000`,
+  });
   const commit = (seconds: number, message: string) => git(work, ['commit', '-q', '--allow-empty', '-m', message], at(seconds));
   git(work, ['checkout', '-q', '-b', 'master']);
   commit(1_000_000_000, 'root');
@@ -63,7 +70,12 @@ describe('history pages read through cat-file', () => {
   test('the order is git rev-list’s, whatever the page, merges, ties and skewed dates', async () => {
     const all = git(merges, ['rev-list', '--all']).trim().split('\n');
     for (const ref of ['master', 'octopus', ...all]) {
-      for (const [offset, limit] of [[0, 20], [0, 1], [3, 7], [5, 45]]) {
+      for (const [offset, limit] of [
+        [0, 20],
+        [0, 1],
+        [3, 7],
+        [5, 45],
+      ]) {
         const walked = (await log(merges, { ref, offset, limit })).map((commit) => commit.id);
         assert.deepEqual(walked, await logIds(merges, { ref, offset, limit }), `${ref} ${offset}+${limit}`);
       }
@@ -73,16 +85,37 @@ describe('history pages read through cat-file', () => {
   test('a page of nothing, an unknown ref and a blank path', async () => {
     assert.deepEqual(await log(merges, { ref: 'master', limit: 0 }), []);
     assert.deepEqual(await log(merges, { ref: 'nope', limit: 20 }), []);
-    assert.deepEqual((await log(merges, { ref: 'master', path: '', limit: 5 })).map((c) => c.id), await logIds(merges, { ref: 'master', limit: 5 }));
+    assert.deepEqual(
+      (await log(merges, { ref: 'master', path: '', limit: 5 })).map((c) => c.id),
+      await logIds(merges, { ref: 'master', limit: 5 }),
+    );
   });
 });
 
 describe('line counts', () => {
   test('a diff counts the lines of its patch as --numstat does', async () => {
-    for (const [from, to] of [[fx.c1, fx.c2], [fx.c2, fx.c3], [fx.c1, fx.c4], [null, fx.c4]] as const) {
+    for (const [from, to] of [
+      [fx.c1, fx.c2],
+      [fx.c2, fx.c3],
+      [fx.c1, fx.c4],
+      [null, fx.c4],
+    ] as const) {
       const counted = (await diffTrees(fx.repoPath, from, to)).files.map((file) => `${file.additions} ${file.deletions}`);
-      const numstat = git(fx.repoPath, ['diff-tree', '-r', '-M', '--numstat', from ?? EMPTY_TREE, to]).trim().split('\n');
-      assert.deepEqual(counted, numstat.filter((line) => /^[\d-]/.test(line)).map((line) => line.split('\t').slice(0, 2).map((n) => (n === '-' ? 0 : n)).join(' ')));
+      const numstat = git(fx.repoPath, ['diff-tree', '-r', '-M', '--numstat', from ?? EMPTY_TREE, to])
+        .trim()
+        .split('\n');
+      assert.deepEqual(
+        counted,
+        numstat
+          .filter((line) => /^[\d-]/.test(line))
+          .map((line) =>
+            line
+              .split('\t')
+              .slice(0, 2)
+              .map((n) => (n === '-' ? 0 : n))
+              .join(' '),
+          ),
+      );
     }
   });
 

@@ -24,7 +24,14 @@ export const ALICE = { name: 'Alice Liddell', email: 'alice@example.com' };
 
 /** `git commit` in a work tree with fixed people and times, so shas are the same on every run. */
 function commit(work: string, message: string, who: { name: string; email: string }, date: string, staged?: () => void): string {
-  const env = { GIT_AUTHOR_NAME: who.name, GIT_AUTHOR_EMAIL: who.email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email, GIT_COMMITTER_DATE: date };
+  const env = {
+    GIT_AUTHOR_NAME: who.name,
+    GIT_AUTHOR_EMAIL: who.email,
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_NAME: who.name,
+    GIT_COMMITTER_EMAIL: who.email,
+    GIT_COMMITTER_DATE: date,
+  };
   git(work, ['add', '-A']);
   staged?.();
   git(work, ['commit', '-q', '--allow-empty', '-m', message], env);
@@ -90,7 +97,11 @@ export async function buildFixture(root: string): Promise<Fixture> {
   const c4 = commit(work, 'Update README', DMITRIY, '2012-09-24T08:00:00+0300');
 
   git(work, ['tag', 'v1.0.0', c1]);
-  git(work, ['tag', '-a', 'v1.1.0', '-m', 'Version 1.1.0', c2], { GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@x', GIT_COMMITTER_DATE: '2012-09-25T00:00:00+0000' });
+  git(work, ['tag', '-a', 'v1.1.0', '-m', 'Version 1.1.0', c2], {
+    GIT_COMMITTER_NAME: 'T',
+    GIT_COMMITTER_EMAIL: 't@x',
+    GIT_COMMITTER_DATE: '2012-09-25T00:00:00+0000',
+  });
   git(work, ['push', '-q', 'origin', 'master', 'feature', 'v1.0.0', 'v1.1.0']);
   fs.rmSync(work, { recursive: true, force: true });
   return { repoPath, c1, c2, c3, c4, feature };

@@ -16,9 +16,12 @@ const collect = async (stream: Readable) => {
 
 /** A stream that hands out its bytes a few at a time, as a slow network would. */
 const trickle = (bytes: Buffer, size: number) =>
-  Readable.from((function* () {
-    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-  })(), { objectMode: false });
+  Readable.from(
+    (function* () {
+      for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+    })(),
+    { objectMode: false },
+  );
 
 describe('reading the ref updates of a push', () => {
   const request = Buffer.concat([
@@ -57,7 +60,12 @@ describe('reading the ref updates of a push', () => {
   });
 
   test('a length that is not four hex digits, or is 1 to 3, is malformed; a well-framed list is not', async () => {
-    for (const body of [Buffer.alloc(64), Buffer.concat([pktLine(`${Z} ${A} refs/heads/x\n`), Buffer.from('zz12')]), Buffer.from('0003'), Buffer.from(' 12a')]) {
+    for (const body of [
+      Buffer.alloc(64),
+      Buffer.concat([pktLine(`${Z} ${A} refs/heads/x\n`), Buffer.from('zz12')]),
+      Buffer.from('0003'),
+      Buffer.from(' 12a'),
+    ]) {
       assert.equal((await readPushCommands(trickle(body, 3))).malformed, true, JSON.stringify(body.toString('latin1')));
     }
     assert.equal((await readPushCommands(trickle(request, 3))).malformed, false);
@@ -93,12 +101,20 @@ describe('the refusal report', () => {
     const report = refusalReport({ capabilities: new Set(['report-status']), updates, reasons, messages: ['Not allowed.'] });
     assert.equal(
       report.toString(),
-      '000eunpack ok\n' + '0035ng refs/heads/protected Not allowed. Second line\n' + '004ang refs/heads/other declined: another update in this push was refused\n' + '0000',
+      '000eunpack ok\n' +
+        '0035ng refs/heads/protected Not allowed. Second line\n' +
+        '004ang refs/heads/other declined: another update in this push was refused\n' +
+        '0000',
     );
   });
 
   test('with a side band: messages on band 2, the report on band 1, then a flush', () => {
-    const report = refusalReport({ capabilities: new Set(['report-status', 'side-band-64k']), updates, reasons, messages: ['Not allowed.'] });
+    const report = refusalReport({
+      capabilities: new Set(['report-status', 'side-band-64k']),
+      updates,
+      reasons,
+      messages: ['Not allowed.'],
+    });
     const text = report.toString('latin1');
     assert.ok(text.startsWith('0012\x02Not allowed.\n'));
     assert.ok(text.includes('\x01000eunpack ok\n0035ng refs/heads/protected'));

@@ -43,7 +43,12 @@ describe('commit objects', () => {
     assert.equal(commit.shortId, fx.c1.slice(0, 8));
     assert.equal(commit.message, 'Initial commit\n\nWith a body line.\n');
     assert.equal(commit.title, 'Initial commit');
-    assert.deepEqual(commit.author, { name: 'Dmitriy Zaporozhets', email: 'dmitriy.zaporozhets@gmail.com', date: '2012-09-20T09:06:12.000+03:00', time: 1348121172 });
+    assert.deepEqual(commit.author, {
+      name: 'Dmitriy Zaporozhets',
+      email: 'dmitriy.zaporozhets@gmail.com',
+      date: '2012-09-20T09:06:12.000+03:00',
+      time: 1348121172,
+    });
     assert.deepEqual(commit.parentIds, []);
     assert.deepEqual((await resolveCommit(fx.repoPath, fx.c2))!.parentIds, [fx.c1]);
   });
@@ -80,14 +85,20 @@ describe('resolving revisions', () => {
 
   test('many commits are read in one pipelined exchange, in the order asked', async () => {
     const commits = await readCommits(fx.repoPath, [fx.c3, fx.c1, fx.c2]);
-    assert.deepEqual(commits.map((c) => c.id), [fx.c3, fx.c1, fx.c2]);
+    assert.deepEqual(
+      commits.map((c) => c.id),
+      [fx.c3, fx.c1, fx.c2],
+    );
   });
 });
 
 describe('branches and tags', () => {
   test('branches are sorted by name with their head commit', async () => {
     const branches = await listBranches(fx.repoPath);
-    assert.deepEqual(branches.map((b) => b.name), ['feature', 'master']);
+    assert.deepEqual(
+      branches.map((b) => b.name),
+      ['feature', 'master'],
+    );
     assert.equal(branches[1].commit.id, fx.c4);
     assert.deepEqual(await branchNames(fx.repoPath), ['feature', 'master']);
     assert.equal((await findBranch(fx.repoPath, 'feature'))!.commit.id, fx.feature);
@@ -97,10 +108,13 @@ describe('branches and tags', () => {
 
   test('annotated tags carry their message (without the final newline), lightweight ones null', async () => {
     const tags = await listTags(fx.repoPath);
-    assert.deepEqual(tags.map((t) => [t.name, t.message, t.commit?.id]), [
-      ['v1.0.0', null, fx.c1],
-      ['v1.1.0', 'Version 1.1.0', fx.c2],
-    ]);
+    assert.deepEqual(
+      tags.map((t) => [t.name, t.message, t.commit?.id]),
+      [
+        ['v1.0.0', null, fx.c1],
+        ['v1.1.0', 'Version 1.1.0', fx.c2],
+      ],
+    );
     assert.notEqual(tags[1].targetId, fx.c2);
     assert.equal((await findTag(fx.repoPath, 'v1.1.0'))!.message, 'Version 1.1.0');
     assert.equal(await findTag(fx.repoPath, 'v9'), undefined);
@@ -114,18 +128,33 @@ describe('branches and tags', () => {
 
 describe('log', () => {
   test('newest first from a ref, with offset and limit', async () => {
-    assert.deepEqual((await log(fx.repoPath, { ref: 'master' })).map((c) => c.id), [fx.c4, fx.c3, fx.c2, fx.c1]);
-    assert.deepEqual((await log(fx.repoPath, { ref: 'master', offset: 1, limit: 2 })).map((c) => c.id), [fx.c3, fx.c2]);
+    assert.deepEqual(
+      (await log(fx.repoPath, { ref: 'master' })).map((c) => c.id),
+      [fx.c4, fx.c3, fx.c2, fx.c1],
+    );
+    assert.deepEqual(
+      (await log(fx.repoPath, { ref: 'master', offset: 1, limit: 2 })).map((c) => c.id),
+      [fx.c3, fx.c2],
+    );
   });
 
   test('since and until are inclusive committer dates', async () => {
     const c3Time = new Date('2012-09-22T12:00:00Z');
-    assert.deepEqual((await log(fx.repoPath, { ref: 'master', since: c3Time })).map((c) => c.id), [fx.c4, fx.c3]);
-    assert.deepEqual((await log(fx.repoPath, { ref: 'master', until: c3Time })).map((c) => c.id), [fx.c3, fx.c2, fx.c1]);
+    assert.deepEqual(
+      (await log(fx.repoPath, { ref: 'master', since: c3Time })).map((c) => c.id),
+      [fx.c4, fx.c3],
+    );
+    assert.deepEqual(
+      (await log(fx.repoPath, { ref: 'master', until: c3Time })).map((c) => c.id),
+      [fx.c3, fx.c2, fx.c1],
+    );
   });
 
   test('a path keeps the commits that touched it', async () => {
-    assert.deepEqual((await log(fx.repoPath, { ref: 'master', path: 'README.md' })).map((c) => c.id), [fx.c4, fx.c2, fx.c1]);
+    assert.deepEqual(
+      (await log(fx.repoPath, { ref: 'master', path: 'README.md' })).map((c) => c.id),
+      [fx.c4, fx.c2, fx.c1],
+    );
     assert.equal((await lastCommitForPath(fx.repoPath, 'master', 'files/ruby/open.rb'))!.id, fx.c3);
     assert.deepEqual(await log(fx.repoPath, { ref: 'master', path: '../etc/passwd' }), []);
   });
@@ -139,7 +168,10 @@ describe('commit diffs', () => {
   test('a root commit: every file new, a_mode 0, the text from the --- line', async () => {
     const { files, overflow } = await commitDiff(fx.repoPath, (await resolveCommit(fx.repoPath, fx.c1))!);
     assert.equal(overflow, false);
-    assert.deepEqual(files.map((f) => f.newPath), ['README.md', 'files/js/app.js', 'files/ruby/popen.rb']);
+    assert.deepEqual(
+      files.map((f) => f.newPath),
+      ['README.md', 'files/js/app.js', 'files/ruby/popen.rb'],
+    );
     const readme = files[0];
     assert.equal(readme.newFile, true);
     assert.equal(readme.aMode, '0');
@@ -150,7 +182,10 @@ describe('commit diffs', () => {
   test('modified, added, deleted, binary and submodule entries', async () => {
     const { files } = await commitDiff(fx.repoPath, (await resolveCommit(fx.repoPath, fx.c2))!);
     const byPath = new Map(files.map((f) => [f.newPath, f]));
-    assert.equal(byPath.get('README.md')!.diff, '--- a/README.md\n+++ b/README.md\n@@ -1 +1,3 @@\n Sample repo for testing\n+\n+More words.\n');
+    assert.equal(
+      byPath.get('README.md')!.diff,
+      '--- a/README.md\n+++ b/README.md\n@@ -1 +1,3 @@\n Sample repo for testing\n+\n+More words.\n',
+    );
     assert.equal(byPath.get('files/js/app.js')!.deletedFile, true);
     assert.equal(byPath.get('files/js/app.js')!.bMode, '0');
     assert.match(byPath.get('files/images/logo.png')!.diff, /^Binary files \/dev\/null and b\/files\/images\/logo.png differ\n$/);
@@ -185,7 +220,10 @@ describe('trees and blobs', () => {
       ],
     );
     const ruby = (await listTree(fx.repoPath, fx.c3, 'files/ruby/'))!;
-    assert.deepEqual(ruby.map((e) => e.path), ['files/ruby/open.rb']);
+    assert.deepEqual(
+      ruby.map((e) => e.path),
+      ['files/ruby/open.rb'],
+    );
   });
 
   test('a path that is not a directory lists nothing', async () => {
@@ -214,15 +252,24 @@ describe('trees and blobs', () => {
 describe('compare', () => {
   test('from master to feature: commits oldest first, diffs from the merge base', async () => {
     const result = await compare(fx.repoPath, 'master', 'feature');
-    assert.deepEqual(result.commits.map((c) => c.id), [fx.feature]);
-    assert.deepEqual(result.diffs.map((d) => d.newPath), ['feature.txt']);
+    assert.deepEqual(
+      result.commits.map((c) => c.id),
+      [fx.feature],
+    );
+    assert.deepEqual(
+      result.diffs.map((d) => d.newPath),
+      ['feature.txt'],
+    );
     assert.equal(result.sameRef, false);
     assert.equal(await mergeBase(fx.repoPath, fx.c4, fx.feature), fx.c3);
   });
 
   test('tags compare too; parent to child has commits, child to parent none', async () => {
     const forward = await compare(fx.repoPath, 'v1.0.0', 'v1.1.0');
-    assert.deepEqual(forward.commits.map((c) => c.id), [fx.c2]);
+    assert.deepEqual(
+      forward.commits.map((c) => c.id),
+      [fx.c2],
+    );
     assert.ok(forward.diffs.length > 0);
     const backward = await compare(fx.repoPath, 'v1.1.0', 'v1.0.0');
     assert.deepEqual([backward.commits, backward.diffs, backward.sameRef], [[], [], false]);
@@ -263,7 +310,17 @@ describe('archives', () => {
 
   test('formats follow GitLab’s extensions', () => {
     assert.deepEqual(['zip', 'tar', 'tar.gz', 'tgz', 'gz', 'tar.bz2', 'tbz', 'tbz2', 'tb2', 'bz2', undefined].map(archiveFormat), [
-      'zip', 'tar', 'tar.gz', 'tar.gz', 'tar.gz', 'tar.bz2', 'tar.bz2', 'tar.bz2', 'tar.bz2', 'tar.bz2', 'tar.gz',
+      'zip',
+      'tar',
+      'tar.gz',
+      'tar.gz',
+      'tar.gz',
+      'tar.bz2',
+      'tar.bz2',
+      'tar.bz2',
+      'tar.bz2',
+      'tar.bz2',
+      'tar.gz',
     ]);
   });
 

@@ -6,7 +6,15 @@ import { buildFixture, git, tempDir, type Fixture } from './fixture';
 import { catFile } from '../../src/git/cat-file';
 import { GitStoreError } from '../../src/git/errors';
 import { normalizeRepoPath, repositoryPath } from '../../src/git/paths';
-import { createRepository, deleteRepository, forkRepository, importRepository, isEmpty, repositoryExists, setHeadBranch } from '../../src/git/repositories';
+import {
+  createRepository,
+  deleteRepository,
+  forkRepository,
+  importRepository,
+  isEmpty,
+  repositoryExists,
+  setHeadBranch,
+} from '../../src/git/repositories';
 import { headBranch, listBranches, listTags } from '../../src/git/refs';
 import { resolveCommitId } from '../../src/git/commits';
 
@@ -84,8 +92,17 @@ describe('fork', () => {
     await forkRepository(source, fork);
     await deleteRepository(source);
 
-    assert.deepEqual((await listBranches(fork)).map((b) => [b.name, b.commit.id]), [['feature', fx.feature], ['master', fx.c4]]);
-    assert.deepEqual((await listTags(fork)).map((t) => t.name), ['v1.0.0', 'v1.1.0']);
+    assert.deepEqual(
+      (await listBranches(fork)).map((b) => [b.name, b.commit.id]),
+      [
+        ['feature', fx.feature],
+        ['master', fx.c4],
+      ],
+    );
+    assert.deepEqual(
+      (await listTags(fork)).map((t) => t.name),
+      ['v1.0.0', 'v1.1.0'],
+    );
     assert.equal(await headBranch(fork), 'feature');
     assert.equal(fs.existsSync(path.join(fork, 'objects/info/alternates')), false);
     assert.doesNotMatch(fs.readFileSync(path.join(fork, 'config'), 'utf8'), /remote/);
@@ -105,8 +122,17 @@ describe('import', () => {
   test('from a file:// URL (when allowed): heads, tags and HEAD; the URL is not kept', async () => {
     const repo = path.join(root, 'imported.git');
     await importRepository(repo, `file://${fx.repoPath}`, { allowFileUrls: true });
-    assert.deepEqual((await listBranches(repo)).map((b) => b.name), ['feature', 'master']);
-    assert.deepEqual((await listTags(repo)).map((t) => [t.name, t.message]), [['v1.0.0', null], ['v1.1.0', 'Version 1.1.0']]);
+    assert.deepEqual(
+      (await listBranches(repo)).map((b) => b.name),
+      ['feature', 'master'],
+    );
+    assert.deepEqual(
+      (await listTags(repo)).map((t) => [t.name, t.message]),
+      [
+        ['v1.0.0', null],
+        ['v1.1.0', 'Version 1.1.0'],
+      ],
+    );
     assert.equal(await resolveCommitId(repo, 'HEAD'), fx.c4);
     assert.doesNotMatch(fs.readFileSync(path.join(repo, 'config'), 'utf8'), /remote|file:/);
     assert.deepEqual(fs.readdirSync(path.join(repo, 'hooks')), []);
@@ -136,6 +162,9 @@ describe('import', () => {
       return true;
     });
     assert.equal(fs.existsSync(repo), false);
-    assert.deepEqual(fs.readdirSync(root).filter((name) => name.includes('failed')), []);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((name) => name.includes('failed')),
+      [],
+    );
   });
 });

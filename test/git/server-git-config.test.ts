@@ -32,7 +32,10 @@ for (const hook of ['pre-receive', 'update', 'post-receive', 'post-update', 'ref
   fs.writeFileSync(path.join(hooks, hook), `#!/bin/sh\necho "$0 $*" >> '${marker}'\nexit 0\n`, { mode: 0o755 });
 }
 const systemConfig = path.join(hostile, 'gitconfig');
-fs.writeFileSync(systemConfig, '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n');
+fs.writeFileSync(
+  systemConfig,
+  '[filter "lfs"]\n\tclean = git-lfs clean -- %f\n\tsmudge = git-lfs smudge -- %f\n\tprocess = git-lfs filter-process\n\trequired = true\n',
+);
 const home = path.join(hostile, 'home');
 fs.mkdirSync(home);
 fs.writeFileSync(path.join(hostile, 'attributes'), '*.txt filter=hostile\n');
@@ -154,7 +157,10 @@ describe("the server's git ignores the system's and the user's git configuration
     const pushedOverSsh = await sshGit(p.owner.key, port, ['push', '-q', sshCloneUrl(port, p.path), 'master:other'], dir);
     assert.equal(pushedOverSsh.code, 0, pushedOverSsh.stderr);
     const created = await app.as(p.owner.token).post(`/projects/${p.id}/repository/files`, {
-      file_path: 'api.txt', branch_name: 'master', content: 'from the API\n', commit_message: 'api',
+      file_path: 'api.txt',
+      branch_name: 'master',
+      content: 'from the API\n',
+      commit_message: 'api',
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const raw = await app.as(p.owner.token).get(`/projects/${p.id}/repository/blobs/master?filepath=notes.txt`);

@@ -42,8 +42,37 @@ const ALICE = { name: 'Alice', email: 'alice@example.com', time: new Date('2016-
 
 describe('branch names', () => {
   test('follow `git check-ref-format refs/<name>`, as GitLab checks them', () => {
-    const names = ['feature1', 'feature/one', 'v1.0', 'a-b_c', 'ünï', '@', 'a@b', 'a{b', 'new design', 'a..b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[', 'a\\b',
-      '.hidden', 'a/.b', 'a.lock', 'x.lock/y', 'a/', '/a', 'a//b', 'a.', 'a@{1}', 'tab\tx', 'del\x7f', ''];
+    const names = [
+      'feature1',
+      'feature/one',
+      'v1.0',
+      'a-b_c',
+      'ünï',
+      '@',
+      'a@b',
+      'a{b',
+      'new design',
+      'a..b',
+      'a~1',
+      'a^',
+      'a:b',
+      'a?',
+      'a*',
+      'a[',
+      'a\\b',
+      '.hidden',
+      'a/.b',
+      'a.lock',
+      'x.lock/y',
+      'a/',
+      '/a',
+      'a//b',
+      'a.',
+      'a@{1}',
+      'tab\tx',
+      'del\x7f',
+      '',
+    ];
     for (const name of names) {
       const gitSays = spawnSync('git', ['check-ref-format', `refs/${name}`]).status === 0;
       assert.equal(isValidBranchName(name), gitSays, JSON.stringify(name));
@@ -106,7 +135,10 @@ describe('tags', () => {
     await assert.rejects(createTag(repo, 'v1.0.0', 'master'), failure('ref_exists'));
     await assert.rejects(createTag(repo, 'v3', 'foo'), failure('invalid_revision'));
     await deleteTag(repo, 'v1.1.0');
-    assert.deepEqual((await listTags(repo)).map((t) => t.name), ['v1.0.0']);
+    assert.deepEqual(
+      (await listTags(repo)).map((t) => t.name),
+      ['v1.0.0'],
+    );
     await assert.rejects(deleteTag(repo, 'v1.1.0'), failure('ref_missing'));
   });
 });
@@ -126,13 +158,25 @@ describe('committing files', () => {
     assert.equal(commit.id, created.commitId);
     assert.deepEqual(commit.parentIds, [fx.c4]);
     assert.equal(commit.message, 'Add newfile');
-    assert.deepEqual([commit.author.name, commit.author.email, commit.author.date], ['Author', 'author@example.com', '2016-01-01T00:00:00.000+00:00']);
+    assert.deepEqual(
+      [commit.author.name, commit.author.email, commit.author.date],
+      ['Author', 'author@example.com', '2016-01-01T00:00:00.000+00:00'],
+    );
     assert.deepEqual([commit.committer.name, commit.committer.email], ['Alice', 'alice@example.com']);
     assert.equal((await blobAtPath(repo, commit.id, 'newfile.rb'))!.content.toString(), 'puts 1\n');
 
-    await commitFiles(repo, { branch: 'master', changes: [{ action: 'update', path: 'bin/run', content: Buffer.from('#!/bin/sh\n') }], message: 'Edit', author: ALICE });
+    await commitFiles(repo, {
+      branch: 'master',
+      changes: [{ action: 'update', path: 'bin/run', content: Buffer.from('#!/bin/sh\n') }],
+      message: 'Edit',
+      author: ALICE,
+    });
     const bin = (await listTree(repo, 'master', 'bin'))!;
-    assert.deepEqual(bin.map((e) => [e.name, e.mode]), [['run', '100755']], 'an update keeps the executable bit');
+    assert.deepEqual(
+      bin.map((e) => [e.name, e.mode]),
+      [['run', '100755']],
+      'an update keeps the executable bit',
+    );
 
     await commitFiles(repo, { branch: 'master', changes: [{ action: 'delete', path: 'newfile.rb' }], message: 'Remove', author: ALICE });
     assert.equal(await blobAtPath(repo, 'master', 'newfile.rb'), undefined);
@@ -142,21 +186,37 @@ describe('committing files', () => {
   test('binary content is stored byte for byte', async () => {
     const repo = copy();
     const bytes = Buffer.from([0, 255, 1, 254, 10, 13]);
-    await commitFiles(repo, { branch: 'master', changes: [{ action: 'create', path: 'bin.dat', content: bytes }], message: 'Binary', author: ALICE });
+    await commitFiles(repo, {
+      branch: 'master',
+      changes: [{ action: 'create', path: 'bin.dat', content: bytes }],
+      message: 'Binary',
+      author: ALICE,
+    });
     assert.deepEqual((await blobAtPath(repo, 'master', 'bin.dat'))!.content, bytes);
   });
 
   test('the first commit of an empty repository creates the branch', async () => {
     const repo = path.join(root, 'empty-first.git');
     await createRepository(repo);
-    const result = await commitFiles(repo, { branch: 'master', changes: [{ action: 'create', path: 'README.md', content: Buffer.from('hi\n') }], message: 'First', author: ALICE });
+    const result = await commitFiles(repo, {
+      branch: 'master',
+      changes: [{ action: 'create', path: 'README.md', content: Buffer.from('hi\n') }],
+      message: 'First',
+      author: ALICE,
+    });
     assert.equal(result.branchCreated, true);
     assert.deepEqual((await resolveCommit(repo, 'master'))!.parentIds, []);
   });
 
   test('a new branch can start from another ref', async () => {
     const repo = copy();
-    const result = await commitFiles(repo, { branch: 'topic', startRef: 'v1.0.0', changes: [{ action: 'create', path: 'x', content: Buffer.from('x') }], message: 'x', author: ALICE });
+    const result = await commitFiles(repo, {
+      branch: 'topic',
+      startRef: 'v1.0.0',
+      changes: [{ action: 'create', path: 'x', content: Buffer.from('x') }],
+      message: 'x',
+      author: ALICE,
+    });
     assert.equal(result.branchCreated, true);
     assert.deepEqual((await resolveCommit(repo, 'topic'))!.parentIds, [fx.c1]);
     await assert.rejects(
@@ -168,7 +228,12 @@ describe('committing files', () => {
   test('existing, missing, blocked, escaping and .git paths are refused and nothing changes', async () => {
     const repo = copy();
     const attempt = (action: 'create' | 'update' | 'delete', file: string) =>
-      commitFiles(repo, { branch: 'master', changes: [action === 'delete' ? { action, path: file } : { action, path: file, content: Buffer.from('x') }], message: 'm', author: ALICE });
+      commitFiles(repo, {
+        branch: 'master',
+        changes: [action === 'delete' ? { action, path: file } : { action, path: file, content: Buffer.from('x') }],
+        message: 'm',
+        author: ALICE,
+      });
     await assert.rejects(attempt('create', 'README.md'), failure('file_exists'));
     await assert.rejects(attempt('create', 'files'), failure('path_conflict'));
     await assert.rejects(attempt('create', 'README.md/inner'), failure('path_conflict'));
@@ -178,7 +243,12 @@ describe('committing files', () => {
     await assert.rejects(attempt('create', 'a/.GIT/config'), failure('invalid_path'));
     await assert.rejects(attempt('create', ''), failure('invalid_path'));
     await assert.rejects(commitFiles(repo, { branch: 'bad name', changes: [], message: 'm', author: ALICE }), failure('invalid_ref_name'));
-    await assert.rejects(attempt('create', 'ok.txt').then(() => commitFiles(repo, { branch: 'master', changes: [], message: 'm', author: { name: '<>', email: 'x' } })), failure('invalid_identity'));
+    await assert.rejects(
+      attempt('create', 'ok.txt').then(() =>
+        commitFiles(repo, { branch: 'master', changes: [], message: 'm', author: { name: '<>', email: 'x' } }),
+      ),
+      failure('invalid_identity'),
+    );
     assert.equal((await resolveCommit(repo, 'master~1'))!.id, fx.c4);
   });
 
@@ -186,7 +256,12 @@ describe('committing files', () => {
     const repo = copy();
     const results = await Promise.allSettled(
       Array.from({ length: 6 }, (_, i) =>
-        commitFiles(repo, { branch: 'master', changes: [{ action: 'create', path: `file-${i}`, content: Buffer.from(String(i)) }], message: `c${i}`, author: ALICE }),
+        commitFiles(repo, {
+          branch: 'master',
+          changes: [{ action: 'create', path: `file-${i}`, content: Buffer.from(String(i)) }],
+          message: `c${i}`,
+          author: ALICE,
+        }),
       ),
     );
     const won = results.filter((r) => r.status === 'fulfilled');

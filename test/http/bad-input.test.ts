@@ -18,7 +18,8 @@ const TOO_LARGE = { message: '413 Request Entity Too Large' };
 const part = (name: string, value: string) => `--x\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 
 describe('a multipart/form-data body', () => {
-  const post = (body: string, contentType: string) => app.root.raw('POST', '/api/v3/projects', { body, headers: { 'content-type': contentType } });
+  const post = (body: string, contentType: string) =>
+    app.root.raw('POST', '/api/v3/projects', { body, headers: { 'content-type': contentType } });
 
   test('without a boundary is a bad request', async () => {
     const response = await post(`${part('name', 'x')}--x--\r\n`, 'multipart/form-data');
@@ -36,14 +37,20 @@ describe('a multipart/form-data body', () => {
   });
 
   test('that is well formed is read as parameters, repeated keys as arrays', async () => {
-    const response = await post(`${part('name', 'multi-ok')}${part('tag_list[]', 'a')}${part('tag_list[]', 'b')}--x--\r\n`, 'multipart/form-data; boundary=x');
+    const response = await post(
+      `${part('name', 'multi-ok')}${part('tag_list[]', 'a')}${part('tag_list[]', 'b')}--x--\r\n`,
+      'multipart/form-data; boundary=x',
+    );
     assert.equal(response.status, 201, JSON.stringify(response.body));
     assert.equal(response.body.name, 'multi-ok');
   });
 
   test('whose fields together pass the API body limit is too large', async () => {
     const half = 'd'.repeat(LIMITS.apiBodyBytes / 2 + 1);
-    const response = await post(`${part('name', 'halves')}${part('description', half)}${part('import_url', half)}--x--\r\n`, 'multipart/form-data; boundary=x');
+    const response = await post(
+      `${part('name', 'halves')}${part('description', half)}${part('import_url', half)}--x--\r\n`,
+      'multipart/form-data; boundary=x',
+    );
     assert.deepEqual([response.status, response.body], [413, TOO_LARGE]);
   });
 
@@ -66,7 +73,15 @@ describe('page and per_page', () => {
   const NONSENSE = ['9223372036854775808', '1e308', '-1', '0', 'abc', '99999999999999999999'];
 
   test('a page past any list is an empty page, nonsense the default; never an error (offset-paged lists)', async () => {
-    for (const path of ['/projects', '/projects/all', '/users', '/groups', '/namespaces', `/projects/${projectId}/members`, `/projects/${projectId}/hooks`]) {
+    for (const path of [
+      '/projects',
+      '/projects/all',
+      '/users',
+      '/groups',
+      '/namespaces',
+      `/projects/${projectId}/members`,
+      `/projects/${projectId}/hooks`,
+    ]) {
       for (const page of ['9223372036854775808', '1e308', '99999999999999999999']) {
         const response = await app.root.get(path, { page });
         assert.deepEqual([path, page, response.status, response.body], [path, page, 200, []]);
@@ -117,7 +132,13 @@ describe('a path', () => {
 describe('a NUL byte', () => {
   // PostgreSQL cannot store one and answered 500; git refuses them in messages.
   test('in a path parameter names nothing: 404, before any look-up', async () => {
-    for (const path of ['/groups/%00', '/groups/%00/members', '/projects/root%2Fbad%00', '/projects/search/%00', `/projects/${projectId}/variables/%00`]) {
+    for (const path of [
+      '/groups/%00',
+      '/groups/%00/members',
+      '/projects/root%2Fbad%00',
+      '/projects/search/%00',
+      `/projects/${projectId}/variables/%00`,
+    ]) {
       const response = await app.root.get(path);
       assert.deepEqual([response.status, response.body], [404, { message: '404 Not Found' }], path);
     }
@@ -139,7 +160,13 @@ describe('a record id in a path', () => {
     // A group that exists: the group's own look-up comes first (404 Group Not Found for an unknown one).
     const group = await app.root.post('/groups', { name: 'record-ids', path: 'record-ids' });
     assert.equal(group.status, 201);
-    const paths = ['/hooks/1e308', '/hooks/2147483648', '/broadcast_messages/1e308', `/projects/${projectId}/members/1e308`, `/groups/${group.body.id}/access_requests/1e308/approve`];
+    const paths = [
+      '/hooks/1e308',
+      '/hooks/2147483648',
+      '/broadcast_messages/1e308',
+      `/projects/${projectId}/members/1e308`,
+      `/groups/${group.body.id}/access_requests/1e308/approve`,
+    ];
     for (const path of paths) {
       const response = path.endsWith('approve') ? await app.root.put(path) : await app.root.get(path);
       assert.deepEqual([response.status, response.body], [404, { message: '404 Not Found' }], path);

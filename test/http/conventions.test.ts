@@ -68,9 +68,15 @@ describe('sudo', () => {
 describe('parameters', () => {
   test('the same parameters are read from JSON, urlencoded and multipart bodies and the query string', async () => {
     const json = await app.root.post('/users', { email: 'json@example.com', password: 'password123', name: 'J', username: 'jsonuser' });
-    const form = await app.root.form('POST', '/users', { email: 'form@example.com', password: 'password123', name: 'F', username: 'formuser' });
+    const form = await app.root.form('POST', '/users', {
+      email: 'form@example.com',
+      password: 'password123',
+      name: 'F',
+      username: 'formuser',
+    });
     const multipart = new FormData();
-    for (const [key, value] of Object.entries({ email: 'multi@example.com', password: 'password123', name: 'M', username: 'multiuser' })) multipart.append(key, value);
+    for (const [key, value] of Object.entries({ email: 'multi@example.com', password: 'password123', name: 'M', username: 'multiuser' }))
+      multipart.append(key, value);
     const multi = await fetch(`${app.url}/api/v3/users`, { method: 'POST', headers: { 'private-token': app.rootToken }, body: multipart });
     const query = await app.root.post('/users?email=query%40example.com&password=password123&name=Q&username=queryuser');
     assert.deepEqual([json.status, form.status, multi.status, query.status], [201, 201, 201, 201]);
@@ -78,7 +84,16 @@ describe('parameters', () => {
   });
 
   test('booleans follow to_boolean: true/t/yes/y/1/on and false/f/no/n/0/off', async () => {
-    for (const [value, expected] of [['yes', true], ['1', true], ['on', true], ['t', true], ['no', false], ['0', false], ['off', false], ['f', false]] as const) {
+    for (const [value, expected] of [
+      ['yes', true],
+      ['1', true],
+      ['on', true],
+      ['t', true],
+      ['no', false],
+      ['0', false],
+      ['off', false],
+      ['f', false],
+    ] as const) {
       const { user } = await app.createUser({ external: value });
       assert.equal(user.external, expected, `external=${value}`);
     }
@@ -113,7 +128,13 @@ describe('parameters', () => {
   });
 
   test('a wrongly typed parameter answers 400 naming it', async () => {
-    const response = await app.root.post('/users', { email: 'typed@example.com', password: 'password123', name: 'T', username: 'typed', projects_limit: 'many' });
+    const response = await app.root.post('/users', {
+      email: 'typed@example.com',
+      password: 'password123',
+      name: 'T',
+      username: 'typed',
+      projects_limit: 'many',
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body, { message: '400 (Bad request) "projects_limit" is invalid' });
   });
@@ -189,7 +210,10 @@ describe('pagination', () => {
     const link = response.headers.get('link')!;
     assert.doesNotMatch(link, /foo=/);
     for (const rel of ['prev', 'next', 'first', 'last']) {
-      assert.match(link, new RegExp(`<[^>]+/api/v3/users\\?page=\\d+&per_page=1&private_token=${app.rootToken}&search=user>; rel="${rel}"`));
+      assert.match(
+        link,
+        new RegExp(`<[^>]+/api/v3/users\\?page=\\d+&per_page=1&private_token=${app.rootToken}&search=user>; rel="${rel}"`),
+      );
     }
     const projects = await app.root.get('/projects', { foo: big, search: 'x', order_by: 'name' });
     assert.equal(projects.status, 200);

@@ -26,9 +26,19 @@ test('jobs given up more than the kept time ago are purged; recent failures and 
   });
   // Given up 3 days ago and purged after 2: the server's own hourly sweep, which also runs once at
   // start and may run while this test does, keeps them a week, so it never takes these rows first.
-  await db.insertInto('jobs').values([row('test.old-failure', daysAgo(3), 'failed'), row('test.recent-failure', daysAgo(1), 'failed'), row('test.pending', daysAgo(3), null)]).execute();
+  await db
+    .insertInto('jobs')
+    .values([
+      row('test.old-failure', daysAgo(3), 'failed'),
+      row('test.recent-failure', daysAgo(1), 'failed'),
+      row('test.pending', daysAgo(3), null),
+    ])
+    .execute();
 
   assert.equal(await jobs.purgeGivenUp(2 * DAY_MS), 1);
   const left = await db.selectFrom('jobs').select('kind').where('kind', 'like', 'test.%').orderBy('kind').execute();
-  assert.deepEqual(left.map((job) => job.kind), ['test.pending', 'test.recent-failure']);
+  assert.deepEqual(
+    left.map((job) => job.kind),
+    ['test.pending', 'test.recent-failure'],
+  );
 });

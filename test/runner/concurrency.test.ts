@@ -23,13 +23,19 @@ after(async () => {
 
 test('two runners with --concurrency 2 run six builds, each exactly once', async () => {
   const token = await registrationToken(app);
-  runners.push(RunnerProcess.start(app, { registrationToken: token, concurrency: 2 }), RunnerProcess.start(app, { registrationToken: token, concurrency: 2 }));
+  runners.push(
+    RunnerProcess.start(app, { registrationToken: token, concurrency: 2 }),
+    RunnerProcess.start(app, { registrationToken: token, concurrency: 2 }),
+  );
   const created = await app.root.post('/projects', { name: 'concurrency' });
   await pushCi(app, created.body, 'master', CI_YAML);
-  const pipeline = await eventually(async () => {
-    const list = await app.root.get(`/projects/${created.body.id}/pipelines`);
-    return ['success', 'failed'].includes(list.body[0]?.status) && list.body[0];
-  }, { message: 'the pipeline finishing' }).catch(async (error: Error) => {
+  const pipeline = await eventually(
+    async () => {
+      const list = await app.root.get(`/projects/${created.body.id}/pipelines`);
+      return ['success', 'failed'].includes(list.body[0]?.status) && list.body[0];
+    },
+    { message: 'the pipeline finishing' },
+  ).catch(async (error: Error) => {
     // Where it stopped: the pipelines, the builds and what each runner said.
     const pipelines = (await app.root.get(`/projects/${created.body.id}/pipelines`)).body;
     const builds = (await app.root.get(`/projects/${created.body.id}/builds`)).body;
@@ -51,5 +57,8 @@ test('two runners with --concurrency 2 run six builds, each exactly once', async
   }
   // Each build started once, in one runner's log.
   const started = runners.flatMap((runner) => [...runner.output.matchAll(/build (\d+) started/g)].map((match) => Number(match[1])));
-  assert.deepEqual(started.sort((a, b) => a - b), builds.map((build: any) => build.id).sort((a: number, b: number) => a - b));
+  assert.deepEqual(
+    started.sort((a, b) => a - b),
+    builds.map((build: any) => build.id).sort((a: number, b: number) => a - b),
+  );
 });

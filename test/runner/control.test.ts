@@ -41,10 +41,13 @@ async function buildOf(ref: string, projectId = project.id): Promise<any> {
 }
 
 async function finished(build: any, projectId = project.id): Promise<any> {
-  return eventually(async () => {
-    const current = await app.root.get(`/projects/${projectId}/builds/${build.id}`);
-    return ['success', 'failed', 'canceled'].includes(current.body.status) && current.body;
-  }, { message: `build ${build.id} finishing` });
+  return eventually(
+    async () => {
+      const current = await app.root.get(`/projects/${projectId}/builds/${build.id}`);
+      return ['success', 'failed', 'canceled'].includes(current.body.status) && current.body;
+    },
+    { message: `build ${build.id} finishing` },
+  );
 }
 
 async function trace(build: any, projectId = project.id): Promise<string> {
@@ -53,7 +56,10 @@ async function trace(build: any, projectId = project.id): Promise<string> {
 }
 
 async function runnerCount(): Promise<number> {
-  const row = await app.ctx.db.selectFrom('ci_runners').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await app.ctx.db
+    .selectFrom('ci_runners')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -79,7 +85,11 @@ describe('forge runner', () => {
   });
 
   test('a failing command fails the build; after_script still runs, its own failure ignored', async () => {
-    await pushCi(app, project, 'failing', `
+    await pushCi(
+      app,
+      project,
+      'failing',
+      `
 job:
   script:
     - echo before
@@ -88,29 +98,41 @@ job:
   after_script:
     - echo "after ran for $CI_BUILD_NAME"
     - exit 4
-`);
+`,
+    );
     const build = await finished(await buildOf('failing'));
     assert.equal(build.status, 'failed');
     const text = await trace(build);
-    assert.match(text, /\$ echo before\nbefore\n\$ false\nRunning after script\.\.\.\n\$ echo "after ran for \$CI_BUILD_NAME"\nafter ran for job\n\$ exit 4\nWARNING: after_script failed: exit code 4\n/);
+    assert.match(
+      text,
+      /\$ echo before\nbefore\n\$ false\nRunning after script\.\.\.\n\$ echo "after ran for \$CI_BUILD_NAME"\nafter ran for job\n\$ exit 4\nWARNING: after_script failed: exit code 4\n/,
+    );
     assert.doesNotMatch(text, /never/);
     assert.match(text, /ERROR: Build failed: exit code 1\n$/);
   });
 
   test('a build canceled through the API while it prints nothing is seen within seconds and killed, process group and all; the runner goes on', async () => {
-    await pushCi(app, project, 'cancel', `
+    await pushCi(
+      app,
+      project,
+      'cancel',
+      `
 sleeper:
   script:
     - echo $$ > "$GATE_DIR/shell-$CI_BUILD_ID"
     - sleep 600 & echo $! > "$GATE_DIR/sleep-$CI_BUILD_ID"; wait
-`);
+`,
+    );
     const build = await buildOf('cancel');
     const pidFile = (name: string) => path.join(runner.gateDir, `${name}-${build.id}`);
-    const pids = await eventually(() => {
-      const read = (name: string) => (fs.existsSync(pidFile(name)) ? Number(fs.readFileSync(pidFile(name), 'utf8')) : 0);
-      const [shell, sleeper] = [read('shell'), read('sleep')];
-      return shell > 0 && sleeper > 0 && [shell, sleeper];
-    }, { message: 'the build writing its pids' });
+    const pids = await eventually(
+      () => {
+        const read = (name: string) => (fs.existsSync(pidFile(name)) ? Number(fs.readFileSync(pidFile(name), 'utf8')) : 0);
+        const [shell, sleeper] = [read('shell'), read('sleep')];
+        return shell > 0 && sleeper > 0 && [shell, sleeper];
+      },
+      { message: 'the build writing its pids' },
+    );
     assert.equal(pids.some(processGone), false);
     // The runner has sent all the build printed: from now on it prints nothing, so the runner's
     // trace uploader has nothing to send.
@@ -119,9 +141,12 @@ sleeper:
     assert.equal(canceled.status, 201);
     // Seen within seconds although the build prints nothing (runner 1.x's keep-alive PATCH would
     // take up to 30 s): the bound only turns "not within 10 s" into a failure, well under the sleep.
-    await eventually(() => new RegExp(`build ${build.id} canceled in [\\d.]+ s`).test(runner.output), { timeout: 10_000, message: 'the runner seeing the cancel' });
+    await eventually(() => new RegExp(`build ${build.id} canceled in [\\d.]+ s`).test(runner.output), {
+      timeout: 10_000,
+      message: 'the runner seeing the cancel',
+    });
     // The shell and its background sleep, killed with their group (the sleep may take a moment to be reaped).
-    await eventually(() => pids.every(processGone), { message: 'the build\'s processes ending' });
+    await eventually(() => pids.every(processGone), { message: "the build's processes ending" });
     assert.equal((await app.root.get(`/projects/${project.id}/builds/${build.id}`)).body.status, 'canceled');
 
     await pushCi(app, project, 'after-cancel', 'job:\n  script: echo next\n');
@@ -140,12 +165,17 @@ sleeper:
   });
 
   test('SIGTERM while a build runs: the build finishes, then the runner exits 0', async () => {
-    await pushCi(app, project, 'sigterm', `
+    await pushCi(
+      app,
+      project,
+      'sigterm',
+      `
 job:
   script:
     - until [ -f "$GATE_DIR/sigterm" ]; do sleep 0.05; done
     - echo finished
-`);
+`,
+    );
     const build = await buildOf('sigterm');
     await runner.waitForOutput(new RegExp(`build ${build.id} started`));
     runner.signal('SIGTERM');
@@ -167,7 +197,11 @@ job:
     assert.equal(await runnerCount(), 1);
 
     const { token } = JSON.parse(fs.readFileSync(restarted.configFile, 'utf8'));
-    const removed = await fetch(`${app.url}/ci/api/v1/runners/delete`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const removed = await fetch(`${app.url}/ci/api/v1/runners/delete`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
     assert.equal(removed.status, 200);
     assert.equal(await restarted.exited, 1);
     assert.match(restarted.output, /ERROR: the server no longer knows runner #\d+ \(403\)/);

@@ -59,7 +59,12 @@ before(async () => {
   const created = await app.root.post('/projects', { name: 'one-machine' });
   assert.equal(created.status, 201);
   project = created.body;
-  const hook = await app.root.post(`/projects/${project.id}/hooks`, { url: listener.url, push_events: false, build_events: true, pipeline_events: true });
+  const hook = await app.root.post(`/projects/${project.id}/hooks`, {
+    url: listener.url,
+    push_events: false,
+    build_events: true,
+    pipeline_events: true,
+  });
   assert.equal(hook.status, 201, JSON.stringify(hook.body));
   sha = await pushCi(app, project, 'master', CI_YAML);
 });
@@ -131,7 +136,10 @@ describe('a three-stage pipeline run by forge runner', () => {
 
   test('the artifacts are there by build id and by ref and job, with their expiry', async () => {
     const { compile } = await builds();
-    for (const route of [`/projects/${project.id}/builds/${compile.id}/artifacts`, `/projects/${project.id}/builds/artifacts/master/download?job=compile`]) {
+    for (const route of [
+      `/projects/${project.id}/builds/${compile.id}/artifacts`,
+      `/projects/${project.id}/builds/artifacts/master/download?job=compile`,
+    ]) {
       const response = await fetch(`${app.url}/api/v3${route}`, { headers: { 'private-token': app.rootToken } });
       assert.equal(response.status, 200, route);
       assert.equal(response.headers.get('content-disposition'), 'attachment; filename=binaries-master.zip', route);
@@ -140,7 +148,11 @@ describe('a three-stage pipeline run by forge runner', () => {
       assert.equal(entries['out/app.txt'], `compiled ${sha}\n`, route);
     }
     // The v3 build entity of 8.12 does not show the expiry: the row does.
-    const row = await app.ctx.db.selectFrom('ci_builds').select('artifacts_expire_at').where('id', '=', compile.id).executeTakeFirstOrThrow();
+    const row = await app.ctx.db
+      .selectFrom('ci_builds')
+      .select('artifacts_expire_at')
+      .where('id', '=', compile.id)
+      .executeTakeFirstOrThrow();
     const expiresIn = Date.parse(row.artifacts_expire_at!) - Date.now();
     assert.ok(expiresIn > 6 * 86_400_000 && expiresIn <= 7 * 86_400_000, String(row.artifacts_expire_at));
   });
@@ -170,14 +182,30 @@ describe('a three-stage pipeline run by forge runner', () => {
     const buildHooks = (hook: ReceivedHook) => hook.headers['x-gitlab-event'] === 'Build Hook';
     const pipelineHooks = (hook: ReceivedHook) => hook.headers['x-gitlab-event'] === 'Pipeline Hook';
     const expected = [
-      ['compile', 'running'], ['compile', 'success'],
-      ['unit', 'running'], ['unit', 'success'], ['lint', 'running'], ['lint', 'failed'],
-      ['ship', 'running'], ['ship', 'success'],
+      ['compile', 'running'],
+      ['compile', 'success'],
+      ['unit', 'running'],
+      ['unit', 'success'],
+      ['lint', 'running'],
+      ['lint', 'failed'],
+      ['ship', 'running'],
+      ['ship', 'success'],
     ];
     await eventually(() => listener.received.filter(buildHooks).length >= expected.length);
     const heard = listener.received.filter(buildHooks).map((hook) => [hook.body.build_name, hook.body.build_status]);
     assert.deepEqual(heard.sort(), expected.sort());
-    await eventually(() => listener.received.filter(pipelineHooks).some((hook) => hook.body.object_attributes.status === 'success' && hook.body.builds.some((b: any) => b.name === 'ship' && b.status === 'success')));
-    assert.deepEqual(listener.received.filter(pipelineHooks).map((hook) => hook.body.object_attributes.status), ['pending', 'running', 'success', 'running', 'success']);
+    await eventually(() =>
+      listener.received
+        .filter(pipelineHooks)
+        .some(
+          (hook) =>
+            hook.body.object_attributes.status === 'success' &&
+            hook.body.builds.some((b: any) => b.name === 'ship' && b.status === 'success'),
+        ),
+    );
+    assert.deepEqual(
+      listener.received.filter(pipelineHooks).map((hook) => hook.body.object_attributes.status),
+      ['pending', 'running', 'success', 'running', 'success'],
+    );
   });
 });

@@ -45,34 +45,44 @@ describe('forge runner against the real server: a 416 on its trace', () => {
   async function appendAsRunner(buildId: number, buildToken: string, text: string): Promise<number> {
     const part = Buffer.from(text);
     let from = 0;
-    return eventually(async () => {
-      const response = await fetch(`${app.url}/ci/api/v1/builds/${buildId}/trace.txt`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'text/plain', 'content-range': `${from}-${from + part.length}`, 'build-token': buildToken },
-        body: part,
-      });
-      await response.text();
-      if (response.status === 202) return { at: from };
-      assert.equal(response.status, 416, 'a part is either appended or answered with the stored length');
-      from = Number(/-(\d+)$/.exec(response.headers.get('range') ?? '')?.[1]);
-      return undefined;
-    }, { message: 'the injected part landing' }).then(({ at }) => at);
+    return eventually(
+      async () => {
+        const response = await fetch(`${app.url}/ci/api/v1/builds/${buildId}/trace.txt`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'text/plain', 'content-range': `${from}-${from + part.length}`, 'build-token': buildToken },
+          body: part,
+        });
+        await response.text();
+        if (response.status === 202) return { at: from };
+        assert.equal(response.status, 416, 'a part is either appended or answered with the stored length');
+        from = Number(/-(\d+)$/.exec(response.headers.get('range') ?? '')?.[1]);
+        return undefined;
+      },
+      { message: 'the injected part landing' },
+    ).then(({ at }) => at);
   }
 
-  test('the runner resyncs from the server\'s Range and the final trace holds every line once, in order', async () => {
+  test("the runner resyncs from the server's Range and the final trace holds every line once, in order", async () => {
     const created = await app.root.post('/projects', { name: 'trace-resync' });
     assert.equal(created.status, 201);
     const project = created.body;
     // Four lines, then a wait (still writing, so the runner keeps PATCHing) until the test has seen
     // the resync, then four more.
-    await pushCi(app, project, 'master', `
+    await pushCi(
+      app,
+      project,
+      'master',
+      `
 job:
   script:
     - for i in $(seq 1 4); do echo line-$i; sleep 1; done
     - until [ -f "$GATE_DIR/resynced" ]; do echo waiting; sleep 0.5; done
     - for i in $(seq 5 8); do echo line-$i; sleep 1; done
-`);
-    const build = await eventually(async () => (await app.root.get(`/projects/${project.id}/builds`)).body.find((b: any) => b.ref === 'master'));
+`,
+    );
+    const build = await eventually(async () =>
+      (await app.root.get(`/projects/${project.id}/builds`)).body.find((b: any) => b.ref === 'master'),
+    );
     // The runner has PATCHed at least once: the server's trace is under way.
     await eventually(async () => /^line-1$/m.test(await trace(project.id, build.id)), { message: 'line-1 on the server' });
 
@@ -83,17 +93,23 @@ job:
 
     // The runner's next PATCH starts where it left off, below the stored length: 416. Bytes after the
     // injected part can only come from a PATCH sent from the `Range` that 416 answered.
-    await eventually(async () => {
-      const text = await trace(project.id, build.id);
-      const end = text.indexOf(injected);
-      return end !== -1 && text.length > end + injected.length;
-    }, { message: 'the runner appending after the injected part' });
+    await eventually(
+      async () => {
+        const text = await trace(project.id, build.id);
+        const end = text.indexOf(injected);
+        return end !== -1 && text.length > end + injected.length;
+      },
+      { message: 'the runner appending after the injected part' },
+    );
     runner.open('resynced');
 
-    const done = await eventually(async () => {
-      const current = (await app.root.get(`/projects/${project.id}/builds/${build.id}`)).body;
-      return ['success', 'failed', 'canceled'].includes(current.status) && current;
-    }, { message: 'the build finishing' });
+    const done = await eventually(
+      async () => {
+        const current = (await app.root.get(`/projects/${project.id}/builds/${build.id}`)).body;
+        return ['success', 'failed', 'canceled'].includes(current.status) && current;
+      },
+      { message: 'the build finishing' },
+    );
     assert.equal(done.status, 'success');
 
     const final = await trace(project.id, build.id);
@@ -116,13 +132,20 @@ interface Received {
 }
 
 /** A loopback HTTP server answering the runner API as `answer` says, recording every request. */
-async function loopbackServer(answer: (request: Received) => { status: number; headers?: Record<string, string> }): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
+async function loopbackServer(
+  answer: (request: Received) => { status: number; headers?: Record<string, string> },
+): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry: Received = { method: request.method!, path: request.url!, contentRange: request.headers['content-range'], body: Buffer.concat(chunks).toString('utf8') };
+      const entry: Received = {
+        method: request.method!,
+        path: request.url!,
+        contentRange: request.headers['content-range'],
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(entry);
       const { status, headers = {} } = answer(entry);
       response.writeHead(status, headers).end(status === 200 ? 'true' : '');
@@ -135,17 +158,23 @@ async function loopbackServer(answer: (request: Received) => { status: number; h
 
 const puts = (received: Received[]) => received.filter((r) => r.method === 'PUT').map((r) => JSON.parse(r.body));
 
-describe('the runner\'s trace uploader against a loopback server', () => {
+describe("the runner's trace uploader against a loopback server", () => {
   test('a 404 on PATCH switches to whole-trace PUTs for good, and the final PUT carries the whole trace', async () => {
     const server = await loopbackServer((request) => ({ status: request.method === 'PATCH' ? 404 : 200 }));
     const aborts: string[] = [];
-    const uploader = new TraceUploader(new RunnerApi(server.url), 'runner-token', { id: 7, token: 'build-token' }, (reason) => aborts.push(reason));
+    const uploader = new TraceUploader(new RunnerApi(server.url), 'runner-token', { id: 7, token: 'build-token' }, (reason) =>
+      aborts.push(reason),
+    );
     try {
       uploader.start();
       uploader.line('first');
-      await eventually(() => puts(server.received).some((body) => body.trace === 'first\n'), { message: 'a PUT with the trace after the 404' });
+      await eventually(() => puts(server.received).some((body) => body.trace === 'first\n'), {
+        message: 'a PUT with the trace after the 404',
+      });
       uploader.line('second');
-      await eventually(() => puts(server.received).some((body) => body.trace === 'first\nsecond\n'), { message: 'a PUT with the grown trace' });
+      await eventually(() => puts(server.received).some((body) => body.trace === 'first\nsecond\n'), {
+        message: 'a PUT with the grown trace',
+      });
       uploader.line('third');
       assert.equal(await uploader.finish('success'), 200);
 
@@ -168,12 +197,17 @@ describe('the runner\'s trace uploader against a loopback server', () => {
       return { status: JSON.parse(request.body).trace === undefined ? 200 : 404 };
     });
     const aborts: string[] = [];
-    const uploader = new TraceUploader(new RunnerApi(server.url), 'runner-token', { id: 7, token: 'build-token' }, (reason) => aborts.push(reason));
+    const uploader = new TraceUploader(new RunnerApi(server.url), 'runner-token', { id: 7, token: 'build-token' }, (reason) =>
+      aborts.push(reason),
+    );
     try {
       uploader.start();
       uploader.line('short');
       await eventually(() => aborts.length > 0, { message: 'the uploader aborting' });
-      assert.deepEqual(puts(server.received).map((body) => body.trace), [undefined, 'short\n']);
+      assert.deepEqual(
+        puts(server.received).map((body) => body.trace),
+        [undefined, 'short\n'],
+      );
       assert.equal(server.received.find((r) => r.method === 'PATCH')?.contentRange, '0-6');
     } finally {
       await uploader.stop();

@@ -43,7 +43,11 @@ describe('a build whose runner died', () => {
     assert.equal(created.status, 201);
     const project = created.body;
     await app.ctx.db.updateTable('projects').set({ build_timeout: 600 }).where('id', '=', project.id).execute();
-    await pushCi(app, project, 'master', `
+    await pushCi(
+      app,
+      project,
+      'master',
+      `
 orphan:
   script:
     - echo $$ > "$GATE_DIR/shell"
@@ -51,10 +55,15 @@ orphan:
 next:
   stage: deploy
   script: echo never
-`);
-    const build = await eventually(async () => (await app.root.get(`/projects/${project.id}/builds`)).body.find((b: any) => b.name === 'orphan' && b.status === 'running'));
+`,
+    );
+    const build = await eventually(async () =>
+      (await app.root.get(`/projects/${project.id}/builds`)).body.find((b: any) => b.name === 'orphan' && b.status === 'running'),
+    );
     const shellFile = path.join(runner.gateDir, 'shell');
-    buildGroup = await eventually(() => fs.existsSync(shellFile) && Number(fs.readFileSync(shellFile, 'utf8')) > 0 && Number(fs.readFileSync(shellFile, 'utf8')));
+    buildGroup = await eventually(
+      () => fs.existsSync(shellFile) && Number(fs.readFileSync(shellFile, 'utf8')) > 0 && Number(fs.readFileSync(shellFile, 'utf8')),
+    );
 
     runner.signal('SIGKILL');
     await runner.exited;

@@ -61,7 +61,9 @@ describe('removing a project', () => {
     await putTrace(app, project.id, survivor.builds[0], 'mine');
 
     assert.equal((await app.root.delete(`/projects/${doomed.id}`)).status, 200);
-    await eventually(async () => (await app.ctx.files.list(projectFilesPrefix(doomed.id))).length === 0, { message: 'the files of the removed project to go' });
+    await eventually(async () => (await app.ctx.files.list(projectFilesPrefix(doomed.id))).length === 0, {
+      message: 'the files of the removed project to go',
+    });
     assert.ok(await app.ctx.files.stat(traceKey({ project_id: project.id, id: survivor.builds[0] })), 'another project keeps its files');
   });
 });

@@ -6,7 +6,7 @@ import { eventually } from '../support/eventually';
 import { HookListener, type ReceivedHook } from '../support/hook-listener';
 import { seedCommit } from '../support/repo';
 import { cloneUrl, git, workTree } from '../support/git';
-import { RunnerClient } from '../support/runner-client';
+import { RunnerClient, type RunningBuild } from '../support/runner-client';
 import type { ApiClient } from '../support/client';
 import type { CiBuildsTable } from '../../src/db/schema';
 import { inTransaction } from '../../src/db/transaction';
@@ -32,7 +32,18 @@ before(async () => {
   pat = await app.createUser({ name: 'Pat Pusher', username: 'pat', email: 'pat@example.com', projects_limit: 100 });
   const runner = await app.ctx.db
     .insertInto('ci_runners')
-    .values({ token_digest: digestToken('runner-token'), token_sealed: app.ctx.secrets.seal('runner-token'), description: 'shared runner', active: 1, is_shared: 1, run_untagged: 1, locked: 0, tag_list: '[]', created_at: now(), updated_at: now() })
+    .values({
+      token_digest: digestToken('runner-token'),
+      token_sealed: app.ctx.secrets.seal('runner-token'),
+      description: 'shared runner',
+      active: 1,
+      is_shared: 1,
+      run_untagged: 1,
+      locked: 0,
+      tag_list: '[]',
+      created_at: now(),
+      updated_at: now(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   runnerId = runner.id;
@@ -50,7 +61,11 @@ const hookTime = (iso: string | null) => (iso === null ? null : iso.replace('T',
 async function project(name: string, flags: Record<string, boolean> = { build_events: true, pipeline_events: true }) {
   const created = await pat.client.post('/projects', { name, description: 'CI all the way' });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-  const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, { url: `${listener.url}?project=${name}`, push_events: false, ...flags });
+  const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, {
+    url: `${listener.url}?project=${name}`,
+    push_events: false,
+    ...flags,
+  });
   assert.equal(hook.status, 201, JSON.stringify(hook.body));
   const before = await seedCommit(app, created.body.id, { files: { 'README.md': '# ci\n' }, message: 'Start\n' });
   const sha = await seedCommit(app, created.body.id, {
@@ -75,11 +90,27 @@ interface BuildSeed {
 }
 
 /** A pipeline of Pat's on master and its builds, written as pipeline creation would; the build ids in the order given. */
-async function pipeline(p: { id: number; sha: string; before: string }, status: string, builds: BuildSeed[], times: { started_at?: string } = {}) {
+async function pipeline(
+  p: { id: number; sha: string; before: string },
+  status: string,
+  builds: BuildSeed[],
+  times: { started_at?: string } = {},
+) {
   const db = ctx().db;
   const { id } = await db
     .insertInto('ci_pipelines')
-    .values({ project_id: p.id, ref: 'master', sha: p.sha, before_sha: p.before, tag: 0, status, user_id: pat.user.id, started_at: times.started_at ?? null, created_at: now(), updated_at: now() })
+    .values({
+      project_id: p.id,
+      ref: 'master',
+      sha: p.sha,
+      before_sha: p.before,
+      tag: 0,
+      status,
+      user_id: pat.user.id,
+      started_at: times.started_at ?? null,
+      created_at: now(),
+      updated_at: now(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const ids: number[] = [];
@@ -127,7 +158,8 @@ async function move(buildId: number, event: StatusEvent, changes: Updateable<CiB
 const buildRow = (id: number) => ctx().db.selectFrom('ci_builds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const pipelineRow = (id: number) => ctx().db.selectFrom('ci_pipelines').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-const heard = (name: string, event: string) => (hook: ReceivedHook) => hook.url === `/hook?project=${name}` && hook.headers['x-gitlab-event'] === event;
+const heard = (name: string, event: string) => (hook: ReceivedHook) =>
+  hook.url === `/hook?project=${name}` && hook.headers['x-gitlab-event'] === event;
 const buildHook = (name: string, buildId: number, status: string) => (hook: ReceivedHook) =>
   heard(name, 'Build Hook')(hook) && hook.body.build_id === buildId && hook.body.build_status === status;
 const pipelineHook = (name: string, pipelineId: number, status: string) => (hook: ReceivedHook) =>
@@ -135,9 +167,12 @@ const pipelineHook = (name: string, pipelineId: number, status: string) => (hook
 
 /** Waits until no `ci.hook` or `hook.deliver` job is left, so that nothing more can arrive. */
 async function settled() {
-  await eventually(async () => (await ctx().db.selectFrom('jobs').select('id').where('kind', 'in', ['ci.hook', 'hook.deliver']).execute()).length === 0, {
-    message: 'the hook jobs to end',
-  });
+  await eventually(
+    async () => (await ctx().db.selectFrom('jobs').select('id').where('kind', 'in', ['ci.hook', 'hook.deliver']).execute()).length === 0,
+    {
+      message: 'the hook jobs to end',
+    },
+  );
 }
 
 describe('Build Hook', () => {
@@ -214,7 +249,9 @@ describe('Build Hook', () => {
 
   test('a failed build allowed to fail says so, and a pipeline without before_sha shows the zero sha', async () => {
     const p = await project('allowed-failure');
-    const { id: pipelineId, builds } = await pipeline(p, 'pending', [{ name: 'lint', stage: 'test', stage_idx: 0, status: 'pending', allow_failure: true }]);
+    const { id: pipelineId, builds } = await pipeline(p, 'pending', [
+      { name: 'lint', stage: 'test', stage_idx: 0, status: 'pending', allow_failure: true },
+    ]);
     await ctx().db.updateTable('ci_pipelines').set({ before_sha: null }).where('id', '=', pipelineId).execute();
     await move(builds[0], 'drop');
     const failed = await listener.waitFor(buildHook(p.name, builds[0], 'failed'));
@@ -241,7 +278,9 @@ describe('Build Hook', () => {
     await move(rspec, 'success');
     await listener.waitFor(buildHook(p.name, rspec, 'success'));
     await settled();
-    const statuses = listener.received.filter(heard(p.name, 'Build Hook')).map((hook) => `${hook.body.build_name}:${hook.body.build_status}`);
+    const statuses = listener.received
+      .filter(heard(p.name, 'Build Hook'))
+      .map((hook) => `${hook.body.build_name}:${hook.body.build_status}`);
     assert.deepEqual(statuses.sort(), ['compile:running', 'compile:success', 'rspec:running', 'rspec:success']);
     assert.equal((await buildRow(deploy)).status, 'skipped');
   });
@@ -271,7 +310,11 @@ describe('Pipeline Hook', () => {
       { name: 'production', stage: 'deploy', stage_idx: 2, status: 'created', when: 'manual' },
     ]);
     const [compile, rspec, lint, production] = builds;
-    await ctx().db.updateTable('ci_builds').set({ artifacts_file: 'artifacts.zip', artifacts_size: 1234 }).where('id', '=', compile).execute();
+    await ctx()
+      .db.updateTable('ci_builds')
+      .set({ artifacts_file: 'artifacts.zip', artifacts_size: 1234 })
+      .where('id', '=', compile)
+      .execute();
 
     await move(compile, 'run', { runner_id: runnerId });
     const running = await listener.waitFor(pipelineHook(p.name, pipelineId, 'running'));
@@ -366,7 +409,15 @@ describe('Pipeline Hook', () => {
         { name: 'c', stage: 'test', stage_idx: 0, status: 'failed', started_at: ago(1000), finished_at: ago(900) },
         { name: 'c', stage: 'test', stage_idx: 0, status: 'running', started_at: ago(20) },
         // External statuses have no run time.
-        { name: 'ci/external', stage: 'external', stage_idx: 1_000_000, status: 'success', type: 'GenericCommitStatus', started_at: ago(500), finished_at: ago(400) },
+        {
+          name: 'ci/external',
+          stage: 'external',
+          stage_idx: 1_000_000,
+          status: 'success',
+          type: 'GenericCommitStatus',
+          started_at: ago(500),
+          finished_at: ago(400),
+        },
       ],
       { started_at: ago(100) },
     );
@@ -442,7 +493,12 @@ describe('a pushed .gitlab-ci.yml', () => {
   test('its pipeline is announced as it is created, runs and succeeds, and its builds as they start and end', async () => {
     const created = await pat.client.post('/projects', { name: 'pushed-ci' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, { url: `${listener.url}?project=pushed-ci`, push_events: false, build_events: true, pipeline_events: true });
+    const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, {
+      url: `${listener.url}?project=pushed-ci`,
+      push_events: false,
+      build_events: true,
+      pipeline_events: true,
+    });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     const yaml = 'stages: [build, test]\ncompile:\n  stage: build\n  script: make\nrspec:\n  stage: test\n  script: make spec\n';
     const dir = await workTree('master', { '.gitlab-ci.yml': yaml });
@@ -456,7 +512,10 @@ describe('a pushed .gitlab-ci.yml', () => {
     assert.equal(pending.body.object_attributes.before_sha, ZERO);
     assert.deepEqual(pending.body.object_attributes.stages, ['build', 'test']);
     assert.equal(pending.body.object_attributes.duration, null);
-    assert.deepEqual(pending.body.builds.map((b: any) => `${b.name}:${b.status}`), ['compile:pending', 'rspec:created']);
+    assert.deepEqual(
+      pending.body.builds.map((b: any) => `${b.name}:${b.status}`),
+      ['compile:pending', 'rspec:created'],
+    );
     assert.equal(pending.body.user.username, 'pat');
     assert.equal(pending.body.commit.id, sha);
     assert.equal(pending.body.commit.message, 'initial commit\n');
@@ -467,13 +526,21 @@ describe('a pushed .gitlab-ci.yml', () => {
     await move(rspec, 'run', { runner_id: runnerId });
     await move(rspec, 'success');
     const success = await listener.waitFor(pipelineHook('pushed-ci', pipelineId, 'success'));
-    assert.deepEqual(success.body.builds.map((b: any) => `${b.name}:${b.status}`), ['compile:success', 'rspec:success']);
+    assert.deepEqual(
+      success.body.builds.map((b: any) => `${b.name}:${b.status}`),
+      ['compile:success', 'rspec:success'],
+    );
     assert.equal(typeof success.body.object_attributes.duration, 'number');
     await settled();
     const pipelineStatuses = listener.received.filter(heard('pushed-ci', 'Pipeline Hook')).map((h) => h.body.object_attributes.status);
     assert.deepEqual(pipelineStatuses, ['pending', 'running', 'success']);
     const buildHooks = listener.received.filter(heard('pushed-ci', 'Build Hook'));
-    assert.deepEqual(buildHooks.map((h) => `${h.body.build_name}:${h.body.build_status}`).sort(), ['compile:running', 'compile:success', 'rspec:running', 'rspec:success']);
+    assert.deepEqual(buildHooks.map((h) => `${h.body.build_name}:${h.body.build_status}`).sort(), [
+      'compile:running',
+      'compile:success',
+      'rspec:running',
+      'rspec:success',
+    ]);
     for (const h of buildHooks) {
       assert.equal(h.body.commit.id, pipelineId);
       assert.equal(h.body.commit.message, 'initial commit\n');
@@ -486,7 +553,12 @@ describe('a build run by a runner', () => {
   test('a runner taking a build and reporting success through the runner API announces the build running and succeeded, and the pipeline names the runner', async () => {
     const created = await pat.client.post('/projects', { name: 'runner-run' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, { url: `${listener.url}?project=runner-run`, push_events: false, build_events: true, pipeline_events: true });
+    const hook = await pat.client.post(`/projects/${created.body.id}/hooks`, {
+      url: `${listener.url}?project=runner-run`,
+      push_events: false,
+      build_events: true,
+      pipeline_events: true,
+    });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     const dir = await workTree('master', { '.gitlab-ci.yml': 'rspec:\n  script: make spec\n' });
     const pushed = await git(['push', cloneUrl(app.url, created.body.path_with_namespace, 'pat', pat.token), 'master'], dir);
@@ -498,7 +570,7 @@ describe('a build run by a runner', () => {
     const registered = await runner.register((await app.services.settings.get()).runners_registration_token, { description: 'bench box' });
     assert.equal(registered.status, 201);
     // Other tests' projects may have pending builds too: ask until this project's comes.
-    let build;
+    let build: RunningBuild | undefined;
     for (let tries = 0; tries < 20 && !build; tries++) {
       const request = await runner.requestBuild();
       assert.equal(request.outcome, 'build', JSON.stringify(request.response.body));
@@ -512,7 +584,12 @@ describe('a build run by a runner', () => {
     const succeeded = await listener.waitFor(buildHook('runner-run', build.id, 'success'));
     assert.equal(typeof succeeded.body.build_duration, 'number');
     const pipelineDone = await listener.waitFor(pipelineHook('runner-run', pipelineId, 'success'));
-    assert.deepEqual(pipelineDone.body.builds[0].runner, { id: registered.body.id, description: 'bench box', active: true, is_shared: true });
+    assert.deepEqual(pipelineDone.body.builds[0].runner, {
+      id: registered.body.id,
+      description: 'bench box',
+      active: true,
+      is_shared: true,
+    });
   });
 });
 

@@ -99,7 +99,13 @@ describe('the §6.6 fixture', () => {
     assert.deepEqual(c.stages, ['test', 'deploy', 'notify']);
     assert.deepEqual(
       c.jobs.map((j) => [j.name, j.stage, j.stageIdx]),
-      [['rspec', 'test', 0], ['spinach', 'test', 0], ['staging', 'deploy', 1], ['production', 'deploy', 1], ['dockerhub', 'notify', 2]],
+      [
+        ['rspec', 'test', 0],
+        ['spinach', 'test', 0],
+        ['staging', 'deploy', 1],
+        ['production', 'deploy', 1],
+        ['dockerhub', 'notify', 2],
+      ],
     );
   });
 
@@ -129,12 +135,18 @@ describe('the §6.6 fixture', () => {
   test('triggered on master: 5 builds, 2 of them in the first stage (rspec and spinach)', () => {
     const builds = jobsForRef(config(FIXTURE).jobs, { ref: 'master', tag: false, trigger: true });
     assert.equal(builds.length, 5);
-    assert.deepEqual(builds.filter((b) => b.stageIdx === 0).map((b) => b.name), ['rspec', 'spinach']);
+    assert.deepEqual(
+      builds.filter((b) => b.stageIdx === 0).map((b) => b.name),
+      ['rspec', 'spinach'],
+    );
   });
 
   test('on a tag deploy-1: spinach (except tags), rspec and dockerhub (only branches) are left out', () => {
     const builds = jobsForRef(config(FIXTURE).jobs, { ref: 'deploy-1', tag: true, trigger: false });
-    assert.deepEqual(builds.map((b) => b.name), ['staging', 'production']);
+    assert.deepEqual(
+      builds.map((b) => b.name),
+      ['staging', 'production'],
+    );
   });
 });
 
@@ -226,7 +238,11 @@ review:
   environment: review/app
 `;
     assert.deepEqual(jobOf(text, 'build').artifacts, {
-      name: 'bin', untracked: false, paths: ['out/'], when: 'on_failure', expire_in: '1 week',
+      name: 'bin',
+      untracked: false,
+      paths: ['out/'],
+      when: 'on_failure',
+      expire_in: '1 week',
     });
     const deploy = jobOf(text, 'deploy');
     assert.equal(deploy.when, 'manual');
@@ -239,11 +255,17 @@ review:
 describe('hidden jobs and reserved keys (§6.3)', () => {
   test('keys starting with "." are not jobs', () => {
     const c = config('.template:\n  script: x\njob:\n  script: y\n');
-    assert.deepEqual(c.jobs.map((j) => j.name), ['job']);
+    assert.deepEqual(
+      c.jobs.map((j) => j.name),
+      ['job'],
+    );
   });
 
   test('a hidden job may hold anything that is not empty, even unknown keys', () => {
-    assert.deepEqual(config('.t:\n  whatever: 1\n.u: [1]\n.v: text\njob:\n  script: y\n').jobs.map((j) => j.name), ['job']);
+    assert.deepEqual(
+      config('.t:\n  whatever: 1\n.u: [1]\n.v: text\njob:\n  script: y\n').jobs.map((j) => j.name),
+      ['job'],
+    );
     assert.equal(error('.t:\njob:\n  script: y\n'), "jobs:.t config can't be blank");
   });
 
@@ -254,7 +276,10 @@ describe('hidden jobs and reserved keys (§6.3)', () => {
 
   test('the global keys are never jobs', () => {
     const c = config('image: a\nservices: [b]\nvariables: {A: b}\ncache: {key: k}\nstages: [test]\nj:\n  script: x\n');
-    assert.deepEqual(c.jobs.map((j) => j.name), ['j']);
+    assert.deepEqual(
+      c.jobs.map((j) => j.name),
+      ['j'],
+    );
   });
 });
 
@@ -282,7 +307,14 @@ test2:
   });
 
   test('yes/no/on/off in any case are booleans', () => {
-    for (const [word, value] of [['yes', true], ['On', true], ['TRUE', true], ['no', false], ['OFF', false], ['False', false]] as const) {
+    for (const [word, value] of [
+      ['yes', true],
+      ['On', true],
+      ['TRUE', true],
+      ['no', false],
+      ['OFF', false],
+      ['False', false],
+    ] as const) {
       assert.equal(jobOf(`j:\n  script: x\n  allow_failure: ${word}\n`, 'j').allowFailure, value, word);
     }
   });
@@ -302,7 +334,7 @@ test2:
     assert.deepEqual(jobOf('j:\n  script: x\n  cache:\n    key: :k\n', 'j').cache, { key: 'k' });
   });
 
-  test('cache:policy (later GitLab\'s, for forge runner) is kept only when given', () => {
+  test("cache:policy (later GitLab's, for forge runner) is kept only when given", () => {
     assert.deepEqual(jobOf('j:\n  script: x\n  cache:\n    key: k\n    policy: pull\n', 'j').cache, { key: 'k', policy: 'pull' });
     assert.deepEqual(jobOf('j:\n  script: x\n  cache:\n    paths: [a]\n', 'j').cache, { paths: ['a'] });
     assert.equal(error('j:\n  script: x\n  stage: :test\n'), 'jobs:j:stage config should be a string');
@@ -334,7 +366,10 @@ test2:
 
   test('an anchor redefined later: each alias takes the last one before it', () => {
     const text = 'variables:\n  A: &v one\n  B: *v\n  C: &v two\n  D: *v\nj:\n  script: x\n';
-    assert.deepEqual(config(text).variables.map((v) => v.value), ['one', 'one', 'two', 'two']);
+    assert.deepEqual(
+      config(text).variables.map((v) => v.value),
+      ['one', 'one', 'two', 'two'],
+    );
   });
 
   test('tens of thousands of aliases of one anchor are each resolved once', () => {
@@ -375,7 +410,10 @@ test2:
   });
 
   test('a :symbol key is the same job name; a boolean key (on:) is not a symbol', () => {
-    assert.deepEqual(config(':rspec:\n  script: x\n').jobs.map((j) => j.name), ['rspec']);
+    assert.deepEqual(
+      config(':rspec:\n  script: x\n').jobs.map((j) => j.name),
+      ['rspec'],
+    );
     assert.equal(error('on:\n  script: x\n'), 'jobs:true name should be a symbol');
   });
 
@@ -402,7 +440,11 @@ describe('§6.5 messages', () => {
     ['an empty document', '', 'Invalid configuration format'],
     ['a job that is not a hash', 'rspec: rake spec\n', 'jobs:rspec config should be a hash'],
     ['an empty job', 'rspec:\n', "jobs:rspec config can't be blank"],
-    ['unknown job keys, lower-cased', 'RSpec:\n  script: x\n  Coverage: /x/\n  retry: 2\n', 'jobs:rspec config contains unknown keys: coverage, retry'],
+    [
+      'unknown job keys, lower-cased',
+      'RSpec:\n  script: x\n  Coverage: /x/\n  retry: 2\n',
+      'jobs:rspec config contains unknown keys: coverage, retry',
+    ],
     ['an empty job name', '"":\n  script: x\n', "jobs:job name can't be blank"],
     ['an integer job name', '10:\n  script: x\n', 'jobs:10 name should be a symbol'],
     ['tags not an array', 'j:\n  script: x\n  tags: ruby\n', 'jobs:j tags should be an array of strings'],
@@ -426,8 +468,16 @@ describe('§6.5 messages', () => {
     ['job variables a number', 'j:\n  script: x\n  variables:\n    A: 1\n', 'jobs:j:variables config should be a hash of key value pairs'],
     ['unknown cache key', 'cache:\n  key: a\n  Policy: pull\nj:\n  script: x\n', 'cache config contains unknown keys: policy'],
     ['cache key a list', 'cache:\n  key: [a]\nj:\n  script: x\n', 'cache:key config should be a string or symbol'],
-    ['cache policy unknown (later GitLab\'s key and message)', 'cache:\n  policy: fetch\nj:\n  script: x\n', 'cache policy should be pull-push, push, or pull'],
-    ['job cache policy a list', 'j:\n  script: x\n  cache:\n    policy: [pull]\n', 'jobs:j:cache policy should be pull-push, push, or pull'],
+    [
+      "cache policy unknown (later GitLab's key and message)",
+      'cache:\n  policy: fetch\nj:\n  script: x\n',
+      'cache policy should be pull-push, push, or pull',
+    ],
+    [
+      'job cache policy a list',
+      'j:\n  script: x\n  cache:\n    policy: [pull]\n',
+      'jobs:j:cache policy should be pull-push, push, or pull',
+    ],
     ['cache untracked a string', 'cache:\n  untracked: "yes"\nj:\n  script: x\n', 'cache:untracked config should be a boolean value'],
     ['cache paths a string', 'cache:\n  paths: a\nj:\n  script: x\n', 'cache:paths config should be an array of strings'],
     ['job cache key a list', 'j:\n  script: x\n  cache:\n    key: [a]\n', 'jobs:j:cache:key config should be a string or symbol'],
@@ -436,20 +486,60 @@ describe('§6.5 messages', () => {
     ['artifacts a list', 'j:\n  script: x\n  artifacts: [a]\n', 'jobs:j:artifacts config should be a hash'],
     ['unknown artifacts key', 'j:\n  script: x\n  artifacts:\n    expire: 1d\n', 'jobs:j:artifacts config contains unknown keys: expire'],
     ['artifacts name a number', 'j:\n  script: x\n  artifacts:\n    name: 1\n', 'jobs:j:artifacts name should be a string'],
-    ['artifacts untracked a string', 'j:\n  script: x\n  artifacts:\n    untracked: "no"\n', 'jobs:j:artifacts untracked should be a boolean value'],
+    [
+      'artifacts untracked a string',
+      'j:\n  script: x\n  artifacts:\n    untracked: "no"\n',
+      'jobs:j:artifacts untracked should be a boolean value',
+    ],
     ['artifacts paths a string', 'j:\n  script: x\n  artifacts:\n    paths: out\n', 'jobs:j:artifacts paths should be an array of strings'],
-    ['artifacts when manual', 'j:\n  script: x\n  artifacts:\n    when: manual\n', 'jobs:j:artifacts when should be on_success, on_failure or always'],
-    ['artifacts expire_in not a duration', 'j:\n  script: x\n  artifacts:\n    expire_in: soon\n', 'jobs:j:artifacts expire in should be a duration'],
+    [
+      'artifacts when manual',
+      'j:\n  script: x\n  artifacts:\n    when: manual\n',
+      'jobs:j:artifacts when should be on_success, on_failure or always',
+    ],
+    [
+      'artifacts expire_in not a duration',
+      'j:\n  script: x\n  artifacts:\n    expire_in: soon\n',
+      'jobs:j:artifacts expire in should be a duration',
+    ],
     ['environment a list', 'j:\n  script: x\n  environment: [a]\n', 'jobs:j:environment config should be a hash or a string'],
     ['environment without a name', 'j:\n  script: x\n  environment:\n    url: http://a\n', "jobs:j:environment name can't be blank"],
-    ['environment name with a bad character', 'j:\n  script: x\n  environment: "prod!"\n', "jobs:j:environment name can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.' and spaces"],
-    ['unknown environment key', 'j:\n  script: x\n  environment:\n    name: a\n    kind: b\n', 'jobs:j:environment config contains unknown keys: kind'],
-    ['environment url not http(s)/ssh/git', 'j:\n  script: x\n  environment:\n    name: a\n    url: ftp://a\n', 'jobs:j:environment url must be a valid url'],
-    ['environment url too long', `j:\n  script: x\n  environment:\n    name: a\n    url: http://${'a'.repeat(250)}\n`, 'jobs:j:environment url is too long (maximum is 255 characters)'],
-    ['a stage not in stages, job case kept', 'RSpec:\n  script: x\n  stage: lint\n', 'RSpec job: stage parameter should be build, test, deploy'],
-    ['custom stages without test and a job without stage', 'stages: [build]\nrspec:\n  script: x\n', 'rspec job: stage parameter should be build'],
+    [
+      'environment name with a bad character',
+      'j:\n  script: x\n  environment: "prod!"\n',
+      "jobs:j:environment name can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.' and spaces",
+    ],
+    [
+      'unknown environment key',
+      'j:\n  script: x\n  environment:\n    name: a\n    kind: b\n',
+      'jobs:j:environment config contains unknown keys: kind',
+    ],
+    [
+      'environment url not http(s)/ssh/git',
+      'j:\n  script: x\n  environment:\n    name: a\n    url: ftp://a\n',
+      'jobs:j:environment url must be a valid url',
+    ],
+    [
+      'environment url too long',
+      `j:\n  script: x\n  environment:\n    name: a\n    url: http://${'a'.repeat(250)}\n`,
+      'jobs:j:environment url is too long (maximum is 255 characters)',
+    ],
+    [
+      'a stage not in stages, job case kept',
+      'RSpec:\n  script: x\n  stage: lint\n',
+      'RSpec job: stage parameter should be build, test, deploy',
+    ],
+    [
+      'custom stages without test and a job without stage',
+      'stages: [build]\nrspec:\n  script: x\n',
+      'rspec job: stage parameter should be build',
+    ],
     ['an undefined dependency', 'j:\n  script: x\n  dependencies: [nope]\n', 'j job: undefined dependency: nope'],
-    ['a dependency in the same stage', 'a:\n  script: x\nb:\n  script: x\n  dependencies: [a]\n', 'b job: dependency a is not defined in prior stages'],
+    [
+      'a dependency in the same stage',
+      'a:\n  script: x\nb:\n  script: x\n  dependencies: [a]\n',
+      'b job: dependency a is not defined in prior stages',
+    ],
     ['a dependency on a hidden job', '.a:\n  script: x\nb:\n  script: x\n  dependencies: [.a]\n', 'b job: undefined dependency: .a'],
   ];
   for (const [what, text, message] of cases) {

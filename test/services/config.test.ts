@@ -12,7 +12,10 @@ test('settings: defaults, and clear errors for values that cannot work', () => {
     [{ EXTERNAL_URL: 'not a url' }, /EXTERNAL_URL is not a URL/],
     [{ HOOK_TIMEOUT_MS: '600000' }, /HOOK_TIMEOUT_MS must be at most 240000/],
   ] as const) {
-    assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && message.test(error.message));
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => error instanceof ConfigError && message.test(error.message),
+    );
   }
 });
 
@@ -43,6 +46,9 @@ test('SSH_PORT: 2222 by default, 0 turns SSH off, `any` is settled to the port t
   settleSshPort(any, 40022);
   assert.equal(any.sshPort, 40022);
   for (const value of ['70000', 'ssh', '-1']) {
-    assert.throws(() => loadConfig({ SSH_PORT: value }), (error: unknown) => error instanceof ConfigError && /SSH_PORT must be/.test(error.message));
+    assert.throws(
+      () => loadConfig({ SSH_PORT: value }),
+      (error: unknown) => error instanceof ConfigError && /SSH_PORT must be/.test(error.message),
+    );
   }
 });

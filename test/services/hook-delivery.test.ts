@@ -60,7 +60,8 @@ async function jobsFor(hookId: number) {
   return rows.filter((row) => JSON.parse(row.payload).hookId === hookId);
 }
 
-const isUserCreate = (username: string) => (request: { body: any }) => request.body?.event_name === 'user_create' && request.body.username === username;
+const isUserCreate = (username: string) => (request: { body: any }) =>
+  request.body?.event_name === 'user_create' && request.body.username === username;
 
 describe('system hook delivery', () => {
   test('a system hook receives user_create after POST /users, with the System Hook headers and payload', async () => {
@@ -182,7 +183,10 @@ describe('system hook delivery', () => {
       await listener.waitForCount(20);
       await eventually(async () => (await jobsFor(hookId)).length === 0);
       const seqs = listener.received.map((request) => request.body.seq).sort((a, b) => a - b);
-      assert.deepEqual(seqs, Array.from({ length: 20 }, (_, seq) => seq));
+      assert.deepEqual(
+        seqs,
+        Array.from({ length: 20 }, (_, seq) => seq),
+      );
     });
   });
 });

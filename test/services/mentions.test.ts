@@ -10,7 +10,14 @@ describe('mentionedNames', () => {
   });
 
   test('punctuation after a name ends it; a name never ends with a dot', () => {
-    assert.deepEqual(mentionedNames('Thanks @bob. Ask @carol! Or @dave? @erin: @frank; @gina.'), ['bob', 'carol', 'dave', 'erin', 'frank', 'gina']);
+    assert.deepEqual(mentionedNames('Thanks @bob. Ask @carol! Or @dave? @erin: @frank; @gina.'), [
+      'bob',
+      'carol',
+      'dave',
+      'erin',
+      'frank',
+      'gina',
+    ]);
     assert.deepEqual(mentionedNames('@john.doe knows'), ['john.doe']);
   });
 

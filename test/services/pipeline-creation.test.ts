@@ -55,12 +55,17 @@ async function newProject(name: string, attributes: Record<string, unknown> = {}
 async function push(projectId: number, files: Record<string, string>, options: { branch?: string; message?: string; oldId?: string } = {}) {
   const branch = options.branch ?? 'master';
   const sha = await seedCommit(app, projectId, { branch, files, message: options.message ?? 'Change\n' });
-  await processPush({ ...app.services, ctx: app.ctx }, { projectId, userId: rootId, updates: [{ oldId: options.oldId ?? ZERO, newId: sha, ref: `refs/heads/${branch}` }] });
+  await processPush(
+    { ...app.services, ctx: app.ctx },
+    { projectId, userId: rootId, updates: [{ oldId: options.oldId ?? ZERO, newId: sha, ref: `refs/heads/${branch}` }] },
+  );
   return sha;
 }
 
-const pipelinesOf = (projectId: number) => app.ctx.db.selectFrom('ci_pipelines').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
-const buildsOf = (pipelineId: number) => app.ctx.db.selectFrom('ci_builds').selectAll().where('pipeline_id', '=', pipelineId).orderBy('id').execute();
+const pipelinesOf = (projectId: number) =>
+  app.ctx.db.selectFrom('ci_pipelines').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+const buildsOf = (pipelineId: number) =>
+  app.ctx.db.selectFrom('ci_builds').selectAll().where('pipeline_id', '=', pipelineId).orderBy('id').execute();
 
 describe('a push with .gitlab-ci.yml creates a pipeline', () => {
   test('one build per job, in stage order, the first stage pending and the rest created', async () => {
@@ -74,12 +79,15 @@ describe('a push with .gitlab-ci.yml creates a pipeline', () => {
     assert.equal(pipeline.user_id, rootId);
     assert.equal(pipeline.status, 'pending');
     const builds = await buildsOf(pipeline.id);
-    assert.deepEqual(builds.map((b) => [b.name, b.stage, b.stage_idx, b.status]), [
-      ['compile', 'build', 0, 'pending'],
-      ['lint', 'test', 1, 'created'],
-      ['unit', 'test', 1, 'created'],
-      ['ship', 'deploy', 2, 'created'],
-    ]);
+    assert.deepEqual(
+      builds.map((b) => [b.name, b.stage, b.stage_idx, b.status]),
+      [
+        ['compile', 'build', 0, 'pending'],
+        ['lint', 'test', 1, 'created'],
+        ['unit', 'test', 1, 'created'],
+        ['ship', 'deploy', 2, 'created'],
+      ],
+    );
     const unit = builds.find((b) => b.name === 'unit')!;
     assert.equal(unit.commands, 'npm ci\nnpm test');
     assert.deepEqual(JSON.parse(unit.options), { image: 'node:20' });
@@ -111,19 +119,27 @@ describe('a push with .gitlab-ci.yml creates a pipeline', () => {
 
   test('a tag push makes a tag pipeline', async () => {
     const projectId = await newProject('tagged');
-    const sha = await push(projectId, { '.gitlab-ci.yml': 'release:\n  script: echo\n  only: [tags]\nunit:\n  script: echo\n  except: [tags]\n' });
+    const sha = await push(projectId, {
+      '.gitlab-ci.yml': 'release:\n  script: echo\n  only: [tags]\nunit:\n  script: echo\n  except: [tags]\n',
+    });
     const before = (await pipelinesOf(projectId)).length;
-    await processPush({ ...app.services, ctx: app.ctx }, { projectId, userId: rootId, updates: [{ oldId: ZERO, newId: sha, ref: 'refs/tags/v1.0' }] });
+    await processPush(
+      { ...app.services, ctx: app.ctx },
+      { projectId, userId: rootId, updates: [{ oldId: ZERO, newId: sha, ref: 'refs/tags/v1.0' }] },
+    );
     // The tag ref does not exist in git here, but the push names it; the pipeline follows the push.
     const pipelines = await pipelinesOf(projectId);
     assert.equal(pipelines.length, before + 1);
     const tagPipeline = pipelines.at(-1)!;
     assert.equal(tagPipeline.ref, 'v1.0');
     assert.equal(tagPipeline.tag, 1);
-    assert.deepEqual((await buildsOf(tagPipeline.id)).map((b) => [b.name, b.tag]), [['release', 1]]);
+    assert.deepEqual(
+      (await buildsOf(tagPipeline.id)).map((b) => [b.name, b.tag]),
+      [['release', 1]],
+    );
   });
 
-  test('an invalid file makes a failed pipeline carrying GitLab 8.12\'s message, even with [ci skip]', async () => {
+  test("an invalid file makes a failed pipeline carrying GitLab 8.12's message, even with [ci skip]", async () => {
     const projectId = await newProject('invalid-yaml');
     await push(projectId, { '.gitlab-ci.yml': 'rspec:\n  script: echo\n  stage: nowhere\n' }, { message: 'Broken [ci skip]\n' });
     const [pipeline] = await pipelinesOf(projectId);
@@ -142,7 +158,9 @@ describe('a push with .gitlab-ci.yml creates a pipeline', () => {
 
   test('a YAML bomb, deep nesting or a 10 MB file make a failed pipeline with a message', async () => {
     const bomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-      .concat(['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`))
+      .concat(
+        ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+      )
       .join('\n');
     const files = { bomb, nested: '['.repeat(100_000), huge: `job:\n  script: echo\n# ${'x'.repeat(10 * 1024 * 1024)}\n` };
     for (const [name, text] of Object.entries(files)) {
@@ -177,7 +195,10 @@ describe('a push makes no pipeline', () => {
   test('for a deleted branch', async () => {
     const projectId = await newProject('deleted');
     const sha = await push(projectId, { '.gitlab-ci.yml': 'job:\n  script: echo\n' }, { branch: 'feature' });
-    await processPush({ ...app.services, ctx: app.ctx }, { projectId, userId: rootId, updates: [{ oldId: sha, newId: ZERO, ref: 'refs/heads/feature' }] });
+    await processPush(
+      { ...app.services, ctx: app.ctx },
+      { projectId, userId: rootId, updates: [{ oldId: sha, newId: ZERO, ref: 'refs/heads/feature' }] },
+    );
     assert.equal((await pipelinesOf(projectId)).length, 1);
   });
 });
@@ -207,13 +228,37 @@ describe('stages open in order as builds finish', () => {
     };
     const statuses = async () => Object.fromEntries((await buildsOf(pipeline.id)).map((b) => [b.name, b.status]));
     await finish('build', 'success');
-    assert.deepEqual(await statuses(), { build: 'success', test: 'pending', test_failure: 'created', deploy: 'created', production: 'created', cleanup: 'created', 'clear cache': 'created' });
+    assert.deepEqual(await statuses(), {
+      build: 'success',
+      test: 'pending',
+      test_failure: 'created',
+      deploy: 'created',
+      production: 'created',
+      cleanup: 'created',
+      'clear cache': 'created',
+    });
     await finish('test', 'drop');
     // The on_failure job runs because the stage before it failed.
-    assert.deepEqual(await statuses(), { build: 'success', test: 'failed', test_failure: 'pending', deploy: 'created', production: 'created', cleanup: 'created', 'clear cache': 'created' });
+    assert.deepEqual(await statuses(), {
+      build: 'success',
+      test: 'failed',
+      test_failure: 'pending',
+      deploy: 'created',
+      production: 'created',
+      cleanup: 'created',
+      'clear cache': 'created',
+    });
     await finish('test_failure', 'success');
     // The test stage failed: deploy is skipped, production (manual) waits skipped, cleanup (always) runs.
-    assert.deepEqual(await statuses(), { build: 'success', test: 'failed', test_failure: 'success', deploy: 'skipped', production: 'skipped', cleanup: 'pending', 'clear cache': 'skipped' });
+    assert.deepEqual(await statuses(), {
+      build: 'success',
+      test: 'failed',
+      test_failure: 'success',
+      deploy: 'skipped',
+      production: 'skipped',
+      cleanup: 'pending',
+      'clear cache': 'skipped',
+    });
     await finish('cleanup', 'success');
     const [done] = await pipelinesOf(projectId);
     assert.equal(done.status, 'failed');
@@ -222,8 +267,16 @@ describe('stages open in order as builds finish', () => {
 
   test('a first stage of manual jobs only does not hold the next stage (8.12 left it pending for ever)', async () => {
     const projectId = await newProject('manual-first');
-    await push(projectId, { '.gitlab-ci.yml': 'stages: [a, b]\nplay: {stage: a, script: echo, when: manual}\nnext: {stage: b, script: echo}\n' });
+    await push(projectId, {
+      '.gitlab-ci.yml': 'stages: [a, b]\nplay: {stage: a, script: echo, when: manual}\nnext: {stage: b, script: echo}\n',
+    });
     const [pipeline] = await pipelinesOf(projectId);
-    assert.deepEqual((await buildsOf(pipeline.id)).map((b) => [b.name, b.status]), [['play', 'skipped'], ['next', 'pending']]);
+    assert.deepEqual(
+      (await buildsOf(pipeline.id)).map((b) => [b.name, b.status]),
+      [
+        ['play', 'skipped'],
+        ['next', 'pending'],
+      ],
+    );
   });
 });

@@ -50,7 +50,13 @@ describe('pipeline duration', () => {
   });
 
   test('counts success, failed, running and canceled builds only, and only those that started', () => {
-    const builds = [build('canceled', 0, 5), build('pending', 10, null), build('skipped', 20, 30), build('created', null, null), build('failed', null, 40)];
+    const builds = [
+      build('canceled', 0, 5),
+      build('pending', 10, null),
+      build('skipped', 20, 30),
+      build('created', null, null),
+      build('failed', null, 40),
+    ];
     assert.equal(pipelineDuration(builds, at(100)), 5);
   });
 
@@ -79,7 +85,8 @@ describe('pipeline events', () => {
 
   test('run, succeed, drop, cancel and skip apply from any state, their own included (a loopback)', () => {
     for (const to of ['running', 'success', 'failed', 'canceled', 'skipped'] as const) {
-      for (const from of ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped']) assert.equal(pipelineEventTarget(from, to), to);
+      for (const from of ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped'])
+        assert.equal(pipelineEventTarget(from, to), to);
     }
   });
 });

@@ -71,12 +71,17 @@ describe('parseDueDate', () => {
     assert.equal(parseDueDate('31 december 2027', friday), '2027-12-31');
   });
   test('what names no day is nothing', () => {
-    for (const arg of ['', 'soon', '2026-02-30', '2026-13-01', 'February 30', 'in x days']) assert.equal(parseDueDate(arg, friday), undefined, arg);
+    for (const arg of ['', 'soon', '2026-02-30', '2026-13-01', 'February 30', 'in x days'])
+      assert.equal(parseDueDate(arg, friday), undefined, arg);
   });
 });
 
 describe('findLabelIds', () => {
-  const labels = [{ id: 1, title: 'a' }, { id: 2, title: 'b c' }, { id: 3, title: 'bug' }];
+  const labels = [
+    { id: 1, title: 'a' },
+    { id: 2, title: 'b c' },
+    { id: 3, title: 'bug' },
+  ];
   test('~title, ~"title with spaces", ~id and bare titles; unknown ones are left out', () => {
     assert.deepEqual(findLabelIds(labels, '~a ~"b c"'), [1, 2]);
     assert.deepEqual(findLabelIds(labels, '~3 bug ~nope nope'), [3]);

@@ -34,7 +34,11 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
         { name: 'deploy', status: 'created', stage: 'deploy', stage_idx: 1 },
       ],
     });
-    const fresh = await seedPipeline(app, project.id, { sha: project.head, status: 'running', builds: [{ name: 'fresh', status: 'running', started_at: ago(30 * 60_000) }] });
+    const fresh = await seedPipeline(app, project.id, {
+      sha: project.head,
+      status: 'running',
+      builds: [{ name: 'fresh', status: 'running', started_at: ago(30 * 60_000) }],
+    });
 
     assert.ok((await dropStuckBuilds(app.ctx)) >= 1);
 
@@ -51,11 +55,19 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
   test("a build is judged by its own project's timeout", async () => {
     const patient = await createRootProject(app, 'patient');
     await setTimeout(patient.id, 4 * 3600);
-    const { builds } = await seedPipeline(app, patient.id, { sha: patient.head, status: 'running', builds: [{ name: 'long', status: 'running', started_at: ago(3 * hour) }] });
+    const { builds } = await seedPipeline(app, patient.id, {
+      sha: patient.head,
+      status: 'running',
+      builds: [{ name: 'long', status: 'running', started_at: ago(3 * hour) }],
+    });
     await dropStuckBuilds(app.ctx);
     assert.equal((await buildRow(app, builds[0]!)).status, 'running');
     // Five hours and a bit in, past four of timeout and one of margin, it goes.
-    await app.ctx.db.updateTable('ci_builds').set({ started_at: ago(5 * hour + 60_000) }).where('id', '=', builds[0]!).execute();
+    await app.ctx.db
+      .updateTable('ci_builds')
+      .set({ started_at: ago(5 * hour + 60_000) })
+      .where('id', '=', builds[0]!)
+      .execute();
     await dropStuckBuilds(app.ctx);
     assert.equal((await buildRow(app, builds[0]!)).status, 'failed');
   });
@@ -69,8 +81,16 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
       ],
     });
     const [forgotten, queued] = builds;
-    await app.ctx.db.updateTable('ci_builds').set({ updated_at: ago(25 * hour) }).where('id', '=', forgotten!).execute();
-    await app.ctx.db.updateTable('ci_builds').set({ updated_at: ago(hour) }).where('id', '=', queued!).execute();
+    await app.ctx.db
+      .updateTable('ci_builds')
+      .set({ updated_at: ago(25 * hour) })
+      .where('id', '=', forgotten!)
+      .execute();
+    await app.ctx.db
+      .updateTable('ci_builds')
+      .set({ updated_at: ago(hour) })
+      .where('id', '=', queued!)
+      .execute();
 
     await dropStuckBuilds(app.ctx);
 
@@ -101,7 +121,11 @@ describe('the stuck-builds sweep (ci.drop_stuck_builds)', () => {
     assert.equal(taken.outcome, 'build');
     assert.equal((await buildRow(app, builds[0]!.id)).status, 'running');
     // Ten minutes of timeout and an hour of margin have passed since it started.
-    await app.ctx.db.updateTable('ci_builds').set({ started_at: ago(hour + 11 * 60_000) }).where('id', '=', builds[0]!.id).execute();
+    await app.ctx.db
+      .updateTable('ci_builds')
+      .set({ started_at: ago(hour + 11 * 60_000) })
+      .where('id', '=', builds[0]!.id)
+      .execute();
 
     await dropStuckBuilds(app.ctx);
 

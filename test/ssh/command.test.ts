@@ -15,7 +15,11 @@ describe('the command an SSH client asks to run', () => {
     }
     assert.deepEqual(parseSshCommand("git-receive-pack 'a.b/c-d_e.git'"), { kind: 'git', service: 'receive-pack', path: 'a.b/c-d_e' });
     assert.deepEqual(parseSshCommand("git-upload-archive 'g/p.git'"), { kind: 'git', service: 'upload-archive', path: 'g/p' });
-    assert.deepEqual(parseSshCommand('git-lfs-authenticate g/p.git upload'), { kind: 'lfs-authenticate', path: 'g/p', operation: 'upload' });
+    assert.deepEqual(parseSshCommand('git-lfs-authenticate g/p.git upload'), {
+      kind: 'lfs-authenticate',
+      path: 'g/p',
+      operation: 'upload',
+    });
   });
 
   test('anything else is refused, with what is understood', () => {

@@ -40,12 +40,20 @@ async function person(): Promise<Person> {
 /** A project owned by a new user, with one commit on master pushed over SSH. */
 async function project(visibility: number) {
   const owner = await person();
-  const created = await app.as(owner.token).post('/projects', { name: `p${Math.random().toString(36).slice(2, 8)}`, visibility_level: visibility });
+  const created = await app
+    .as(owner.token)
+    .post('/projects', { name: `p${Math.random().toString(36).slice(2, 8)}`, visibility_level: visibility });
   assert.equal(created.status, 201);
   const pathWithNamespace = created.body.path_with_namespace as string;
   const pushed = await sshGit(owner.key, port, ['push', sshCloneUrl(port, pathWithNamespace), 'master'], await workTree());
   assert.equal(pushed.code, 0, pushed.stderr);
-  return { owner, id: created.body.id as number, path: pathWithNamespace, project: created.body, url: sshCloneUrl(port, pathWithNamespace) };
+  return {
+    owner,
+    id: created.body.id as number,
+    path: pathWithNamespace,
+    project: created.body,
+    url: sshCloneUrl(port, pathWithNamespace),
+  };
 }
 
 async function member(projectId: number, level: number): Promise<Person> {
@@ -54,7 +62,7 @@ async function member(projectId: number, level: number): Promise<Person> {
   return who;
 }
 
-const sshClone = (who: { key: SshKeyPair }, url: string) => sshGit(who.key, port, ['clone', '-q', url, tempDir() + '/c']);
+const sshClone = (who: { key: SshKeyPair }, url: string) => sshGit(who.key, port, ['clone', '-q', url, `${tempDir()}/c`]);
 
 /** The reason `git push` printed for a refused ref: `! [remote rejected] a -> b (<reason>)`. */
 const rejection = (stderr: string) => /\[remote rejected\] .*\((.+)\)/.exec(stderr)?.[1];
@@ -64,8 +72,14 @@ describe('the SSH server', () => {
     const p = await project(0);
     assert.equal(p.project.ssh_url_to_repo, `ssh://git@localhost:${port}/${p.path}.git`);
     const shape = { path: 'proj', namespace: { path: 'ns' } };
-    assert.equal(projectUrls({ externalUrl: 'https://forge.example.com', sshHost: '', sshPort: 22 }, shape).ssh, 'git@forge.example.com:ns/proj.git');
-    assert.equal(projectUrls({ externalUrl: 'https://forge.example.com', sshHost: 'ssh.example.com', sshPort: 2222 }, shape).ssh, 'ssh://git@ssh.example.com:2222/ns/proj.git');
+    assert.equal(
+      projectUrls({ externalUrl: 'https://forge.example.com', sshHost: '', sshPort: 22 }, shape).ssh,
+      'git@forge.example.com:ns/proj.git',
+    );
+    assert.equal(
+      projectUrls({ externalUrl: 'https://forge.example.com', sshHost: 'ssh.example.com', sshPort: 2222 }, shape).ssh,
+      'ssh://git@ssh.example.com:2222/ns/proj.git',
+    );
   });
 
   test('the host key is made once under DATA_DIR, readable by its owner only, and kept', () => {
@@ -135,7 +149,7 @@ describe('the SSH server', () => {
       assert.equal(result.stdout, '', String(command));
     }
   });
-  test('a push that is not in git\'s format is refused with a message; an empty one ends quietly; nothing is stored', async () => {
+  test("a push that is not in git's format is refused with a message; an empty one ends quietly; nothing is stored", async () => {
     const p = await project(0);
     const refs = () => git(['ls-remote', cloneUrl(app.url, p.path, p.owner.username, p.owner.token)]);
     const before = (await refs()).stdout;
@@ -168,19 +182,23 @@ describe('clone, fetch and push over SSH: the access of git over HTTP', () => {
       for (const role of callers) {
         const who = people[role];
         const cloned = await sshClone(who, p.url);
-        const overHttp = await git(['clone', '-q', cloneUrl(app.url, p.path, who.username, who.token), tempDir() + '/c']);
+        const overHttp = await git(['clone', '-q', cloneUrl(app.url, p.path, who.username, who.token), `${tempDir()}/c`]);
         const reads = readers[visibility].includes(role);
         assert.equal(cloned.code === 0, reads, `${role} clone: ${cloned.stderr}`);
         assert.equal(overHttp.code === 0, reads, `${role} clone over HTTP: ${overHttp.stderr}`);
         if (!reads) {
-          const message = role === 'stranger' ? /The project you were looking for could not be found\./ : /You are not allowed to download code from this project\./;
+          const message =
+            role === 'stranger'
+              ? /The project you were looking for could not be found\./
+              : /You are not allowed to download code from this project\./;
           assert.match(cloned.stderr, message, role);
         }
         const dir = await workTree('master', { [`${role}.txt`]: `${role}\n` });
         const pushed = await sshGit(who.key, port, ['push', p.url, `master:refs/heads/from-${role}`], dir);
         assert.equal(pushed.code === 0, pushers.includes(role), `${role} push: ${pushed.stderr}`);
         if (!pushers.includes(role)) {
-          const message = role === 'stranger' && visibility === 0 ? /could not be found/ : /You are not allowed to push code to this project\./;
+          const message =
+            role === 'stranger' && visibility === 0 ? /could not be found/ : /You are not allowed to push code to this project\./;
           assert.match(pushed.stderr, message, role);
         }
       }
@@ -191,7 +209,7 @@ describe('clone, fetch and push over SSH: the access of git over HTTP', () => {
 
   test('a clone fetches again after a push, over protocol v2 and v0', async () => {
     const p = await project(0);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     assert.equal((await sshGit(p.owner.key, port, ['clone', '-q', p.url, dir])).code, 0);
     const other = await workTree('master', { 'next.txt': 'next\n' });
     assert.equal((await sshGit(p.owner.key, port, ['push', '-q', p.url, 'master:next'], other)).code, 0);
@@ -219,7 +237,7 @@ describe('the push rule over SSH', () => {
   test('a developer pushing to a protected branch reads the same refusal as over HTTP, and nothing moves', async () => {
     const p = await project(0);
     const developer = await member(p.id, 30);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     assert.equal((await sshGit(developer.key, port, ['clone', '-q', p.url, dir])).code, 0);
     await commit(dir, { 'dev.txt': 'x\n' }, 'developer change');
     const overSsh = await sshGit(developer.key, port, ['push', 'origin', 'master'], dir);
@@ -236,7 +254,7 @@ describe('the push rule over SSH', () => {
 
   test('nobody force-pushes or deletes a protected branch over SSH, masters included', async () => {
     const p = await project(0);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     assert.equal((await sshGit(p.owner.key, port, ['clone', '-q', p.url, dir])).code, 0);
     await commit(dir, { 'a.txt': 'a\n' }, 'to be rewritten');
     assert.equal((await sshGit(p.owner.key, port, ['push', '-q', 'origin', 'master'], dir)).code, 0);
@@ -248,7 +266,10 @@ describe('the push rule over SSH', () => {
     const deleted = await sshGit(p.owner.key, port, ['push', 'origin', ':master'], dir);
     assert.notEqual(deleted.code, 0);
     assert.equal(rejection(deleted.stderr), 'You are not allowed to delete protected branches from this project.');
-    assert.match((await git(['ls-remote', cloneUrl(app.url, p.path, p.owner.username, p.owner.token), 'refs/heads/master'])).stdout, /refs\/heads\/master/);
+    assert.match(
+      (await git(['ls-remote', cloneUrl(app.url, p.path, p.owner.username, p.owner.token), 'refs/heads/master'])).stdout,
+      /refs\/heads\/master/,
+    );
   });
 
   test('a push over SSH records the push event, fires the push hook and starts a pipeline, as over HTTP', async (t) => {
@@ -256,7 +277,7 @@ describe('the push rule over SSH', () => {
     const listener = await HookListener.start();
     t.after(() => listener.close());
     assert.equal((await app.as(p.owner.token).post(`/projects/${p.id}/hooks`, { url: listener.url, push_events: true })).status, 201);
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     assert.equal((await sshGit(p.owner.key, port, ['clone', '-q', p.url, dir])).code, 0);
     await commit(dir, { '.gitlab-ci.yml': 'test:\n  script: echo ok\n' }, 'add CI');
     const pushed = await sshGit(p.owner.key, port, ['push', '-q', 'origin', 'master'], dir);
@@ -270,7 +291,9 @@ describe('the push rule over SSH', () => {
     assert.equal(pipelines.find((pipeline: any) => pipeline.sha === sha).ref, 'master');
     const events = await eventually(async () => {
       const list = await owner.get(`/projects/${p.id}/events`);
-      return list.body.filter((event: any) => event.action_name === 'pushed to' && event.data?.after === sha).length > 0 ? list.body : undefined;
+      return list.body.filter((event: any) => event.action_name === 'pushed to' && event.data?.after === sha).length > 0
+        ? list.body
+        : undefined;
     });
     const event = events.find((e: any) => e.action_name === 'pushed to' && e.data?.after === sha);
     assert.equal(event.author_id, p.owner.id);
@@ -290,7 +313,7 @@ describe('deploy keys over SSH', () => {
     const added = await app.as(p.owner.token).post(`/projects/${p.id}/deploy_keys`, { title: 'ci', key: deployKey.key.publicKey });
     assert.equal(added.status, 201);
 
-    const dir = tempDir() + '/c';
+    const dir = `${tempDir()}/c`;
     const cloned = await sshGit(deployKey.key, port, ['clone', '-q', p.url, dir]);
     assert.equal(cloned.code, 0, cloned.stderr);
     assert.equal((await sshGit(deployKey.key, port, ['fetch', '-q', 'origin'], dir)).code, 0);
@@ -311,7 +334,10 @@ describe('deploy keys over SSH', () => {
     }
 
     // Enabled on another project, it reads that one too; disabled, no longer.
-    assert.equal((await app.as(other.owner.token).post(`/projects/${other.id}/deploy_keys`, { title: 'ci', key: deployKey.key.publicKey })).status, 400);
+    assert.equal(
+      (await app.as(other.owner.token).post(`/projects/${other.id}/deploy_keys`, { title: 'ci', key: deployKey.key.publicKey })).status,
+      400,
+    );
     assert.equal((await app.root.post(`/projects/${other.id}/deploy_keys/${added.body.id}/enable`)).status, 201);
     assert.equal((await sshClone(deployKey, other.url)).code, 0);
     assert.equal((await app.as(other.owner.token).delete(`/projects/${other.id}/deploy_keys/${added.body.id}/disable`)).status, 200);
@@ -323,7 +349,10 @@ describe('deploy keys over SSH', () => {
     const answered = await ssh(p.owner.key, port, `git-lfs-authenticate ${p.path}.git upload`);
     assert.equal(answered.code, 0, answered.stderr);
     const credential = JSON.parse(answered.stdout);
-    assert.equal(credential.href, `${projectUrls(app.ctx.config, { path: p.project.path, namespace: { path: p.path.split('/')[0] } }).http}/info/lfs`);
+    assert.equal(
+      credential.href,
+      `${projectUrls(app.ctx.config, { path: p.project.path, namespace: { path: p.path.split('/')[0] } }).http}/info/lfs`,
+    );
     assert.match(credential.header.Authorization, /^Basic /);
     assert.ok(credential.expires_in > 0);
     const batch = await fetch(`${credential.href}/objects/batch`, {

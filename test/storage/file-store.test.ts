@@ -21,9 +21,10 @@ const readAll = async (key: string, range?: { start?: number; end?: number }) =>
 };
 
 /** Every file under the store's folder, temporary ones included, as paths relative to it. */
-const filesOnDisk = () => (fs.readdirSync(path.join(dir, 'files'), { recursive: true, withFileTypes: true }) as fs.Dirent[])
-  .filter((entry) => entry.isFile())
-  .map((entry) => path.relative(path.join(dir, 'files'), path.join(entry.parentPath, entry.name)));
+const filesOnDisk = () =>
+  (fs.readdirSync(path.join(dir, 'files'), { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(path.join(dir, 'files'), path.join(entry.parentPath, entry.name)));
 
 describe('put and read', () => {
   test('a put stream reads back whole, and put resolves to its size', async () => {
@@ -109,10 +110,16 @@ describe('append', () => {
   });
 
   test('an append expecting another size writes nothing and tells the size the file has', async () => {
-    await assert.rejects(store.append('traces/1/4.log', 'abc', { expectedSize: 2 }), (error: unknown) => error instanceof SizeMismatchError && error.actualSize === 0);
+    await assert.rejects(
+      store.append('traces/1/4.log', 'abc', { expectedSize: 2 }),
+      (error: unknown) => error instanceof SizeMismatchError && error.actualSize === 0,
+    );
     assert.equal(await store.stat('traces/1/4.log').then((stat) => stat?.size ?? 0), 0);
     assert.equal(await store.append('traces/1/4.log', 'abc', { expectedSize: 0 }), 3);
-    await assert.rejects(store.append('traces/1/4.log', 'de', { expectedSize: 1 }), (error: unknown) => error instanceof SizeMismatchError && error.actualSize === 3);
+    await assert.rejects(
+      store.append('traces/1/4.log', 'de', { expectedSize: 1 }),
+      (error: unknown) => error instanceof SizeMismatchError && error.actualSize === 3,
+    );
     assert.equal(await store.append('traces/1/4.log', 'de', { expectedSize: 3 }), 5);
   });
 
@@ -121,7 +128,10 @@ describe('append', () => {
     const sizes = await Promise.all(parts.map((part) => store.append('traces/1/2.log', part)));
     assert.equal(await readAll('traces/1/2.log'), parts.join(''));
     // Each append saw every earlier one already written.
-    assert.deepEqual(sizes, parts.map((_, i) => parts.slice(0, i + 1).join('').length));
+    assert.deepEqual(
+      sizes,
+      parts.map((_, i) => parts.slice(0, i + 1).join('').length),
+    );
   });
 
   test('concurrent appends to different keys each keep their own order', async () => {
@@ -197,7 +207,8 @@ describe('keys that escape the store are refused', () => {
   ];
   for (const [key, reason] of bad) {
     test(`${JSON.stringify(key)} by every operation`, async () => {
-      const refused = (error: unknown) => error instanceof InvalidKeyError && reason.test(error.message) && error.message.includes(JSON.stringify(key));
+      const refused = (error: unknown) =>
+        error instanceof InvalidKeyError && reason.test(error.message) && error.message.includes(JSON.stringify(key));
       await assert.rejects(store.put(key, Readable.from(['x'])), refused);
       await assert.rejects(store.append(key, 'x'), refused);
       await assert.rejects(store.read(key), refused);

@@ -35,7 +35,12 @@ export type Call = (client: ApiClient) => Promise<{ status: number }>;
  * the one before, like unstarring what was starred) and asserts every status at once, so a failure
  * shows the whole row of the table.
  */
-export async function assertAccess(clients: Partial<Record<Caller, ApiClient>>, call: Call, expected: (caller: Caller) => number, message?: string): Promise<void> {
+export async function assertAccess(
+  clients: Partial<Record<Caller, ApiClient>>,
+  call: Call,
+  expected: (caller: Caller) => number,
+  message?: string,
+): Promise<void> {
   const actual: Partial<Record<Caller, number>> = {};
   const wanted: Partial<Record<Caller, number>> = {};
   for (const caller of CALLERS) {
@@ -85,7 +90,8 @@ export async function assertRouteAccess(
       return response;
     };
     await assertAccess(project.clients, recording, (caller) => expected(visibility, caller), `${visibility} project`);
-    for (const { status, body } of refusals) assert.deepEqual(body, REFUSALS[status], `the body of a ${status} from a ${visibility} project`);
+    for (const { status, body } of refusals)
+      assert.deepEqual(body, REFUSALS[status], `the body of a ${status} from a ${visibility} project`);
   }
 }
 
@@ -200,8 +206,13 @@ export function sweepRequests(document: any, projects: SweptProject[], others: O
   for (const [template, item] of Object.entries<any>(document.paths)) {
     if (!item.get || !template.startsWith('/api/v3/')) continue;
     const parameters: any[] = item.get.parameters ?? [];
-    const query = (seeds?: SecretSeeds) => queryFor(parameters.filter((p) => p.in === 'query').map((p) => p.name), seeds);
-    const fill = (project?: SweptProject) => template.replace(/\{([^}]+)\}/g, (_, name: string) => pathValue(template, name, project, others));
+    const query = (seeds?: SecretSeeds) =>
+      queryFor(
+        parameters.filter((p) => p.in === 'query').map((p) => p.name),
+        seeds,
+      );
+    const fill = (project?: SweptProject) =>
+      template.replace(/\{([^}]+)\}/g, (_, name: string) => pathValue(template, name, project, others));
     if (template.startsWith('/api/v3/projects/{id}')) {
       for (const project of projects) requests.push({ path: fill(project) + query(project.seeds), project });
     } else requests.push({ path: fill() + query() });
@@ -232,7 +243,9 @@ export async function sweepForSecrets(
   const leaks: Leak[] = [];
   const failures: string[] = [];
   const seen = new Set<string>();
-  const calls = Object.entries(readers).flatMap(([reader, client]) => requests.map((request) => ({ reader: reader as Reader, client: client!, request })));
+  const calls = Object.entries(readers).flatMap(([reader, client]) =>
+    requests.map((request) => ({ reader: reader as Reader, client: client!, request })),
+  );
   let next = 0;
   const worker = async () => {
     while (next < calls.length) {
@@ -242,7 +255,8 @@ export async function sweepForSecrets(
       for (const secret of secrets) {
         if (!response.text.includes(secret.text)) continue;
         seen.add(secret.text);
-        if (!maySee(secret.kind, visibilityOf(secret.projectId), reader)) leaks.push({ reader, path: request.path, status: response.status, secret });
+        if (!maySee(secret.kind, visibilityOf(secret.projectId), reader))
+          leaks.push({ reader, path: request.path, status: response.status, secret });
       }
     }
   };

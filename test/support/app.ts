@@ -30,7 +30,10 @@ export interface TestApp {
 let counter = 0;
 
 /** A fresh PostgreSQL database per app when `base` (default TEST_DATABASE_URL) is set; SQLite in the data dir otherwise. */
-export async function freshDatabaseUrl(base = process.env.TEST_DATABASE_URL, prefix = 'forge_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabaseUrl(
+  base = process.env.TEST_DATABASE_URL,
+  prefix = 'forge_test',
+): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!base) return { url: '', drop: async () => {} };
   const name = `${prefix}_${process.pid}_${Date.now()}_${counter++}`;
   const admin = new pg.Client({ connectionString: base });
@@ -71,7 +74,9 @@ export async function startApp(env: Record<string, string> = {}, logStream?: Nod
     SSH_PORT: '0',
     ...env,
   });
-  const running = await startServer(config, { logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false });
+  const running = await startServer(config, {
+    logger: logStream ? { level: 'info', stream: logStream } : process.env.TEST_LOG ? { level: 'debug' } : false,
+  });
   const { services, ctx } = running;
   // Settled by startServer once listening.
   const url = `http://127.0.0.1:${config.port}`;

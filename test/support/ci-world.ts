@@ -35,7 +35,17 @@ export async function seedPipeline(
   const time = new Date().toISOString();
   const pipeline = await db
     .insertInto('ci_pipelines')
-    .values({ project_id: projectId, ref: options.ref ?? 'master', sha: options.sha ?? 'a'.repeat(40), before_sha: options.before_sha ?? null, tag: options.tag ? 1 : 0, status: 'pending', user_id: options.user_id ?? null, created_at: time, updated_at: time })
+    .values({
+      project_id: projectId,
+      ref: options.ref ?? 'master',
+      sha: options.sha ?? 'a'.repeat(40),
+      before_sha: options.before_sha ?? null,
+      tag: options.tag ? 1 : 0,
+      status: 'pending',
+      user_id: options.user_id ?? null,
+      created_at: time,
+      updated_at: time,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const builds: SeededBuild[] = [];
@@ -85,7 +95,10 @@ export async function projectRunnersToken(app: TestApp, projectId: number): Prom
 }
 
 /** A registered runner: shared by default, specific to `projectId` when given. */
-export async function registeredRunner(app: TestApp, opts: { projectId?: number; tagList?: string; runUntagged?: boolean; description?: string } = {}): Promise<RunnerClient> {
+export async function registeredRunner(
+  app: TestApp,
+  opts: { projectId?: number; tagList?: string; runUntagged?: boolean; description?: string } = {},
+): Promise<RunnerClient> {
   const runner = new RunnerClient(app.url);
   const token = opts.projectId === undefined ? await registrationToken(app) : await projectRunnersToken(app, opts.projectId);
   const response = await runner.register(token, opts);

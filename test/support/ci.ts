@@ -107,11 +107,15 @@ export async function putArtifacts(
   buildId: number,
   options: { content?: Buffer; fileName?: string; expireAt?: string | null } = {},
 ): Promise<Buffer> {
-  const content = options.content ?? Buffer.from('PK\x05\x06' + '\0'.repeat(18), 'binary');
+  const content = options.content ?? Buffer.from(`PK\x05\x06${'\0'.repeat(18)}`, 'binary');
   const size = await app.ctx.files.put(artifactsKey({ project_id: projectId, id: buildId }), Readable.from([content]));
   await app.ctx.db
     .updateTable('ci_builds')
-    .set({ artifacts_file: options.fileName ?? 'ci_build_artifacts.zip', artifacts_size: size, artifacts_expire_at: options.expireAt ?? null })
+    .set({
+      artifacts_file: options.fileName ?? 'ci_build_artifacts.zip',
+      artifacts_size: size,
+      artifacts_expire_at: options.expireAt ?? null,
+    })
     .where('id', '=', buildId)
     .execute();
   return content;

@@ -47,7 +47,9 @@ export class ApiClient {
   async raw(method: string, path: string, init: { body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     if (this.token && !('private-token' in headers)) headers['private-token'] = this.token;
-    const url = path.startsWith('http') ? path : `${this.baseUrl}${path.startsWith('/api/') || path.startsWith('/-/') || path.startsWith('/ci/') ? '' : '/api/v3'}${path}`;
+    const url = path.startsWith('http')
+      ? path
+      : `${this.baseUrl}${path.startsWith('/api/') || path.startsWith('/-/') || path.startsWith('/ci/') ? '' : '/api/v3'}${path}`;
     const response = await fetch(url, { method, headers, body: init.body as BodyInit | undefined });
     const text = await response.text();
     let body: any = text;

@@ -14,7 +14,10 @@ export interface EventuallyOptions {
  * returns that value. For what happens on its own schedule (background jobs, hook deliveries, pool
  * processes exiting when idle); awaiting the event itself is better wherever there is one.
  */
-export async function eventually<T>(check: () => T | Promise<T>, options: EventuallyOptions = {}): Promise<Exclude<T, undefined | null | false>> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  options: EventuallyOptions = {},
+): Promise<Exclude<T, undefined | null | false>> {
   const { timeout = 60_000, interval = 20, message = 'the awaited condition' } = options;
   const deadline = Date.now() + timeout;
   for (;;) {

@@ -41,9 +41,18 @@ export interface RunningForge {
 }
 
 /** Starts `forge <args>` (or any `command`, e.g. npm) without waiting for it. */
-export function startForge(args: string[], env: Record<string, string>, command: { file: string; args: string[] } = { file: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts')] }): RunningForge {
+export function startForge(
+  args: string[],
+  env: Record<string, string>,
+  command: { file: string; args: string[] } = { file: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts')] },
+): RunningForge {
   // A process group of its own: `killGroup` can end whatever it started, should a test fail half-way.
-  const child = spawn(command.file, [...command.args, ...args], { cwd: ROOT, env: forgeEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command.file, [...command.args, ...args], {
+    cwd: ROOT,
+    env: forgeEnvironment(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -68,7 +77,9 @@ export function startForge(args: string[], env: Record<string, string>, command:
       }
     },
     async waitFor(pattern) {
-      const match = await eventually(() => stderr.match(pattern) ?? (ended ? 'ended' : undefined), { message: `${pattern} in the output of forge ${args.join(' ')}` });
+      const match = await eventually(() => stderr.match(pattern) ?? (ended ? 'ended' : undefined), {
+        message: `${pattern} in the output of forge ${args.join(' ')}`,
+      });
       if (match === 'ended') throw new Error(`forge ${args.join(' ')} ended before printing ${pattern}:\n${stdout}\n${stderr}`);
       return match;
     },

@@ -91,6 +91,7 @@ const WRONG_TYPES: Hostile<unknown>[] = [
   { label: '0', value: 0 },
   { label: '-1', value: -1 },
   { label: '-0', value: -0 },
+  // biome-ignore lint/correctness/noPrecisionLoss: a number past 2^63 on purpose (it cannot be held exactly)
   { label: '9223372036854775808', value: 9223372036854775808 },
   { label: '1e308', value: 1e308 },
   { label: '1.5', value: 1.5 },
@@ -169,7 +170,9 @@ export function rawBodies(fields: Record<string, unknown>): RawBody[] {
   const form = new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
   const boundary = 'fuzzboundary';
   const part = (name: string, value: string) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  const parts = Object.entries(fields).map(([k, v]) => part(k, String(v))).join('');
+  const parts = Object.entries(fields)
+    .map(([k, v]) => part(k, String(v)))
+    .join('');
   const multipart = `multipart/form-data; boundary=${boundary}`;
   return [
     { label: 'JSON labelled text/plain', contentType: 'text/plain', body: json },
@@ -177,17 +180,33 @@ export function rawBodies(fields: Record<string, unknown>): RawBody[] {
     { label: 'JSON array', contentType: 'application/json', body: '[1,{"a":2}]' },
     { label: 'JSON scalar 42', contentType: 'application/json', body: '42' },
     { label: 'JSON null', contentType: 'application/json', body: 'null' },
-    { label: 'JSON nested 10k deep', contentType: 'application/json', body: '{"a":' + '['.repeat(10_000) + ']'.repeat(10_000) + '}' },
-    { label: 'JSON with __proto__', contentType: 'application/json', body: json.replace(/^\{/, '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}},') },
+    { label: 'JSON nested 10k deep', contentType: 'application/json', body: `{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}` },
+    {
+      label: 'JSON with __proto__',
+      contentType: 'application/json',
+      body: json.replace(/^\{/, '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}},'),
+    },
     { label: 'JSON labelled utf-16', contentType: 'application/json; charset=utf-16', body: json },
     { label: 'JSON labelled gzip', contentType: 'application/json', body: json, headers: { 'content-encoding': 'gzip' } },
-    { label: 'urlencoded, repeated keys and a[b][c]=', contentType: 'application/x-www-form-urlencoded', body: `${form}&${form}&a[b][c]=&[]=&=x&%=` },
+    {
+      label: 'urlencoded, repeated keys and a[b][c]=',
+      contentType: 'application/x-www-form-urlencoded',
+      body: `${form}&${form}&a[b][c]=&[]=&=x&%=`,
+    },
     { label: 'application/xml', contentType: 'application/xml', body: '<?xml version="1.0"?><a><b>1</b></a>' },
     { label: 'no content type', body: json },
-    { label: 'multipart without boundary', contentType: 'multipart/form-data', body: parts + `--${boundary}--\r\n` },
-    { label: 'multipart truncated', contentType: multipart, body: (parts + `--${boundary}--\r\n`).slice(0, Math.max(10, parts.length / 2)) },
-    { label: 'multipart unterminated part', contentType: multipart, body: parts + `--${boundary}\r\ncontent-disposition: form-data; name="x"\r\n\r\nabc` },
-    { label: 'multipart wrong boundary', contentType: `${multipart}x`, body: parts + `--${boundary}--\r\n` },
-    { label: 'multipart with a file part', contentType: multipart, body: `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\ncontent-type: text/plain\r\n\r\nabc\r\n--${boundary}--\r\n` },
+    { label: 'multipart without boundary', contentType: 'multipart/form-data', body: `${parts}--${boundary}--\r\n` },
+    { label: 'multipart truncated', contentType: multipart, body: `${parts}--${boundary}--\r\n`.slice(0, Math.max(10, parts.length / 2)) },
+    {
+      label: 'multipart unterminated part',
+      contentType: multipart,
+      body: `${parts}--${boundary}\r\ncontent-disposition: form-data; name="x"\r\n\r\nabc`,
+    },
+    { label: 'multipart wrong boundary', contentType: `${multipart}x`, body: `${parts}--${boundary}--\r\n` },
+    {
+      label: 'multipart with a file part',
+      contentType: multipart,
+      body: `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\ncontent-type: text/plain\r\n\r\nabc\r\n--${boundary}--\r\n`,
+    },
   ];
 }

@@ -36,6 +36,7 @@ export const sha256 = (content: Buffer | string): string => crypto.hash('sha256'
 export const lfsObject = (content: Buffer | string) => ({ oid: sha256(content), size: Buffer.byteLength(content) });
 
 /** Where the disk file store keeps an object's content. */
-export const storedObjectPath = (dataDir: string, oid: string): string => path.join(dataDir, 'files', 'lfs', 'objects', oid.slice(0, 2), oid.slice(2, 4), oid);
+export const storedObjectPath = (dataDir: string, oid: string): string =>
+  path.join(dataDir, 'files', 'lfs', 'objects', oid.slice(0, 2), oid.slice(2, 4), oid);
 
 export const basicAuth = (login: string, secret: string): string => `Basic ${Buffer.from(`${login}:${secret}`).toString('base64')}`;

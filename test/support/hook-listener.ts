@@ -34,9 +34,15 @@ export class HookListener {
       request.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const n = listener!.received.length;
-        listener!.record({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? JSON.parse(text) : undefined });
+        listener!.record({
+          method: request.method ?? '',
+          url: request.url ?? '',
+          headers: request.headers,
+          body: text ? JSON.parse(text) : undefined,
+        });
         const status = answer(n);
-        if (status !== 'never') void Promise.resolve(status).then((code) => response.writeHead(code, { 'content-type': 'text/plain' }).end('ok'));
+        if (status !== 'never')
+          void Promise.resolve(status).then((code) => response.writeHead(code, { 'content-type': 'text/plain' }).end('ok'));
       });
     };
     const server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);

@@ -35,7 +35,9 @@ let sources = 0;
 export const MEMBER_FIELDS = ['access_level', 'avatar_url', 'created_at', 'expires_at', 'id', 'name', 'state', 'username', 'web_url'];
 
 /** GitLab's 404 for a source the caller may not see. */
-export const notFoundSource = (source: Source) => ({ message: source.kind === 'projects' ? '404 Project Not Found' : '404 Group Not Found' });
+export const notFoundSource = (source: Source) => ({
+  message: source.kind === 'projects' ? '404 Project Not Found' : '404 Group Not Found',
+});
 
 /** Matches the system hook announcing that `userId` joined or left `source` (`user_add_to_team`, `user_remove_from_group` …). */
 export function memberHookMatch(source: Source, action: 'add' | 'remove', userId: number): (hook: ReceivedHook) => boolean {
@@ -86,7 +88,9 @@ export async function createSource(app: TestApp, kind: SourceKind, master: Perso
 
 /** Gives a user a membership directly in the database (the members API is what is under test). */
 export function grant(app: TestApp, source: Source, userId: number, accessLevel: number): Promise<void> {
-  return source.kind === 'projects' ? grantProjectRole(app, source.id, userId, accessLevel) : grantGroupRole(app, source.id, userId, accessLevel);
+  return source.kind === 'projects'
+    ? grantProjectRole(app, source.id, userId, accessLevel)
+    : grantGroupRole(app, source.id, userId, accessLevel);
 }
 
 /** The members_spec setting: master/owner, developer member, pending access request. */
@@ -128,5 +132,9 @@ export function rowsOf(app: TestApp, source: Source) {
 
 export async function setRequestAccess(app: TestApp, source: Source, enabled: boolean): Promise<void> {
   const table = source.kind === 'projects' ? 'projects' : 'namespaces';
-  await app.ctx.db.updateTable(table).set({ request_access_enabled: enabled ? 1 : 0 }).where('id', '=', source.id).execute();
+  await app.ctx.db
+    .updateTable(table)
+    .set({ request_access_enabled: enabled ? 1 : 0 })
+    .where('id', '=', source.id)
+    .execute();
 }

@@ -17,7 +17,10 @@ export interface NewMergeRequest {
  * A merge request opened through `POST /projects/:source/merge_requests` by its author (the
  * administrator acting as them with `sudo`), answered as the database then holds it.
  */
-export async function createMergeRequest(app: Pick<TestApp, 'root' | 'services' | 'ctx'>, request: NewMergeRequest): Promise<MergeRequestRow> {
+export async function createMergeRequest(
+  app: Pick<TestApp, 'root' | 'services' | 'ctx'>,
+  request: NewMergeRequest,
+): Promise<MergeRequestRow> {
   const sourceProjectId = request.sourceProjectId ?? request.targetProjectId;
   const created = await app.root.post(`/projects/${sourceProjectId}/merge_requests`, {
     source_branch: request.sourceBranch,

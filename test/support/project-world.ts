@@ -68,7 +68,10 @@ export async function createPeople<R extends Role = Role>(
  * A project owned by a fresh user, with a member of each role (granted in the database: the members
  * API is tested on its own) and optionally commits on its branches: the set-up of most project tests.
  */
-export async function createProjectWorld<R extends Role = Role>(app: TestApp, options: ProjectWorldOptions<R> = {}): Promise<ProjectWorld<R>> {
+export async function createProjectWorld<R extends Role = Role>(
+  app: TestApp,
+  options: ProjectWorldOptions<R> = {},
+): Promise<ProjectWorld<R>> {
   const roles = options.roles ?? (ROLES as readonly R[]);
   const people = options.people ?? (await createPeople(app, roles));
   const body: Record<string, unknown> = { name: options.name ?? `project${++projects}` };
@@ -144,27 +147,60 @@ export async function seedSecrets(
     author.client.post(`/projects/${id}/issues`, { title: s('issue-title'), description: s('issue-description'), confidential: true }),
   );
   // A guest's labels would be dropped: the owner sets them.
-  await ok('its assignee, milestone and label', owner.put(`/projects/${id}/issues/${issue.id}`, { assignee_id: assignee.user.id, milestone_id: milestone.id, labels: `label-${tag}` }));
-  const issueNote = await ok('a note on it', world.reporter.client.post(`/projects/${id}/issues/${issue.id}/notes`, { body: s('issue-note') }));
+  await ok(
+    'its assignee, milestone and label',
+    owner.put(`/projects/${id}/issues/${issue.id}`, { assignee_id: assignee.user.id, milestone_id: milestone.id, labels: `label-${tag}` }),
+  );
+  const issueNote = await ok(
+    'a note on it',
+    world.reporter.client.post(`/projects/${id}/issues/${issue.id}/notes`, { body: s('issue-note') }),
+  );
   const snippet = await ok(
     'a private snippet',
-    owner.post(`/projects/${id}/snippets`, { title: s('snippet-title'), file_name: 'secret.txt', code: s('snippet-content'), visibility_level: 0 }),
+    owner.post(`/projects/${id}/snippets`, {
+      title: s('snippet-title'),
+      file_name: 'secret.txt',
+      code: s('snippet-content'),
+      visibility_level: 0,
+    }),
   );
   const snippetNote = await ok('a note on it', owner.post(`/projects/${id}/snippets/${snippet.id}/notes`, { body: s('snippet-note') }));
   const branch = `topic-${tag}`;
   await seedCommit(app, id, { files: { 'README.md': 'hello\n' }, message: 'a first commit\n' });
-  const sha = await seedCommit(app, id, { branch, startRef: 'refs/heads/master', files: { 'secret.txt': `${s('code')}\n` }, message: `${s('commit')}\n` });
+  const sha = await seedCommit(app, id, {
+    branch,
+    startRef: 'refs/heads/master',
+    files: { 'secret.txt': `${s('code')}\n` },
+    message: `${s('commit')}\n`,
+  });
   const mergeRequest = await ok(
     'a merge request',
-    owner.post(`/projects/${id}/merge_requests`, { source_branch: branch, target_branch: 'master', title: s('mr-title'), description: `${s('mr-description')}\n\nCloses #${issue.iid}` }),
+    owner.post(`/projects/${id}/merge_requests`, {
+      source_branch: branch,
+      target_branch: 'master',
+      title: s('mr-title'),
+      description: `${s('mr-description')}\n\nCloses #${issue.iid}`,
+    }),
   );
-  const mergeRequestNote = await ok('a note on it', owner.post(`/projects/${id}/merge_requests/${mergeRequest.id}/notes`, { body: s('mr-note') }));
+  const mergeRequestNote = await ok(
+    'a note on it',
+    owner.post(`/projects/${id}/merge_requests/${mergeRequest.id}/notes`, { body: s('mr-note') }),
+  );
   const time = new Date().toISOString();
   const todos = todoFor.flatMap((person) =>
     [
       { target_type: 'Issue', target_id: issue.id },
       { target_type: 'MergeRequest', target_id: mergeRequest.id },
-    ].map((target) => ({ ...target, user_id: person.user.id, project_id: id, author_id: world.owner.user.id, note_id: null, action: 2, created_at: time, updated_at: time })),
+    ].map((target) => ({
+      ...target,
+      user_id: person.user.id,
+      project_id: id,
+      author_id: world.owner.user.id,
+      note_id: null,
+      action: 2,
+      created_at: time,
+      updated_at: time,
+    })),
   );
   await app.ctx.db.insertInto('todos').values(todos).execute();
   const secret = (what: string, kind: SecretKind): Secret => ({ text: s(what), kind, projectId: id });

@@ -28,15 +28,25 @@ export interface SeedCommit {
 export async function seedCommit(app: TestApp, projectId: number, commit: SeedCommit = {}): Promise<string> {
   const repoPath = repoPathOf(app.ctx, projectId);
   const branch = commit.branch ?? 'master';
-  const parent = (await resolveCommitId(repoPath, `refs/heads/${branch}`)) ?? (commit.startRef ? await resolveCommitId(repoPath, commit.startRef) : undefined);
+  const parent =
+    (await resolveCommitId(repoPath, `refs/heads/${branch}`)) ??
+    (commit.startRef ? await resolveCommitId(repoPath, commit.startRef) : undefined);
   const entries = Object.entries(commit.files ?? {});
   const existing = await Promise.all(entries.map(([path]) => (parent ? blobInfoAtPath(repoPath, parent, path) : undefined)));
   const changes: FileChange[] = [
-    ...entries.map(([path, content], index): FileChange => ({ action: existing[index] ? 'update' : 'create', path, content: Buffer.from(content) })),
+    ...entries.map(
+      ([path, content], index): FileChange => ({ action: existing[index] ? 'update' : 'create', path, content: Buffer.from(content) }),
+    ),
     ...(commit.deletes ?? []).map((path): FileChange => ({ action: 'delete', path })),
   ];
   const author = { ...(commit.author ?? { name: 'Ada Tester', email: 'ada@example.com' }), time: commit.time };
-  const result = await commitFiles(repoPath, { branch, changes, message: commit.message ?? 'a commit\n', author, startRef: commit.startRef });
+  const result = await commitFiles(repoPath, {
+    branch,
+    changes,
+    message: commit.message ?? 'a commit\n',
+    author,
+    startRef: commit.startRef,
+  });
   await refsMoved(app.ctx, { id: projectId });
   return result.commitId;
 }

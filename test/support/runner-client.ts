@@ -29,7 +29,9 @@ export interface RunnerResponse {
 }
 
 /** What the runner got from `builds/register.json`: a build, "nothing", or a failure (the runner's -1). */
-export type BuildRequest = { outcome: 'build'; build: any; response: RunnerResponse } | { outcome: 'nothing' | 'forbidden' | 'failed'; response: RunnerResponse };
+export type BuildRequest =
+  | { outcome: 'build'; build: any; response: RunnerResponse }
+  | { outcome: 'nothing' | 'forbidden' | 'failed'; response: RunnerResponse };
 
 /** A build the runner is working on, with what it has sent of its trace. */
 export interface RunningBuild {
@@ -59,7 +61,10 @@ export class RunnerClient {
   }
 
   /** `POST runners/register.json`; keeps the runner token on 201. */
-  async register(registrationToken: string, opts: { description?: string; tagList?: string; runUntagged?: boolean } = {}): Promise<RunnerResponse> {
+  async register(
+    registrationToken: string,
+    opts: { description?: string; tagList?: string; runUntagged?: boolean } = {},
+  ): Promise<RunnerResponse> {
     const body: Record<string, unknown> = { info: RUNNER_INFO, token: registrationToken, description: opts.description ?? 'test runner' };
     if (opts.tagList) body.tag_list = opts.tagList;
     if (opts.runUntagged !== undefined) body.run_untagged = opts.runUntagged;
@@ -105,7 +110,8 @@ export class RunnerClient {
       const offset = Number(/-(\d+)/.exec(response.headers.get('range') ?? '')?.[1]);
       if (Number.isInteger(offset) && offset <= Buffer.byteLength(build.trace)) response = await this.patchFrom(build, offset);
       // The server has more than the runner: the runner sends its whole trace with a PUT instead.
-      else return this.json('PUT', `builds/${build.id}.json`, { info: RUNNER_INFO, token: this.token, state: 'running', trace: build.trace });
+      else
+        return this.json('PUT', `builds/${build.id}.json`, { info: RUNNER_INFO, token: this.token, state: 'running', trace: build.trace });
     }
     if (response.status === 202) build.sent = Buffer.byteLength(build.trace);
     return response;
@@ -115,7 +121,12 @@ export class RunnerClient {
     const all = Buffer.from(build.trace);
     return this.send('PATCH', `builds/${build.id}/trace.txt`, {
       body: all.subarray(offset),
-      headers: { 'content-type': 'text/plain', 'content-range': `${offset}-${all.length}`, 'build-token': build.token, 'user-agent': RUNNER_USER_AGENT },
+      headers: {
+        'content-type': 'text/plain',
+        'content-range': `${offset}-${all.length}`,
+        'build-token': build.token,
+        'user-agent': RUNNER_USER_AGENT,
+      },
     });
   }
 
@@ -126,7 +137,11 @@ export class RunnerClient {
   }
 
   /** `POST builds/<id>/artifacts?expire_in=…`: one `file` part, streamed with chunked encoding and no Content-Length. */
-  uploadArtifacts(build: RunningBuild, zip: Buffer, opts: { name?: string; expireIn?: string; token?: string } = {}): Promise<RunnerResponse> {
+  uploadArtifacts(
+    build: RunningBuild,
+    zip: Buffer,
+    opts: { name?: string; expireIn?: string; token?: string } = {},
+  ): Promise<RunnerResponse> {
     const boundary = randomBytes(16).toString('hex');
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${opts.name ?? 'artifacts'}.zip"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -135,13 +150,19 @@ export class RunnerClient {
     const query = opts.expireIn ? `expire_in=${encodeURIComponent(opts.expireIn)}` : '';
     return this.send('POST', `builds/${build.id}/artifacts?${query}`, {
       body: chunked([head, zip, tail]),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'build-token': opts.token ?? build.token, 'user-agent': RUNNER_USER_AGENT },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'build-token': opts.token ?? build.token,
+        'user-agent': RUNNER_USER_AGENT,
+      },
     });
   }
 
   /** `GET builds/<dep id>/artifacts` with the dependency's own token, no body: Go's default User-Agent. */
   async downloadArtifacts(dependency: { id: number; token: string }): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
-    const response = await fetch(this.base + `builds/${dependency.id}/artifacts`, { headers: { 'build-token': dependency.token, 'user-agent': GO_USER_AGENT } });
+    const response = await fetch(`${this.base}builds/${dependency.id}/artifacts`, {
+      headers: { 'build-token': dependency.token, 'user-agent': GO_USER_AGENT },
+    });
     return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 
@@ -162,7 +183,11 @@ export class RunnerClient {
     return this.send(method, path, { body: JSON.stringify(body), headers });
   }
 
-  async send(method: string, path: string, init: { body?: string | Buffer | ReadableStream<Uint8Array>; headers?: Record<string, string> }): Promise<RunnerResponse> {
+  async send(
+    method: string,
+    path: string,
+    init: { body?: string | Buffer | ReadableStream<Uint8Array>; headers?: Record<string, string> },
+  ): Promise<RunnerResponse> {
     const response = await fetch(this.base + path, {
       method,
       headers: init.headers,

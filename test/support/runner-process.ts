@@ -28,14 +28,32 @@ export class RunnerProcess {
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve((this.exitCode = code))));
   }
 
-  static start(app: { url: string }, opts: { registrationToken?: string; concurrency?: number; tags?: string; dir?: string; gateDir?: string } = {}): RunnerProcess {
+  static start(
+    app: { url: string },
+    opts: { registrationToken?: string; concurrency?: number; tags?: string; dir?: string; gateDir?: string } = {},
+  ): RunnerProcess {
     const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-runner-'));
     const gateDir = opts.gateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-gate-'));
-    const args = ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'runner', '--url', app.url, '--config', path.join(dir, 'forge-runner.json'), '--builds-dir', path.join(dir, 'builds')];
+    const args = [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'src/main.ts'),
+      'runner',
+      '--url',
+      app.url,
+      '--config',
+      path.join(dir, 'forge-runner.json'),
+      '--builds-dir',
+      path.join(dir, 'builds'),
+    ];
     if (opts.registrationToken) args.push('--registration-token', opts.registrationToken);
     if (opts.concurrency) args.push('--concurrency', String(opts.concurrency));
     if (opts.tags) args.push('--tags', opts.tags);
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, GATE_DIR: gateDir, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, GATE_DIR: gateDir, HOME: os.tmpdir(), GIT_CONFIG_NOSYSTEM: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return new RunnerProcess(child, dir, gateDir);
   }
 
@@ -76,7 +94,13 @@ export class RunnerProcess {
 }
 
 /** Pushes a commit holding `.gitlab-ci.yml` (and `files`) to `branch` of the project as root; the commit's sha. */
-export async function pushCi(app: { url: string }, project: { path_with_namespace: string }, branch: string, yaml: string, files: Record<string, string> = {}): Promise<string> {
+export async function pushCi(
+  app: { url: string },
+  project: { path_with_namespace: string },
+  branch: string,
+  yaml: string,
+  files: Record<string, string> = {},
+): Promise<string> {
   const dir = await workTree(branch, { 'README.md': `# ${branch}\n` });
   try {
     await commit(dir, { '.gitlab-ci.yml': yaml, ...files }, 'Add CI');

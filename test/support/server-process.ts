@@ -27,14 +27,21 @@ export async function startServerProcess(app: TestApp): Promise<ServerProcess> {
     INITIAL_ROOT_TOKEN: app.rootToken,
     LOG_LEVEL: 'silent',
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const match = await eventually(() => output.match(/listening on (http:\/\/[^\s,]+)/) ?? (child.exitCode !== null ? 'exited' : undefined), {
-    message: `forge serve to listen (output:\n${output})`,
-  });
+  const match = await eventually(
+    () => output.match(/listening on (http:\/\/[^\s,]+)/) ?? (child.exitCode !== null ? 'exited' : undefined),
+    {
+      message: `forge serve to listen (output:\n${output})`,
+    },
+  );
   if (match === 'exited') throw new Error(`forge serve exited: ${output}`);
   return {
     url: match[1].replace('localhost', '127.0.0.1'),

@@ -22,9 +22,23 @@ export function sshKeyPair(type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519'): Promi
 /** The real ssh client with only this key, trusting any host key, never prompting. */
 export function sshCommand(key: SshKeyPair, port: number): string[] {
   return [
-    'ssh', '-i', key.privateKeyFile, '-p', String(port),
-    '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'IdentitiesOnly=yes',
-    '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR', '-F', '/dev/null',
+    'ssh',
+    '-i',
+    key.privateKeyFile,
+    '-p',
+    String(port),
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'LogLevel=ERROR',
+    '-F',
+    '/dev/null',
   ];
 }
 

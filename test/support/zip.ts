@@ -42,7 +42,9 @@ export function storedZip(files: Record<string, string | Buffer>): Buffer {
 
 /** The entries of a zip archive by name: a file's content as text, a folder's as ''. */
 export async function unzipEntries(zip: Buffer): Promise<Record<string, string>> {
-  const file = await new Promise<yauzl.ZipFile>((resolve, reject) => yauzl.fromBuffer(zip, { lazyEntries: true }, (error, z) => (error ? reject(error) : resolve(z))));
+  const file = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, z) => (error ? reject(error) : resolve(z))),
+  );
   const entries: Record<string, string> = {};
   await new Promise<void>((resolve, reject) => {
     file.on('error', reject);

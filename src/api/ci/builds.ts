@@ -27,7 +27,10 @@ export function buildsRoutes(api: Api, { services }: RunnerApiDeps): void {
     const params = paramsOf(request);
     // 8.12 ignores the `info` a PUT carries; only the last contact is noted.
     const runner = await services.runners.contacted(await requireRunner(runnerTokens, request, params));
-    await services.runnerBuilds.update(runner, idOf((request.params as { id: string }).id), { state: textOf(params.state), trace: textOf(params.trace) });
+    await services.runnerBuilds.update(runner, idOf((request.params as { id: string }).id), {
+      state: textOf(params.state),
+      trace: textOf(params.trace),
+    });
     return true;
   });
 }

@@ -6,7 +6,8 @@ import { recordIdOf } from '../../lib/record-id';
 /** The merged parameters of a runner API request (query and body; see src/http/params.ts). */
 export function paramsOf(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
-  const fromBody = body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const fromBody =
+    body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   return { ...(request.query as Record<string, unknown>), ...fromBody };
 }
 
@@ -18,7 +19,8 @@ export function idOf(value: unknown): number | undefined {
 
 /** `info` as a JSON object (runners) or as `info[field]` form keys (GitLab's specs). */
 export function infoOf(params: Record<string, unknown>): RunnerInfo {
-  const nested = params.info !== null && typeof params.info === 'object' && !Array.isArray(params.info) ? (params.info as Record<string, unknown>) : {};
+  const nested =
+    params.info !== null && typeof params.info === 'object' && !Array.isArray(params.info) ? (params.info as Record<string, unknown>) : {};
   const info: RunnerInfo = {};
   for (const field of RUNNER_INFO_FIELDS) {
     const value = nested[field] ?? params[`info[${field}]`];

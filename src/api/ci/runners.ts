@@ -5,7 +5,12 @@ import { RegisteredRunner } from './entities/build';
 import { infoOf, paramsOf, sendRunnerJson, textOf } from './request';
 import { toBoolean } from '../../http/params';
 
-const DeletedRunner = Type.Object({ id: Type.Integer(), description: Type.Union([Type.String(), Type.Null()]), active: Type.Boolean(), is_shared: Type.Boolean() });
+const DeletedRunner = Type.Object({
+  id: Type.Integer(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  active: Type.Boolean(),
+  is_shared: Type.Boolean(),
+});
 
 /** Runner registration and removal (reference §2.1, §2.2). */
 export function runnersRoutes(api: Api, { services }: RunnerApiDeps): void {

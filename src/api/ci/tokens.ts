@@ -27,7 +27,11 @@ export const buildCredential: TokenStrategy<string> = {
 };
 
 /** The runner of the request's token; 403 for a missing or unknown one, as 8.12's `authenticate_runner!`. */
-export async function requireRunner(strategy: TokenStrategy<RunnerRow>, request: FastifyRequest, params: Record<string, unknown>): Promise<RunnerRow> {
+export async function requireRunner(
+  strategy: TokenStrategy<RunnerRow>,
+  request: FastifyRequest,
+  params: Record<string, unknown>,
+): Promise<RunnerRow> {
   const runner = await authenticate(strategy, request, params);
   if (!runner) throw forbidden();
   request.log = request.log.child({ runnerId: runner.id });

@@ -43,30 +43,54 @@ export function awardEmojiRoutes(api: Api, { services, presenter }: RouteDeps): 
       const Path = withNote ? NotePath : AwardablePath;
       const AwardPath = withNote ? NoteAwardPath : AwardableAwardPath;
 
-      api.get(base, { config, schema: { params: Path, querystring: PageQuery, response: { 200: Type.Array(AwardEmoji) } } }, async (request, reply) => {
-        const page = pageOf(request.query);
-        const { awards, total } = await awardEmoji.list(request.project, request.standing, target(request.params), page);
-        setPageHeaders(request, reply, presenter.externalUrl, page, total);
-        return present(awards);
-      });
+      api.get(
+        base,
+        { config, schema: { params: Path, querystring: PageQuery, response: { 200: Type.Array(AwardEmoji) } } },
+        async (request, reply) => {
+          const page = pageOf(request.query);
+          const { awards, total } = await awardEmoji.list(request.project, request.standing, target(request.params), page);
+          setPageHeaders(request, reply, presenter.externalUrl, page, total);
+          return present(awards);
+        },
+      );
 
-      api.get(`${base}/:award_id`, { config, schema: { params: AwardPath, querystring: NoParams, response: { 200: AwardEmoji } } }, async (request) => {
-        const { params } = request;
-        return (await present([await awardEmoji.find(request.project, request.standing, target(params), params.award_id)]))[0];
-      });
+      api.get(
+        `${base}/:award_id`,
+        { config, schema: { params: AwardPath, querystring: NoParams, response: { 200: AwardEmoji } } },
+        async (request) => {
+          const { params } = request;
+          return (await present([await awardEmoji.find(request.project, request.standing, target(params), params.award_id)]))[0];
+        },
+      );
 
-      api.post(base, {
-        config,
-        schema: { params: Path, body: CreateBody, response: { 201: AwardEmoji } },
-      }, async (request, reply) => {
-        const award = await awardEmoji.create(request.project, request.standing, request.user!, target(request.params), request.body.name);
-        return reply.status(201).send((await present([award]))[0]);
-      });
+      api.post(
+        base,
+        {
+          config,
+          schema: { params: Path, body: CreateBody, response: { 201: AwardEmoji } },
+        },
+        async (request, reply) => {
+          const award = await awardEmoji.create(
+            request.project,
+            request.standing,
+            request.user!,
+            target(request.params),
+            request.body.name,
+          );
+          return reply.status(201).send((await present([award]))[0]);
+        },
+      );
 
-      api.delete(`${base}/:award_id`, { config, schema: { params: AwardPath, querystring: NoParams, response: { 200: AwardEmoji } } }, async (request) => {
-        const { params } = request;
-        return (await present([await awardEmoji.remove(request.project, request.standing, request.user!, target(params), params.award_id)]))[0];
-      });
+      api.delete(
+        `${base}/:award_id`,
+        { config, schema: { params: AwardPath, querystring: NoParams, response: { 200: AwardEmoji } } },
+        async (request) => {
+          const { params } = request;
+          return (
+            await present([await awardEmoji.remove(request.project, request.standing, request.user!, target(params), params.award_id)])
+          )[0];
+        },
+      );
     }
   }
 }

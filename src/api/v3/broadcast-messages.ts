@@ -20,40 +20,60 @@ const config = { access: 'admin', grapeParams: true } as const;
 export function broadcastMessagesRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const messages = services.broadcastMessages;
 
-  api.get('/broadcast_messages', {
-    config,
-    schema: {
-      querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
-      response: { 200: Type.Array(BroadcastMessage) },
+  api.get(
+    '/broadcast_messages',
+    {
+      config,
+      schema: {
+        querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+        response: { 200: Type.Array(BroadcastMessage) },
+      },
     },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const result = await messages.list(page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-    return result.messages.map(presentBroadcastMessage);
-  });
-
-  api.get('/broadcast_messages/:id', {
-    config,
-    schema: { params: MessageId, response: { 200: BroadcastMessage } },
-  }, async (request) => presentBroadcastMessage(await messages.find(request.params.id)));
-
-  api.post('/broadcast_messages', {
-    config,
-    schema: { body: Type.Object({ message: TextString(), ...displayParams }), response: { 201: BroadcastMessage } },
-  }, async (request, reply) => reply.status(201).send(presentBroadcastMessage(await messages.create(request.body))));
-
-  api.put('/broadcast_messages/:id', {
-    config,
-    schema: {
-      params: MessageId,
-      body: Type.Object({ message: Type.Optional(TextString()), ...displayParams }),
-      response: { 200: BroadcastMessage },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const result = await messages.list(page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
+      return result.messages.map(presentBroadcastMessage);
     },
-  }, async (request) => presentBroadcastMessage(await messages.update(request.params.id, request.body)));
+  );
 
-  api.delete('/broadcast_messages/:id', {
-    config,
-    schema: { params: MessageId, response: { 200: BroadcastMessage } },
-  }, async (request) => presentBroadcastMessage(await messages.delete(request.params.id)));
+  api.get(
+    '/broadcast_messages/:id',
+    {
+      config,
+      schema: { params: MessageId, response: { 200: BroadcastMessage } },
+    },
+    async (request) => presentBroadcastMessage(await messages.find(request.params.id)),
+  );
+
+  api.post(
+    '/broadcast_messages',
+    {
+      config,
+      schema: { body: Type.Object({ message: TextString(), ...displayParams }), response: { 201: BroadcastMessage } },
+    },
+    async (request, reply) => reply.status(201).send(presentBroadcastMessage(await messages.create(request.body))),
+  );
+
+  api.put(
+    '/broadcast_messages/:id',
+    {
+      config,
+      schema: {
+        params: MessageId,
+        body: Type.Object({ message: Type.Optional(TextString()), ...displayParams }),
+        response: { 200: BroadcastMessage },
+      },
+    },
+    async (request) => presentBroadcastMessage(await messages.update(request.params.id, request.body)),
+  );
+
+  api.delete(
+    '/broadcast_messages/:id',
+    {
+      config,
+      schema: { params: MessageId, response: { 200: BroadcastMessage } },
+    },
+    async (request) => presentBroadcastMessage(await messages.delete(request.params.id)),
+  );
 }

@@ -12,40 +12,69 @@ const CreateDeployKey = Type.Object({ title: Type.Optional(Type.String()), key: 
 export function deployKeysRoutes(api: Api, { services }: RouteDeps): void {
   const deployKeys = services.deployKeys;
 
-  api.get('/deploy_keys', {
-    config: { access: 'admin' },
-    schema: { response: { 200: Type.Array(SSHKey) } },
-  }, async () => (await deployKeys.listAll()).map(presentKey));
+  api.get(
+    '/deploy_keys',
+    {
+      config: { access: 'admin' },
+      schema: { response: { 200: Type.Array(SSHKey) } },
+    },
+    async () => (await deployKeys.listAll()).map(presentKey),
+  );
 
   for (const path of ['keys', 'deploy_keys']) {
-    api.get(`/projects/:id/${path}`, {
-      config: { project: 'admin_project' },
-      schema: { params: ProjectId, response: { 200: Type.Array(SSHKey) } },
-    }, async (request) => (await deployKeys.listOf(request.project.id)).map(presentKey));
+    api.get(
+      `/projects/:id/${path}`,
+      {
+        config: { project: 'admin_project' },
+        schema: { params: ProjectId, response: { 200: Type.Array(SSHKey) } },
+      },
+      async (request) => (await deployKeys.listOf(request.project.id)).map(presentKey),
+    );
 
-    api.get(`/projects/:id/${path}/:key_id`, {
-      config: { project: 'admin_project' },
-      schema: { params: ProjectKey, response: { 200: SSHKey } },
-    }, async (request) => presentKey(await deployKeys.findIn(request.project.id, recordId(request.params.key_id))));
+    api.get(
+      `/projects/:id/${path}/:key_id`,
+      {
+        config: { project: 'admin_project' },
+        schema: { params: ProjectKey, response: { 200: SSHKey } },
+      },
+      async (request) => presentKey(await deployKeys.findIn(request.project.id, recordId(request.params.key_id))),
+    );
 
-    api.post(`/projects/:id/${path}`, {
-      config: { project: 'admin_project' },
-      schema: { params: ProjectId, body: CreateDeployKey, response: { 201: SSHKey } },
-    }, async (request, reply) => reply.status(201).send(presentKey(await deployKeys.create(request.project, request.user!, request.body))));
+    api.post(
+      `/projects/:id/${path}`,
+      {
+        config: { project: 'admin_project' },
+        schema: { params: ProjectId, body: CreateDeployKey, response: { 201: SSHKey } },
+      },
+      async (request, reply) => reply.status(201).send(presentKey(await deployKeys.create(request.project, request.user!, request.body))),
+    );
 
-    api.post(`/projects/:id/${path}/:key_id/enable`, {
-      config: { project: 'admin_project' },
-      schema: { params: ProjectKey, response: { 201: SSHKey } },
-    }, async (request, reply) => reply.status(201).send(presentKey(await deployKeys.enable(request.project, request.user!, recordId(request.params.key_id)))));
+    api.post(
+      `/projects/:id/${path}/:key_id/enable`,
+      {
+        config: { project: 'admin_project' },
+        schema: { params: ProjectKey, response: { 201: SSHKey } },
+      },
+      async (request, reply) =>
+        reply.status(201).send(presentKey(await deployKeys.enable(request.project, request.user!, recordId(request.params.key_id)))),
+    );
 
-    api.delete(`/projects/:id/${path}/:key_id/disable`, {
-      config: { project: 'admin_project' },
-      schema: { params: ProjectKey, response: { 200: SSHKey } },
-    }, async (request) => presentKey(await deployKeys.disable(request.project.id, recordId(request.params.key_id))));
+    api.delete(
+      `/projects/:id/${path}/:key_id/disable`,
+      {
+        config: { project: 'admin_project' },
+        schema: { params: ProjectKey, response: { 200: SSHKey } },
+      },
+      async (request) => presentKey(await deployKeys.disable(request.project.id, recordId(request.params.key_id))),
+    );
 
-    api.delete(`/projects/:id/${path}/:key_id`, {
-      config: { project: 'admin_project' },
-      schema: { params: ProjectKey, response: { 200: KeyRecord } },
-    }, async (request) => presentKeyRecord(await deployKeys.remove(request.project.id, recordId(request.params.key_id))));
+    api.delete(
+      `/projects/:id/${path}/:key_id`,
+      {
+        config: { project: 'admin_project' },
+        schema: { params: ProjectKey, response: { 200: KeyRecord } },
+      },
+      async (request) => presentKeyRecord(await deployKeys.remove(request.project.id, recordId(request.params.key_id))),
+    );
   }
 }

@@ -14,18 +14,26 @@ const NoParams = Type.Object({});
 export function deploymentsRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const { deployments } = services;
 
-  api.get('/projects/:id/deployments', {
-    config: { project: 'read_deployment' },
-    schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Deployment) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { deployments: list, total } = await deployments.list(request.project, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map((details) => presentDeployment(details, presenter));
-  });
+  api.get(
+    '/projects/:id/deployments',
+    {
+      config: { project: 'read_deployment' },
+      schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Deployment) } },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { deployments: list, total } = await deployments.list(request.project, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map((details) => presentDeployment(details, presenter));
+    },
+  );
 
-  api.get('/projects/:id/deployments/:deployment_id', {
-    config: { project: 'read_deployment' },
-    schema: { params: DeploymentPath, querystring: NoParams, response: { 200: Deployment } },
-  }, async (request) => presentDeployment(await deployments.find(request.project, request.params.deployment_id), presenter));
+  api.get(
+    '/projects/:id/deployments/:deployment_id',
+    {
+      config: { project: 'read_deployment' },
+      schema: { params: DeploymentPath, querystring: NoParams, response: { 200: Deployment } },
+    },
+    async (request) => presentDeployment(await deployments.find(request.project, request.params.deployment_id), presenter),
+  );
 }

@@ -28,30 +28,46 @@ export function environmentsRoutes(api: Api, { services, presenter }: RouteDeps)
   };
   const presentOne = async (request: FastifyRequest, environment: EnvironmentRow) => (await present(request, [environment]))[0];
 
-  api.get('/projects/:id/environments', {
-    config: { project: 'read_environment' },
-    schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Environment) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { environments: list, total } = await environments.list(request.project, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return present(request, list);
-  });
+  api.get(
+    '/projects/:id/environments',
+    {
+      config: { project: 'read_environment' },
+      schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Environment) } },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { environments: list, total } = await environments.list(request.project, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return present(request, list);
+    },
+  );
 
-  api.post('/projects/:id/environments', {
-    // `name` is Grape-declared: a missing one is `{"error":"name is missing"}`, a blank one the record's `can't be blank`.
-    config: { project: 'create_environment', grapeParams: true },
-    schema: { params: ProjectId, body: CreateBody, response: { 201: Environment } },
-  }, async (request, reply) => reply.status(201).send(await presentOne(request, await environments.create(request.project, request.body))));
+  api.post(
+    '/projects/:id/environments',
+    {
+      // `name` is Grape-declared: a missing one is `{"error":"name is missing"}`, a blank one the record's `can't be blank`.
+      config: { project: 'create_environment', grapeParams: true },
+      schema: { params: ProjectId, body: CreateBody, response: { 201: Environment } },
+    },
+    async (request, reply) => reply.status(201).send(await presentOne(request, await environments.create(request.project, request.body))),
+  );
 
-  api.put('/projects/:id/environments/:environment_id', {
-    config: { project: 'update_environment', grapeParams: true },
-    schema: { params: EnvironmentPath, body: UpdateBody, response: { 200: Environment } },
-  }, async (request) => presentOne(request, await environments.update(request.project, request.params.environment_id, request.body)));
+  api.put(
+    '/projects/:id/environments/:environment_id',
+    {
+      config: { project: 'update_environment', grapeParams: true },
+      schema: { params: EnvironmentPath, body: UpdateBody, response: { 200: Environment } },
+    },
+    async (request) => presentOne(request, await environments.update(request.project, request.params.environment_id, request.body)),
+  );
 
   // 8.12 asked `update_environment` here too: masters remove environments.
-  api.delete('/projects/:id/environments/:environment_id', {
-    config: { project: 'update_environment' },
-    schema: { params: EnvironmentPath, querystring: NoParams, response: { 200: Environment } },
-  }, async (request) => presentOne(request, await environments.delete(request.project, request.params.environment_id)));
+  api.delete(
+    '/projects/:id/environments/:environment_id',
+    {
+      config: { project: 'update_environment' },
+      schema: { params: EnvironmentPath, querystring: NoParams, response: { 200: Environment } },
+    },
+    async (request) => presentOne(request, await environments.delete(request.project, request.params.environment_id)),
+  );
 }

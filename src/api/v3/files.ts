@@ -49,32 +49,52 @@ const fileWrite = (action: FileWrite['action'], params: WriteParams): FileWrite 
 export function filesRoutes(api: Api, { services }: RouteDeps): void {
   const files = services.files;
 
-  api.get('/projects/:id/repository/files', {
-    config: { project: 'download_code' },
-    schema: { params: ProjectId, querystring: Type.Object({ file_path: FilePathString(), ref: Type.String() }), response: { 200: RepoFile } },
-  }, async (request) => presentFile(await files.get(request.project, request.query.file_path, request.query.ref)));
+  api.get(
+    '/projects/:id/repository/files',
+    {
+      config: { project: 'download_code' },
+      schema: {
+        params: ProjectId,
+        querystring: Type.Object({ file_path: FilePathString(), ref: Type.String() }),
+        response: { 200: RepoFile },
+      },
+    },
+    async (request) => presentFile(await files.get(request.project, request.query.file_path, request.query.ref)),
+  );
 
-  api.post('/projects/:id/repository/files', {
-    config: { project: 'push_code', nulBytesIn: ['content'] },
-    schema: { params: ProjectId, body: ContentBody, response: { 201: FileCommit } },
-  }, async (request, reply) => {
-    const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('create', request.body));
-    return reply.status(201).send({ file_path: filePath, branch_name: request.body.branch_name });
-  });
+  api.post(
+    '/projects/:id/repository/files',
+    {
+      config: { project: 'push_code', nulBytesIn: ['content'] },
+      schema: { params: ProjectId, body: ContentBody, response: { 201: FileCommit } },
+    },
+    async (request, reply) => {
+      const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('create', request.body));
+      return reply.status(201).send({ file_path: filePath, branch_name: request.body.branch_name });
+    },
+  );
 
-  api.put('/projects/:id/repository/files', {
-    config: { project: 'push_code', nulBytesIn: ['content'] },
-    schema: { params: ProjectId, body: ContentBody, response: { 200: FileCommit } },
-  }, async (request) => {
-    const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('update', request.body));
-    return { file_path: filePath, branch_name: request.body.branch_name };
-  });
+  api.put(
+    '/projects/:id/repository/files',
+    {
+      config: { project: 'push_code', nulBytesIn: ['content'] },
+      schema: { params: ProjectId, body: ContentBody, response: { 200: FileCommit } },
+    },
+    async (request) => {
+      const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('update', request.body));
+      return { file_path: filePath, branch_name: request.body.branch_name };
+    },
+  );
 
-  api.delete('/projects/:id/repository/files', {
-    config: { project: 'push_code', nulBytesIn: ['content'] },
-    schema: { params: ProjectId, querystring: DeleteQuery, response: { 200: FileCommit } },
-  }, async (request) => {
-    const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('delete', request.query));
-    return { file_path: filePath, branch_name: request.query.branch_name };
-  });
+  api.delete(
+    '/projects/:id/repository/files',
+    {
+      config: { project: 'push_code', nulBytesIn: ['content'] },
+      schema: { params: ProjectId, querystring: DeleteQuery, response: { 200: FileCommit } },
+    },
+    async (request) => {
+      const filePath = await files.write(request.project, request.standing, request.user!, fileWrite('delete', request.query));
+      return { file_path: filePath, branch_name: request.query.branch_name };
+    },
+  );
 }

@@ -99,88 +99,123 @@ export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void
     return list.map((details) => presentIssue(details, presenter));
   });
 
-  api.get('/groups/:id/issues', {
-    config: { group: 'read_group' },
-    schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Issue) } },
-  }, async (request, reply) => {
-    const group = request.group;
-    const page = pageOf(request.query);
-    const { query } = request;
-    const caller = request.user!;
-    const scope = query.scope?.replace('_', '-');
-    // The finder's state: `opened` unless asked; `all` and anything else show every state.
-    const state = query.state === undefined ? 'opened' : query.state === 'opened' || query.state === 'closed' ? query.state : 'all';
-    const filters: IssueFilters = {
-      state,
-      allLabels: filterTitles(query.labels),
-      milestone: query.milestone === '' ? undefined : query.milestone,
-      search: query.search,
-      authorId: scope === 'created-by-me' ? caller.id : filterId(query.author_id),
-      assigneeId: scope === 'assigned-to-me' ? caller.id : filterId(query.assignee_id),
-      // Newest first by id unless an order was asked for.
-      ...(query.order_by === undefined && query.sort === undefined ? { orderBy: 'id', sort: 'desc' } : order(query)),
-    };
-    const { issues: list, total } = await issues.listForGroup(group.id, caller, filters, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map((details) => presentIssue(details, presenter));
-  });
+  api.get(
+    '/groups/:id/issues',
+    {
+      config: { group: 'read_group' },
+      schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Issue) } },
+    },
+    async (request, reply) => {
+      const group = request.group;
+      const page = pageOf(request.query);
+      const { query } = request;
+      const caller = request.user!;
+      const scope = query.scope?.replace('_', '-');
+      // The finder's state: `opened` unless asked; `all` and anything else show every state.
+      const state = query.state === undefined ? 'opened' : query.state === 'opened' || query.state === 'closed' ? query.state : 'all';
+      const filters: IssueFilters = {
+        state,
+        allLabels: filterTitles(query.labels),
+        milestone: query.milestone === '' ? undefined : query.milestone,
+        search: query.search,
+        authorId: scope === 'created-by-me' ? caller.id : filterId(query.author_id),
+        assigneeId: scope === 'assigned-to-me' ? caller.id : filterId(query.assignee_id),
+        // Newest first by id unless an order was asked for.
+        ...(query.order_by === undefined && query.sort === undefined ? { orderBy: 'id', sort: 'desc' } : order(query)),
+      };
+      const { issues: list, total } = await issues.listForGroup(group.id, caller, filters, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map((details) => presentIssue(details, presenter));
+    },
+  );
 
-  api.get('/projects/:id/issues', {
-    config: { project: 'read_issue' },
-    schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Issue) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { query } = request;
-    const filters: IssueFilters = {
-      state: listState(query.state),
-      anyLabels: filterTitles(query.labels),
-      milestone: query.milestone,
-      iid: filterId(query.iid),
-      ...order(query),
-    };
-    const { issues: list, total } = await issues.listForProject(request.project, request.standing, filters, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map((details) => presentIssue(details, presenter));
-  });
+  api.get(
+    '/projects/:id/issues',
+    {
+      config: { project: 'read_issue' },
+      schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Issue) } },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { query } = request;
+      const filters: IssueFilters = {
+        state: listState(query.state),
+        anyLabels: filterTitles(query.labels),
+        milestone: query.milestone,
+        iid: filterId(query.iid),
+        ...order(query),
+      };
+      const { issues: list, total } = await issues.listForProject(request.project, request.standing, filters, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map((details) => presentIssue(details, presenter));
+    },
+  );
 
-  api.get('/projects/:id/issues/:issue_id', {
-    config: { project: 'read_issue' },
-    schema: { params: IssuePath, querystring: Type.Object({}), response: { 200: Issue } },
-  }, async (request) => presentIssue(await issues.find(request.project, request.standing, request.params.issue_id), presenter));
+  api.get(
+    '/projects/:id/issues/:issue_id',
+    {
+      config: { project: 'read_issue' },
+      schema: { params: IssuePath, querystring: Type.Object({}), response: { 200: Issue } },
+    },
+    async (request) => presentIssue(await issues.find(request.project, request.standing, request.params.issue_id), presenter),
+  );
 
-  api.post('/projects/:id/issues', {
-    config: { project: 'create_issue' },
-    schema: { params: ProjectId, body: CreateBody, response: { 201: Issue } },
-  }, async (request, reply) => {
-    const { body } = request;
-    const attributes = { ...issueAttributes(body), createdAt: timeParam('created_at', body.created_at) };
-    // The description's slash commands run with the issue's creation.
-    const created = await slashCommands.createIssue(request.project, request.standing, request.user!, attributes);
-    return reply.status(201).send(presentIssue(created, presenter));
-  });
+  api.post(
+    '/projects/:id/issues',
+    {
+      config: { project: 'create_issue' },
+      schema: { params: ProjectId, body: CreateBody, response: { 201: Issue } },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const attributes = { ...issueAttributes(body), createdAt: timeParam('created_at', body.created_at) };
+      // The description's slash commands run with the issue's creation.
+      const created = await slashCommands.createIssue(request.project, request.standing, request.user!, attributes);
+      return reply.status(201).send(presentIssue(created, presenter));
+    },
+  );
 
-  api.put('/projects/:id/issues/:issue_id', {
-    config: { project: 'read_issue' },
-    schema: { params: IssuePath, body: UpdateBody, response: { 200: Issue } },
-  }, async (request) => {
-    const { body } = request;
-    const stateEvent: IssueAttributes['stateEvent'] = body.state_event === 'close' || body.state_event === 'reopen' ? body.state_event : undefined;
-    const attributes = { ...issueAttributes(body), stateEvent, updatedAt: timeParam('updated_at', body.updated_at) };
-    const updated = await slashCommands.updateIssue(request.project, request.standing, request.user!, request.params.issue_id, attributes);
-    return presentIssue(updated, presenter);
-  });
+  api.put(
+    '/projects/:id/issues/:issue_id',
+    {
+      config: { project: 'read_issue' },
+      schema: { params: IssuePath, body: UpdateBody, response: { 200: Issue } },
+    },
+    async (request) => {
+      const { body } = request;
+      const stateEvent: IssueAttributes['stateEvent'] =
+        body.state_event === 'close' || body.state_event === 'reopen' ? body.state_event : undefined;
+      const attributes = { ...issueAttributes(body), stateEvent, updatedAt: timeParam('updated_at', body.updated_at) };
+      const updated = await slashCommands.updateIssue(
+        request.project,
+        request.standing,
+        request.user!,
+        request.params.issue_id,
+        attributes,
+      );
+      return presentIssue(updated, presenter);
+    },
+  );
 
-  api.delete('/projects/:id/issues/:issue_id', {
-    config: { project: 'destroy_issue' },
-    schema: { params: IssuePath, querystring: Type.Object({}), response: { 200: IssueRecord } },
-  }, async (request) => presentIssueRecord(await issues.remove(request.project, request.params.issue_id)));
+  api.delete(
+    '/projects/:id/issues/:issue_id',
+    {
+      config: { project: 'destroy_issue' },
+      schema: { params: IssuePath, querystring: Type.Object({}), response: { 200: IssueRecord } },
+    },
+    async (request) => presentIssueRecord(await issues.remove(request.project, request.params.issue_id)),
+  );
 
-  api.post('/projects/:id/issues/:issue_id/move', {
-    config: { project: 'read_issue' },
-    schema: { params: IssuePath, body: MoveBody, response: { 201: Issue } },
-  }, async (request, reply) => {
-    const targetId = idParam('to_project_id', request.body.to_project_id) ?? 0;
-    const moved = await issues.move(request.project, request.standing, request.user!, request.params.issue_id, targetId);
-    return reply.status(201).send(presentIssue(moved, presenter));
-  });
+  api.post(
+    '/projects/:id/issues/:issue_id/move',
+    {
+      config: { project: 'read_issue' },
+      schema: { params: IssuePath, body: MoveBody, response: { 201: Issue } },
+    },
+    async (request, reply) => {
+      const targetId = idParam('to_project_id', request.body.to_project_id) ?? 0;
+      const moved = await issues.move(request.project, request.standing, request.user!, request.params.issue_id, targetId);
+      return reply.status(201).send(presentIssue(moved, presenter));
+    },
+  );
 }

@@ -11,5 +11,7 @@ export const sourceGuard = (kind: SourceKind): FastifyContextConfig =>
 
 /** The project or group the route's guard loaded, as a membership source. */
 export function guardedSource(members: MembersService, kind: SourceKind, request: FastifyRequest): MemberSource {
-  return kind === 'projects' ? members.projectSource(request.project, request.standing) : members.groupSource(request.group, request.groupStanding);
+  return kind === 'projects'
+    ? members.projectSource(request.project, request.standing)
+    : members.groupSource(request.group, request.groupStanding);
 }

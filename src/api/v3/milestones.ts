@@ -30,36 +30,59 @@ const UpdateBody = Type.Object({
 export function milestonesRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const { milestones } = services;
 
-  api.get('/projects/:id/milestones', {
-    config: { project: 'read_milestone' },
-    schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Milestone) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { milestones: list, total } = await milestones.list(request.project.id, { state: request.query.state, iids: request.query.iid }, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map(presentMilestone);
-  });
+  api.get(
+    '/projects/:id/milestones',
+    {
+      config: { project: 'read_milestone' },
+      schema: { params: ProjectId, querystring: ListQuery, response: { 200: Type.Array(Milestone) } },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { milestones: list, total } = await milestones.list(
+        request.project.id,
+        { state: request.query.state, iids: request.query.iid },
+        page,
+      );
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map(presentMilestone);
+    },
+  );
 
-  api.get('/projects/:id/milestones/:milestone_id', {
-    config: { project: 'read_milestone' },
-    schema: { params: MilestonePath, querystring: Type.Object({}), response: { 200: Milestone } },
-  }, async (request) => presentMilestone(await milestones.find(request.project.id, request.params.milestone_id)));
+  api.get(
+    '/projects/:id/milestones/:milestone_id',
+    {
+      config: { project: 'read_milestone' },
+      schema: { params: MilestonePath, querystring: Type.Object({}), response: { 200: Milestone } },
+    },
+    async (request) => presentMilestone(await milestones.find(request.project.id, request.params.milestone_id)),
+  );
 
   // `required_attributes! [:title]`: a missing or blank title is `400 (Bad request) "title" not given`.
-  api.post('/projects/:id/milestones', {
-    config: { project: 'admin_milestone' },
-    schema: { params: ProjectId, body: CreateBody, response: { 201: Milestone } },
-  }, async (request, reply) => {
-    const { title, description, due_date } = request.body;
-    const created = await milestones.create(request.project.id, request.user!.id, { title, ...givenAttributes({ description, due_date }) });
-    return reply.status(201).send(presentMilestone(created));
-  });
+  api.post(
+    '/projects/:id/milestones',
+    {
+      config: { project: 'admin_milestone' },
+      schema: { params: ProjectId, body: CreateBody, response: { 201: Milestone } },
+    },
+    async (request, reply) => {
+      const { title, description, due_date } = request.body;
+      const created = await milestones.create(request.project.id, request.user!.id, {
+        title,
+        ...givenAttributes({ description, due_date }),
+      });
+      return reply.status(201).send(presentMilestone(created));
+    },
+  );
 
-  api.put('/projects/:id/milestones/:milestone_id', {
-    config: { project: 'admin_milestone' },
-    schema: { params: MilestonePath, body: UpdateBody, response: { 200: Milestone } },
-  }, async (request) => {
-    const changes = givenAttributes(request.body);
-    return presentMilestone(await milestones.update(request.project.id, request.user!.id, request.params.milestone_id, changes));
-  });
+  api.put(
+    '/projects/:id/milestones/:milestone_id',
+    {
+      config: { project: 'admin_milestone' },
+      schema: { params: MilestonePath, body: UpdateBody, response: { 200: Milestone } },
+    },
+    async (request) => {
+      const changes = givenAttributes(request.body);
+      return presentMilestone(await milestones.update(request.project.id, request.user!.id, request.params.milestone_id, changes));
+    },
+  );
 }

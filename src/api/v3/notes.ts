@@ -47,52 +47,78 @@ export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void 
     const config = { project: ability } as const;
     const path = `/projects/:id/${kind}/:noteable_id/notes`;
 
-    api.get(path, {
-      config,
-      schema: { params: NoteablePath, querystring: PageQuery, response: { 200: Type.Array(Note) } },
-    }, async (request, reply) => {
-      const page = pageOf(request.query);
-      const { notes: list, total } = await notes.list(request.project, request.standing, kind, request.params.noteable_id, page);
-      setPageHeaders(request, reply, presenter.externalUrl, page, total);
-      return present(list);
-    });
+    api.get(
+      path,
+      {
+        config,
+        schema: { params: NoteablePath, querystring: PageQuery, response: { 200: Type.Array(Note) } },
+      },
+      async (request, reply) => {
+        const page = pageOf(request.query);
+        const { notes: list, total } = await notes.list(request.project, request.standing, kind, request.params.noteable_id, page);
+        setPageHeaders(request, reply, presenter.externalUrl, page, total);
+        return present(list);
+      },
+    );
 
-    api.get(`${path}/:note_id`, {
-      config,
-      schema: { params: NotePath, querystring: NoParams, response: { 200: Note } },
-    }, async (request) => presentOne(await notes.find(request.project, request.standing, kind, request.params.noteable_id, request.params.note_id)));
+    api.get(
+      `${path}/:note_id`,
+      {
+        config,
+        schema: { params: NotePath, querystring: NoParams, response: { 200: Note } },
+      },
+      async (request) =>
+        presentOne(await notes.find(request.project, request.standing, kind, request.params.noteable_id, request.params.note_id)),
+    );
 
     // A missing or blank body is 8.12's `required_attributes!` answer (`http/params.ts`). 8.12 answered an award (a body of one emoji only) with the award emoji, not a note.
-    api.post(path, {
-      config,
-      schema: { params: NoteablePath, body: CreateBody, response: { 201: Type.Union([Note, AwardEmoji]), 202: NoteCommands } },
-    }, async (request, reply) => {
-      const { body, created_at } = request.body;
-      const actor = request.user!;
-      const given = { body, createdAt: timeParam('created_at', created_at) };
-      // Notes on issues and merge requests may hold slash commands; a note of commands only is none (202).
-      const created: NoteOrCommands = kind === 'snippets'
-        ? await notes.create(request.project, request.standing, actor, kind, request.params.noteable_id, given)
-        : await slashCommands.createNote(request.project, request.standing, actor, kind, request.params.noteable_id, given);
-      if (created.commands) return reply.status(202).send(presentNoteCommands(created));
-      const answer = created.award ? presentAwardEmoji(created.award, new Map([[actor.id, actor]]), presenter) : await presentOne(created.note);
-      return reply.status(201).send(answer);
-    });
+    api.post(
+      path,
+      {
+        config,
+        schema: { params: NoteablePath, body: CreateBody, response: { 201: Type.Union([Note, AwardEmoji]), 202: NoteCommands } },
+      },
+      async (request, reply) => {
+        const { body, created_at } = request.body;
+        const actor = request.user!;
+        const given = { body, createdAt: timeParam('created_at', created_at) };
+        // Notes on issues and merge requests may hold slash commands; a note of commands only is none (202).
+        const created: NoteOrCommands =
+          kind === 'snippets'
+            ? await notes.create(request.project, request.standing, actor, kind, request.params.noteable_id, given)
+            : await slashCommands.createNote(request.project, request.standing, actor, kind, request.params.noteable_id, given);
+        if (created.commands) return reply.status(202).send(presentNoteCommands(created));
+        const answer = created.award
+          ? presentAwardEmoji(created.award, new Map([[actor.id, actor]]), presenter)
+          : await presentOne(created.note);
+        return reply.status(201).send(answer);
+      },
+    );
 
-    api.put(`${path}/:note_id`, {
-      config,
-      schema: { params: NotePath, body: UpdateBody, response: { 200: Note } },
-    }, async (request) => {
-      const { noteable_id, note_id } = request.params;
-      return presentOne(await notes.update(request.project, request.standing, request.user!, kind, noteable_id, note_id, request.body.body));
-    });
+    api.put(
+      `${path}/:note_id`,
+      {
+        config,
+        schema: { params: NotePath, body: UpdateBody, response: { 200: Note } },
+      },
+      async (request) => {
+        const { noteable_id, note_id } = request.params;
+        return presentOne(
+          await notes.update(request.project, request.standing, request.user!, kind, noteable_id, note_id, request.body.body),
+        );
+      },
+    );
 
-    api.delete(`${path}/:note_id`, {
-      config,
-      schema: { params: NotePath, querystring: NoParams, response: { 200: Note } },
-    }, async (request) => {
-      const { noteable_id, note_id } = request.params;
-      return presentOne(await notes.remove(request.project, request.standing, request.user!, kind, noteable_id, note_id));
-    });
+    api.delete(
+      `${path}/:note_id`,
+      {
+        config,
+        schema: { params: NotePath, querystring: NoParams, response: { 200: Note } },
+      },
+      async (request) => {
+        const { noteable_id, note_id } = request.params;
+        return presentOne(await notes.remove(request.project, request.standing, request.user!, kind, noteable_id, note_id));
+      },
+    );
   }
 }

@@ -21,35 +21,55 @@ const HookAttributes = Type.Object({
 export function projectHooksRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const hooks = services.projectHooks;
 
-  api.get('/projects/:id/hooks', {
-    config: { project: 'admin_project' },
-    schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(ProjectHook) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { hooks: list, total } = await hooks.list(request.project.id, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map(presentProjectHook);
-  });
+  api.get(
+    '/projects/:id/hooks',
+    {
+      config: { project: 'admin_project' },
+      schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(ProjectHook) } },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { hooks: list, total } = await hooks.list(request.project.id, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map(presentProjectHook);
+    },
+  );
 
-  api.get('/projects/:id/hooks/:hook_id', {
-    config: { project: 'admin_project' },
-    schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
-  }, async (request) => presentProjectHook(await hooks.find(request.project.id, request.params.hook_id)));
+  api.get(
+    '/projects/:id/hooks/:hook_id',
+    {
+      config: { project: 'admin_project' },
+      schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
+    },
+    async (request) => presentProjectHook(await hooks.find(request.project.id, request.params.hook_id)),
+  );
 
-  api.post('/projects/:id/hooks', {
-    config: { project: 'admin_project' },
-    schema: { params: ProjectId, body: HookAttributes, response: { 201: ProjectHook } },
-  }, async (request, reply) => reply.status(201).send(presentProjectHook(await hooks.create(request.project.id, request.body))));
+  api.post(
+    '/projects/:id/hooks',
+    {
+      config: { project: 'admin_project' },
+      schema: { params: ProjectId, body: HookAttributes, response: { 201: ProjectHook } },
+    },
+    async (request, reply) => reply.status(201).send(presentProjectHook(await hooks.create(request.project.id, request.body))),
+  );
 
-  api.put('/projects/:id/hooks/:hook_id', {
-    config: { project: 'admin_project' },
-    schema: { params: HookId, body: HookAttributes, response: { 200: ProjectHook } },
-  }, async (request) => presentProjectHook(await hooks.update(request.project.id, request.params.hook_id, request.body)));
+  api.put(
+    '/projects/:id/hooks/:hook_id',
+    {
+      config: { project: 'admin_project' },
+      schema: { params: HookId, body: HookAttributes, response: { 200: ProjectHook } },
+    },
+    async (request) => presentProjectHook(await hooks.update(request.project.id, request.params.hook_id, request.body)),
+  );
 
   // GitLab 8.12 answered the destroyed records as a raw array (token included); the
   // entity keeps the token unseen.
-  api.delete('/projects/:id/hooks/:hook_id', {
-    config: { project: 'admin_project' },
-    schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
-  }, async (request) => presentProjectHook(await hooks.delete(request.project.id, request.params.hook_id)));
+  api.delete(
+    '/projects/:id/hooks/:hook_id',
+    {
+      config: { project: 'admin_project' },
+      schema: { params: HookId, querystring: Type.Object({}), response: { 200: ProjectHook } },
+    },
+    async (request) => presentProjectHook(await hooks.delete(request.project.id, request.params.hook_id)),
+  );
 }

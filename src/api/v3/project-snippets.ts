@@ -41,45 +41,70 @@ export function projectSnippetsRoutes(api: Api, { services, presenter }: RouteDe
   };
   const presentOne = async (request: FastifyRequest, snippet: SnippetRow) => (await present(request, [snippet]))[0];
 
-  api.get('/projects/:id/snippets', {
-    config: readSnippets,
-    schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(ProjectSnippet) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { snippets, total } = await projectSnippets.list(request.project, request.standing, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return present(request, snippets);
-  });
+  api.get(
+    '/projects/:id/snippets',
+    {
+      config: readSnippets,
+      schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(ProjectSnippet) } },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { snippets, total } = await projectSnippets.list(request.project, request.standing, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return present(request, snippets);
+    },
+  );
 
-  api.get('/projects/:id/snippets/:snippet_id', {
-    config: readSnippets,
-    schema: { params: SnippetPath, querystring: NoParams, response: { 200: ProjectSnippet } },
-  }, async (request) => presentOne(request, await projectSnippets.find(request.project, request.standing, request.params.snippet_id)));
+  api.get(
+    '/projects/:id/snippets/:snippet_id',
+    {
+      config: readSnippets,
+      schema: { params: SnippetPath, querystring: NoParams, response: { 200: ProjectSnippet } },
+    },
+    async (request) => presentOne(request, await projectSnippets.find(request.project, request.standing, request.params.snippet_id)),
+  );
 
-  api.post('/projects/:id/snippets', {
-    config: { project: 'create_project_snippet' },
-    schema: { params: ProjectId, body: SnippetBody, response: { 201: ProjectSnippet } },
-  }, async (request, reply) => {
-    const created = await projectSnippets.create(request.project, request.standing, request.body);
-    return reply.status(201).send(await presentOne(request, created));
-  });
+  api.post(
+    '/projects/:id/snippets',
+    {
+      config: { project: 'create_project_snippet' },
+      schema: { params: ProjectId, body: SnippetBody, response: { 201: ProjectSnippet } },
+    },
+    async (request, reply) => {
+      const created = await projectSnippets.create(request.project, request.standing, request.body);
+      return reply.status(201).send(await presentOne(request, created));
+    },
+  );
 
-  api.put('/projects/:id/snippets/:snippet_id', {
-    config: readSnippets,
-    schema: { params: SnippetPath, body: SnippetBody, response: { 200: ProjectSnippet } },
-  }, async (request) => presentOne(request, await projectSnippets.update(request.project, request.standing, request.params.snippet_id, request.body)));
+  api.put(
+    '/projects/:id/snippets/:snippet_id',
+    {
+      config: readSnippets,
+      schema: { params: SnippetPath, body: SnippetBody, response: { 200: ProjectSnippet } },
+    },
+    async (request) =>
+      presentOne(request, await projectSnippets.update(request.project, request.standing, request.params.snippet_id, request.body)),
+  );
 
   // 8.12 answered the removed record itself, every column of it.
-  api.delete('/projects/:id/snippets/:snippet_id', {
-    config: readSnippets,
-    schema: { params: SnippetPath, querystring: NoParams, response: { 200: SnippetRecord } },
-  }, async (request) => presentSnippetRecord(await projectSnippets.delete(request.project, request.standing, request.params.snippet_id)));
+  api.delete(
+    '/projects/:id/snippets/:snippet_id',
+    {
+      config: readSnippets,
+      schema: { params: SnippetPath, querystring: NoParams, response: { 200: SnippetRecord } },
+    },
+    async (request) => presentSnippetRecord(await projectSnippets.delete(request.project, request.standing, request.params.snippet_id)),
+  );
 
-  api.get('/projects/:id/snippets/:snippet_id/raw', {
-    config: readSnippets,
-    schema: { params: SnippetPath, querystring: NoParams, response: RawResponse },
-  }, async (request, reply) => {
-    const snippet = await projectSnippets.find(request.project, request.standing, request.params.snippet_id);
-    return reply.type('text/plain; charset=utf-8').send(snippet.content);
-  });
+  api.get(
+    '/projects/:id/snippets/:snippet_id/raw',
+    {
+      config: readSnippets,
+      schema: { params: SnippetPath, querystring: NoParams, response: RawResponse },
+    },
+    async (request, reply) => {
+      const snippet = await projectSnippets.find(request.project, request.standing, request.params.snippet_id);
+      return reply.type('text/plain; charset=utf-8').send(snippet.content);
+    },
+  );
 }

@@ -64,7 +64,13 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     return list.map((project) => presentProject(project, details, presenter, { withAccess }));
   }
 
-  async function listRoute(request: FastifyRequest, reply: FastifyReply, scope: ProjectListScope, withAccess: boolean, searchTerm?: string) {
+  async function listRoute(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: ProjectListScope,
+    withAccess: boolean,
+    searchTerm?: string,
+  ) {
     const query = request.query as ListQuery;
     const search = searchTerm ?? query.search;
     const page = pageOf(query);
@@ -80,7 +86,12 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
       limit: page.limit,
     });
     setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-    if (query.simple) return sendAs(reply, BasicProjectList, result.projects.map((project) => presentBasicProject(project, presenter)));
+    if (query.simple)
+      return sendAs(
+        reply,
+        BasicProjectList,
+        result.projects.map((project) => presentBasicProject(project, presenter)),
+      );
     return sendAs(reply, ProjectList, await presentList(result.projects, request.user!, withAccess));
   }
 
@@ -89,78 +100,122 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   api.get('/projects/owned', { schema: listSchema }, (request, reply) => listRoute(request, reply, 'owned', true));
   api.get('/projects/starred', { schema: listSchema }, (request, reply) => listRoute(request, reply, 'starred', false));
   api.get('/projects/all', { config: { access: 'admin' }, schema: listSchema }, (request, reply) => listRoute(request, reply, 'all', true));
-  api.get('/projects/search/:query', {
-    schema: { params: Type.Object({ query: Type.String() }), querystring: ListQuery, response: { 200: ProjectOrBasicList } },
-  }, (request, reply) => listRoute(request, reply, 'visible', false, request.params.query));
-
-  api.get('/projects/:id', { config: { project: 'read_project' }, schema: { params: ProjectId, response: { 200: Project } } }, async (request) =>
-    presentOne(request.project, request.user, can(request.standing, 'admin_project')),
+  api.get(
+    '/projects/search/:query',
+    {
+      schema: { params: Type.Object({ query: Type.String() }), querystring: ListQuery, response: { 200: ProjectOrBasicList } },
+    },
+    (request, reply) => listRoute(request, reply, 'visible', false, request.params.query),
   );
 
-  api.get('/projects/:id/events', {
-    config: { project: 'read_project' },
-    schema: { params: ProjectId, querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }), response: { 200: Type.Array(Event) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { events, total } = await services.events.list(request.project.id, request.standing, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    const notes = await services.events.notesOf(events);
-    const authorIds = [...events.map((event) => event.author_id), ...[...notes.values()].map((note) => note.author_id)];
-    const authors = await services.users.findMany(authorIds.filter((id): id is number => id !== null));
-    return events.map((event) => presentEvent(event, authors, notes, presenter));
-  });
+  api.get(
+    '/projects/:id',
+    { config: { project: 'read_project' }, schema: { params: ProjectId, response: { 200: Project } } },
+    async (request) => presentOne(request.project, request.user, can(request.standing, 'admin_project')),
+  );
 
-  api.post('/projects', {
-    schema: {
-      body: Type.Object({
-        name: Type.String(),
-        path: Type.Optional(Type.String()),
-        namespace_id: Type.Optional(RecordId),
-        import_url: Type.Optional(TextString()),
-        ...projectAttributes,
-      }),
-      response: { 201: Project },
+  api.get(
+    '/projects/:id/events',
+    {
+      config: { project: 'read_project' },
+      schema: {
+        params: ProjectId,
+        querystring: Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+        response: { 200: Type.Array(Event) },
+      },
     },
-  }, async (request, reply) => {
-    const { namespace_id, ...attributes } = givenAttributes(request.body);
-    const project = await projects.create(request.user!, attributes as ProjectAttributes, namespace_id);
-    return reply.status(201).send(await presentOne(project, request.user, true));
-  });
-
-  api.post('/projects/user/:user_id', {
-    config: { access: 'admin' },
-    schema: {
-      params: Type.Object({ user_id: RecordId }),
-      body: Type.Object({ name: Type.Optional(Type.String()), default_branch: Type.Optional(Type.String()), import_url: Type.Optional(TextString()), ...projectAttributes }),
-      response: { 201: Project },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { events, total } = await services.events.list(request.project.id, request.standing, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      const notes = await services.events.notesOf(events);
+      const authorIds = [...events.map((event) => event.author_id), ...[...notes.values()].map((note) => note.author_id)];
+      const authors = await services.users.findMany(authorIds.filter((id): id is number => id !== null));
+      return events.map((event) => presentEvent(event, authors, notes, presenter));
     },
-  }, async (request, reply) => {
-    const owner = await services.users.findById(request.params.user_id);
-    if (!owner) throw recordNotFound();
-    const project = await projects.createForUser(request.user!, owner, givenAttributes(request.body) as ProjectAttributes);
-    return reply.status(201).send(await presentOne(project, request.user, true));
-  });
+  );
 
-  api.put('/projects/:id', {
-    schema: {
-      params: ProjectId,
-      body: Type.Object({ name: Type.Optional(Type.String()), path: Type.Optional(Type.String()), default_branch: Type.Optional(Type.String()), ...projectAttributes }),
-      response: { 200: Project },
+  api.post(
+    '/projects',
+    {
+      schema: {
+        body: Type.Object({
+          name: Type.String(),
+          path: Type.Optional(Type.String()),
+          namespace_id: Type.Optional(RecordId),
+          import_url: Type.Optional(TextString()),
+          ...projectAttributes,
+        }),
+        response: { 201: Project },
+      },
     },
-  }, async (request) => {
-    const { project, standing } = await projects.findReadable(request.params.id, request.user);
-    const updated = await projects.update(project, standing, request.user!, givenAttributes(request.body) as ProjectAttributes);
-    return presentOne(updated, request.user, true);
-  });
+    async (request, reply) => {
+      const { namespace_id, ...attributes } = givenAttributes(request.body);
+      const project = await projects.create(request.user!, attributes as ProjectAttributes, namespace_id);
+      return reply.status(201).send(await presentOne(project, request.user, true));
+    },
+  );
 
-  api.post('/projects/fork/:id', {
-    config: { project: 'read_project' },
-    schema: { params: ProjectId, body: Type.Object({ namespace: Type.Optional(Type.Union([Type.String(), Type.Integer()])) }), response: { 201: Project } },
-  }, async (request, reply) => {
-    const namespace = request.body.namespace === undefined ? undefined : String(request.body.namespace);
-    const fork = await projects.fork(request.project, request.standing, request.user!, namespace);
-    return reply.status(201).send(await presentOne(fork, request.user, true));
-  });
+  api.post(
+    '/projects/user/:user_id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: Type.Object({ user_id: RecordId }),
+        body: Type.Object({
+          name: Type.Optional(Type.String()),
+          default_branch: Type.Optional(Type.String()),
+          import_url: Type.Optional(TextString()),
+          ...projectAttributes,
+        }),
+        response: { 201: Project },
+      },
+    },
+    async (request, reply) => {
+      const owner = await services.users.findById(request.params.user_id);
+      if (!owner) throw recordNotFound();
+      const project = await projects.createForUser(request.user!, owner, givenAttributes(request.body) as ProjectAttributes);
+      return reply.status(201).send(await presentOne(project, request.user, true));
+    },
+  );
+
+  api.put(
+    '/projects/:id',
+    {
+      schema: {
+        params: ProjectId,
+        body: Type.Object({
+          name: Type.Optional(Type.String()),
+          path: Type.Optional(Type.String()),
+          default_branch: Type.Optional(Type.String()),
+          ...projectAttributes,
+        }),
+        response: { 200: Project },
+      },
+    },
+    async (request) => {
+      const { project, standing } = await projects.findReadable(request.params.id, request.user);
+      const updated = await projects.update(project, standing, request.user!, givenAttributes(request.body) as ProjectAttributes);
+      return presentOne(updated, request.user, true);
+    },
+  );
+
+  api.post(
+    '/projects/fork/:id',
+    {
+      config: { project: 'read_project' },
+      schema: {
+        params: ProjectId,
+        body: Type.Object({ namespace: Type.Optional(Type.Union([Type.String(), Type.Integer()])) }),
+        response: { 201: Project },
+      },
+    },
+    async (request, reply) => {
+      const namespace = request.body.namespace === undefined ? undefined : String(request.body.namespace);
+      const fork = await projects.fork(request.project, request.standing, request.user!, namespace);
+      return reply.status(201).send(await presentOne(fork, request.user, true));
+    },
+  );
 
   api.post('/projects/:id/star', { schema: { params: ProjectId, response: { 201: Project } } }, async (request, reply) => {
     const { project } = await projects.findReadable(request.params.id, request.user);
@@ -172,7 +227,10 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     return presentOne(await projects.unstar(project, request.user!), request.user, false);
   });
 
-  for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
+  for (const [action, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
     api.post(`/projects/:id/${action}`, { schema: { params: ProjectId, response: { 201: Project } } }, async (request, reply) => {
       const { project, standing } = await projects.findReadable(request.params.id, request.user);
       return reply.status(201).send(await presentOne(await projects.setArchived(project, standing, archived), request.user, false));
@@ -187,19 +245,27 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
   });
 
   const GroupLink = Type.Object({ id: Type.Integer(), project_id: Type.Integer(), group_id: Type.Integer(), group_access: Type.Integer() });
-  api.post('/projects/:id/share', {
-    config: { project: 'admin_project' },
-    schema: { params: ProjectId, body: Type.Object({ group_id: RecordId, group_access: Type.Integer() }), response: { 201: GroupLink } },
-  }, async (request, reply) => {
-    const link = await projects.share(request.project, request.standing, request.body.group_id, request.body.group_access);
-    return reply.status(201).send(link);
-  });
+  api.post(
+    '/projects/:id/share',
+    {
+      config: { project: 'admin_project' },
+      schema: { params: ProjectId, body: Type.Object({ group_id: RecordId, group_access: Type.Integer() }), response: { 201: GroupLink } },
+    },
+    async (request, reply) => {
+      const link = await projects.share(request.project, request.standing, request.body.group_id, request.body.group_access);
+      return reply.status(201).send(link);
+    },
+  );
 
-  api.delete('/projects/:id/share/:group_id', {
-    schema: { params: Type.Object({ id: Type.String(), group_id: RecordId }), response: { 200: Type.Null() } },
-  }, async (request, reply) => {
-    const { project, standing } = await projects.findReadable(request.params.id, request.user);
-    await projects.unshare(project, standing, request.params.group_id);
-    return reply.status(200).send(null);
-  });
+  api.delete(
+    '/projects/:id/share/:group_id',
+    {
+      schema: { params: Type.Object({ id: Type.String(), group_id: RecordId }), response: { 200: Type.Null() } },
+    },
+    async (request, reply) => {
+      const { project, standing } = await projects.findReadable(request.params.id, request.user);
+      await projects.unshare(project, standing, request.params.group_id);
+      return reply.status(200).send(null);
+    },
+  );
 }

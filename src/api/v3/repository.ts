@@ -45,39 +45,58 @@ function sendRaw(reply: FastifyReply, blob: RawBlob) {
 /** `attachment; filename="…"`, with an RFC 5987 form when the name is not plain ASCII. */
 function attachment(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return ascii === fileName ? `attachment; filename="${fileName}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return ascii === fileName
+    ? `attachment; filename="${fileName}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
 export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
   const reads = services.repositoryReads;
 
-  api.get('/projects/:id/repository/tree', {
-    config: read,
-    schema: {
-      params: ProjectId,
-      querystring: Type.Object({ path: Type.Optional(FilePathString()), ref_name: Type.Optional(Type.String()) }),
-      response: { 200: Type.Array(RepoTreeObject) },
+  api.get(
+    '/projects/:id/repository/tree',
+    {
+      config: read,
+      schema: {
+        params: ProjectId,
+        querystring: Type.Object({ path: Type.Optional(FilePathString()), ref_name: Type.Optional(Type.String()) }),
+        response: { 200: Type.Array(RepoTreeObject) },
+      },
     },
-  }, async (request) => {
-    const entries = await reads.tree(request.project, { ref: request.query.ref_name, path: request.query.path });
-    return entries.map(presentTreeObject);
-  });
+    async (request) => {
+      const entries = await reads.tree(request.project, { ref: request.query.ref_name, path: request.query.path });
+      return entries.map(presentTreeObject);
+    },
+  );
 
   // GitLab answered both paths with the same raw file.
   for (const path of ['/projects/:id/repository/blobs/:sha', '/projects/:id/repository/commits/:sha/blob']) {
-    api.get(path, {
-      config: read,
-      schema: { params: ProjectSha, querystring: Type.Object({ filepath: FilePathString() }), response: RawBytes },
-    }, async (request, reply) => sendRaw(reply, await reads.blobAt(request.project, request.params.sha, request.query.filepath)));
+    api.get(
+      path,
+      {
+        config: read,
+        schema: { params: ProjectSha, querystring: Type.Object({ filepath: FilePathString() }), response: RawBytes },
+      },
+      async (request, reply) => sendRaw(reply, await reads.blobAt(request.project, request.params.sha, request.query.filepath)),
+    );
   }
 
-  api.get('/projects/:id/repository/raw_blobs/:sha', {
-    config: read,
-    schema: { params: ProjectSha, response: RawBytes },
-  }, async (request, reply) => sendRaw(reply, await reads.rawBlob(request.project, request.params.sha)));
+  api.get(
+    '/projects/:id/repository/raw_blobs/:sha',
+    {
+      config: read,
+      schema: { params: ProjectSha, response: RawBytes },
+    },
+    async (request, reply) => sendRaw(reply, await reads.rawBlob(request.project, request.params.sha)),
+  );
 
   const ArchiveQuery = Type.Object({ sha: Type.Optional(Type.String()), format: Type.Optional(Type.String()) });
-  const archiveHandler = async (project: Project, query: { sha?: string; format?: string }, extension: string | undefined, reply: FastifyReply) => {
+  const archiveHandler = async (
+    project: Project,
+    query: { sha?: string; format?: string },
+    extension: string | undefined,
+    reply: FastifyReply,
+  ) => {
     const archive = await reads.archive(project, { sha: query.sha, format: extension ?? query.format });
     return reply
       .type(archive.contentType)
@@ -87,38 +106,54 @@ export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
       .send(archive.stream);
   };
 
-  api.get('/projects/:id/repository/archive', {
-    config: read,
-    schema: { params: ProjectId, querystring: ArchiveQuery, response: RawBytes },
-  }, async (request, reply) => archiveHandler(request.project, request.query, undefined, reply));
+  api.get(
+    '/projects/:id/repository/archive',
+    {
+      config: read,
+      schema: { params: ProjectId, querystring: ArchiveQuery, response: RawBytes },
+    },
+    async (request, reply) => archiveHandler(request.project, request.query, undefined, reply),
+  );
 
   // `archive.zip`, `archive.tar.bz2` …: the extension picks the format, as GitLab's route did.
-  api.get('/projects/:id/repository/archive.:format', {
-    config: read,
-    schema: { params: Type.Object({ id: Type.String(), format: Type.String() }), querystring: ArchiveQuery, response: RawBytes },
-  }, async (request, reply) => {
-    if (!ARCHIVE_EXTENSIONS.has(request.params.format.toLowerCase())) throw notFound();
-    return archiveHandler(request.project, request.query, request.params.format, reply);
-  });
+  api.get(
+    '/projects/:id/repository/archive.:format',
+    {
+      config: read,
+      schema: { params: Type.Object({ id: Type.String(), format: Type.String() }), querystring: ArchiveQuery, response: RawBytes },
+    },
+    async (request, reply) => {
+      if (!ARCHIVE_EXTENSIONS.has(request.params.format.toLowerCase())) throw notFound();
+      return archiveHandler(request.project, request.query, request.params.format, reply);
+    },
+  );
 
-  api.get('/projects/:id/repository/compare', {
-    config: read,
-    schema: { params: ProjectId, querystring: Type.Object({ from: Type.String(), to: Type.String() }), response: { 200: Compare } },
-  }, async (request, reply) => {
-    const result = await reads.compare(request.project, request.query.from, request.query.to);
-    // A comparison can run to megabytes of JSON: it is serialized once per kept comparison.
-    let body = compareBodies.get(result);
-    if (body === undefined) {
-      body = Buffer.from(reply.serialize(presentCompare(result)) as string);
-      compareBodies.set(result, body);
-    }
-    // Bytes go out as they are: Fastify serializes only objects.
-    return reply.type('application/json; charset=utf-8').send(body as never);
-  });
+  api.get(
+    '/projects/:id/repository/compare',
+    {
+      config: read,
+      schema: { params: ProjectId, querystring: Type.Object({ from: Type.String(), to: Type.String() }), response: { 200: Compare } },
+    },
+    async (request, reply) => {
+      const result = await reads.compare(request.project, request.query.from, request.query.to);
+      // A comparison can run to megabytes of JSON: it is serialized once per kept comparison.
+      let body = compareBodies.get(result);
+      if (body === undefined) {
+        body = Buffer.from(reply.serialize(presentCompare(result)) as string);
+        compareBodies.set(result, body);
+      }
+      // Bytes go out as they are: Fastify serializes only objects.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
+  );
 
   // Not paginated (GitLab listed them all).
-  api.get('/projects/:id/repository/contributors', {
-    config: read,
-    schema: { params: ProjectId, response: { 200: Type.Array(Contributor) } },
-  }, async (request) => (await reads.contributors(request.project)).map(presentContributor));
+  api.get(
+    '/projects/:id/repository/contributors',
+    {
+      config: read,
+      schema: { params: ProjectId, response: { 200: Type.Array(Contributor) } },
+    },
+    async (request) => (await reads.contributors(request.project)).map(presentContributor),
+  );
 }

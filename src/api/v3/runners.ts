@@ -34,12 +34,16 @@ export function runnersRoutes(api: Api, { services, presenter }: RouteDeps): voi
     return list.map(presentRunner);
   });
 
-  api.get('/runners/all', { config: { access: 'admin' }, schema: { querystring: ListQuery, response: { 200: Type.Array(Runner) } } }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { runners: list, total } = await runners.listAll(request.query.scope, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map(presentRunner);
-  });
+  api.get(
+    '/runners/all',
+    { config: { access: 'admin' }, schema: { querystring: ListQuery, response: { 200: Type.Array(Runner) } } },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { runners: list, total } = await runners.listAll(request.query.scope, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map(presentRunner);
+    },
+  );
 
   api.get('/runners/:id', { schema: { params: RunnerPath, querystring: NoParams, response: { 200: RunnerDetails } } }, async (request) =>
     presentRunnerDetails(await runners.details(request.user!, request.params.id), presenter),
@@ -63,22 +67,32 @@ export function runnersRoutes(api: Api, { services, presenter }: RouteDeps): voi
     presentRunner(await runners.remove(request.user!, request.params.id)),
   );
 
-  api.get('/projects/:id/runners', { config: adminProject, schema: { params: ProjectPath, querystring: ListQuery, response: { 200: Type.Array(Runner) } } }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { runners: list, total } = await runners.listForProject(request.project.id, request.query.scope, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map(presentRunner);
-  });
+  api.get(
+    '/projects/:id/runners',
+    { config: adminProject, schema: { params: ProjectPath, querystring: ListQuery, response: { 200: Type.Array(Runner) } } },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { runners: list, total } = await runners.listForProject(request.project.id, request.query.scope, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map(presentRunner);
+    },
+  );
 
-  api.post('/projects/:id/runners', {
-    config: adminProject,
-    schema: { params: ProjectPath, body: Type.Object({ runner_id: Type.String() }), response: { 201: Runner } },
-  }, async (request, reply) => {
-    const runner = await runners.enable(request.user!, request.project.id, request.body.runner_id);
-    return reply.status(201).send(presentRunner(runner));
-  });
+  api.post(
+    '/projects/:id/runners',
+    {
+      config: adminProject,
+      schema: { params: ProjectPath, body: Type.Object({ runner_id: Type.String() }), response: { 201: Runner } },
+    },
+    async (request, reply) => {
+      const runner = await runners.enable(request.user!, request.project.id, request.body.runner_id);
+      return reply.status(201).send(presentRunner(runner));
+    },
+  );
 
-  api.delete('/projects/:id/runners/:runner_id', { config: adminProject, schema: { params: ProjectRunnerPath, querystring: NoParams, response: { 200: Runner } } }, async (request) =>
-    presentRunner(await runners.disable(request.project.id, request.params.runner_id)),
+  api.delete(
+    '/projects/:id/runners/:runner_id',
+    { config: adminProject, schema: { params: ProjectRunnerPath, querystring: NoParams, response: { 200: Runner } } },
+    async (request) => presentRunner(await runners.disable(request.project.id, request.params.runner_id)),
   );
 }

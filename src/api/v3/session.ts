@@ -4,20 +4,28 @@ import { NameString } from './params';
 import { UserLogin, presentUserFull } from './entities/user';
 
 export function sessionRoutes(api: Api, { services, presenter }: RouteDeps): void {
-  api.post('/session', {
-    config: { access: 'public' },
-    schema: {
-      body: Type.Object({ login: Type.Optional(NameString()), email: Type.Optional(NameString()), password: Type.Optional(NameString()) }),
-      response: { 201: UserLogin },
+  api.post(
+    '/session',
+    {
+      config: { access: 'public' },
+      schema: {
+        body: Type.Object({
+          login: Type.Optional(NameString()),
+          email: Type.Optional(NameString()),
+          password: Type.Optional(NameString()),
+        }),
+        response: { 201: UserLogin },
+      },
     },
-  }, async (request, reply) => {
-    const { login, email, password } = request.body;
-    const user = await services.users.login(email || login, password);
-    const extras = await services.users.profileExtras(user.id);
-    return reply.status(201).send(
-      Object.assign(presentUserFull(user, extras, presenter), {
-        private_token: services.users.privateToken(user),
-      }),
-    );
-  });
+    async (request, reply) => {
+      const { login, email, password } = request.body;
+      const user = await services.users.login(email || login, password);
+      const extras = await services.users.profileExtras(user.id);
+      return reply.status(201).send(
+        Object.assign(presentUserFull(user, extras, presenter), {
+          private_token: services.users.privateToken(user),
+        }),
+      );
+    },
+  );
 }

@@ -47,13 +47,21 @@ const SettingsChanges = Type.Object({
 const config = { access: 'admin' } as const;
 
 export function settingsRoutes(api: Api, { services }: RouteDeps): void {
-  api.get('/application/settings', {
-    config,
-    schema: { response: { 200: ApplicationSetting } },
-  }, async () => presentSettings(await services.settings.get()));
+  api.get(
+    '/application/settings',
+    {
+      config,
+      schema: { response: { 200: ApplicationSetting } },
+    },
+    async () => presentSettings(await services.settings.get()),
+  );
 
-  api.put('/application/settings', {
-    config,
-    schema: { body: SettingsChanges, response: { 200: ApplicationSetting } },
-  }, async (request) => presentSettings(await services.settings.update(request.body as SettingChanges)));
+  api.put(
+    '/application/settings',
+    {
+      config,
+      schema: { body: SettingsChanges, response: { 200: ApplicationSetting } },
+    },
+    async (request) => presentSettings(await services.settings.update(request.body as SettingChanges)),
+  );
 }

@@ -15,37 +15,57 @@ export function triggersRoutes(api: Api, { services, presenter }: RouteDeps): vo
   const triggers = services.triggers;
 
   // No user: the trigger token is the credential, so the project is looked up by the service, not the guard.
-  api.post('/projects/:id/trigger/builds', {
-    config: { access: 'public' },
-    schema: { params: ProjectId, body: TriggerBody, response: { 201: TriggerRequest } },
-  }, async (request, reply) => {
-    const { ref, token } = request.body;
-    const triggered = await triggers.trigger(request.params.id, { ref, token, variables: hashParam(request.body, 'variables') });
-    return reply.status(201).send(presentTriggerRequest(triggered));
-  });
+  api.post(
+    '/projects/:id/trigger/builds',
+    {
+      config: { access: 'public' },
+      schema: { params: ProjectId, body: TriggerBody, response: { 201: TriggerRequest } },
+    },
+    async (request, reply) => {
+      const { ref, token } = request.body;
+      const triggered = await triggers.trigger(request.params.id, { ref, token, variables: hashParam(request.body, 'variables') });
+      return reply.status(201).send(presentTriggerRequest(triggered));
+    },
+  );
 
-  api.get('/projects/:id/triggers', {
-    config: { project: 'admin_build' },
-    schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Trigger) } },
-  }, async (request, reply) => {
-    const page = pageOf(request.query);
-    const { triggers: list, total } = await triggers.list(request.project.id, page);
-    setPageHeaders(request, reply, presenter.externalUrl, page, total);
-    return list.map(presentTrigger);
-  });
+  api.get(
+    '/projects/:id/triggers',
+    {
+      config: { project: 'admin_build' },
+      schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Trigger) } },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { triggers: list, total } = await triggers.list(request.project.id, page);
+      setPageHeaders(request, reply, presenter.externalUrl, page, total);
+      return list.map(presentTrigger);
+    },
+  );
 
-  api.get('/projects/:id/triggers/:token', {
-    config: { project: 'admin_build' },
-    schema: { params: TriggerToken, querystring: Type.Object({}), response: { 200: Trigger } },
-  }, async (request) => presentTrigger(await triggers.find(request.project.id, request.params.token)));
+  api.get(
+    '/projects/:id/triggers/:token',
+    {
+      config: { project: 'admin_build' },
+      schema: { params: TriggerToken, querystring: Type.Object({}), response: { 200: Trigger } },
+    },
+    async (request) => presentTrigger(await triggers.find(request.project.id, request.params.token)),
+  );
 
-  api.post('/projects/:id/triggers', {
-    config: { project: 'admin_build' },
-    schema: { params: ProjectId, body: Type.Object({}), response: { 201: Trigger } },
-  }, async (request, reply) => reply.status(201).send(presentTrigger(await triggers.create(request.project.id))));
+  api.post(
+    '/projects/:id/triggers',
+    {
+      config: { project: 'admin_build' },
+      schema: { params: ProjectId, body: Type.Object({}), response: { 201: Trigger } },
+    },
+    async (request, reply) => reply.status(201).send(presentTrigger(await triggers.create(request.project.id))),
+  );
 
-  api.delete('/projects/:id/triggers/:token', {
-    config: { project: 'admin_build' },
-    schema: { params: TriggerToken, querystring: Type.Object({}), response: { 200: Trigger } },
-  }, async (request) => presentTrigger(await triggers.delete(request.project.id, request.params.token)));
+  api.delete(
+    '/projects/:id/triggers/:token',
+    {
+      config: { project: 'admin_build' },
+      schema: { params: TriggerToken, querystring: Type.Object({}), response: { 200: Trigger } },
+    },
+    async (request) => presentTrigger(await triggers.delete(request.project.id, request.params.token)),
+  );
 }

@@ -52,67 +52,110 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
 
   const full = async (user: UserRow) => presentUserFull(user, await users.profileExtras(user.id), presenter);
 
-  api.get('/users', {
-    schema: {
-      querystring: Type.Object({
-        search: Type.Optional(NameString()),
-        username: Type.Optional(NameString()),
-        active: Type.Optional(Type.Any()),
-        page: Type.Optional(Type.Any()),
-        per_page: Type.Optional(Type.Any()),
-      }),
-      response: { 200: Type.Array(Type.Union([UserFull, UserBasic])) },
+  api.get(
+    '/users',
+    {
+      schema: {
+        querystring: Type.Object({
+          search: Type.Optional(NameString()),
+          username: Type.Optional(NameString()),
+          active: Type.Optional(Type.Any()),
+          page: Type.Optional(Type.Any()),
+          per_page: Type.Optional(Type.Any()),
+        }),
+        response: { 200: Type.Array(Type.Union([UserFull, UserBasic])) },
+      },
     },
-  }, async (request, reply) => {
-    const { search, username, active } = request.query;
-    // `username` is an exact look-up and is not paginated.
-    const page = username !== undefined ? { page: 1, perPage: 1000, offset: 0, limit: 1000 } : pageOf(request.query);
-    const result = await users.list({ search, username, active: active !== undefined && active !== '', offset: page.offset, limit: page.limit });
-    if (username === undefined) setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-    if (!seesUserDetails(request.user!)) return sendAs(reply, UserBasicList, result.users.map((user) => presentUserBasic(user, presenter)));
-    const identities = await users.identities(result.users.map((user) => user.id));
-    return sendAs(reply, UserFullList, result.users.map((user) => presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects: 0 }, presenter)));
-  });
+    async (request, reply) => {
+      const { search, username, active } = request.query;
+      // `username` is an exact look-up and is not paginated.
+      const page = username !== undefined ? { page: 1, perPage: 1000, offset: 0, limit: 1000 } : pageOf(request.query);
+      const result = await users.list({
+        search,
+        username,
+        active: active !== undefined && active !== '',
+        offset: page.offset,
+        limit: page.limit,
+      });
+      if (username === undefined) setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
+      if (!seesUserDetails(request.user!))
+        return sendAs(
+          reply,
+          UserBasicList,
+          result.users.map((user) => presentUserBasic(user, presenter)),
+        );
+      const identities = await users.identities(result.users.map((user) => user.id));
+      return sendAs(
+        reply,
+        UserFullList,
+        result.users.map((user) => presentUserFull(user, { identities: identities.get(user.id) ?? [], personalProjects: 0 }, presenter)),
+      );
+    },
+  );
 
-  api.get('/users/:id', {
-    schema: { params: UserId, response: { 200: Type.Union([UserFull, User]) } },
-  }, async (request) => {
-    const user = await users.findById(request.params.id);
-    if (!user) throw recordNotFound();
-    return seesUserDetails(request.user!) ? full(user) : presentUser(user, presenter);
-  });
+  api.get(
+    '/users/:id',
+    {
+      schema: { params: UserId, response: { 200: Type.Union([UserFull, User]) } },
+    },
+    async (request) => {
+      const user = await users.findById(request.params.id);
+      if (!user) throw recordNotFound();
+      return seesUserDetails(request.user!) ? full(user) : presentUser(user, presenter);
+    },
+  );
 
-  api.post('/users', {
-    config: { access: 'admin' },
-    schema: { body: CreateUser, response: { 201: UserFull } },
-  }, async (request, reply) => {
-    const user = await users.create(request.body as UserAttributes & typeof request.body);
-    return reply.status(201).send(await full(user));
-  });
+  api.post(
+    '/users',
+    {
+      config: { access: 'admin' },
+      schema: { body: CreateUser, response: { 201: UserFull } },
+    },
+    async (request, reply) => {
+      const user = await users.create(request.body as UserAttributes & typeof request.body);
+      return reply.status(201).send(await full(user));
+    },
+  );
 
-  api.put('/users/:id', {
-    config: { access: 'admin' },
-    schema: { params: UserId, body: UpdateUser, response: { 200: UserFull } },
-  }, async (request) => full(await users.update(request.params.id, givenAttributes(request.body))));
+  api.put(
+    '/users/:id',
+    {
+      config: { access: 'admin' },
+      schema: { params: UserId, body: UpdateUser, response: { 200: UserFull } },
+    },
+    async (request) => full(await users.update(request.params.id, givenAttributes(request.body))),
+  );
 
   // The spec: 200 always, with the user as body only when it was deleted.
-  api.delete('/users/:id', {
-    config: { access: 'admin' },
-    schema: { params: UserId, response: { 200: Type.Union([UserFull, Type.Null()]) } },
-  }, async (request) => {
-    const user = await users.delete(request.params.id);
-    return user ? presentUserFull(user, { identities: [], personalProjects: 0 }, presenter) : null;
-  });
+  api.delete(
+    '/users/:id',
+    {
+      config: { access: 'admin' },
+      schema: { params: UserId, response: { 200: Type.Union([UserFull, Type.Null()]) } },
+    },
+    async (request) => {
+      const user = await users.delete(request.params.id);
+      return user ? presentUserFull(user, { identities: [], personalProjects: 0 }, presenter) : null;
+    },
+  );
 
-  api.put('/users/:id/block', {
-    config: { access: 'admin' },
-    schema: { params: UserId, response: { 200: Type.Boolean() } },
-  }, async (request) => users.setBlocked(request.params.id, true));
+  api.put(
+    '/users/:id/block',
+    {
+      config: { access: 'admin' },
+      schema: { params: UserId, response: { 200: Type.Boolean() } },
+    },
+    async (request) => users.setBlocked(request.params.id, true),
+  );
 
-  api.put('/users/:id/unblock', {
-    config: { access: 'admin' },
-    schema: { params: UserId, response: { 200: Type.Boolean() } },
-  }, async (request) => users.setBlocked(request.params.id, false));
+  api.put(
+    '/users/:id/unblock',
+    {
+      config: { access: 'admin' },
+      schema: { params: UserId, response: { 200: Type.Boolean() } },
+    },
+    async (request) => users.setBlocked(request.params.id, false),
+  );
 
   api.get('/user', { schema: { response: { 200: UserFull } } }, async (request) => full(request.user!));
 }

@@ -21,7 +21,14 @@ Exits 1 when a check fails.`,
   async run() {
     const config = loadConfig();
     announceInstance('forge admin check', config);
-    const results = [await checkGit(), await checkDatabase(config), checkDataDir(config), checkFreeDisk(config), checkSecretKey(config), await checkSmtp(config)];
+    const results = [
+      await checkGit(),
+      await checkDatabase(config),
+      checkDataDir(config),
+      checkFreeDisk(config),
+      checkSecretKey(config),
+      await checkSmtp(config),
+    ];
     for (const result of results) process.stdout.write(`${MARK[result.state]}  ${result.name}: ${result.detail}\n`);
     const failed = results.filter((result) => result.state === 'fail').length;
     process.stdout.write(failed === 0 ? 'all checks passed\n' : `${failed} check(s) failed\n`);

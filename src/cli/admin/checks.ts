@@ -33,7 +33,10 @@ export async function checkGit(): Promise<CheckResult> {
   try {
     version = (await gitText(null, ['--version'])).trim();
   } catch (error) {
-    return fail('git', `cannot run git (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): install git ${GIT_NEEDED.join('.')} or later`);
+    return fail(
+      'git',
+      `cannot run git (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): install git ${GIT_NEEDED.join('.')} or later`,
+    );
   }
   const [major = 0, minor = 0] = (version.match(/(\d+)\.(\d+)/) ?? []).slice(1).map(Number);
   const recent = major > GIT_NEEDED[0] || (major === GIT_NEEDED[0] && minor >= GIT_NEEDED[1]);
@@ -42,12 +45,17 @@ export async function checkGit(): Promise<CheckResult> {
 
 export async function checkDatabase(config: Config): Promise<CheckResult> {
   const name = 'database';
-  if (!config.databaseUrl && !fs.existsSync(sqliteFile(config))) return fail(name, `${sqliteFile(config)} does not exist (set DATA_DIR as the server has it)`);
+  if (!config.databaseUrl && !fs.existsSync(sqliteFile(config)))
+    return fail(name, `${sqliteFile(config)} does not exist (set DATA_DIR as the server has it)`);
   const database = openDatabase(config);
   try {
     const { executed, pending } = await migrationStatus(database);
     if (executed.length === 0) return fail(name, `${describeDatabase(config)} is reachable but empty: no Forge instance`);
-    if (pending.length > 0) return fail(name, `${describeDatabase(config)} needs ${pending.length} migration(s) (${pending.join(', ')}): run forge migrate, or start the server`);
+    if (pending.length > 0)
+      return fail(
+        name,
+        `${describeDatabase(config)} needs ${pending.length} migration(s) (${pending.join(', ')}): run forge migrate, or start the server`,
+      );
     return ok(name, `${describeDatabase(config)} reachable, migrated (${executed.length} migrations)`);
   } catch (error) {
     return fail(name, databaseFailureLine(error, config) ?? `${describeDatabase(config)}: ${(error as Error).message}`);
@@ -86,7 +94,10 @@ export function checkSecretKey(config: Config): CheckResult {
     // Without it, private tokens and runner tokens sealed in the database cannot be read.
     return key.length === 32 ? ok(name, `${file} present`) : fail(name, `${file} does not hold a 256-bit key`);
   } catch (error) {
-    return fail(name, `${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing (restore it from the backup: tokens in the database need it)' : (error as Error).message}`);
+    return fail(
+      name,
+      `${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing (restore it from the backup: tokens in the database need it)' : (error as Error).message}`,
+    );
   }
 }
 

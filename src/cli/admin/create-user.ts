@@ -29,8 +29,17 @@ Creates a confirmed user, as POST /users does, and prints their username, passwo
     if (!email) throw new UsageError('--email is required');
     const password = (values.password as string | undefined) ?? randomToken(16);
     return withInstance('forge admin create-user', async ({ services }) => {
-      const user = await services.users.create({ username, email, name: (values.name as string | undefined) ?? username, password, admin: values.admin === true, confirm: false });
-      process.stdout.write(`created ${user.admin ? 'the administrator' : 'user'} ${user.username} (id ${user.id})\n${credentialLines(services, user, password)}`);
+      const user = await services.users.create({
+        username,
+        email,
+        name: (values.name as string | undefined) ?? username,
+        password,
+        admin: values.admin === true,
+        confirm: false,
+      });
+      process.stdout.write(
+        `created ${user.admin ? 'the administrator' : 'user'} ${user.username} (id ${user.id})\n${credentialLines(services, user, password)}`,
+      );
       return 0;
     });
   },

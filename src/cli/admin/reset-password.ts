@@ -18,7 +18,9 @@ their private token. This is how root's credentials are recovered when the first
     const password = (values.password as string | undefined) ?? randomToken(16);
     return withInstance('forge admin reset-password', async ({ services }) => {
       const user = await services.users.update((await findUser(services, positionals[0])).id, { password });
-      process.stdout.write(`new password for ${user.username}${user.state === 'active' ? '' : ` (who is ${user.state}: forge admin unblock ${user.username})`}\n${credentialLines(services, user, password)}`);
+      process.stdout.write(
+        `new password for ${user.username}${user.state === 'active' ? '' : ` (who is ${user.state}: forge admin unblock ${user.username})`}\n${credentialLines(services, user, password)}`,
+      );
       return 0;
     });
   },

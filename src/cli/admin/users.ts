@@ -11,5 +11,10 @@ export async function findUser(services: Services, idOrUsername: string): Promis
 
 /** A user's credentials as the first start prints root's: to paste, once. */
 export function credentialLines(services: Services, user: User, password: string): string {
-  return [`  username:      ${user.username}`, `  password:      ${password}`, `  private token: ${services.users.privateToken(user)}`, ''].join('\n');
+  return [
+    `  username:      ${user.username}`,
+    `  password:      ${password}`,
+    `  private token: ${services.users.privateToken(user)}`,
+    '',
+  ].join('\n');
 }

@@ -68,7 +68,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('project_group_links_unique').on('project_group_links').columns(['project_id', 'group_id']).unique().execute();
+      await db.schema
+        .createIndex('project_group_links_unique')
+        .on('project_group_links')
+        .columns(['project_id', 'group_id'])
+        .unique()
+        .execute();
       await db.schema.createIndex('project_group_links_group').on('project_group_links').column('group_id').execute();
 
       await withId(db.schema.createTable('stars'), dialect)

@@ -13,7 +13,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('protected_branches_project_name').on('protected_branches').columns(['project_id', 'name']).unique().execute();
+      await db.schema
+        .createIndex('protected_branches_project_name')
+        .on('protected_branches')
+        .columns(['project_id', 'name'])
+        .unique()
+        .execute();
 
       // Pipelines group the builds and external statuses of one commit and ref.
       await withId(db.schema.createTable('ci_pipelines'), dialect)

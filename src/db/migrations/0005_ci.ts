@@ -33,14 +33,22 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('ci_runner_projects_runner_project').on('ci_runner_projects').columns(['runner_id', 'project_id']).unique().execute();
+      await db.schema
+        .createIndex('ci_runner_projects_runner_project')
+        .on('ci_runner_projects')
+        .columns(['runner_id', 'project_id'])
+        .unique()
+        .execute();
       await db.schema.createIndex('ci_runner_projects_project').on('ci_runner_projects').column('project_id').execute();
 
       // What a build needs beyond an external status: the token (sealed: a build's dependants are
       // handed it to fetch its artifacts), the commands, the runner tags it asks for, its environment.
       await db.schema.alterTable('ci_builds').addColumn('token_sealed', 'text').execute();
       await db.schema.alterTable('ci_builds').addColumn('commands', 'text', emptyText).execute();
-      await db.schema.alterTable('ci_builds').addColumn('tag_list', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema
+        .alterTable('ci_builds')
+        .addColumn('tag_list', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
       await db.schema.alterTable('ci_builds').addColumn('environment', 'text').execute();
       // A trace's length is its file's size in the store; a column beside it would only drift.
       await db.schema.alterTable('ci_builds').dropColumn('trace_size').execute();
@@ -51,7 +59,10 @@ export function migration({ dialect }: DbHandle): Migration {
       await db.schema.createIndex('ci_builds_expiry').on('ci_builds').column('artifacts_expire_at').execute();
 
       // GitLab 8.12's project CI settings (no API shows them in v3; their defaults apply).
-      await db.schema.alterTable('projects').addColumn('build_timeout', 'integer', (c) => c.notNull().defaultTo(3600)).execute();
+      await db.schema
+        .alterTable('projects')
+        .addColumn('build_timeout', 'integer', (c) => c.notNull().defaultTo(3600))
+        .execute();
       await db.schema.alterTable('projects').addColumn('build_allow_git_fetch', 'integer', flag(1)).execute();
       await db.schema.alterTable('projects').addColumn('build_coverage_regex', 'text').execute();
     },

@@ -65,7 +65,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('label_links_label_target').on('label_links').columns(['label_id', 'target_type', 'target_id']).unique().execute();
+      await db.schema
+        .createIndex('label_links_label_target')
+        .on('label_links')
+        .columns(['label_id', 'target_type', 'target_id'])
+        .unique()
+        .execute();
       await db.schema.createIndex('label_links_target').on('label_links').columns(['target_type', 'target_id']).execute();
 
       await withId(db.schema.createTable('snippets'), dialect)
@@ -91,7 +96,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('award_emoji_unique').on('award_emoji').columns(['awardable_type', 'awardable_id', 'name', 'user_id']).unique().execute();
+      await db.schema
+        .createIndex('award_emoji_unique')
+        .on('award_emoji')
+        .columns(['awardable_type', 'awardable_id', 'name', 'user_id'])
+        .unique()
+        .execute();
 
       await withId(db.schema.createTable('subscriptions'), dialect)
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -102,7 +112,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('subscriptions_unique').on('subscriptions').columns(['subscribable_type', 'subscribable_id', 'user_id']).unique().execute();
+      await db.schema
+        .createIndex('subscriptions_unique')
+        .on('subscriptions')
+        .columns(['subscribable_type', 'subscribable_id', 'user_id'])
+        .unique()
+        .execute();
 
       await withId(db.schema.createTable('todos'), dialect)
         .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))

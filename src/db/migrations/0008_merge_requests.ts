@@ -38,10 +38,27 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('merge_requests_target_iid').on('merge_requests').columns(['target_project_id', 'iid']).unique().execute();
-      await db.schema.createIndex('merge_requests_target_state').on('merge_requests').columns(['target_project_id', 'state', 'id']).execute();
-      await db.schema.createIndex('merge_requests_target_branch').on('merge_requests').columns(['target_project_id', 'target_branch']).execute();
-      await db.schema.createIndex('merge_requests_source_branch').on('merge_requests').columns(['source_project_id', 'source_branch']).execute();
+      await db.schema
+        .createIndex('merge_requests_target_iid')
+        .on('merge_requests')
+        .columns(['target_project_id', 'iid'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('merge_requests_target_state')
+        .on('merge_requests')
+        .columns(['target_project_id', 'state', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('merge_requests_target_branch')
+        .on('merge_requests')
+        .columns(['target_project_id', 'target_branch'])
+        .execute();
+      await db.schema
+        .createIndex('merge_requests_source_branch')
+        .on('merge_requests')
+        .columns(['source_project_id', 'source_branch'])
+        .execute();
       await db.schema.createIndex('merge_requests_author').on('merge_requests').columns(['author_id', 'id']).execute();
       await db.schema.createIndex('merge_requests_assignee').on('merge_requests').columns(['assignee_id', 'id']).execute();
       await db.schema.createIndex('merge_requests_milestone').on('merge_requests').column('milestone_id').execute();

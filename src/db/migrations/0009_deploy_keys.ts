@@ -15,7 +15,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .addColumn('updated_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('deploy_keys_projects_pair').on('deploy_keys_projects').columns(['project_id', 'deploy_key_id']).unique().execute();
+      await db.schema
+        .createIndex('deploy_keys_projects_pair')
+        .on('deploy_keys_projects')
+        .columns(['project_id', 'deploy_key_id'])
+        .unique()
+        .execute();
       await db.schema.createIndex('deploy_keys_projects_key').on('deploy_keys_projects').column('deploy_key_id').execute();
     },
     async down(db: Kysely<any>) {

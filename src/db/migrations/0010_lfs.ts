@@ -22,7 +22,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
         .addColumn('created_at', 'text', timestamp)
         .execute();
-      await db.schema.createIndex('lfs_objects_projects_project_object').on('lfs_objects_projects').columns(['project_id', 'lfs_object_id']).unique().execute();
+      await db.schema
+        .createIndex('lfs_objects_projects_project_object')
+        .on('lfs_objects_projects')
+        .columns(['project_id', 'lfs_object_id'])
+        .unique()
+        .execute();
       // Finding objects no project links any more, after a project's removal.
       await db.schema.createIndex('lfs_objects_projects_object').on('lfs_objects_projects').column('lfs_object_id').execute();
     },

@@ -8,7 +8,10 @@ import type { Kysely, Migration } from 'kysely';
 export function migration(): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('projects').addColumn('refs_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('projects')
+        .addColumn('refs_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   };
 }

@@ -105,15 +105,34 @@ export class AwardEmojiService {
     const { db } = this.ctx;
     let parent: Resolved;
     if (target.kind === 'issue') {
-      const issue = await db.selectFrom('issues').selectAll().where('id', '=', target.id).where('project_id', '=', project.id).executeTakeFirst();
+      const issue = await db
+        .selectFrom('issues')
+        .selectAll()
+        .where('id', '=', target.id)
+        .where('project_id', '=', project.id)
+        .executeTakeFirst();
       if (!issue) throw recordNotFound();
       parent = { awardable: { type: 'Issue', id: issue.id }, readable: mayReadIssue(standing, issue), authorId: issue.author_id };
     } else if (target.kind === 'merge_request') {
-      const mergeRequest = await db.selectFrom('merge_requests').selectAll().where('id', '=', target.id).where('target_project_id', '=', project.id).executeTakeFirst();
+      const mergeRequest = await db
+        .selectFrom('merge_requests')
+        .selectAll()
+        .where('id', '=', target.id)
+        .where('target_project_id', '=', project.id)
+        .executeTakeFirst();
       if (!mergeRequest) throw recordNotFound();
-      parent = { awardable: { type: 'MergeRequest', id: mergeRequest.id }, readable: mayReadMergeRequest(standing), authorId: mergeRequest.author_id };
+      parent = {
+        awardable: { type: 'MergeRequest', id: mergeRequest.id },
+        readable: mayReadMergeRequest(standing),
+        authorId: mergeRequest.author_id,
+      };
     } else {
-      const snippet = await db.selectFrom('snippets').selectAll().where('id', '=', target.id).where('project_id', '=', project.id).executeTakeFirst();
+      const snippet = await db
+        .selectFrom('snippets')
+        .selectAll()
+        .where('id', '=', target.id)
+        .where('project_id', '=', project.id)
+        .executeTakeFirst();
       if (!snippet) throw recordNotFound();
       parent = { awardable: { type: 'Snippet', id: snippet.id }, readable: mayReadSnippet(standing, snippet), authorId: snippet.author_id };
     }

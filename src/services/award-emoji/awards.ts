@@ -38,7 +38,14 @@ export async function recordAward(trx: Db, awardable: Awardable, userId: number,
   const time = now();
   return trx
     .insertInto('award_emoji')
-    .values({ name: normalizeEmojiName(name), user_id: userId, awardable_type: awardable.type, awardable_id: awardable.id, created_at: time, updated_at: time })
+    .values({
+      name: normalizeEmojiName(name),
+      user_id: userId,
+      awardable_type: awardable.type,
+      awardable_id: awardable.id,
+      created_at: time,
+      updated_at: time,
+    })
     .onConflict((oc) => oc.columns(['awardable_type', 'awardable_id', 'name', 'user_id']).doNothing())
     .returningAll()
     .executeTakeFirst();

@@ -40,7 +40,10 @@ export class BroadcastMessagesService {
   async list(page: { offset: number; limit: number }): Promise<{ messages: BroadcastMessage[]; total: number }> {
     const [messages, count] = await Promise.all([
       this.ctx.db.selectFrom('broadcast_messages').selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),
-      this.ctx.db.selectFrom('broadcast_messages').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      this.ctx.db
+        .selectFrom('broadcast_messages')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { messages, total: Number(count.total) };
   }

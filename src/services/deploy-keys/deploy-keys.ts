@@ -44,7 +44,12 @@ export class DeployKeysService {
 
   /** Whether a deploy key may fetch this project. */
   async isEnabled(keyId: number, projectId: number): Promise<boolean> {
-    const link = await this.db.selectFrom('deploy_keys_projects').select('id').where('deploy_key_id', '=', keyId).where('project_id', '=', projectId).executeTakeFirst();
+    const link = await this.db
+      .selectFrom('deploy_keys_projects')
+      .select('id')
+      .where('deploy_key_id', '=', keyId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
     return link !== undefined;
   }
 
@@ -56,7 +61,15 @@ export class DeployKeysService {
    */
   async create(project: Project, caller: Caller, attributes: DeployKeyAttributes): Promise<Key> {
     const fingerprint = attributes.key ? fingerprintOf(attributes.key.trim()) : undefined;
-    const existing = fingerprint === undefined ? undefined : await this.db.selectFrom('keys').selectAll().where('fingerprint', '=', fingerprint).where('user_id', 'is', null).executeTakeFirst();
+    const existing =
+      fingerprint === undefined
+        ? undefined
+        : await this.db
+            .selectFrom('keys')
+            .selectAll()
+            .where('fingerprint', '=', fingerprint)
+            .where('user_id', 'is', null)
+            .executeTakeFirst();
     if (existing && (await this.accessible(caller, existing.id))) return this.link(project.id, existing);
     const valid = await validateKey(this.db, attributes);
     const time = now();
@@ -64,10 +77,20 @@ export class DeployKeysService {
       return await inTransaction(this.db, async (trx) => {
         const key = await trx
           .insertInto('keys')
-          .values({ user_id: null, title: attributes.title!, key: valid.text, fingerprint: valid.fingerprint, created_at: time, updated_at: time })
+          .values({
+            user_id: null,
+            title: attributes.title!,
+            key: valid.text,
+            fingerprint: valid.fingerprint,
+            created_at: time,
+            updated_at: time,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await trx.insertInto('deploy_keys_projects').values({ deploy_key_id: key.id, project_id: project.id, created_at: time, updated_at: time }).execute();
+        await trx
+          .insertInto('deploy_keys_projects')
+          .values({ deploy_key_id: key.id, project_id: project.id, created_at: time, updated_at: time })
+          .execute();
         return key;
       });
     } catch (error) {
@@ -87,7 +110,12 @@ export class DeployKeysService {
   /** Takes a deploy key off this project; the key stays. 8.12 failed with 500 on a key not enabled here: 404 instead. */
   async disable(projectId: number, keyId: number): Promise<Key> {
     return inTransaction(this.db, async (trx) => {
-      const link = await trx.deleteFrom('deploy_keys_projects').where('project_id', '=', projectId).where('deploy_key_id', '=', keyId).returning('id').executeTakeFirst();
+      const link = await trx
+        .deleteFrom('deploy_keys_projects')
+        .where('project_id', '=', projectId)
+        .where('deploy_key_id', '=', keyId)
+        .returning('id')
+        .executeTakeFirst();
       const key = link && (await trx.selectFrom('keys').selectAll().where('id', '=', keyId).executeTakeFirst());
       if (!key) throw notFound('Deploy Key');
       return key;

@@ -48,8 +48,15 @@ export class EventsService {
   }
 
   /** A project's events the caller may see (`visibleEventsIn`), newest first; the page and its total are filtered alike. */
-  async list(projectId: number, standing: ProjectStanding, page: { offset: number; limit: number }): Promise<{ events: EventRow[]; total: number }> {
-    const query = this.ctx.db.selectFrom('events').where('events.project_id', '=', projectId).where(visibleEventsIn(this.ctx.db, projectId, standing));
+  async list(
+    projectId: number,
+    standing: ProjectStanding,
+    page: { offset: number; limit: number },
+  ): Promise<{ events: EventRow[]; total: number }> {
+    const query = this.ctx.db
+      .selectFrom('events')
+      .where('events.project_id', '=', projectId)
+      .where(visibleEventsIn(this.ctx.db, projectId, standing));
     const [events, count] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

@@ -8,7 +8,17 @@ import type { Project } from '../projects/types';
 import { Validation, failedTo, forbidden, notFound, validationFailed } from '../../errors';
 import { containsText } from '../../db/search';
 import { now } from '../../lib/time';
-import { OWNER, canOnGroup, mayUseRestrictedVisibility, readsEverything, readsGroupItself, visibilityName, type Caller, type GroupAbility, type GroupStanding } from '../policy';
+import {
+  OWNER,
+  canOnGroup,
+  mayUseRestrictedVisibility,
+  readsEverything,
+  readsGroupItself,
+  visibilityName,
+  type Caller,
+  type GroupAbility,
+  type GroupStanding,
+} from '../policy';
 import { visibleTo } from '../projects/queries';
 import type { NamespaceRow } from '../projects/types';
 import { isUniqueViolation } from '../../db/errors';
@@ -40,7 +50,11 @@ const FLAGS = ['lfs_enabled', 'request_access_enabled'] as const;
 // Every group route looks its group up, and a group's detail lists its projects: built and compiled
 // once (the projects' per kind of caller, whom `visibleTo` tells apart).
 const groupByLowerPath = preparedPerHandle((db: Db, path: string) =>
-  db.selectFrom('namespaces').selectAll().where('kind', '=', 'group').where((eb) => eb(eb.fn('lower', ['path']), '=', path)),
+  db
+    .selectFrom('namespaces')
+    .selectAll()
+    .where('kind', '=', 'group')
+    .where((eb) => eb(eb.fn('lower', ['path']), '=', path)),
 );
 const groupByLowerPathOrId = preparedPerHandle((db: Db, path: string, id: number) =>
   db
@@ -52,9 +66,14 @@ const groupByLowerPathOrId = preparedPerHandle((db: Db, path: string, id: number
 
 type GroupProjectValues = { callerId: number; groupId: number };
 const callerKind = (caller: Caller | null) => (caller ? `${readsEverything(caller)}|${caller.external === 1}` : 'anonymous');
-const viewer = (caller: Caller | null, values: GroupProjectValues): Caller | null => caller && { id: values.callerId, admin: caller.admin, external: caller.external };
+const viewer = (caller: Caller | null, values: GroupProjectValues): Caller | null =>
+  caller && { id: values.callerId, admin: caller.admin, external: caller.external };
 const visibleProjects = (db: Db, caller: Caller | null, values: GroupProjectValues) =>
-  db.selectFrom('projects').selectAll('projects').where('projects.pending_delete', '=', 0).where((eb) => visibleTo(eb, viewer(caller, values)));
+  db
+    .selectFrom('projects')
+    .selectAll('projects')
+    .where('projects.pending_delete', '=', 0)
+    .where((eb) => visibleTo(eb, viewer(caller, values)));
 
 const aVisibleProject = preparedShapes(callerKind, (db: Db, caller: Caller | null, values: GroupProjectValues) =>
   visibleProjects(db, caller, values).where('projects.namespace_id', '=', values.groupId).clearSelect().select('projects.id').limit(1),
@@ -179,7 +198,16 @@ export class GroupsService {
           .executeTakeFirstOrThrow();
         const member = await trx
           .insertInto('members')
-          .values({ source_type: 'Namespace', source_id: group.id, user_id: caller.id, access_level: OWNER, notification_level: 3, created_by_id: caller.id, created_at: time, updated_at: time })
+          .values({
+            source_type: 'Namespace',
+            source_id: group.id,
+            user_id: caller.id,
+            access_level: OWNER,
+            notification_level: 3,
+            created_by_id: caller.id,
+            created_at: time,
+            updated_at: time,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         // As GitLab 8.12: the group is saved (group_create, no single owner), then the creator is added (user_add_to_group).
@@ -236,8 +264,15 @@ export class GroupsService {
         .selectFrom('members')
         .innerJoin('users', 'users.id', 'members.user_id')
         .select([
-          'users.id', 'users.name', 'users.email', 'users.username', 'users.created_at as user_created_at', 'users.updated_at as user_updated_at',
-          'members.access_level', 'members.created_at', 'members.updated_at',
+          'users.id',
+          'users.name',
+          'users.email',
+          'users.username',
+          'users.created_at as user_created_at',
+          'users.updated_at as user_updated_at',
+          'members.access_level',
+          'members.created_at',
+          'members.updated_at',
         ])
         .where('members.source_type', '=', 'Namespace')
         .where('members.source_id', '=', group.id)
@@ -283,14 +318,21 @@ export class GroupsService {
     if (changes.visibility !== undefined) {
       checkGroupVisibility(validation, changes.visibility, restricted, mayUseRestrictedVisibility(caller));
       if (self && validation.ok && (await this.hasProjectsAbove(self, changes.visibility))) {
-        validation.add('visibility_level', `${visibilityName(changes.visibility)} is not allowed since there are projects with higher visibility.`);
+        validation.add(
+          'visibility_level',
+          `${visibilityName(changes.visibility)} is not allowed since there are projects with higher visibility.`,
+        );
       }
     }
     return validation;
   }
 
   /** Names are unique among all namespaces; paths too, ignoring case (users' namespaces included). */
-  private async taken(name: string | undefined, path: string | undefined, selfId: number | undefined): Promise<{ name: boolean; path: boolean }> {
+  private async taken(
+    name: string | undefined,
+    path: string | undefined,
+    selfId: number | undefined,
+  ): Promise<{ name: boolean; path: boolean }> {
     if (name === undefined && path === undefined) return { name: false, path: false };
     const clashes = await this.db
       .selectFrom('namespaces')
@@ -311,7 +353,13 @@ export class GroupsService {
 
   /** A group may not become less visible than one of its projects. */
   private async hasProjectsAbove(group: Group, level: number): Promise<boolean> {
-    const project = await this.db.selectFrom('projects').select('id').where('namespace_id', '=', group.id).where('visibility_level', '>', level).limit(1).executeTakeFirst();
+    const project = await this.db
+      .selectFrom('projects')
+      .select('id')
+      .where('namespace_id', '=', group.id)
+      .where('visibility_level', '>', level)
+      .limit(1)
+      .executeTakeFirst();
     return project !== undefined;
   }
 }

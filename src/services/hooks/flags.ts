@@ -4,8 +4,15 @@
  * columns (they receive every system event whatever the flags say, pushes only by them).
  */
 export const HOOK_FLAGS = [
-  'push_events', 'issues_events', 'merge_requests_events', 'tag_push_events', 'note_events',
-  'build_events', 'pipeline_events', 'wiki_page_events', 'enable_ssl_verification',
+  'push_events',
+  'issues_events',
+  'merge_requests_events',
+  'tag_push_events',
+  'note_events',
+  'build_events',
+  'pipeline_events',
+  'wiki_page_events',
+  'enable_ssl_verification',
 ] as const;
 
 export type HookFlag = (typeof HOOK_FLAGS)[number];

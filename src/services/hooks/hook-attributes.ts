@@ -28,7 +28,12 @@ export function currentProjectHookAttributes(project: Project, base: UrlBase) {
 export function projectHookAttributes(project: Project, base: UrlBase) {
   const current = currentProjectHookAttributes(project, base);
   // GitLab keeps these older names for hooks written against them.
-  return Object.assign(current, { homepage: current.web_url, url: current.git_ssh_url, ssh_url: current.git_ssh_url, http_url: current.git_http_url });
+  return Object.assign(current, {
+    homepage: current.web_url,
+    url: current.git_ssh_url,
+    ssh_url: current.git_ssh_url,
+    http_url: current.git_http_url,
+  });
 }
 
 export type ProjectHookAttributes = ReturnType<typeof projectHookAttributes>;

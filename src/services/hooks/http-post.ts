@@ -21,7 +21,7 @@ export function postForStatus(url: URL, options: PostOptions): Promise<number> {
   const headers: Record<string, string> = { ...options.headers, 'Content-Length': String(Buffer.byteLength(options.body)) };
   if (target.username || target.password) {
     const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
-    headers['Authorization'] = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
     target.username = '';
     target.password = '';
   }

@@ -31,7 +31,13 @@ export async function emitProjectEvents<F extends ProjectEventFlag>(
   payloads: unknown[],
 ): Promise<void> {
   if (payloads.length === 0) return;
-  const hooks = await executor.selectFrom('hooks').select('id').where('project_id', '=', projectId).where(flag as ProjectEventFlag, '=', 1).orderBy('id').execute();
+  const hooks = await executor
+    .selectFrom('hooks')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where(flag as ProjectEventFlag, '=', 1)
+    .orderBy('id')
+    .execute();
   const deliveries: HookDelivery[] = payloads.flatMap((payload) => hooks.map((hook) => ({ hookId: hook.id, event: eventHeader, payload })));
   await ctx.jobs.enqueueMany('hook.deliver', deliveries, executor);
 }

@@ -29,7 +29,9 @@ export class ProjectHooksService {
   async list(projectId: number, page: { offset: number; limit: number }): Promise<{ hooks: ProjectHook[]; total: number }> {
     const [hooks, count] = await Promise.all([
       this.ofProject(projectId).selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),
-      this.ofProject(projectId).select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+      this.ofProject(projectId)
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { hooks: hooks as ProjectHook[], total: Number(count.total) };
   }
@@ -74,9 +76,10 @@ export class ProjectHooksService {
   /** `404 Error deleting hook <id> Not Found` for an unknown hook and for another project's hook. */
   async delete(projectId: number, hookId: string): Promise<ProjectHook> {
     const id = recordIdOf(hookId);
-    const removed = id === undefined
-      ? undefined
-      : await this.db.deleteFrom('hooks').where('id', '=', id).where('project_id', '=', projectId).returningAll().executeTakeFirst();
+    const removed =
+      id === undefined
+        ? undefined
+        : await this.db.deleteFrom('hooks').where('id', '=', id).where('project_id', '=', projectId).returningAll().executeTakeFirst();
     if (!removed) throw notFound(`Error deleting hook ${hookId}`);
     return removed as ProjectHook;
   }

@@ -210,6 +210,8 @@ export type SystemPushFlag = 'push_events' | 'tag_push_events';
 export async function emitFlaggedSystemEvents(ctx: ServiceContext, executor: Db, flag: SystemPushFlag, payloads: unknown[]): Promise<void> {
   if (payloads.length === 0) return;
   const hooks = await executor.selectFrom('hooks').select('id').where('project_id', 'is', null).where(flag, '=', 1).orderBy('id').execute();
-  const deliveries: HookDelivery[] = payloads.flatMap((payload) => hooks.map((hook) => ({ hookId: hook.id, event: 'System Hook', payload })));
+  const deliveries: HookDelivery[] = payloads.flatMap((payload) =>
+    hooks.map((hook) => ({ hookId: hook.id, event: 'System Hook', payload })),
+  );
   await ctx.jobs.enqueueMany('hook.deliver', deliveries, executor);
 }

@@ -18,7 +18,13 @@ const subscriptionRows = preparedPerHandle((db: Db, callerId: number, type: 'Iss
     .where('subscribable_id', 'in', ids),
 );
 const commentedOn = preparedPerHandle((db: Db, callerId: number, type: 'Issue' | 'MergeRequest', ids: number[]) =>
-  db.selectFrom('notes').select('noteable_id').distinct().where('noteable_type', '=', type).where('noteable_id', 'in', ids).where('author_id', '=', callerId),
+  db
+    .selectFrom('notes')
+    .select('noteable_id')
+    .distinct()
+    .where('noteable_type', '=', type)
+    .where('noteable_id', 'in', ids)
+    .where('author_id', '=', callerId),
 );
 
 /**
@@ -28,7 +34,12 @@ const commentedOn = preparedPerHandle((db: Db, callerId: number, type: 'Issue' |
  * Two queries for any number of targets. 8.12 counted users mentioned in the target and its notes
  * as participants too: mentions are not recorded yet, so they do not count here.
  */
-export async function participantSubscriptions(db: Db, callerId: number, type: 'Issue' | 'MergeRequest', targets: Participated[]): Promise<Map<number, boolean>> {
+export async function participantSubscriptions(
+  db: Db,
+  callerId: number,
+  type: 'Issue' | 'MergeRequest',
+  targets: Participated[],
+): Promise<Map<number, boolean>> {
   const answers = new Map<number, boolean>();
   if (targets.length === 0) return answers;
   const ids = targets.map((target) => target.id);

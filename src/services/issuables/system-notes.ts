@@ -53,10 +53,20 @@ export interface MergeRequestSnapshot {
 }
 
 const onIssue = (issue: IssueRow): SystemNoteable => ({ type: 'Issue', id: issue.id, projectId: issue.project_id });
-const onMergeRequest = (mergeRequest: MergeRequestRow): SystemNoteable => ({ type: 'MergeRequest', id: mergeRequest.id, projectId: mergeRequest.target_project_id });
+const onMergeRequest = (mergeRequest: MergeRequestRow): SystemNoteable => ({
+  type: 'MergeRequest',
+  id: mergeRequest.id,
+  projectId: mergeRequest.target_project_id,
+});
 
 async function labelIdsOf(trx: Db, noteable: SystemNoteable): Promise<number[]> {
-  const rows = await trx.selectFrom('label_links').select('label_id').where('target_type', '=', noteable.type).where('target_id', '=', noteable.id).orderBy('label_id').execute();
+  const rows = await trx
+    .selectFrom('label_links')
+    .select('label_id')
+    .where('target_type', '=', noteable.type)
+    .where('target_id', '=', noteable.id)
+    .orderBy('label_id')
+    .execute();
   return rows.map((row) => row.label_id);
 }
 
@@ -93,7 +103,15 @@ const mergeRequestTitleNotes: TitleNotes = (oldTitle, newTitle) => {
 };
 
 /** 8.12's `IssuableBaseService#handle_common_system_notes` with the state: state, title, labels, milestone, assignee, in that order. */
-async function recordCommonChangeNotes(trx: Db, on: SystemNoteable, actorId: number, old: Issuable, oldLabelIds: number[], after: Issuable, titleNotes: TitleNotes): Promise<void> {
+async function recordCommonChangeNotes(
+  trx: Db,
+  on: SystemNoteable,
+  actorId: number,
+  old: Issuable,
+  oldLabelIds: number[],
+  after: Issuable,
+  titleNotes: TitleNotes,
+): Promise<void> {
   const note = (body: string) => insertSystemNote(trx, on, actorId, body);
   if (after.state !== old.state) await note(`Status changed to ${after.state}`);
   if (after.title !== old.title) for (const body of titleNotes(old.title, after.title)) await note(body);
@@ -109,11 +127,21 @@ async function recordCommonChangeNotes(trx: Db, on: SystemNoteable, actorId: num
  * The notes of a merge request's update, as 8.12's `MergeRequests::UpdateService` wrote them: those
  * issues have, then the target branch's (8.12's `change_branch`: "Target branch changed from `a` to `b`").
  */
-export async function recordMergeRequestChangeNotes(trx: Db, actorId: number, before: MergeRequestSnapshot, after: MergeRequestRow): Promise<void> {
+export async function recordMergeRequestChangeNotes(
+  trx: Db,
+  actorId: number,
+  before: MergeRequestSnapshot,
+  after: MergeRequestRow,
+): Promise<void> {
   const old = before.mergeRequest;
   await recordCommonChangeNotes(trx, onMergeRequest(after), actorId, old, before.labelIds, after, mergeRequestTitleNotes);
   if (after.target_branch !== old.target_branch) {
-    await insertSystemNote(trx, onMergeRequest(after), actorId, `Target branch changed from \`${old.target_branch}\` to \`${after.target_branch}\``);
+    await insertSystemNote(
+      trx,
+      onMergeRequest(after),
+      actorId,
+      `Target branch changed from \`${old.target_branch}\` to \`${after.target_branch}\``,
+    );
   }
 }
 
@@ -122,11 +150,18 @@ export async function recordMergeRequestChangeNotes(trx: Db, actorId: number, be
  * title, the labels, the milestone, the assignee, the confidentiality; then the issues newly
  * mentioned by the title or description get their cross-reference.
  */
-export async function recordIssueChangeNotes(trx: Db, project: Project, actorId: number, before: IssueSnapshot, after: IssueRow): Promise<void> {
+export async function recordIssueChangeNotes(
+  trx: Db,
+  project: Project,
+  actorId: number,
+  before: IssueSnapshot,
+  after: IssueRow,
+): Promise<void> {
   const old = before.issue;
   const note = (body: string) => insertSystemNote(trx, onIssue(after), actorId, body);
   await recordCommonChangeNotes(trx, onIssue(after), actorId, old, before.labelIds, after, issueTitleNotes);
-  if (after.confidential !== old.confidential) await note(after.confidential === 1 ? 'Made the issue confidential' : 'Made the issue visible');
+  if (after.confidential !== old.confidential)
+    await note(after.confidential === 1 ? 'Made the issue confidential' : 'Made the issue visible');
   if (after.title !== old.title || after.description !== old.description) {
     await recordCrossReferences(trx, project, actorId, after, `${after.title}\n${after.description ?? ''}`);
   }
@@ -142,8 +177,21 @@ export async function recordIssueCreationNotes(trx: Db, project: Project, actorI
  * 8.12 also rewrote their references to point back at the old project, which Forge does not), then
  * `Moved from <path>#<iid>` on the copy and `Moved to <path>#<iid>` on the original (no status note).
  */
-export async function recordIssueMoveNotes(trx: Db, actorId: number, original: IssueRow, from: Project, copy: IssueRow, to: Project): Promise<void> {
-  const notes = await trx.selectFrom('notes').selectAll().where('noteable_type', '=', 'Issue').where('noteable_id', '=', original.id).orderBy('id').execute();
+export async function recordIssueMoveNotes(
+  trx: Db,
+  actorId: number,
+  original: IssueRow,
+  from: Project,
+  copy: IssueRow,
+  to: Project,
+): Promise<void> {
+  const notes = await trx
+    .selectFrom('notes')
+    .selectAll()
+    .where('noteable_type', '=', 'Issue')
+    .where('noteable_id', '=', original.id)
+    .orderBy('id')
+    .execute();
   for (const chunk of chunksOf(notes.map(({ id: _id, ...note }) => ({ ...note, project_id: to.id, noteable_id: copy.id })))) {
     await trx.insertInto('notes').values(chunk).execute();
   }
@@ -170,9 +218,17 @@ export function crossReferencedIid(body: string): number | undefined {
  * references inside code blocks, are not looked for.
  */
 export async function recordCrossReferences(trx: Db, project: Project, actorId: number, mentioner: IssueRow, text: string): Promise<void> {
-  const iids = [...new Set([...text.matchAll(ISSUE_REFERENCE)].map((match) => Number(match[1])))].filter((iid) => iid !== mentioner.iid && iid <= MAX_RECORD_ID);
+  const iids = [...new Set([...text.matchAll(ISSUE_REFERENCE)].map((match) => Number(match[1])))].filter(
+    (iid) => iid !== mentioner.iid && iid <= MAX_RECORD_ID,
+  );
   if (iids.length === 0) return;
-  const mentioned = await trx.selectFrom('issues').selectAll().where('project_id', '=', project.id).where('iid', 'in', iids).orderBy('iid').execute();
+  const mentioned = await trx
+    .selectFrom('issues')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .where('iid', 'in', iids)
+    .orderBy('iid')
+    .execute();
   const body = `${CROSS_REFERENCE_PREFIX}issue #${mentioner.iid}`;
   if (mentioned.length === 0) return;
   // An issue already told of this mention is not told again: one look for all of them.
@@ -180,7 +236,11 @@ export async function recordCrossReferences(trx: Db, project: Project, actorId: 
     .selectFrom('notes')
     .select('noteable_id')
     .where('noteable_type', '=', 'Issue')
-    .where('noteable_id', 'in', mentioned.map((issue) => issue.id))
+    .where(
+      'noteable_id',
+      'in',
+      mentioned.map((issue) => issue.id),
+    )
     .where('system', '=', 1)
     .where('note', '=', body)
     .execute();
@@ -227,11 +287,13 @@ export function titleChangeBody(oldTitle: string, newTitle: string): string {
 }
 
 async function milestoneChangeBody(trx: Db, milestoneId: number | null): Promise<string> {
-  const milestone = milestoneId === null ? undefined : await trx.selectFrom('milestones').select('iid').where('id', '=', milestoneId).executeTakeFirst();
+  const milestone =
+    milestoneId === null ? undefined : await trx.selectFrom('milestones').select('iid').where('id', '=', milestoneId).executeTakeFirst();
   return milestone ? `Milestone changed to %${milestone.iid}` : 'Milestone removed';
 }
 
 async function assigneeChangeBody(trx: Db, assigneeId: number | null): Promise<string> {
-  const assignee = assigneeId === null ? undefined : await trx.selectFrom('users').select('username').where('id', '=', assigneeId).executeTakeFirst();
+  const assignee =
+    assigneeId === null ? undefined : await trx.selectFrom('users').select('username').where('id', '=', assigneeId).executeTakeFirst();
   return assignee ? `Reassigned to @${assignee.username}` : 'Assignee removed';
 }

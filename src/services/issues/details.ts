@@ -16,7 +16,13 @@ const milestonesByIds = preparedPerHandle((db: Db, ids: number[]) => db.selectFr
  * projects, labels, milestones, users, the caller's subscriptions (`participantSubscriptions`), note and award counts.
  * `knownProjects` spares loading projects the caller already has.
  */
-export async function loadIssueDetails(db: Db, users: UsersService, rows: IssueRow[], callerId: number, knownProjects: Project[] = []): Promise<IssueDetails[]> {
+export async function loadIssueDetails(
+  db: Db,
+  users: UsersService,
+  rows: IssueRow[],
+  callerId: number,
+  knownProjects: Project[] = [],
+): Promise<IssueDetails[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const projectById = new Map(knownProjects.map((project) => [project.id, project]));

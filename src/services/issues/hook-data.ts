@@ -12,7 +12,14 @@ export type IssueHookAction = 'open' | 'close' | 'reopen' | 'update';
  * the issue's columns (times as Sidekiq wrote them), its URL and the action; `assignee` only when
  * the issue has one. Columns Forge does not keep are shown with the values 8.12 had for them.
  */
-export function buildIssueHookData(issue: IssueRow, actor: User, assignee: User | undefined, project: Project, urls: UrlBase, action: IssueHookAction) {
+export function buildIssueHookData(
+  issue: IssueRow,
+  actor: User,
+  assignee: User | undefined,
+  project: Project,
+  urls: UrlBase,
+  action: IssueHookAction,
+) {
   const hookProject = projectHookAttributes(project, urls);
   const data = {
     object_kind: 'issue',

@@ -69,7 +69,12 @@ export class IssuesService {
 
   /** A milestone's issues, every state, oldest first; `404 Not found` for a milestone of another project. */
   async listForMilestone(project: Project, standing: ProjectStanding, milestoneId: number, page: Page): Promise<IssuePage> {
-    const milestone = await this.ctx.db.selectFrom('milestones').select('id').where('id', '=', milestoneId).where('project_id', '=', project.id).executeTakeFirst();
+    const milestone = await this.ctx.db
+      .selectFrom('milestones')
+      .select('id')
+      .where('id', '=', milestoneId)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     if (!milestone) throw recordNotFound();
     const caller = standing.caller!;
     const query = this.ctx.db
@@ -80,7 +85,13 @@ export class IssuesService {
     return this.page(query, { orderBy: 'id', sort: 'asc' }, page, caller, [project]);
   }
 
-  private async page(query: ReturnType<typeof applyIssueFilters>, filters: IssueFilters, page: Page, caller: Caller, projects: Project[] = []): Promise<IssuePage> {
+  private async page(
+    query: ReturnType<typeof applyIssueFilters>,
+    filters: IssueFilters,
+    page: Page,
+    caller: Caller,
+    projects: Project[] = [],
+  ): Promise<IssuePage> {
     const [rows, count] = await Promise.all([
       orderIssues(query.selectAll('issues'), filters).offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
@@ -107,7 +118,13 @@ export class IssuesService {
   }
 
   /** Changes an issue: reporters and up, or its author or assignee (GitLab 8.12's `update_issue`). */
-  async update(project: Project, standing: ProjectStanding, actor: User, issueId: number, attributes: IssueAttributes): Promise<IssueDetails> {
+  async update(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    issueId: number,
+    attributes: IssueAttributes,
+  ): Promise<IssueDetails> {
     const found = await this.row(this.ctx.db, project, issueId);
     if (!this.mayUpdate(standing, found)) throw forbidden();
     const given = await this.allowed(project, standing, attributes);
@@ -155,7 +172,12 @@ export class IssuesService {
   /** Deletes an issue (owners). An unknown id is 403 as well, as 8.12 answered. */
   async remove(project: Project, issueId: number): Promise<IssueRow> {
     return inTransaction(this.ctx.db, async (trx) => {
-      const issue = await trx.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
+      const issue = await trx
+        .selectFrom('issues')
+        .selectAll()
+        .where('id', '=', issueId)
+        .where('project_id', '=', project.id)
+        .executeTakeFirst();
       if (!issue) throw forbidden();
       await deleteIssuableTraces(trx, 'Issue', trx.selectFrom('issues').select('id').where('id', '=', issue.id));
       await trx.deleteFrom('issues').where('id', '=', issue.id).execute();
@@ -192,16 +214,28 @@ export class IssuesService {
               .where('ours.project_id', '=', target.id)
               .executeTakeFirst();
       const titles = await labelTitles(trx, { type: 'Issue', id: current.id });
-      const existing = titles.length ? await trx.selectFrom('labels').select('id').where('project_id', '=', target.id).where('title', 'in', titles).execute() : [];
-      const { issue: copy, announcements } = await this.insert(trx, target, actor, {
-        title: current.title,
-        description: current.description ?? undefined,
-        assigneeId: current.assignee_id,
-        milestoneId: milestone?.id ?? null,
-        dueDate: current.due_date ?? undefined,
-        confidential: current.confidential === 1,
-      }, current.author_id);
-      await linkLabels(trx, { type: 'Issue', id: copy.id }, existing.map((label) => label.id));
+      const existing = titles.length
+        ? await trx.selectFrom('labels').select('id').where('project_id', '=', target.id).where('title', 'in', titles).execute()
+        : [];
+      const { issue: copy, announcements } = await this.insert(
+        trx,
+        target,
+        actor,
+        {
+          title: current.title,
+          description: current.description ?? undefined,
+          assigneeId: current.assignee_id,
+          milestoneId: milestone?.id ?? null,
+          dueDate: current.due_date ?? undefined,
+          confidential: current.confidential === 1,
+        },
+        current.author_id,
+      );
+      await linkLabels(
+        trx,
+        { type: 'Issue', id: copy.id },
+        existing.map((label) => label.id),
+      );
       const closed = await trx
         .updateTable('issues')
         .set({ state: 'closed', moved_to_id: copy.id, updated_at: now() })
@@ -238,7 +272,12 @@ export class IssuesService {
       delete given.updatedAt;
     }
     if (given.milestoneId !== undefined && given.milestoneId !== null) {
-      const milestone = await this.ctx.db.selectFrom('milestones').select('id').where('id', '=', given.milestoneId).where('project_id', '=', project.id).executeTakeFirst();
+      const milestone = await this.ctx.db
+        .selectFrom('milestones')
+        .select('id')
+        .where('id', '=', given.milestoneId)
+        .where('project_id', '=', project.id)
+        .executeTakeFirst();
       if (!milestone) given.milestoneId = null;
     }
     if (given.assigneeId !== undefined && given.assigneeId !== null) {
@@ -282,7 +321,14 @@ export class IssuesService {
     const assigneeById = new Map(assignees.map((user) => [user.id, user]));
     for (const { issue, project, hookAction, eventAction } of announcements) {
       if (eventAction) {
-        await this.events.record(trx, { projectId: project.id, authorId: actor.id, action: eventAction, targetId: issue.id, targetType: 'Issue', targetTitle: issue.title });
+        await this.events.record(trx, {
+          projectId: project.id,
+          authorId: actor.id,
+          action: eventAction,
+          targetId: issue.id,
+          targetType: 'Issue',
+          targetTitle: issue.title,
+        });
       }
       const assignee = issue.assignee_id === null ? undefined : assigneeById.get(issue.assignee_id);
       const payload = buildIssueHookData(issue, actor, assignee, project, this.ctx.config, hookAction);
@@ -291,7 +337,12 @@ export class IssuesService {
   }
 
   private async row(db: Db, project: Project, issueId: number): Promise<IssueRow> {
-    const issue = await db.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
+    const issue = await db
+      .selectFrom('issues')
+      .selectAll()
+      .where('id', '=', issueId)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     if (!issue) throw recordNotFound();
     return issue;
   }

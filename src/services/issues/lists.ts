@@ -33,7 +33,9 @@ export function applyIssueFilters(query: IssuesQuery, filters: IssueFilters): Is
   if (filters.milestone === 'No Milestone') query = query.where('issues.milestone_id', 'is', null);
   else if (filters.milestone !== undefined) {
     const title = filters.milestone;
-    query = query.where('issues.milestone_id', 'in', (eb) => eb.selectFrom('milestones').select('milestones.id').where('milestones.title', '=', title));
+    query = query.where('issues.milestone_id', 'in', (eb) =>
+      eb.selectFrom('milestones').select('milestones.id').where('milestones.title', '=', title),
+    );
   }
   if (filters.iid !== undefined) query = query.where('issues.iid', '=', filters.iid);
   if (filters.authorId !== undefined) query = query.where('issues.author_id', '=', filters.authorId);
@@ -46,6 +48,9 @@ export function applyIssueFilters(query: IssuesQuery, filters: IssueFilters): Is
 }
 
 /** The order of a list, ties broken by id in the same direction. */
-export function orderIssues<O>(query: SelectQueryBuilder<Database, 'issues', O>, filters: IssueFilters): SelectQueryBuilder<Database, 'issues', O> {
+export function orderIssues<O>(
+  query: SelectQueryBuilder<Database, 'issues', O>,
+  filters: IssueFilters,
+): SelectQueryBuilder<Database, 'issues', O> {
   return query.orderBy(sql.ref(`issues.${filters.orderBy}`), filters.sort).orderBy('issues.id', filters.sort);
 }

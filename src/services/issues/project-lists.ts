@@ -27,7 +27,9 @@ type ProjectIssuesValues = {
 const preparable = (filters: IssueFilters): boolean => !filters.search && !filters.anyLabels?.length && !filters.allLabels?.length;
 
 function pageQuery(db: Db, shape: ProjectIssuesShape, values: ProjectIssuesValues) {
-  return orderIssues(projectIssues(db, shape, values).selectAll('issues'), shape.filters).limit(pageLimit(shape.limit)).offset(values.offset);
+  return orderIssues(projectIssues(db, shape, values).selectAll('issues'), shape.filters)
+    .limit(pageLimit(shape.limit))
+    .offset(values.offset);
 }
 
 function countQuery(db: Db, shape: ProjectIssuesShape, values: ProjectIssuesValues) {
@@ -50,7 +52,17 @@ function projectIssues(db: Db, { filters, seesConfidential }: ProjectIssuesShape
 
 function shapeKey({ filters, seesConfidential, limit }: ProjectIssuesShape): string {
   const milestone = filters.milestone === undefined ? '' : filters.milestone === 'No Milestone' ? 'none' : 'title';
-  return [seesConfidential, filters.state ?? '', milestone, filters.iid !== undefined, filters.authorId !== undefined, filters.assigneeId !== undefined, filters.orderBy, filters.sort, limit].join('|');
+  return [
+    seesConfidential,
+    filters.state ?? '',
+    milestone,
+    filters.iid !== undefined,
+    filters.authorId !== undefined,
+    filters.assigneeId !== undefined,
+    filters.orderBy,
+    filters.sort,
+    limit,
+  ].join('|');
 }
 
 // A project's issue list is asked for on every page view: each shape is built and compiled once.

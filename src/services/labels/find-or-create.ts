@@ -23,7 +23,16 @@ export async function findOrCreateLabels(trx: Db, projectId: number, titles: str
   for (const chunk of chunksOf([...wanted].sort())) {
     await trx
       .insertInto('labels')
-      .values(chunk.map((title) => ({ project_id: projectId, title, color: DEFAULT_LABEL_COLOR, description: null, created_at: time, updated_at: time })))
+      .values(
+        chunk.map((title) => ({
+          project_id: projectId,
+          title,
+          color: DEFAULT_LABEL_COLOR,
+          description: null,
+          created_at: time,
+          updated_at: time,
+        })),
+      )
       .onConflict((oc) => oc.columns(['project_id', 'title']).doNothing())
       .execute();
     const rows = await trx.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('title', 'in', chunk).execute();

@@ -11,7 +11,11 @@ export interface Labelled {
 
 /** Makes the target carry exactly the project's labels of these titles, made where missing. */
 export async function setLabels(trx: Db, projectId: number, target: Labelled, titles: string[]): Promise<void> {
-  await linkLabels(trx, target, (await findOrCreateLabels(trx, projectId, titles)).map((label) => label.id));
+  await linkLabels(
+    trx,
+    target,
+    (await findOrCreateLabels(trx, projectId, titles)).map((label) => label.id),
+  );
 }
 
 /** Makes the target carry exactly these labels. */
@@ -21,7 +25,15 @@ export async function linkLabels(trx: Db, target: Labelled, labelIds: number[]):
   const time = now();
   await trx
     .insertInto('label_links')
-    .values(labelIds.map((labelId) => ({ label_id: labelId, target_type: target.type, target_id: target.id, created_at: time, updated_at: time })))
+    .values(
+      labelIds.map((labelId) => ({
+        label_id: labelId,
+        target_type: target.type,
+        target_id: target.id,
+        created_at: time,
+        updated_at: time,
+      })),
+    )
     .execute();
 }
 

@@ -53,7 +53,14 @@ export class LabelsService {
     const time = now();
     const created = await this.db
       .insertInto('labels')
-      .values({ project_id: projectId, title: label.name, color: label.color, description: label.description ?? null, created_at: time, updated_at: time })
+      .values({
+        project_id: projectId,
+        title: label.name,
+        color: label.color,
+        description: label.description ?? null,
+        created_at: time,
+        updated_at: time,
+      })
       .onConflict((oc) => oc.columns(['project_id', 'title']).doNothing())
       .returningAll()
       .executeTakeFirst();
@@ -101,8 +108,14 @@ export class LabelsService {
    */
   async delete(projectId: number, name: string): Promise<LabelRow> {
     const removed = await inTransaction(this.db, async (trx) => {
-      const label = await trx.deleteFrom('labels').where('project_id', '=', projectId).where('title', '=', name).returningAll().executeTakeFirst();
-      if (label) await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Label').where('subscribable_id', '=', label.id).execute();
+      const label = await trx
+        .deleteFrom('labels')
+        .where('project_id', '=', projectId)
+        .where('title', '=', name)
+        .returningAll()
+        .executeTakeFirst();
+      if (label)
+        await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Label').where('subscribable_id', '=', label.id).execute();
       return label;
     });
     if (!removed) throw notFound('Label');
@@ -115,9 +128,10 @@ export class LabelsService {
    */
   async findByIdOrTitle(projectId: number, standing: ProjectStanding, idOrTitle: string): Promise<LabelView> {
     const id = recordIdOf(idOrTitle);
-    const byId = id !== undefined
-      ? await this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst()
-      : undefined;
+    const byId =
+      id !== undefined
+        ? await this.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst()
+        : undefined;
     const label = byId ?? (await this.findByTitle(projectId, idOrTitle));
     if (!label) throw notFound('Label');
     return (await this.views(projectId, standing, [label]))[0];

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { LabelsTable } from '../../db/schema';
-import { Validation } from '../../errors';
+import type { Validation } from '../../errors';
 import { LIMITS } from '../../lib/limits';
 
 export type LabelRow = Selectable<LabelsTable>;

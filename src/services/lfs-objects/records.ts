@@ -31,7 +31,11 @@ export async function recordObject(db: Db, projectId: number, oid: string, size:
     const project = await trx.selectFrom('projects').select('id').where('id', '=', projectId).executeTakeFirst();
     if (!project) throw notFound('Project');
     const time = now();
-    await trx.insertInto('lfs_objects').values({ oid, size, created_at: time }).onConflict((oc) => oc.column('oid').doNothing()).execute();
+    await trx
+      .insertInto('lfs_objects')
+      .values({ oid, size, created_at: time })
+      .onConflict((oc) => oc.column('oid').doNothing())
+      .execute();
     const object = await trx.selectFrom('lfs_objects').select('id').where('oid', '=', oid).executeTakeFirstOrThrow();
     await trx
       .insertInto('lfs_objects_projects')
@@ -51,7 +55,12 @@ export async function linkForkLfsObjects(trx: Db, sourceId: number, forkId: numb
   await trx
     .insertInto('lfs_objects_projects')
     .columns(['lfs_object_id', 'project_id', 'created_at'])
-    .expression((eb) => eb.selectFrom('lfs_objects_projects').select(['lfs_object_id', eb.val(forkId).as('project_id'), eb.val(now()).as('created_at')]).where('project_id', '=', sourceId))
+    .expression((eb) =>
+      eb
+        .selectFrom('lfs_objects_projects')
+        .select(['lfs_object_id', eb.val(forkId).as('project_id'), eb.val(now()).as('created_at')])
+        .where('project_id', '=', sourceId),
+    )
     .execute();
 }
 
@@ -82,7 +91,9 @@ export async function removeUnlinkedLfsObjects(db: Db, files: FileStore): Promis
         eb
           .selectFrom('lfs_objects as o')
           .select('o.id')
-          .where((inner) => inner.not(inner.exists(inner.selectFrom('lfs_objects_projects as l').select('l.id').whereRef('l.lfs_object_id', '=', 'o.id'))))
+          .where((inner) =>
+            inner.not(inner.exists(inner.selectFrom('lfs_objects_projects as l').select('l.id').whereRef('l.lfs_object_id', '=', 'o.id'))),
+          )
           .limit(SWEEP_BATCH),
       )
       .returning('oid')

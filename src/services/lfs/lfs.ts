@@ -100,7 +100,12 @@ export class LfsService {
    * object stored for another project is sent again, which proves the uploader has it).
    * `authorization` is handed back in each action, so the client reuses its credentials.
    */
-  async batch(project: Project, operation: LfsOperation, objects: LfsObjectRequest[], authorization: string | undefined): Promise<LfsBatchObject[]> {
+  async batch(
+    project: Project,
+    operation: LfsOperation,
+    objects: LfsObjectRequest[],
+    authorization: string | undefined,
+  ): Promise<LfsBatchObject[]> {
     const valid = objects.filter((object) => isOid(object.oid) && isObjectSize(object.size)).map((object) => object.oid as string);
     const linked = await linkedOids(this.ctx.db, project.id, [...new Set(valid)]);
     // A link whose file is gone (see removeUnlinkedLfsObjects) is sent again rather than taken as there.
@@ -111,7 +116,8 @@ export class LfsService {
     return objects.map((object): LfsBatchObject => {
       const oid = typeof object.oid === 'string' ? object.oid : String(object.oid ?? '');
       const size = typeof object.size === 'number' && Number.isFinite(object.size) ? object.size : 0;
-      if (!isOid(object.oid)) return { oid, size, error: { code: 422, message: 'Invalid oid: it must be the SHA-256 of the content, 64 lower-case hex digits' } };
+      if (!isOid(object.oid))
+        return { oid, size, error: { code: 422, message: 'Invalid oid: it must be the SHA-256 of the content, 64 lower-case hex digits' } };
       if (!isObjectSize(object.size)) return { oid, size, error: { code: 422, message: 'Invalid size: it must be a number of bytes' } };
       if (operation === 'download') {
         if (!present.has(oid)) return { oid, size, error: { code: 404, message: MISSING } };
@@ -119,7 +125,11 @@ export class LfsService {
       }
       if (present.has(oid)) return { oid, size };
       if (size > limit) return { oid, size, error: { code: 413, message: this.tooLargeMessage() } };
-      return { oid, size, actions: { upload: { href: `${base}/${oid}/${size}`, header: { ...header, 'Content-Type': 'application/octet-stream' } } } };
+      return {
+        oid,
+        size,
+        actions: { upload: { href: `${base}/${oid}/${size}`, header: { ...header, 'Content-Type': 'application/octet-stream' } } },
+      };
     });
   }
 
@@ -133,7 +143,8 @@ export class LfsService {
     if (!isObjectSize(size)) throw apiError(422, 'Invalid size: it must be a number of bytes');
     const limit = this.limitBytes();
     if (size > limit || (declaredLength !== undefined && declaredLength > limit)) throw apiError(413, this.tooLargeMessage());
-    if (declaredLength !== undefined && declaredLength !== size) throw apiError(422, `The upload has ${declaredLength} bytes, not the ${size} bytes announced`);
+    if (declaredLength !== undefined && declaredLength !== size)
+      throw apiError(422, `The upload has ${declaredLength} bytes, not the ${size} bytes announced`);
     await this.ctx.files.put(objectKey(oid), verifiedContent(content, oid, size));
     try {
       await recordObject(this.ctx.db, project.id, oid, size);

@@ -43,7 +43,8 @@ export function readLfsToken(secrets: SecretBox, token: string, nowSeconds: numb
   }
   if (!Array.isArray(fields) || fields.length !== 5) return undefined;
   const [kind, id, projectId, operation, expiresAt] = fields as unknown[];
-  if (!isId(id) || !isId(projectId) || typeof expiresAt !== 'number' || (operation !== 'download' && operation !== 'upload')) return undefined;
+  if (!isId(id) || !isId(projectId) || typeof expiresAt !== 'number' || (operation !== 'download' && operation !== 'upload'))
+    return undefined;
   if (kind !== 'u' && kind !== 'k') return undefined;
   if (expiresAt <= nowSeconds) return undefined;
   return { actor: kind === 'u' ? { userId: id } : { deployKeyId: id }, projectId, operation, expiresAt };

@@ -16,7 +16,13 @@ function systemData(source: MemberSource, { member, user }: MemberWithUser) {
  * a project `joined` event authored by the new member (not for the personal project's
  * owner), and `user_add_to_team` / `user_add_to_group` to the system hooks.
  */
-export async function announceJoin(ctx: ServiceContext, events: EventsService, trx: Db, source: MemberSource, joined: MemberWithUser): Promise<void> {
+export async function announceJoin(
+  ctx: ServiceContext,
+  events: EventsService,
+  trx: Db,
+  source: MemberSource,
+  joined: MemberWithUser,
+): Promise<void> {
   if (source.type === 'Project' && joined.user.id !== personalOwnerId(source)) {
     await events.record(trx, { projectId: source.id, authorId: joined.user.id, action: 'joined' });
   }
@@ -24,7 +30,13 @@ export async function announceJoin(ctx: ServiceContext, events: EventsService, t
 }
 
 /** After a membership is removed: a project `left` event and `user_remove_from_team` / `user_remove_from_group`. */
-export async function announceLeave(ctx: ServiceContext, events: EventsService, trx: Db, source: MemberSource, left: MemberWithUser): Promise<void> {
+export async function announceLeave(
+  ctx: ServiceContext,
+  events: EventsService,
+  trx: Db,
+  source: MemberSource,
+  left: MemberWithUser,
+): Promise<void> {
   if (source.type === 'Project') await events.record(trx, { projectId: source.id, authorId: left.user.id, action: 'left' });
   await emitSystemEvent(ctx, trx, source.type === 'Project' ? 'user_remove_from_team' : 'user_remove_from_group', systemData(source, left));
 }

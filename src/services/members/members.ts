@@ -47,8 +47,15 @@ export class MembersService {
   }
 
   /** Members only: access requesters are not listed. */
-  async list(source: MemberSource, options: { query?: string; offset: number; limit: number }): Promise<{ members: MemberWithUser[]; total: number }> {
-    const { rows, total } = await pageOfRows(this.db, source, 'member', { search: options.query, offset: options.offset, limit: options.limit });
+  async list(
+    source: MemberSource,
+    options: { query?: string; offset: number; limit: number },
+  ): Promise<{ members: MemberWithUser[]; total: number }> {
+    const { rows, total } = await pageOfRows(this.db, source, 'member', {
+      search: options.query,
+      offset: options.offset,
+      limit: options.limit,
+    });
     return { members: await withUsers(this.db, rows), total };
   }
 

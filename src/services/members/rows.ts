@@ -29,7 +29,9 @@ export async function pageOfRows(
   if (search !== undefined) {
     query = query
       .innerJoin('users', 'users.id', 'members.user_id')
-      .where((eb) => eb.or([containsText('users.name', search), containsText('users.username', search), containsText('users.email', search)]));
+      .where((eb) =>
+        eb.or([containsText('users.name', search), containsText('users.username', search), containsText('users.email', search)]),
+      );
   }
   const [rows, count] = await Promise.all([
     query.selectAll('members').orderBy('members.id').offset(options.offset).limit(options.limit).execute(),
@@ -41,7 +43,11 @@ export async function pageOfRows(
 /** Pairs rows with their users in one query. */
 export async function withUsers(db: Db, rows: MemberRow[]): Promise<MemberWithUser[]> {
   if (rows.length === 0) return [];
-  const users = await db.selectFrom('users').selectAll().where('id', 'in', [...new Set(rows.map((row) => row.user_id))]).execute();
+  const users = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', [...new Set(rows.map((row) => row.user_id))])
+    .execute();
   const byId = new Map(users.map((user) => [user.id, user]));
   return rows.map((member) => ({ member, user: byId.get(member.user_id)! }));
 }

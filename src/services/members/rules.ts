@@ -31,7 +31,8 @@ export function expiryDate(value: LooseParam): string | null {
   if (match) {
     const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
     const date = new Date(Date.UTC(year, month - 1, day));
-    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return `${match[1]}-${match[2]}-${match[3]}`;
+    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day)
+      return `${match[1]}-${match[2]}-${match[3]}`;
   }
   throw invalidParam('expires_at');
 }

@@ -2,7 +2,7 @@ import { can, canOnGroup, type GroupStanding, type ProjectStanding } from '../po
 import type { ProjectsService } from '../projects/projects';
 import type { Project } from '../projects/types';
 import type { Group, GroupsService } from '../groups/groups';
-import type { MemberRow, MemberSource, SourceKind } from './types';
+import type { MemberRow, MemberSource } from './types';
 
 export interface SourceFinders {
   projects: Pick<ProjectsService, 'find'>;
@@ -35,7 +35,15 @@ export function groupSource(group: Group, standing: GroupStanding): MemberSource
 export async function sourceOfRow(finders: SourceFinders, row: MemberRow): Promise<MemberSource | undefined> {
   if (row.source_type === 'Project') {
     const project = await finders.projects.find(row.source_id);
-    return project && { type: 'Project', id: project.id, project, callerAdmins: true, requestAccessEnabled: project.request_access_enabled === 1 };
+    return (
+      project && {
+        type: 'Project',
+        id: project.id,
+        project,
+        callerAdmins: true,
+        requestAccessEnabled: project.request_access_enabled === 1,
+      }
+    );
   }
   const group = await finders.groups.find(row.source_id);
   return group && { type: 'Namespace', id: group.id, group, callerAdmins: true, requestAccessEnabled: group.request_access_enabled === 1 };

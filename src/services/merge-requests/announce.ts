@@ -35,7 +35,12 @@ export async function announceMergeRequests(
   if (announcements.length === 0) return;
   // Only projects with a Merge Request Hook pay for the payload (users, projects, commits read).
   const projectIds = [...new Set(announcements.map(({ project }) => project.id))];
-  const hooks = await trx.selectFrom('hooks').select('project_id').where('project_id', 'in', projectIds).where('merge_requests_events', '=', 1).execute();
+  const hooks = await trx
+    .selectFrom('hooks')
+    .select('project_id')
+    .where('project_id', 'in', projectIds)
+    .where('merge_requests_events', '=', 1)
+    .execute();
   const hooked = new Set(hooks.map((hook) => hook.project_id));
   const parts = hooked.size ? await hookParts(ctx, trx, actor, announcements) : undefined;
   for (const { mergeRequest, project, hookAction, eventAction } of announcements) {
@@ -70,11 +75,24 @@ export async function announceMergeRequests(
 async function hookParts(ctx: ServiceContext, trx: Db, actor: Caller, announcements: MergeRequestAnnouncement[]) {
   const rows = announcements.map(({ mergeRequest }) => mergeRequest);
   const userIds = [actor.id, ...rows.flatMap((row) => (row.assignee_id === null ? [] : [row.assignee_id]))];
-  const sourceIds = [...new Set(rows.flatMap((row) => (row.source_project_id === null || row.source_project_id === row.target_project_id ? [] : [row.source_project_id])))];
+  const sourceIds = [
+    ...new Set(
+      rows.flatMap((row) =>
+        row.source_project_id === null || row.source_project_id === row.target_project_id ? [] : [row.source_project_id],
+      ),
+    ),
+  ];
   const [users, sourceRows, versions] = await Promise.all([
-    trx.selectFrom('users').selectAll().where('id', 'in', [...new Set(userIds)]).execute(),
+    trx
+      .selectFrom('users')
+      .selectAll()
+      .where('id', 'in', [...new Set(userIds)])
+      .execute(),
     sourceIds.length ? trx.selectFrom('projects').selectAll().where('id', 'in', sourceIds).execute() : [],
-    latestVersions(trx, rows.map((row) => row.id)),
+    latestVersions(
+      trx,
+      rows.map((row) => row.id),
+    ),
   ]);
   const userById = new Map(users.map((user) => [user.id, user]));
   const sources = new Map((await attachNamespaces(trx, sourceRows)).map((project) => [project.id, project]));
@@ -90,7 +108,13 @@ async function hookParts(ctx: ServiceContext, trx: Db, actor: Caller, announceme
 }
 
 /** What one merge request's `hook_attrs` show besides its columns (for the `merge_request` of a Note Hook). */
-export async function mergeRequestHookParts(ctx: ServiceContext, trx: Db, actor: Caller, mergeRequest: MergeRequestRow, project: Project): Promise<MergeRequestHookParts> {
+export async function mergeRequestHookParts(
+  ctx: ServiceContext,
+  trx: Db,
+  actor: Caller,
+  mergeRequest: MergeRequestRow,
+  project: Project,
+): Promise<MergeRequestHookParts> {
   const parts = await hookParts(ctx, trx, actor, [{ mergeRequest, project, hookAction: 'update' }]);
   return {
     source: mergeRequest.source_project_id === project.id ? project : parts.sources.get(mergeRequest.source_project_id ?? -1),

@@ -28,8 +28,16 @@ const PARALLEL_CHECKS = 4;
  * check that a newer push made stale is overwritten by the newer one's, never the other way round.
  */
 export async function checkMergeStatus(ctx: ServiceContext, contents: VersionContentCache, mergeRequestIds: number[]): Promise<void> {
-  const rows = await ctx.db.selectFrom('merge_requests').selectAll().where('id', 'in', mergeRequestIds).where('state', 'in', [...OPEN_STATES]).execute();
-  const versions = await latestVersions(ctx.db, rows.map((row) => row.id));
+  const rows = await ctx.db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('id', 'in', mergeRequestIds)
+    .where('state', 'in', [...OPEN_STATES])
+    .execute();
+  const versions = await latestVersions(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   for (let start = 0; start < rows.length; start += PARALLEL_CHECKS) {
     await Promise.all(
       rows.slice(start, start + PARALLEL_CHECKS).map(async (row) => {
@@ -50,7 +58,11 @@ export async function checkMergeStatus(ctx: ServiceContext, contents: VersionCon
   }
 }
 
-async function mergeability(ctx: ServiceContext, row: MergeRequestRow, sourceHead: string | null): Promise<'can_be_merged' | 'cannot_be_merged'> {
+async function mergeability(
+  ctx: ServiceContext,
+  row: MergeRequestRow,
+  sourceHead: string | null,
+): Promise<'can_be_merged' | 'cannot_be_merged'> {
   const repoPath = repoPathOf(ctx, row.target_project_id);
   const ref = `refs/heads/${row.target_branch}`;
   const targetHead = (await refValues(repoPath, [ref])).get(ref);

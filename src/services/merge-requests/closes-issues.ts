@@ -12,7 +12,8 @@ import type { MergeRequestRow } from './types';
  * "Resolved: issue #5". Only references to the target project's own issues (`#n`, or its full path
  * then `#n`) are followed; 8.12 also closed issues of other projects the merging user could update.
  */
-const CLOSING = /(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)):? +((?:(?:issues? +)?(?:[\w.-]+\/[\w.-]+)?#\d+(?:, *| +and +)?)+)/g;
+const CLOSING =
+  /(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)):? +((?:(?:issues? +)?(?:[\w.-]+\/[\w.-]+)?#\d+(?:, *| +and +)?)+)/g;
 const REFERENCE = /(?:([\w.-]+\/[\w.-]+))?#(\d+)/g;
 
 /** The iids of the target project's issues that `text` says it closes, in order of mention. */
@@ -32,7 +33,12 @@ export function closedIssueIids(text: string, projectPath: string): number[] {
  * The issues a merge request closes when merged: those its description and its commits' messages
  * say it closes, only when it targets the project's default branch (8.12's `closes_issues`).
  */
-export async function closesIssues(ctx: ServiceContext, contents: VersionContentCache, mergeRequest: MergeRequestRow, project: Project): Promise<IssueRow[]> {
+export async function closesIssues(
+  ctx: ServiceContext,
+  contents: VersionContentCache,
+  mergeRequest: MergeRequestRow,
+  project: Project,
+): Promise<IssueRow[]> {
   // A project whose first branch was written without a push has no default recorded yet: git's answer stands in, as for reads.
   const defaultName = project.default_branch ?? (await defaultBranch(repoPathOf(ctx, project.id)));
   if (mergeRequest.target_branch !== defaultName) return [];

@@ -5,7 +5,9 @@ import type { VersionContentCache } from './version-contents';
 import { refreshMergeRequests } from './refresh';
 
 /** The background work of merge requests: mergeability checks, what pushes and pipelines do to them. */
-export function mergeRequestJobs(deps: PipelineEventDeps & { contents: VersionContentCache }): Pick<JobHandlers, 'merge_requests.check' | 'merge_requests.refresh' | 'merge_requests.pipeline' | 'merge_requests.close_issues'> {
+export function mergeRequestJobs(
+  deps: PipelineEventDeps & { contents: VersionContentCache },
+): Pick<JobHandlers, 'merge_requests.check' | 'merge_requests.refresh' | 'merge_requests.pipeline' | 'merge_requests.close_issues'> {
   return {
     'merge_requests.check': (job) => checkMergeStatus(deps.ctx, deps.contents, job.mergeRequestIds),
     'merge_requests.refresh': (job) => refreshMergeRequests(deps, job),

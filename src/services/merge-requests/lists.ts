@@ -23,7 +23,12 @@ function filtered(db: Db, { filters }: ListShape, values: ListValues) {
 
 function pageQuery(db: Db, shape: ListShape, values: ListValues) {
   const { filters } = shape;
-  return filtered(db, shape, values).selectAll().orderBy(sql.ref(filters.orderBy), filters.sort).orderBy('id', filters.sort).limit(pageLimit(shape.limit)).offset(values.offset);
+  return filtered(db, shape, values)
+    .selectAll()
+    .orderBy(sql.ref(filters.orderBy), filters.sort)
+    .orderBy('id', filters.sort)
+    .limit(pageLimit(shape.limit))
+    .offset(values.offset);
 }
 
 function countQuery(db: Db, shape: ListShape, values: ListValues) {

@@ -42,7 +42,12 @@ export class MergeRequestsService {
   ) {}
 
   /** The merge requests whose target is the project. */
-  async list(project: Project, standing: ProjectStanding, filters: MergeRequestFilters, page: Page): Promise<{ mergeRequests: MergeRequestDetails[]; total: number }> {
+  async list(
+    project: Project,
+    standing: ProjectStanding,
+    filters: MergeRequestFilters,
+    page: Page,
+  ): Promise<{ mergeRequests: MergeRequestDetails[]; total: number }> {
     const { rows, total } = await mergeRequestsPage(this.ctx.db, project.id, filters, page);
     const mergeRequests = await loadMergeRequestDetails(this.ctx.db, this.users, rows, standing.caller?.id ?? null, [project]);
     return { mergeRequests, total };
@@ -96,7 +101,9 @@ export class MergeRequestsService {
       await insertVersion(trx, mergeRequest.id, reading);
       await queueMergeStatusCheck(this.ctx, trx, [mergeRequest.id]);
       await this.todos.created(trx, { mergeRequest, project: target, actor });
-      await announceMergeRequests(this.ctx, this.events, trx, actor, [{ mergeRequest, project: target, hookAction: 'open', eventAction: 'opened' }]);
+      await announceMergeRequests(this.ctx, this.events, trx, actor, [
+        { mergeRequest, project: target, hookAction: 'open', eventAction: 'opened' },
+      ]);
       return mergeRequest;
     });
     return this.details(await this.reread(created), actor, target);
@@ -106,12 +113,21 @@ export class MergeRequestsService {
    * Changes a merge request: developers and up, or its author or assignee (8.12's
    * `update_merge_request`). A new target branch is read from git first and recorded as a new version.
    */
-  async update(project: Project, standing: ProjectStanding, actor: User, mergeRequestId: number, attributes: MergeRequestAttributes): Promise<MergeRequestDetails> {
+  async update(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    mergeRequestId: number,
+    attributes: MergeRequestAttributes,
+  ): Promise<MergeRequestDetails> {
     const found = await findMergeRequest(this.ctx.db, project, mergeRequestId);
     if (!mayUpdateMergeRequest(standing, found)) throw forbidden();
     if (attributes.sourceBranch !== undefined) throw badRequest('Source branch cannot be changed');
     const given = await this.allowed(project, standing, attributes);
-    const retarget = given.targetBranch !== undefined && given.targetBranch !== found.target_branch ? await this.retarget(project, found, given.targetBranch) : undefined;
+    const retarget =
+      given.targetBranch !== undefined && given.targetBranch !== found.target_branch
+        ? await this.retarget(project, found, given.targetBranch)
+        : undefined;
     const updated = await inTransaction(this.ctx.db, async (trx) => {
       const current = await findMergeRequest(trx, project, mergeRequestId);
       const before = await mergeRequestSnapshot(trx, current);
@@ -165,7 +181,12 @@ export class MergeRequestsService {
   async remove(project: Project, standing: ProjectStanding, mergeRequestId: number): Promise<MergeRequestRow> {
     if (!can(standing, 'destroy_merge_request')) throw forbidden();
     return inTransaction(this.ctx.db, async (trx) => {
-      const mergeRequest = await trx.selectFrom('merge_requests').selectAll().where('id', '=', mergeRequestId).where('target_project_id', '=', project.id).executeTakeFirst();
+      const mergeRequest = await trx
+        .selectFrom('merge_requests')
+        .selectAll()
+        .where('id', '=', mergeRequestId)
+        .where('target_project_id', '=', project.id)
+        .executeTakeFirst();
       if (!mergeRequest) throw forbidden();
       await deleteIssuableTraces(trx, 'MergeRequest', trx.selectFrom('merge_requests').select('id').where('id', '=', mergeRequest.id));
       await trx.deleteFrom('merge_requests').where('id', '=', mergeRequest.id).execute();
@@ -190,7 +211,11 @@ export class MergeRequestsService {
   }
 
   /** The new ends of a merge request whose target branch changes, checked and read from git before its transaction. */
-  private async retarget(project: Project, mergeRequest: MergeRequestRow, targetBranch: string): Promise<{ ends: MergeRequestEnds; reading: VersionReading }> {
+  private async retarget(
+    project: Project,
+    mergeRequest: MergeRequestRow,
+    targetBranch: string,
+  ): Promise<{ ends: MergeRequestEnds; reading: VersionReading }> {
     const source = mergeRequest.source_project_id === project.id ? project : await this.projects.find(mergeRequest.source_project_id ?? -1);
     // The fork it came from is gone: there is no source branch to compare with any more.
     if (!source) throw grapeError(422, ['Source project is not a fork of the target project']);
@@ -235,7 +260,12 @@ export class MergeRequestsService {
       delete given.labels;
     }
     if (given.milestoneId !== undefined && given.milestoneId !== null) {
-      const milestone = await this.ctx.db.selectFrom('milestones').select('id').where('id', '=', given.milestoneId).where('project_id', '=', target.id).executeTakeFirst();
+      const milestone = await this.ctx.db
+        .selectFrom('milestones')
+        .select('id')
+        .where('id', '=', given.milestoneId)
+        .where('project_id', '=', target.id)
+        .executeTakeFirst();
       if (!milestone) given.milestoneId = null;
     }
     if (given.assigneeId !== undefined && given.assigneeId !== null) {

@@ -49,6 +49,7 @@ export async function cancelMergeWhenPipelineSucceeds(trx: Db, mergeRequest: Mer
     .where('id', '=', mergeRequest.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (mergeRequest.merge_when_build_succeeds === 1) await insertSystemNote(trx, onMergeRequest(row), actorId, 'Canceled the automatic merge');
+  if (mergeRequest.merge_when_build_succeeds === 1)
+    await insertSystemNote(trx, onMergeRequest(row), actorId, 'Canceled the automatic merge');
   return row;
 }

@@ -80,11 +80,18 @@ export class MergingService {
     private readonly deps: MergingDeps,
   ) {}
 
-  async accept(project: Project, standing: ProjectStanding, user: User | null, mergeRequestId: number, params: MergeParams): Promise<MergeRequestRow> {
+  async accept(
+    project: Project,
+    standing: ProjectStanding,
+    user: User | null,
+    mergeRequestId: number,
+    params: MergeParams,
+  ): Promise<MergeRequestRow> {
     const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
     if (!user || !(await this.mayMerge(project, standing, mergeRequest.target_branch))) throw unauthorized();
     const source = mergeRequest.source_project_id === project.id ? project : await this.sourceProject(mergeRequest);
-    if (!OPEN_STATES.includes(mergeRequest.state as (typeof OPEN_STATES)[number]) || isWorkInProgress(mergeRequest.title)) throw notAllowed();
+    if (!OPEN_STATES.includes(mergeRequest.state as (typeof OPEN_STATES)[number]) || isWorkInProgress(mergeRequest.title))
+      throw notAllowed();
     const heads = await this.readHeads(project, source, mergeRequest);
     if (!heads) throw notAllowed();
     const pipeline = await headPipeline(this.ctx.db, mergeRequest, heads.source);
@@ -92,13 +99,15 @@ export class MergingService {
     const automatic = params.mergeWhenBuildSucceeds === true && pipelineActive;
     // 8.12 refused here even a merge asked for when the pipeline succeeds, which made that option
     // useless in projects that require green builds; an automatic merge waits for green anyway.
-    if (project.only_allow_merge_if_build_succeeds === 1 && pipeline !== undefined && pipeline.status !== 'success' && !automatic) throw notAllowed();
+    if (project.only_allow_merge_if_build_succeeds === 1 && pipeline !== undefined && pipeline.status !== 'success' && !automatic)
+      throw notAllowed();
     const message = params.mergeCommitMessage?.trim() ? params.mergeCommitMessage : defaultMergeMessage(mergeRequest);
     // Git keeps messages as C strings (8.12 answered 500 here).
     if (message.includes('\0')) throw badRequest('merge_commit_message contains a NUL byte');
     if (automatic) {
       // 8.12's order: conflicts (406) before another head (409), then the automatic merge.
-      if (!(await mergeTrees(repoPathOf(this.ctx, project.id), await this.targetHead(project, mergeRequest), heads.source)).clean) throw cannotBeMerged();
+      if (!(await mergeTrees(repoPathOf(this.ctx, project.id), await this.targetHead(project, mergeRequest), heads.source)).clean)
+        throw cannotBeMerged();
       if (params.sha !== undefined && params.sha !== heads.source) throw shaMismatch(heads.source);
       return enableMergeWhenPipelineSucceeds(this.ctx, mergeRequest, user, heads.source, {
         mergeCommitMessage: params.mergeCommitMessage,
@@ -121,7 +130,12 @@ export class MergingService {
    * that did not exist); this cancels, notes it when an automatic merge was on, and answers the
    * merge request.
    */
-  async cancelAutomaticMerge(project: Project, standing: ProjectStanding, user: User | null, mergeRequestId: number): Promise<MergeRequestRow> {
+  async cancelAutomaticMerge(
+    project: Project,
+    standing: ProjectStanding,
+    user: User | null,
+    mergeRequestId: number,
+  ): Promise<MergeRequestRow> {
     const mergeRequest = await findMergeRequest(this.ctx.db, project, mergeRequestId);
     if (!user) throw unauthorized();
     if (mergeRequest.author_id !== user.id && !(await this.mayMerge(project, standing, mergeRequest.target_branch))) throw unauthorized();
@@ -170,7 +184,13 @@ export class MergingService {
     return { source: reading.shas.head, newVersion: reading };
   }
 
-  private async merge(project: Project, user: User, mergeRequest: MergeRequestRow, heads: Heads, params: MergeParams): Promise<MergeRequestRow> {
+  private async merge(
+    project: Project,
+    user: User,
+    mergeRequest: MergeRequestRow,
+    heads: Heads,
+    params: MergeParams,
+  ): Promise<MergeRequestRow> {
     const claimed = await this.claim(mergeRequest);
     if (!claimed) throw notAllowed();
     const message = params.mergeCommitMessage!;
@@ -227,7 +247,9 @@ export class MergingService {
     await this.ctx.jobs.enqueue('merge_requests.close_issues', { mergeRequestId: row.id, userId: user.id }, trx);
     await this.deps.todos.finished(trx, row);
     await insertSystemNote(trx, { type: 'MergeRequest', id: row.id, projectId: project.id }, user.id, 'Status changed to merged');
-    await announceMergeRequests(this.ctx, this.deps.events, trx, user, [{ mergeRequest: row, project, hookAction: 'merge', eventAction: 'accepted' }]);
+    await announceMergeRequests(this.ctx, this.deps.events, trx, user, [
+      { mergeRequest: row, project, hookAction: 'merge', eventAction: 'accepted' },
+    ]);
   }
 
   /** Claims the merge: only one of concurrent merges moves it from open to locked. */
@@ -246,7 +268,12 @@ export class MergingService {
     const reason = error instanceof Error ? error.message : String(error);
     await this.ctx.db
       .updateTable('merge_requests')
-      .set((eb) => ({ state: eb.fn.coalesce('locked_from', eb.val('opened')), locked_from: null, locked_at: null, merge_error: reason.slice(0, 1000) }))
+      .set((eb) => ({
+        state: eb.fn.coalesce('locked_from', eb.val('opened')),
+        locked_from: null,
+        locked_at: null,
+        merge_error: reason.slice(0, 1000),
+      }))
       .where('id', '=', mergeRequest.id)
       .where('state', '=', 'locked')
       .execute();
@@ -272,9 +299,19 @@ export class MergingService {
       for (let attempt = 1; ; attempt++) {
         const targetHead = (await refValues(repoPath, [ref])).get(ref);
         if (targetHead === undefined) throw notAllowed();
-        const result = await writeMergeCommit(repoPath, { targetId: targetHead, sourceId: sourceHead, message, author: identity, committer: identity });
+        const result = await writeMergeCommit(repoPath, {
+          targetId: targetHead,
+          sourceId: sourceHead,
+          message,
+          author: identity,
+          committer: identity,
+        });
         if ('conflicts' in result) {
-          await this.ctx.db.updateTable('merge_requests').set({ merge_status: 'cannot_be_merged' }).where('id', '=', mergeRequest.id).execute();
+          await this.ctx.db
+            .updateTable('merge_requests')
+            .set({ merge_status: 'cannot_be_merged' })
+            .where('id', '=', mergeRequest.id)
+            .execute();
           throw cannotBeMerged();
         }
         // Checked once the merge is known clean, as 8.12 answered conflicts (406) before another head (409).
@@ -321,7 +358,7 @@ export class MergingService {
   /** The issues a merged request closes, closed by the merging user through the issues service (its hooks, notes, todos). */
   async closeIssues(mergeRequestId: number, userId: number): Promise<void> {
     const mergeRequest = await this.ctx.db.selectFrom('merge_requests').selectAll().where('id', '=', mergeRequestId).executeTakeFirst();
-    if (!mergeRequest || mergeRequest.state !== 'merged') return;
+    if (mergeRequest?.state !== 'merged') return;
     const [project, user] = await Promise.all([this.deps.projects.find(mergeRequest.target_project_id), this.deps.users.findById(userId)]);
     if (!project || !user) return;
     const standing = await this.deps.projects.standing(project, user);
@@ -339,7 +376,9 @@ export class MergingService {
 }
 
 /** 8.12's `MergeRequest#merge_commit_message`. */
-export function defaultMergeMessage(mergeRequest: Pick<MergeRequestRow, 'source_branch' | 'target_branch' | 'title' | 'description' | 'iid'>): string {
+export function defaultMergeMessage(
+  mergeRequest: Pick<MergeRequestRow, 'source_branch' | 'target_branch' | 'title' | 'description' | 'iid'>,
+): string {
   const parts = [`Merge branch '${mergeRequest.source_branch}' into '${mergeRequest.target_branch}'`, mergeRequest.title];
   if (mergeRequest.description?.trim()) parts.push(mergeRequest.description);
   parts.push(`See merge request !${mergeRequest.iid}`);

@@ -16,11 +16,19 @@ const HEARD = ['success', 'failed', 'pending', 'running'];
  * comes from the pipeline's project and branch, queues the background work that follows. The common
  * case (no such merge request) costs one indexed look-up.
  */
-export async function queuePipelineMergeRequestWork(ctx: ServiceContext, trx: Db, pipeline: { id: number; project_id: number; status: string }): Promise<void> {
+export async function queuePipelineMergeRequestWork(
+  ctx: ServiceContext,
+  trx: Db,
+  pipeline: { id: number; project_id: number; status: string },
+): Promise<void> {
   if (!HEARD.includes(pipeline.status)) return;
   const found = await trx
     .selectFrom('merge_requests')
-    .innerJoin('ci_pipelines', (join) => join.onRef('ci_pipelines.project_id', '=', 'merge_requests.source_project_id').onRef('ci_pipelines.ref', '=', 'merge_requests.source_branch'))
+    .innerJoin('ci_pipelines', (join) =>
+      join
+        .onRef('ci_pipelines.project_id', '=', 'merge_requests.source_project_id')
+        .onRef('ci_pipelines.ref', '=', 'merge_requests.source_branch'),
+    )
     .select('merge_requests.id')
     .where('ci_pipelines.id', '=', pipeline.id)
     .where('merge_requests.state', 'in', [...OPEN_STATES])
@@ -54,7 +62,10 @@ export async function handlePipelineStatus(deps: PipelineEventDeps, job: { pipel
     .where('source_branch', '=', pipeline.ref)
     .where('state', 'in', [...OPEN_STATES])
     .execute();
-  const versions = await latestVersions(ctx.db, rows.map((row) => row.id));
+  const versions = await latestVersions(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   const heads = rows.filter((row) => versions.get(row.id)?.head_commit_sha === pipeline.sha);
   if (heads.length === 0) return;
   // The job's status is the one the change set; the pipeline may have moved on since, and the newer change queued its own job.
@@ -62,7 +73,10 @@ export async function handlePipelineStatus(deps: PipelineEventDeps, job: { pipel
   else await inTransaction(ctx.db, (trx) => deps.todos.buildFailedDone(trx, heads));
   if (job.status !== 'success' || pipeline.status !== 'success') return;
   for (const mergeRequest of heads.filter((row) => row.merge_when_build_succeeds === 1 && row.merge_user_id !== null)) {
-    const [project, user] = await Promise.all([deps.projects.find(mergeRequest.target_project_id), deps.users.findById(mergeRequest.merge_user_id!)]);
+    const [project, user] = await Promise.all([
+      deps.projects.find(mergeRequest.target_project_id),
+      deps.users.findById(mergeRequest.merge_user_id!),
+    ]);
     if (!project || !user) continue;
     const standing = await deps.projects.standing(project, user);
     try {

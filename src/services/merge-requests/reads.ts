@@ -48,17 +48,29 @@ export class MergeRequestReadsService {
   }
 
   /** The merge request and the latest version's diffs against the merge base (8.12's `MergeRequestChanges`). */
-  async changes(project: Project, caller: Caller | null, mergeRequestId: number): Promise<{ details: MergeRequestDetails; diffs: DiffFile[] }> {
+  async changes(
+    project: Project,
+    caller: Caller | null,
+    mergeRequestId: number,
+  ): Promise<{ details: MergeRequestDetails; diffs: DiffFile[] }> {
     const mergeRequest = await this.find(project, mergeRequestId);
     const version = (await latestVersions(this.ctx.db, [mergeRequest.id])).get(mergeRequest.id);
-    const [details, diffs] = await Promise.all([this.details(project, caller, mergeRequest), version ? this.versionDiffs(project, version) : []]);
+    const [details, diffs] = await Promise.all([
+      this.details(project, caller, mergeRequest),
+      version ? this.versionDiffs(project, version) : [],
+    ]);
     return { details, diffs };
   }
 
   /** Every version, newest first. */
   async versions(project: Project, mergeRequestId: number): Promise<MergeRequestVersionRow[]> {
     const mergeRequest = await this.find(project, mergeRequestId);
-    return this.ctx.db.selectFrom('merge_request_diffs').selectAll().where('merge_request_id', '=', mergeRequest.id).orderBy('id', 'desc').execute();
+    return this.ctx.db
+      .selectFrom('merge_request_diffs')
+      .selectAll()
+      .where('merge_request_id', '=', mergeRequest.id)
+      .orderBy('id', 'desc')
+      .execute();
   }
 
   async version(project: Project, mergeRequestId: number, versionId: number): Promise<VersionContents> {
@@ -75,7 +87,12 @@ export class MergeRequestReadsService {
   }
 
   /** The issues merging would close that the caller may see, a page of them. */
-  async closesIssues(project: Project, standing: ProjectStanding, mergeRequestId: number, page: { offset: number; limit: number }): Promise<{ issues: IssueDetails[]; total: number }> {
+  async closesIssues(
+    project: Project,
+    standing: ProjectStanding,
+    mergeRequestId: number,
+    page: { offset: number; limit: number },
+  ): Promise<{ issues: IssueDetails[]; total: number }> {
     const mergeRequest = await this.find(project, mergeRequestId);
     const visible = (await closesIssues(this.ctx, this.contents, mergeRequest, project)).filter((issue) => mayReadIssue(standing, issue));
     const rows = visible.slice(page.offset, page.offset + page.limit);

@@ -45,11 +45,26 @@ export async function refreshMergeRequests(deps: RefreshDeps, job: PushJob): Pro
   if (updates.length === 0) return;
   const branches = updates.map((update) => update.ref.slice('refs/heads/'.length));
   const [asSource, asTarget] = await Promise.all([
-    ctx.db.selectFrom('merge_requests').selectAll().where('source_project_id', '=', project.id).where('source_branch', 'in', branches).where('state', 'in', [...OPEN_STATES]).execute(),
-    ctx.db.selectFrom('merge_requests').selectAll().where('target_project_id', '=', project.id).where('target_branch', 'in', branches).where('state', 'in', [...OPEN_STATES]).execute(),
+    ctx.db
+      .selectFrom('merge_requests')
+      .selectAll()
+      .where('source_project_id', '=', project.id)
+      .where('source_branch', 'in', branches)
+      .where('state', 'in', [...OPEN_STATES])
+      .execute(),
+    ctx.db
+      .selectFrom('merge_requests')
+      .selectAll()
+      .where('target_project_id', '=', project.id)
+      .where('target_branch', 'in', branches)
+      .where('state', 'in', [...OPEN_STATES])
+      .execute(),
   ]);
   if (asSource.length === 0 && asTarget.length === 0) return;
-  const versions = await latestVersions(ctx.db, [...asSource, ...asTarget].map((row) => row.id));
+  const versions = await latestVersions(
+    ctx.db,
+    [...asSource, ...asTarget].map((row) => row.id),
+  );
   const targets = await targetProjects(deps, project, asSource);
 
   const reloads: Reload[] = [];
@@ -66,7 +81,8 @@ export async function refreshMergeRequests(deps: RefreshDeps, job: PushJob): Pro
     if (update.newId === ZERO_OID || !version?.head_commit_sha || version.commits_count === 0) continue;
     const repoPath = repoPathOf(ctx, project.id);
     const head = version.head_commit_sha;
-    const pushedHere = (await isAncestor(repoPath, head, update.newId)) && (update.oldId === ZERO_OID || !(await isAncestor(repoPath, head, update.oldId)));
+    const pushedHere =
+      (await isAncestor(repoPath, head, update.newId)) && (update.oldId === ZERO_OID || !(await isAncestor(repoPath, head, update.oldId)));
     if (pushedHere) manuallyMerged.push(mergeRequest);
   }
 
@@ -92,7 +108,13 @@ async function targetProjects(deps: RefreshDeps, project: Project, rows: MergeRe
 }
 
 /** The next version of a merge request whose source branch was pushed, or undefined when its head did not move (or a branch is gone). */
-async function readReload(ctx: ServiceContext, source: Project, target: Project, mergeRequest: MergeRequestRow, latest: MergeRequestVersionRow | undefined): Promise<Reload | undefined> {
+async function readReload(
+  ctx: ServiceContext,
+  source: Project,
+  target: Project,
+  mergeRequest: MergeRequestRow,
+  latest: MergeRequestVersionRow | undefined,
+): Promise<Reload | undefined> {
   const ends = { target, source, sourceBranch: mergeRequest.source_branch, targetBranch: mergeRequest.target_branch };
   const reading = await readVersion(ctx, ends).catch(() => undefined);
   if (!reading || reading.shas.head === latest?.head_commit_sha) return undefined;
@@ -113,7 +135,11 @@ async function markMerged(trx: Db, rows: MergeRequestRow[]): Promise<MergeReques
   return trx
     .updateTable('merge_requests')
     .set({ state: 'merged', merge_when_build_succeeds: 0, locked_from: null, locked_at: null, updated_at: now() })
-    .where('id', 'in', rows.map((row) => row.id))
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
     .where('state', 'in', [...OPEN_STATES])
     .returningAll()
     .execute();

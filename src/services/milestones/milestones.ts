@@ -56,7 +56,11 @@ export class MilestonesService {
   }
 
   /** In the database's order (8.12 gave none): oldest first. */
-  async list(projectId: number, filter: MilestoneFilter, page: { offset: number; limit: number }): Promise<{ milestones: MilestoneRow[]; total: number }> {
+  async list(
+    projectId: number,
+    filter: MilestoneFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ milestones: MilestoneRow[]; total: number }> {
     let query = this.db.selectFrom('milestones').where('project_id', '=', projectId);
     if (filter.state === 'active' || filter.state === 'closed') query = query.where('state', '=', filter.state);
     if (filter.iids !== undefined && filter.iids.length > 0) {
@@ -73,7 +77,12 @@ export class MilestonesService {
 
   /** `404 Not found` (8.12's record lookup) for a milestone of another project too. */
   async find(projectId: number, id: number): Promise<MilestoneRow> {
-    const milestone = await this.db.selectFrom('milestones').selectAll().where('id', '=', id).where('project_id', '=', projectId).executeTakeFirst();
+    const milestone = await this.db
+      .selectFrom('milestones')
+      .selectAll()
+      .where('id', '=', id)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
     if (!milestone) throw recordNotFound();
     return milestone;
   }
@@ -132,7 +141,10 @@ export class MilestonesService {
         const update = () => trx.updateTable('milestones').set(fields).where('id', '=', id);
         // The state moves only from the state it was read in, so of two requests moving it at once one
         // moves it and records the event; the other changes the fields only.
-        const moved = state === milestone.state ? undefined : await update().set({ state }).where('state', '=', milestone.state).returningAll().executeTakeFirst();
+        const moved =
+          state === milestone.state
+            ? undefined
+            : await update().set({ state }).where('state', '=', milestone.state).returningAll().executeTakeFirst();
         if (moved) {
           await this.recordEvent(trx, moved, authorId, state === 'closed' ? 'closed' : 'opened');
           return moved;
@@ -148,7 +160,12 @@ export class MilestonesService {
   }
 
   /** 8.12's Milestone validations: a title, unique in the project; and here the column's length. */
-  private async validate(projectId: number, title: string, exceptId: number | undefined, failed: (messages: Record<string, string[]>) => Error): Promise<void> {
+  private async validate(
+    projectId: number,
+    title: string,
+    exceptId: number | undefined,
+    failed: (messages: Record<string, string[]>) => Error,
+  ): Promise<void> {
     const validation = new Validation();
     let others = this.db.selectFrom('milestones').select('id').where('project_id', '=', projectId).where('title', '=', title);
     if (exceptId !== undefined) others = others.where('id', '<>', exceptId);
@@ -158,6 +175,13 @@ export class MilestonesService {
   }
 
   private recordEvent(trx: Db, milestone: MilestoneRow, authorId: number, action: 'opened' | 'closed'): Promise<void> {
-    return this.events.record(trx, { projectId: milestone.project_id, authorId, action, targetId: milestone.id, targetType: 'Milestone', targetTitle: milestone.title });
+    return this.events.record(trx, {
+      projectId: milestone.project_id,
+      authorId,
+      action,
+      targetId: milestone.id,
+      targetType: 'Milestone',
+      targetTitle: milestone.title,
+    });
   }
 }

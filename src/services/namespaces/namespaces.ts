@@ -9,7 +9,10 @@ export class NamespacesService {
   constructor(private readonly ctx: ServiceContext) {}
 
   /** Administrators see every namespace; others their own and the groups they are members of. */
-  async list(caller: Caller, options: { search?: string; offset: number; limit: number }): Promise<{ namespaces: NamespaceRow[]; total: number }> {
+  async list(
+    caller: Caller,
+    options: { search?: string; offset: number; limit: number },
+  ): Promise<{ namespaces: NamespaceRow[]; total: number }> {
     const db = this.ctx.db;
     let query = db.selectFrom('namespaces');
     if (!readsEverything(caller)) {

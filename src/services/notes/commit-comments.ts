@@ -36,7 +36,11 @@ export class CommitCommentsService {
    */
   async list(project: Project, sha: string, page: { offset: number; limit: number }): Promise<{ notes: NoteRow[]; total: number }> {
     const commit = await this.commits.find(project, sha);
-    const query = this.ctx.db.selectFrom('notes').where('project_id', '=', project.id).where('noteable_type', '=', 'Commit').where('commit_id', '=', commit.id);
+    const query = this.ctx.db
+      .selectFrom('notes')
+      .where('project_id', '=', project.id)
+      .where('noteable_type', '=', 'Commit')
+      .where('commit_id', '=', commit.id);
     const [notes, count] = await Promise.all([
       query.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

@@ -13,20 +13,35 @@ import type { UrlBase } from '../../lib/urls';
  * snippet: the shared part, then the noteable's `hook_attrs` under `issue`, `merge_request` or
  * `snippet` (its columns, as Sidekiq wrote them). A merge request's needs its `parts` read first.
  */
-export function buildNoteableNoteData(note: NoteRow, author: User, project: Project, noteable: Noteable, urls: UrlBase, parts?: MergeRequestHookParts) {
+export function buildNoteableNoteData(
+  note: NoteRow,
+  author: User,
+  project: Project,
+  noteable: Noteable,
+  urls: UrlBase,
+  parts?: MergeRequestHookParts,
+) {
   if (noteable.type === 'MergeRequest') {
     const { mergeRequest } = noteable;
     const data = buildNoteData({ note, author, project, urls, noteablePath: `merge_requests/${mergeRequest.iid}` });
     const hookParts = parts ?? { source: undefined, lastCommit: undefined, assignee: undefined };
     // `hook_attrs` had neither the `url` nor the `action` of the Merge Request Hook.
-    const { url: _url, action: _action, ...attributes } = buildMergeRequestHookData(mergeRequest, author, project, hookParts, urls, 'update').object_attributes;
+    const {
+      url: _url,
+      action: _action,
+      ...attributes
+    } = buildMergeRequestHookData(mergeRequest, author, project, hookParts, urls, 'update').object_attributes;
     return { ...data, merge_request: attributes };
   }
   if (noteable.type === 'Issue') {
     const { issue } = noteable;
     const data = buildNoteData({ note, author, project, urls, noteablePath: `issues/${issue.iid}` });
     // The Issue Hook's attributes without its `url` and `action`, which `hook_attrs` did not have.
-    const { url: _url, action: _action, ...attributes } = buildIssueHookData(issue, author, undefined, project, urls, 'update').object_attributes;
+    const {
+      url: _url,
+      action: _action,
+      ...attributes
+    } = buildIssueHookData(issue, author, undefined, project, urls, 'update').object_attributes;
     return { ...data, issue: attributes };
   }
   const { snippet } = noteable;

@@ -45,10 +45,21 @@ export interface NewNote {
 // Every notes page asks: built and compiled once (per page size, see `pageLimit`).
 type NotePageValues = { type: Noteable['type']; id: number; offset: number };
 const notePage = preparedShapes(String, (db: Db, limit: number, values: NotePageValues) =>
-  db.selectFrom('notes').selectAll().where('noteable_type', '=', values.type).where('noteable_id', '=', values.id).orderBy('id').limit(pageLimit(limit)).offset(values.offset),
+  db
+    .selectFrom('notes')
+    .selectAll()
+    .where('noteable_type', '=', values.type)
+    .where('noteable_id', '=', values.id)
+    .orderBy('id')
+    .limit(pageLimit(limit))
+    .offset(values.offset),
 );
 const noteCount = preparedPerHandle((db: Db, type: Noteable['type'], id: number) =>
-  db.selectFrom('notes').select((eb) => eb.fn.countAll<number | string>().as('total')).where('noteable_type', '=', type).where('noteable_id', '=', id),
+  db
+    .selectFrom('notes')
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .where('noteable_type', '=', type)
+    .where('noteable_id', '=', id),
 );
 
 export class NoteableNotesService {
@@ -61,7 +72,13 @@ export class NoteableNotesService {
    * Oldest first. As in 8.12, cross-references from issues the caller cannot see are dropped from
    * the page after it is cut, so a page may be short.
    */
-  async list(project: Project, standing: ProjectStanding, kind: NoteableKind, noteableId: number, page: Page): Promise<{ notes: NoteRow[]; total: number }> {
+  async list(
+    project: Project,
+    standing: ProjectStanding,
+    kind: NoteableKind,
+    noteableId: number,
+    page: Page,
+  ): Promise<{ notes: NoteRow[]; total: number }> {
     const noteable = await findNoteable(this.ctx.db, project, standing, kind, noteableId);
     if (!noteable.readable) throw notFound('Notes');
     const db = this.ctx.db;
@@ -91,7 +108,14 @@ export class NoteableNotesService {
    * mentions get their cross-reference. A body that is one emoji only is an award instead (8.12's
    * `Notes::CreateService`), with no note, event or hook.
    */
-  async create(project: Project, standing: ProjectStanding, actor: User, kind: NoteableKind, noteableId: number, given: NewNote): Promise<Created> {
+  async create(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    kind: NoteableKind,
+    noteableId: number,
+    given: NewNote,
+  ): Promise<Created> {
     // 8.12 validated the note against its noteable: an unknown one, or one of another project, is
     // this 404. A noteable the caller may not read answers the same here (8.12 did not ask).
     const mismatch = notFound('Note {:invalid_project=>["Note and noteable project mismatch"]}');
@@ -140,11 +164,24 @@ export class NoteableNotesService {
    * looked the note up among all the project's notes whatever the path named; here it must be a
    * note of the noteable the path names, and that noteable readable.
    */
-  async update(project: Project, standing: ProjectStanding, actor: User, kind: NoteableKind, noteableId: number, noteId: number, body: string): Promise<NoteRow> {
+  async update(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    kind: NoteableKind,
+    noteableId: number,
+    noteId: number,
+    body: string,
+  ): Promise<NoteRow> {
     const { noteable, note } = await this.administered(project, standing, actor, kind, noteableId, noteId);
     if (body.trim() === '') throw failedTo('save note', { note: ["can't be blank"] });
     return inTransaction(this.ctx.db, async (trx) => {
-      const updated = await trx.updateTable('notes').set({ note: body, updated_at: now() }).where('id', '=', note.id).returningAll().executeTakeFirst();
+      const updated = await trx
+        .updateTable('notes')
+        .set({ note: body, updated_at: now() })
+        .where('id', '=', note.id)
+        .returningAll()
+        .executeTakeFirst();
       if (!updated) throw recordNotFound();
       if (noteable.type === 'Issue') await recordCrossReferences(trx, project, actor.id, noteable.issue, body);
       return updated;
@@ -152,7 +189,14 @@ export class NoteableNotesService {
   }
 
   /** Removes a note and the award emoji given to it; answers the note as it was. */
-  async remove(project: Project, standing: ProjectStanding, actor: User, kind: NoteableKind, noteableId: number, noteId: number): Promise<NoteRow> {
+  async remove(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    kind: NoteableKind,
+    noteableId: number,
+    noteId: number,
+  ): Promise<NoteRow> {
     const { note } = await this.administered(project, standing, actor, kind, noteableId, noteId);
     return inTransaction(this.ctx.db, async (trx) => {
       await trx.deleteFrom('award_emoji').where('awardable_type', '=', 'Note').where('awardable_id', '=', note.id).execute();
@@ -162,7 +206,14 @@ export class NoteableNotesService {
     });
   }
 
-  private async administered(project: Project, standing: ProjectStanding, actor: User, kind: NoteableKind, noteableId: number, noteId: number) {
+  private async administered(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    kind: NoteableKind,
+    noteableId: number,
+    noteId: number,
+  ) {
     const { noteable, note } = await this.locate(project, standing, kind, noteableId, noteId);
     if (note.author_id !== actor.id && !can(standing, 'admin_note')) throw forbidden();
     return { noteable, note };
@@ -174,17 +225,29 @@ export class NoteableNotesService {
 
   /** 8.12's `PostProcessService` for a comment: the event, the Note Hooks, the cross-references, the todos of its mentions. */
   private async announce(trx: Db, project: Project, actor: User, noteable: Noteable, note: NoteRow): Promise<void> {
-    await this.events.record(trx, { projectId: project.id, authorId: actor.id, action: 'commented on', targetId: note.id, targetType: 'Note' });
+    await this.events.record(trx, {
+      projectId: project.id,
+      authorId: actor.id,
+      action: 'commented on',
+      targetId: note.id,
+      targetType: 'Note',
+    });
     // A merge request's payload reads its source project and last commit: only for a project with a Note Hook.
-    const hooked = noteable.type === 'MergeRequest' && (await trx.selectFrom('hooks').select('id').where('project_id', '=', project.id).where('note_events', '=', 1).executeTakeFirst());
-    const parts = noteable.type === 'MergeRequest' && hooked ? await mergeRequestHookParts(this.ctx, trx, actor, noteable.mergeRequest, project) : undefined;
+    const hooked =
+      noteable.type === 'MergeRequest' &&
+      (await trx.selectFrom('hooks').select('id').where('project_id', '=', project.id).where('note_events', '=', 1).executeTakeFirst());
+    const parts =
+      noteable.type === 'MergeRequest' && hooked
+        ? await mergeRequestHookParts(this.ctx, trx, actor, noteable.mergeRequest, project)
+        : undefined;
     const data = buildNoteableNoteData(note, actor, project, noteable, this.ctx.config, parts);
     await emitProjectEvents(this.ctx, trx, project.id, 'note_events', 'Note Hook', [data]);
     if (noteable.type === 'Issue') {
       await recordCrossReferences(trx, project, actor.id, noteable.issue, note.note);
       await createNoteTodos(trx, { note, issue: noteable.issue, project, author: actor });
     }
-    if (noteable.type === 'MergeRequest') await mergeRequestNoteTodos(trx, { note, mergeRequest: noteable.mergeRequest, project, author: actor });
+    if (noteable.type === 'MergeRequest')
+      await mergeRequestNoteTodos(trx, { note, mergeRequest: noteable.mergeRequest, project, author: actor });
   }
 
   /** Ids of the cross-reference notes naming an issue of the project the caller may not read (8.12's `cross_reference_not_visible_for?`). */
@@ -194,7 +257,16 @@ export class NoteableNotesService {
       return iid === undefined ? [] : [{ noteId: note.id, iid }];
     });
     if (references.length === 0) return new Set();
-    const issues = await this.ctx.db.selectFrom('issues').selectAll().where('project_id', '=', project.id).where('iid', 'in', references.map((ref) => ref.iid)).execute();
+    const issues = await this.ctx.db
+      .selectFrom('issues')
+      .selectAll()
+      .where('project_id', '=', project.id)
+      .where(
+        'iid',
+        'in',
+        references.map((ref) => ref.iid),
+      )
+      .execute();
     const readable = new Set(issues.filter((issue) => mayReadIssue(standing, issue)).map((issue) => issue.iid));
     return new Set(references.filter((ref) => !readable.has(ref.iid)).map((ref) => ref.noteId));
   }

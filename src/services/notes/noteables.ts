@@ -19,15 +19,23 @@ export type Noteable =
 
 /** Who wrote the noteable: they may not vote on it. */
 export const noteableAuthorId = (noteable: Noteable): number | null =>
-  noteable.type === 'Issue' ? noteable.issue.author_id : noteable.type === 'Snippet' ? noteable.snippet.author_id : noteable.mergeRequest.author_id;
+  noteable.type === 'Issue'
+    ? noteable.issue.author_id
+    : noteable.type === 'Snippet'
+      ? noteable.snippet.author_id
+      : noteable.mergeRequest.author_id;
 
 // Every notes and award emoji route looks its noteable up: built and compiled once.
 const queries = {
-  issue: preparedPerHandle((db: Db, id: number, projectId: number) => db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', projectId)),
+  issue: preparedPerHandle((db: Db, id: number, projectId: number) =>
+    db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', projectId),
+  ),
   mergeRequest: preparedPerHandle((db: Db, id: number, projectId: number) =>
     db.selectFrom('merge_requests').selectAll().where('id', '=', id).where('target_project_id', '=', projectId),
   ),
-  snippet: preparedPerHandle((db: Db, id: number, projectId: number) => db.selectFrom('snippets').selectAll().where('id', '=', id).where('project_id', '=', projectId)),
+  snippet: preparedPerHandle((db: Db, id: number, projectId: number) =>
+    db.selectFrom('snippets').selectAll().where('id', '=', id).where('project_id', '=', projectId),
+  ),
 };
 
 /**

@@ -22,7 +22,15 @@ export interface ProjectAttributes {
 
 /** The attributes stored as `0`/`1` columns of the same name. */
 export const PROJECT_FLAGS = [
-  'issues_enabled', 'merge_requests_enabled', 'builds_enabled', 'wiki_enabled', 'snippets_enabled',
-  'container_registry_enabled', 'shared_runners_enabled', 'public_builds', 'only_allow_merge_if_build_succeeds',
-  'lfs_enabled', 'request_access_enabled',
+  'issues_enabled',
+  'merge_requests_enabled',
+  'builds_enabled',
+  'wiki_enabled',
+  'snippets_enabled',
+  'container_registry_enabled',
+  'shared_runners_enabled',
+  'public_builds',
+  'only_allow_merge_if_build_succeeds',
+  'lfs_enabled',
+  'request_access_enabled',
 ] as const;

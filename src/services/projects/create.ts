@@ -20,7 +20,14 @@ import { linkForkLfsObjects } from '../lfs-objects/records';
  * row, the owner's membership, the event and the system hooks in one transaction; then its
  * repository (empty, a copy of `forkedFrom`'s, or an import queued in the transaction).
  */
-export async function createProject(deps: ProjectDeps, actor: User, namespace: NamespaceRow, attributes: ProjectAttributes, owner: User, forkedFrom?: Project): Promise<Project> {
+export async function createProject(
+  deps: ProjectDeps,
+  actor: User,
+  namespace: NamespaceRow,
+  attributes: ProjectAttributes,
+  owner: User,
+  forkedFrom?: Project,
+): Promise<Project> {
   const { ctx } = deps;
   const settings = await deps.settings.get();
   if (namespace.kind === 'user') await checkProjectLimit(deps, owner);
@@ -31,13 +38,18 @@ export async function createProject(deps: ProjectDeps, actor: User, namespace: N
   checkProjectName(validation, name);
   checkProjectPath(validation, path);
   checkVisibility(validation, actor, visibility, namespace, settings.restricted_visibility_levels, forkedFrom);
-  if (attributes.default_branch !== undefined && !isValidBranchName(attributes.default_branch)) validation.add('default_branch', 'is invalid');
+  if (attributes.default_branch !== undefined && !isValidBranchName(attributes.default_branch))
+    validation.add('default_branch', 'is invalid');
   if (validation.ok) await checkTaken(ctx.db, validation, namespace.id, name!, path!, undefined);
   validation.throwIfInvalid();
 
   const time = now();
   const runnersToken = randomHex(30);
-  const flags = Object.fromEntries(PROJECT_FLAGS.map((flag) => [flag, attributes[flag] === undefined ? undefined : attributes[flag] ? 1 : 0]).filter(([, v]) => v !== undefined));
+  const flags = Object.fromEntries(
+    PROJECT_FLAGS.map((flag) => [flag, attributes[flag] === undefined ? undefined : attributes[flag] ? 1 : 0]).filter(
+      ([, v]) => v !== undefined,
+    ),
+  );
   const project = await inTransaction(ctx.db, async (trx) => {
     const row = await trx
       .insertInto('projects')
@@ -66,7 +78,16 @@ export async function createProject(deps: ProjectDeps, actor: User, namespace: N
     if (namespace.kind === 'user') {
       await trx
         .insertInto('members')
-        .values({ source_type: 'Project', source_id: row.id, user_id: owner.id, access_level: MASTER, notification_level: 3, created_by_id: actor.id, created_at: time, updated_at: time })
+        .values({
+          source_type: 'Project',
+          source_id: row.id,
+          user_id: owner.id,
+          access_level: MASTER,
+          notification_level: 3,
+          created_by_id: actor.id,
+          created_at: time,
+          updated_at: time,
+        })
         .execute();
     }
     await deps.events.record(trx, { projectId: row.id, authorId: actor.id, action: 'created' });
@@ -75,7 +96,14 @@ export async function createProject(deps: ProjectDeps, actor: User, namespace: N
     await emitSystemEvents(ctx, trx, [
       { name: 'project_create', data: projectEventData(eventProject(full), (await hookOwnerOf(trx, full)) ?? { name: '' }) },
       // The creator of a personal project joined it as master (GitLab 8.12 announces that too).
-      ...(owned ? [{ name: 'user_add_to_team' as const, data: projectMemberEventData({ access_level: MASTER, created_at: time, updated_at: time }, eventProject(full), owner) }] : []),
+      ...(owned
+        ? [
+            {
+              name: 'user_add_to_team' as const,
+              data: projectMemberEventData({ access_level: MASTER, created_at: time, updated_at: time }, eventProject(full), owner),
+            },
+          ]
+        : []),
     ]);
     if (forkedFrom) await linkForkLfsObjects(trx, forkedFrom.id, row.id);
     if (attributes.import_url) await deps.repositories.scheduleImport(row.id, attributes.import_url, trx);
@@ -91,9 +119,10 @@ export async function createProject(deps: ProjectDeps, actor: User, namespace: N
 
 async function checkProjectLimit(deps: ProjectDeps, owner: User): Promise<void> {
   if ((await countPersonalProjects(deps.ctx.db, owner.id)) < owner.projects_limit) return;
-  const message = owner.projects_limit === 0
-    ? 'Personal project creation is not allowed. Please contact your administrator with questions'
-    : `Your project limit is ${owner.projects_limit} projects! Please contact your administrator to increase it`;
+  const message =
+    owner.projects_limit === 0
+      ? 'Personal project creation is not allowed. Please contact your administrator with questions'
+      : `Your project limit is ${owner.projects_limit} projects! Please contact your administrator to increase it`;
   // GitLab 8.12 answers this one with an `error` key holding an array.
   throw grapeError(403, [message]);
 }

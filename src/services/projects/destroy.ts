@@ -26,7 +26,11 @@ export async function destroyProject(deps: ProjectDeps, trx: Db, project: Projec
   await trx.deleteFrom('subscriptions').where('subscribable_type', '=', 'Label').where('subscribable_id', 'in', labels).execute();
   await deleteIssuableTraces(trx, 'Issue', trx.selectFrom('issues').select('id').where('project_id', '=', project.id));
   // The merge requests into the project cascade; what names them by type and id goes first.
-  await deleteIssuableTraces(trx, 'MergeRequest', trx.selectFrom('merge_requests').select('id').where('target_project_id', '=', project.id));
+  await deleteIssuableTraces(
+    trx,
+    'MergeRequest',
+    trx.selectFrom('merge_requests').select('id').where('target_project_id', '=', project.id),
+  );
   await trx.updateTable('projects').set({ forked_from_project_id: null }).where('forked_from_project_id', '=', project.id).execute();
   await trx.deleteFrom('projects').where('id', '=', project.id).execute();
   await emitSystemEvent(deps.ctx, trx, 'project_destroy', projectEventData(eventProject(project), owner ?? { name: '' }));

@@ -45,7 +45,9 @@ function membershipsOf(db: Db, userId: number) {
 
 // Every project answer reads these: built and compiled once (per page size).
 const queries = {
-  owners: preparedPerHandle((db: Db, ids: number[]) => db.selectFrom('users').select(['id', 'name', 'username', 'state', 'email', 'created_at']).where('id', 'in', ids)),
+  owners: preparedPerHandle((db: Db, ids: number[]) =>
+    db.selectFrom('users').select(['id', 'name', 'username', 'state', 'email', 'created_at']).where('id', 'in', ids),
+  ),
   projectMemberships: preparedPerHandle((db: Db, userId: number, projectIds: number[]) =>
     membershipsOf(db, userId).where('source_type', '=', 'Project').where('source_id', 'in', projectIds),
   ),
@@ -70,7 +72,12 @@ const queries = {
       .selectFrom('projects')
       .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
       .selectAll('projects')
-      .select(['namespaces.name as ns_name', 'namespaces.path as ns_path', 'namespaces.kind as ns_kind', 'namespaces.owner_id as ns_owner_id'])
+      .select([
+        'namespaces.name as ns_name',
+        'namespaces.path as ns_path',
+        'namespaces.kind as ns_kind',
+        'namespaces.owner_id as ns_owner_id',
+      ])
       .where('projects.id', 'in', ids),
   ),
   forksCounts: preparedPerHandle((db: Db, projectIds: number[]) =>
@@ -110,7 +117,11 @@ export async function loadProjectDetails(db: Db, projects: Project[], caller: Ca
 
   const [owners, memberships, links, sources, forks, openIssues] = await Promise.all([
     ownerIds.length ? queries.owners(db, ownerIds) : [],
-    caller ? (groupIds.length ? queries.memberships(db, caller.id, projectIds, groupIds) : queries.projectMemberships(db, caller.id, projectIds)) : [],
+    caller
+      ? groupIds.length
+        ? queries.memberships(db, caller.id, projectIds, groupIds)
+        : queries.projectMemberships(db, caller.id, projectIds)
+      : [],
     queries.sharedWith(db, projectIds),
     forkSourceIds.length ? queries.forkSources(db, forkSourceIds) : [],
     queries.forksCounts(db, projectIds),

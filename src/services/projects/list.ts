@@ -51,9 +51,15 @@ function filtered(db: Db, { caller, options }: ListShape, values: ListValues) {
   if (options.search) {
     const search = options.search;
     query = query.where((eb) => {
-      const matches = [containsText('projects.name', search), containsText('projects.path', search), containsText('projects.description', search)];
+      const matches = [
+        containsText('projects.name', search),
+        containsText('projects.path', search),
+        containsText('projects.description', search),
+      ];
       if (options.searchNamespace) {
-        matches.push(sql<boolean>`${eb('projects.namespace_id', 'in', eb.selectFrom('namespaces').select('id').where(containsText('name', search)))}`);
+        matches.push(
+          sql<boolean>`${eb('projects.namespace_id', 'in', eb.selectFrom('namespaces').select('id').where(containsText('name', search)))}`,
+        );
       }
       return eb.or(matches);
     });
@@ -70,7 +76,10 @@ function pageQuery(db: Db, shape: ListShape, values: ListValues) {
       .selectAll('projects')
       .$if(options.ciEnabledFirst === true, (q) => q.orderBy('projects.builds_enabled', 'desc'))
       // Names and paths sort alphabetically ignoring case, the same on both databases.
-      .orderBy(orderBy === 'name' || orderBy === 'path' ? sql`lower(${sql.ref(`projects.${orderBy}`)})` : sql.ref(`projects.${orderBy}`), direction)
+      .orderBy(
+        orderBy === 'name' || orderBy === 'path' ? sql`lower(${sql.ref(`projects.${orderBy}`)})` : sql.ref(`projects.${orderBy}`),
+        direction,
+      )
       .orderBy('projects.id', direction)
       .limit(pageLimit(options.limit))
       .offset(values.offset)
@@ -84,8 +93,17 @@ function countQuery(db: Db, shape: ListShape, values: ListValues) {
 /** Everything `filtered` and `pageQuery` branch on, the page size included: the caller's id, the filters' values and the offset aside. */
 function shapeKey({ caller, options }: ListShape): string {
   return [
-    options.scope, readsEverything(caller), caller.external === 1, options.namespaceId !== undefined, options.groupId !== undefined,
-    options.archived !== undefined, options.visibility !== undefined, options.orderBy ?? 'created_at', options.sort ?? 'desc', options.ciEnabledFirst === true, options.limit,
+    options.scope,
+    readsEverything(caller),
+    caller.external === 1,
+    options.namespaceId !== undefined,
+    options.groupId !== undefined,
+    options.archived !== undefined,
+    options.visibility !== undefined,
+    options.orderBy ?? 'created_at',
+    options.sort ?? 'desc',
+    options.ciEnabledFirst === true,
+    options.limit,
   ].join('|');
 }
 

@@ -6,7 +6,20 @@ import { OWNER, can, hides, type Caller, type ProjectAbility, type ProjectStandi
 import type { NamespaceRow as Namespace, Project, ProjectRow } from './types';
 
 // A project is always read with its namespace: one query, the namespace's columns under `ns_` names.
-const NAMESPACE_COLUMNS = ['id', 'name', 'path', 'kind', 'owner_id', 'description', 'visibility_level', 'request_access_enabled', 'share_with_group_lock', 'lfs_enabled', 'created_at', 'updated_at'] as const;
+const NAMESPACE_COLUMNS = [
+  'id',
+  'name',
+  'path',
+  'kind',
+  'owner_id',
+  'description',
+  'visibility_level',
+  'request_access_enabled',
+  'share_with_group_lock',
+  'lfs_enabled',
+  'created_at',
+  'updated_at',
+] as const;
 
 function projectsWithNamespaces(db: Db) {
   return db
@@ -70,8 +83,15 @@ export async function attachNamespaces(db: Db, rows: ProjectRow[]): Promise<Proj
 }
 
 /** The project if the caller may read it; `404 Project Not Found` otherwise, never 403. */
-export async function findReadable(db: Db, idOrPath: string | number, caller: Caller | null): Promise<{ project: Project; standing: ProjectStanding }> {
-  const found = caller && /^\d+$/.test(String(idOrPath)) ? await findWithStanding(db, Number(idOrPath), caller) : await findThenStanding(db, idOrPath, caller);
+export async function findReadable(
+  db: Db,
+  idOrPath: string | number,
+  caller: Caller | null,
+): Promise<{ project: Project; standing: ProjectStanding }> {
+  const found =
+    caller && /^\d+$/.test(String(idOrPath))
+      ? await findWithStanding(db, Number(idOrPath), caller)
+      : await findThenStanding(db, idOrPath, caller);
   if (!found || !can(found.standing, 'read_project')) throw notFound('Project');
   return found;
 }
@@ -103,9 +123,17 @@ const projectWithAccess = preparedPerHandle((db: Db, id: number, userId: number)
         levelIn('Namespace', 'projects.namespace_id').as('caller_namespace_access'),
         eb
           .selectFrom('project_group_links')
-          .innerJoin('members', (join) => join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'))
+          .innerJoin('members', (join) =>
+            join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'),
+          )
           // The lower of the share's level and the caller's in the group, the best over the shares.
-          .select(sql<number | null>`max(case when project_group_links.group_access < members.access_level then project_group_links.group_access else members.access_level end)`.as('level'))
+          .select(
+            sql<
+              number | null
+            >`max(case when project_group_links.group_access < members.access_level then project_group_links.group_access else members.access_level end)`.as(
+              'level',
+            ),
+          )
           .whereRef('project_group_links.project_id', '=', 'projects.id')
           .where('members.user_id', '=', userId)
           .where('members.requested_at', 'is', null)
@@ -119,7 +147,10 @@ async function findWithStanding(db: Db, id: number, caller: Caller): Promise<{ p
   const [row] = await projectWithAccess(db, id, caller.id);
   if (!row) return undefined;
   const project = splitJoined(row as unknown as JoinedRow);
-  return { project, standing: standingFrom(project, caller, row.caller_project_access, row.caller_namespace_access, row.caller_shared_access) };
+  return {
+    project,
+    standing: standingFrom(project, caller, row.caller_project_access, row.caller_namespace_access, row.caller_shared_access),
+  };
 }
 
 /**
@@ -170,7 +201,13 @@ export async function loadStanding(db: Db, project: Project, caller: Caller | nu
 }
 
 /** What the policy needs, from the caller's levels in the project, its namespace and the groups it is shared with. */
-function standingFrom(project: Project, caller: Caller | null, projectAccess: number | null, namespaceAccess: number | null, sharedAccess: number | null): ProjectStanding {
+function standingFrom(
+  project: Project,
+  caller: Caller | null,
+  projectAccess: number | null,
+  namespaceAccess: number | null,
+  sharedAccess: number | null,
+): ProjectStanding {
   const isGroup = project.namespace.kind === 'group';
   const groupAccess = caller && isGroup ? namespaceAccess : null;
   return {

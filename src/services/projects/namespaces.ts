@@ -40,7 +40,14 @@ export async function forkTarget(db: Db, caller: Caller, namespaceRef: string | 
 }
 
 /** A name or path (ignoring case) another project of the namespace already has. */
-export async function checkTaken(db: Db, validation: Validation, namespaceId: number, name: string, path: string, selfId: number | undefined): Promise<void> {
+export async function checkTaken(
+  db: Db,
+  validation: Validation,
+  namespaceId: number,
+  name: string,
+  path: string,
+  selfId: number | undefined,
+): Promise<void> {
   const clashes = await db
     .selectFrom('projects')
     .select(['name', 'path'])

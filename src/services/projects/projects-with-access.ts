@@ -24,14 +24,20 @@ export function projectIdsWithAccess(db: Db, userId: number, minimum: number) {
             .where((inner) =>
               inner.or([
                 inner.and([inner('members.source_type', '=', 'Project'), inner('members.source_id', '=', inner.ref('projects.id'))]),
-                inner.and([inner('members.source_type', '=', 'Namespace'), inner('members.source_id', '=', inner.ref('projects.namespace_id')), inner('namespaces.kind', '=', 'group')]),
+                inner.and([
+                  inner('members.source_type', '=', 'Namespace'),
+                  inner('members.source_id', '=', inner.ref('projects.namespace_id')),
+                  inner('namespaces.kind', '=', 'group'),
+                ]),
               ]),
             ),
         ),
         eb.exists(
           eb
             .selectFrom('project_group_links as links')
-            .innerJoin('members as shared', (join) => join.onRef('shared.source_id', '=', 'links.group_id').on('shared.source_type', '=', 'Namespace'))
+            .innerJoin('members as shared', (join) =>
+              join.onRef('shared.source_id', '=', 'links.group_id').on('shared.source_type', '=', 'Namespace'),
+            )
             .select('links.id')
             .whereRef('links.project_id', '=', 'projects.id')
             .where('links.group_access', '>=', minimum)

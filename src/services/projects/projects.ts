@@ -81,7 +81,8 @@ export class ProjectsService {
 
   /** POST /projects: in the caller's namespace or one they may create projects in. */
   async create(caller: User, attributes: ProjectAttributes, namespaceId?: number): Promise<Project> {
-    const namespace: NamespaceRow = namespaceId === undefined ? await personalNamespace(this.db, caller.id) : await usableNamespace(this.db, caller, namespaceId);
+    const namespace: NamespaceRow =
+      namespaceId === undefined ? await personalNamespace(this.db, caller.id) : await usableNamespace(this.db, caller, namespaceId);
     return createProject(this.deps, caller, namespace, attributes, caller);
   }
 

@@ -34,8 +34,15 @@ function authorizedProjectIds(eb: Eb, userId: number) {
     .where('members.user_id', '=', userId)
     .where('members.requested_at', 'is', null)
     .unionAll(eb.selectFrom('projects as in_group').select('in_group.id').where('in_group.namespace_id', 'in', groupIdsOf(eb, userId)))
-    .unionAll(eb.selectFrom('projects as personal').select('personal.id').where('personal.namespace_id', 'in', personalNamespaceIdsOf(eb, userId)))
-    .unionAll(eb.selectFrom('project_group_links').select('project_group_links.project_id as id').where('project_group_links.group_id', 'in', groupIdsOf(eb, userId)));
+    .unionAll(
+      eb.selectFrom('projects as personal').select('personal.id').where('personal.namespace_id', 'in', personalNamespaceIdsOf(eb, userId)),
+    )
+    .unionAll(
+      eb
+        .selectFrom('project_group_links')
+        .select('project_group_links.project_id as id')
+        .where('project_group_links.group_id', 'in', groupIdsOf(eb, userId)),
+    );
 }
 
 export function authorizedFor(eb: Eb, userId: number): Expression<SqlBool> {
@@ -51,7 +58,12 @@ export function ownedBy(eb: Eb, userId: number): Expression<SqlBool> {
       .selectFrom('projects as personal')
       .select('personal.id')
       .where('personal.namespace_id', 'in', personalNamespaceIdsOf(eb, userId))
-      .union(eb.selectFrom('projects as owned').select('owned.id').where('owned.namespace_id', 'in', groupIdsOf(eb, userId, OWNER))),
+      .union(
+        eb
+          .selectFrom('projects as owned')
+          .select('owned.id')
+          .where('owned.namespace_id', 'in', groupIdsOf(eb, userId, OWNER)),
+      ),
   );
 }
 

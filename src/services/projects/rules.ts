@@ -50,7 +50,14 @@ export function requestedVisibility(attributes: { visibility_level?: number; pub
 }
 
 /** GitLab's visibility validations: a known level, not restricted (but for admins), not above the group's or the fork source's. */
-export function checkVisibility(validation: Validation, actor: Caller, level: number, namespace: NamespaceRow, restricted: number[], forkedFrom?: ProjectRow): void {
+export function checkVisibility(
+  validation: Validation,
+  actor: Caller,
+  level: number,
+  namespace: NamespaceRow,
+  restricted: number[],
+  forkedFrom?: ProjectRow,
+): void {
   if (![PRIVATE, INTERNAL, PUBLIC].includes(level)) {
     validation.add('visibility_level', 'is not included in the list');
     return;

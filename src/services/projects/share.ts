@@ -12,7 +12,12 @@ export async function shareProject(db: Db, project: Project, standing: ProjectSt
   const group = await db.selectFrom('namespaces').selectAll().where('id', '=', groupId).where('kind', '=', 'group').executeTakeFirst();
   if (!group) throw notFound('Group');
   if (!GROUP_ACCESS_LEVELS.slice(0, 4).includes(groupAccess)) throw conflict('Group access is not included in the list');
-  const existing = await db.selectFrom('project_group_links').select('id').where('project_id', '=', project.id).where('group_id', '=', groupId).executeTakeFirst();
+  const existing = await db
+    .selectFrom('project_group_links')
+    .select('id')
+    .where('project_id', '=', project.id)
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
   if (existing) throw conflict('Group already taken');
   const time = now();
   return db
@@ -24,6 +29,10 @@ export async function shareProject(db: Db, project: Project, standing: ProjectSt
 
 export async function unshareProject(db: Db, project: Project, standing: ProjectStanding, groupId: number): Promise<void> {
   authorize(standing, 'admin_project');
-  const removed = await db.deleteFrom('project_group_links').where('project_id', '=', project.id).where('group_id', '=', groupId).executeTakeFirst();
+  const removed = await db
+    .deleteFrom('project_group_links')
+    .where('project_id', '=', project.id)
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
   if (Number(removed.numDeletedRows) === 0) throw notFound('Group Link');
 }

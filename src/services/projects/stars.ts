@@ -8,7 +8,12 @@ import { inTransaction } from '../../db/transaction';
 /** Star: 304 when already starred. */
 export function star(db: Db, project: Project, user: Caller): Promise<Project> {
   return inTransaction(db, async (trx) => {
-    const existing = await trx.selectFrom('stars').select('id').where('user_id', '=', user.id).where('project_id', '=', project.id).executeTakeFirst();
+    const existing = await trx
+      .selectFrom('stars')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     if (existing) throw notModified();
     await trx.insertInto('stars').values({ user_id: user.id, project_id: project.id, created_at: now() }).execute();
     return refreshStarCount(trx, project);
@@ -27,7 +32,13 @@ export function unstar(db: Db, project: Project, user: Caller): Promise<Project>
 async function refreshStarCount(trx: Db, project: Project): Promise<Project> {
   const row = await trx
     .updateTable('projects')
-    .set({ star_count: (eb) => eb.selectFrom('stars').select((s) => s.fn.countAll<number>().as('n')).where('project_id', '=', project.id) })
+    .set({
+      star_count: (eb) =>
+        eb
+          .selectFrom('stars')
+          .select((s) => s.fn.countAll<number>().as('n'))
+          .where('project_id', '=', project.id),
+    })
     .where('id', '=', project.id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -12,7 +12,13 @@ import type { Project, ProjectRow } from './types';
 import { inTransaction } from '../../db/transaction';
 
 /** PUT /projects/:id: masters change settings; renaming and changing visibility are the owner's. */
-export async function updateProject(deps: ProjectDeps, project: Project, standing: ProjectStanding, actor: User, attributes: ProjectAttributes): Promise<Project> {
+export async function updateProject(
+  deps: ProjectDeps,
+  project: Project,
+  standing: ProjectStanding,
+  actor: User,
+  attributes: ProjectAttributes,
+): Promise<Project> {
   const { ctx } = deps;
   authorize(standing, 'admin_project');
   const visibility = requestedVisibility(attributes);
@@ -25,7 +31,9 @@ export async function updateProject(deps: ProjectDeps, project: Project, standin
   if (attributes.path !== undefined) checkProjectPath(validation, attributes.path);
   if (visibility !== undefined && visibility !== project.visibility_level) {
     const settings = await deps.settings.get();
-    const forkedFrom = project.forked_from_project_id ? await ctx.db.selectFrom('projects').selectAll().where('id', '=', project.forked_from_project_id).executeTakeFirst() : undefined;
+    const forkedFrom = project.forked_from_project_id
+      ? await ctx.db.selectFrom('projects').selectAll().where('id', '=', project.forked_from_project_id).executeTakeFirst()
+      : undefined;
     checkVisibility(validation, actor, visibility, project.namespace, settings.restricted_visibility_levels, forkedFrom);
   }
   if (validation.ok) await checkTaken(ctx.db, validation, project.namespace_id, name, path, project.id);
@@ -42,7 +50,12 @@ export async function updateProject(deps: ProjectDeps, project: Project, standin
     const updated = { ...row, namespace: project.namespace };
     if (renamed) {
       const owner = await hookOwnerOf(trx, updated);
-      await emitSystemEvent(ctx, trx, 'project_rename', projectMovedEventData(eventProject(updated), owner ?? { name: '' }, `${project.namespace.path}/${project.path}`));
+      await emitSystemEvent(
+        ctx,
+        trx,
+        'project_rename',
+        projectMovedEventData(eventProject(updated), owner ?? { name: '' }, `${project.namespace.path}/${project.path}`),
+      );
     }
     return updated;
   });
@@ -51,6 +64,11 @@ export async function updateProject(deps: ProjectDeps, project: Project, standin
 /** Archive or unarchive (owners); idempotent. */
 export async function setArchived(deps: ProjectDeps, project: Project, standing: ProjectStanding, archived: boolean): Promise<Project> {
   authorize(standing, 'archive_project');
-  const row = await deps.ctx.db.updateTable('projects').set({ archived: archived ? 1 : 0, updated_at: now() }).where('id', '=', project.id).returningAll().executeTakeFirstOrThrow();
+  const row = await deps.ctx.db
+    .updateTable('projects')
+    .set({ archived: archived ? 1 : 0, updated_at: now() })
+    .where('id', '=', project.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return { ...row, namespace: project.namespace };
 }

@@ -14,7 +14,6 @@ import { resolveCommitId } from '../../git/commits';
 import { isValidBranchName, ZERO_OID } from '../../git/ref-names';
 import type { Commit } from '../../git/objects';
 
-
 export interface BranchView extends BranchProtection {
   name: string;
   commit: Commit;
@@ -29,7 +28,10 @@ export class BranchesService {
   ) {}
 
   async list(project: Project): Promise<BranchView[]> {
-    const [branches, rules] = await Promise.all([refsOf(this.ctx, project).then((refs) => refs.branches()), this.protectedBranches.list(project.id)]);
+    const [branches, rules] = await Promise.all([
+      refsOf(this.ctx, project).then((refs) => refs.branches()),
+      this.protectedBranches.list(project.id),
+    ]);
     return branches.map((branch) => ({ ...branch, ...protectionOf(rules, branch.name) }));
   }
 
@@ -64,7 +66,11 @@ export class BranchesService {
     const repoPath = repoPathOf(this.ctx, project.id);
     if (!isValidBranchName(name)) throw badRequest('Branch name is invalid');
     // A repository with a commit to branch from is not empty.
-    const [existing, target, ground] = await Promise.all([findBranch(repoPath, name), resolveCommitId(repoPath, ref), this.pushRules.ground(project, standing, false)]);
+    const [existing, target, ground] = await Promise.all([
+      findBranch(repoPath, name),
+      resolveCommitId(repoPath, ref),
+      this.pushRules.ground(project, standing, false),
+    ]);
     if (existing) throw badRequest('Branch already exists');
     if (target === undefined) throw badRequest('Invalid reference name');
     const ruling = ruleFor(ground, { oldId: ZERO_OID, newId: target, ref: `refs/heads/${name}` });
@@ -85,7 +91,11 @@ export class BranchesService {
    */
   async remove(project: Project, userId: number, name: string): Promise<void> {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const [branch, head, rules] = await Promise.all([findBranch(repoPath, name), defaultBranch(repoPath), this.protectedBranches.list(project.id)]);
+    const [branch, head, rules] = await Promise.all([
+      findBranch(repoPath, name),
+      defaultBranch(repoPath),
+      this.protectedBranches.list(project.id),
+    ]);
     if (!branch) throw noSuchBranch();
     if (name === head) throw badRequest('Cannot remove HEAD branch');
     if (protectionOf(rules, name).protected) throw badRequest('Protected branch cant be removed');

@@ -47,8 +47,12 @@ export function parseTimestamp(name: string, value: string | undefined): Date | 
   const utc = new Date(Date.UTC(...parts));
   utc.setUTCFullYear(parts[0]);
   const roundTrips =
-    utc.getUTCFullYear() === parts[0] && utc.getUTCMonth() === parts[1] && utc.getUTCDate() === parts[2] &&
-    utc.getUTCHours() === parts[3] && utc.getUTCMinutes() === parts[4] && utc.getUTCSeconds() === parts[5];
+    utc.getUTCFullYear() === parts[0] &&
+    utc.getUTCMonth() === parts[1] &&
+    utc.getUTCDate() === parts[2] &&
+    utc.getUTCHours() === parts[3] &&
+    utc.getUTCMinutes() === parts[4] &&
+    utc.getUTCSeconds() === parts[5];
   if (!roundTrips) throw invalid();
   const offset = /^[+-]/.test(zone) ? zoneMinutes(zone) : 0;
   const millis = fraction === '' ? 0 : Math.floor(Number(`0${fraction}`) * 1000);

@@ -55,7 +55,8 @@ const MESSAGES = {
   notAllowed: 'You are not allowed to push into this branch',
   notOnBranch: 'You can only create or edit files when you are on a branch',
   traversal: 'Your changes could not be committed, because the file name cannot include directory traversal. ',
-  fileName: "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'. ",
+  fileName:
+    "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'. ",
   exists: 'Your changes could not be committed because a file with the same name already exists',
   // 8.12 created the file on update and failed with a 500 on delete; later GitLab answers this.
   missing: "A file with this name doesn't exist",
@@ -106,10 +107,15 @@ export class FilesService {
     const change: FileChange =
       request.action === 'delete'
         ? { action: 'delete', path: filePath }
-        : { action: request.action, path: filePath, content: Buffer.from(request.content ?? '', request.encoding === 'base64' ? 'base64' : 'utf8') };
+        : {
+            action: request.action,
+            path: filePath,
+            content: Buffer.from(request.content ?? '', request.encoding === 'base64' ? 'base64' : 'utf8'),
+          };
     // 8.12 takes the author from the request only when both halves are given (blank is not given); the committer is always the caller.
     const committer = { name: writer.name, email: writer.email };
-    const author = present(request.authorEmail) && present(request.authorName) ? { name: request.authorName, email: request.authorEmail } : committer;
+    const author =
+      present(request.authorEmail) && present(request.authorName) ? { name: request.authorName, email: request.authorEmail } : committer;
 
     const result = await this.commitWithRetries(repoPath, request.branch, {
       branch: request.branch,

@@ -109,7 +109,8 @@ export class GitAccessService {
 
   /** The push rule for a push's ref updates, before git sees the pack. */
   async checkPush(caller: GitCaller, project: Project, updates: RefUpdate[]): Promise<PushVerdict> {
-    if (caller.kind !== 'user') return { rejections: updates.map((update) => ({ ref: update.ref, message: PUSH_REFUSALS.push })), fastForwardOnly: [] };
+    if (caller.kind !== 'user')
+      return { rejections: updates.map((update) => ({ ref: update.ref, message: PUSH_REFUSALS.push })), fastForwardOnly: [] };
     const standing = await this.projects.standing(project, caller.user);
     // A project without a default branch has never received one: cheaper to know than asking git.
     return this.pushRules.judge(project, standing, updates, project.default_branch === null);

@@ -13,7 +13,11 @@ import type { JobKinds } from '../../jobs/kinds';
  * them) except into Forge's own data directory, which holds every project's private repository.
  * A failed import is recorded on the project, not retried: most failures (a wrong URL) are permanent.
  */
-export async function importProjectRepository(ctx: ServiceContext, repositories: RepositoryStore, job: JobKinds['repository.import']): Promise<void> {
+export async function importProjectRepository(
+  ctx: ServiceContext,
+  repositories: RepositoryStore,
+  job: JobKinds['repository.import'],
+): Promise<void> {
   const setStatus = (status: string, defaultBranchName?: string | null) =>
     ctx.db
       .updateTable('projects')

@@ -9,7 +9,12 @@ export type ProtectedBranch = Selectable<ProtectedBranchesTable>;
 /** `release-*` style names match by wildcard, as GitLab 8.12's protected branches do. */
 export function matches(pattern: string, branch: string): boolean {
   if (!pattern.includes('*')) return pattern === branch;
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*?')}$`,
+  );
   return regex.test(branch);
 }
 
@@ -44,9 +49,18 @@ export class ProtectedBranchesService {
   }
 
   /** Protects (or re-protects with new flags) a branch; idempotent. */
-  async protect(projectId: number, branch: string, flags: { developersCanPush: boolean; developersCanMerge: boolean }, executor: Db = this.ctx.db): Promise<void> {
+  async protect(
+    projectId: number,
+    branch: string,
+    flags: { developersCanPush: boolean; developersCanMerge: boolean },
+    executor: Db = this.ctx.db,
+  ): Promise<void> {
     const time = now();
-    const values = { developers_can_push: flags.developersCanPush ? 1 : 0, developers_can_merge: flags.developersCanMerge ? 1 : 0, updated_at: time } as const;
+    const values = {
+      developers_can_push: flags.developersCanPush ? 1 : 0,
+      developers_can_merge: flags.developersCanMerge ? 1 : 0,
+      updated_at: time,
+    } as const;
     await executor
       .insertInto('protected_branches')
       .values({ project_id: projectId, name: branch, ...values, created_at: time })

@@ -44,18 +44,46 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
 
   const events = reads.map((read) => ({ read, data: buildPushData({ ...base, ...read }) }));
   // System hooks get the push without its commits; a tag's message is empty there (GitLab 8.12).
-  const systemData = (read: PushRead) => buildPushData({ ...base, ...read, commits: [], totalCommits: 0, message: isTag(read.ref) ? '' : null });
+  const systemData = (read: PushRead) =>
+    buildPushData({ ...base, ...read, commits: [], totalCommits: 0, message: isTag(read.ref) ? '' : null });
   const branches = events.filter(({ read }) => !isTag(read.ref));
   const tags = events.filter(({ read }) => isTag(read.ref));
   const pipelines = await planPipelines(services.ctx, project, user.id, reads);
 
   // A few statements whatever the number of refs: a mirror push of thousands of tags is one batch.
   await inTransaction(ctx.db, async (trx) => {
-    await services.events.recordMany(trx, events.map(({ read, data }) => ({ projectId: project.id, authorId: user.id, action: actionOf(read), data })));
-    await emitProjectEvents(ctx, trx, project.id, 'push_events', 'Push Hook', branches.map(({ data }) => data));
-    await emitProjectEvents(ctx, trx, project.id, 'tag_push_events', 'Tag Push Hook', tags.map(({ data }) => data));
-    await emitFlaggedSystemEvents(ctx, trx, 'push_events', branches.map(({ read }) => systemData(read)));
-    await emitFlaggedSystemEvents(ctx, trx, 'tag_push_events', tags.map(({ read }) => systemData(read)));
+    await services.events.recordMany(
+      trx,
+      events.map(({ read, data }) => ({ projectId: project.id, authorId: user.id, action: actionOf(read), data })),
+    );
+    await emitProjectEvents(
+      ctx,
+      trx,
+      project.id,
+      'push_events',
+      'Push Hook',
+      branches.map(({ data }) => data),
+    );
+    await emitProjectEvents(
+      ctx,
+      trx,
+      project.id,
+      'tag_push_events',
+      'Tag Push Hook',
+      tags.map(({ data }) => data),
+    );
+    await emitFlaggedSystemEvents(
+      ctx,
+      trx,
+      'push_events',
+      branches.map(({ read }) => systemData(read)),
+    );
+    await emitFlaggedSystemEvents(
+      ctx,
+      trx,
+      'tag_push_events',
+      tags.map(({ read }) => systemData(read)),
+    );
     await insertPipelines(ctx, trx, pipelines);
     await services.projects.touch(project.id, trx);
     // Merge requests of the pushed branches: new versions, checks, manual merges (`services/merge-requests/refresh.ts`).
@@ -64,7 +92,12 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
 }
 
 /** The pipeline of each pushed branch and tag (git is read here, before the transaction), a few refs at a time. */
-async function planPipelines(ctx: ServiceContext, project: Parameters<typeof planPushPipeline>[1], userId: number, reads: PushRead[]): Promise<PipelinePlan[]> {
+async function planPipelines(
+  ctx: ServiceContext,
+  project: Parameters<typeof planPushPipeline>[1],
+  userId: number,
+  reads: PushRead[],
+): Promise<PipelinePlan[]> {
   const plans: PipelinePlan[] = [];
   for (let start = 0; start < reads.length; start += PARALLEL_READS) {
     const batch = await Promise.all(reads.slice(start, start + PARALLEL_READS).map((read) => planPushPipeline(ctx, project, userId, read)));
@@ -94,8 +127,14 @@ const PARALLEL_READS = 4;
 async function readPushes(repoPath: string, changes: RefUpdate[]): Promise<PushRead[]> {
   const reads: PushRead[] = changes.map((change) => ({ ...change, commits: [], totalCommits: 0, checkoutSha: null, message: null }));
   const live = reads.filter((read) => read.newId !== ZERO_OID);
-  await readBranches(repoPath, live.filter((read) => isBranch(read.ref)));
-  await readTags(repoPath, live.filter((read) => isTag(read.ref)));
+  await readBranches(
+    repoPath,
+    live.filter((read) => isBranch(read.ref)),
+  );
+  await readTags(
+    repoPath,
+    live.filter((read) => isTag(read.ref)),
+  );
   return reads;
 }
 
@@ -113,9 +152,15 @@ async function readBranches(repoPath: string, reads: PushRead[]): Promise<void> 
 
 /** All tags in one pipelined cat-file exchange and one `git log`. */
 async function readTags(repoPath: string, reads: PushRead[]): Promise<void> {
-  const objects = await catFile.readMany(repoPath, reads.flatMap((read) => [read.newId, `${read.newId}^{commit}`]));
+  const objects = await catFile.readMany(
+    repoPath,
+    reads.flatMap((read) => [read.newId, `${read.newId}^{commit}`]),
+  );
   const peeled = reads.map((_, index) => objects[2 * index + 1]);
-  const changes = await commitsChanges(repoPath, peeled.flatMap((object) => (object?.type === 'commit' ? [object.oid] : [])));
+  const changes = await commitsChanges(
+    repoPath,
+    peeled.flatMap((object) => (object?.type === 'commit' ? [object.oid] : [])),
+  );
   reads.forEach((read, index) => {
     const target = objects[2 * index];
     if (target?.type === 'tag') read.message = parseTag(target.oid, target.content).message;

@@ -21,7 +21,9 @@ export class PushesService {
   async accepted(project: Project, userId: number, updates: RefUpdate[]): Promise<void> {
     await refsMoved(this.ctx, project);
     if (project.default_branch === null) {
-      const created = updates.filter((u) => u.ref.startsWith('refs/heads/') && u.newId !== ZERO_OID).map((u) => u.ref.slice('refs/heads/'.length));
+      const created = updates
+        .filter((u) => u.ref.startsWith('refs/heads/') && u.newId !== ZERO_OID)
+        .map((u) => u.ref.slice('refs/heads/'.length));
       const first = created.includes('master') ? 'master' : created[0];
       if (first) await this.defaultBranch.adopt(project, first);
     }

@@ -135,7 +135,8 @@ export class RepositoryReadsService {
       const result = await compare(repoPath, fromId, toId);
       const lines = result.diffs.reduce((sum, file) => sum + lineCount(file.diff), 0);
       const bytes = result.diffs.reduce((sum, file) => sum + Buffer.byteLength(file.diff), 0);
-      const timeout = result.overflow || result.diffs.length > DIFF_LIMITS.files || lines >= DIFF_LIMITS.lines || bytes >= DIFF_LIMITS.bytes;
+      const timeout =
+        result.overflow || result.diffs.length > DIFF_LIMITS.files || lines >= DIFF_LIMITS.lines || bytes >= DIFF_LIMITS.bytes;
       return { commits: result.commits, diffs: result.diffs, sameRef: result.sameRef, timeout };
     });
   }

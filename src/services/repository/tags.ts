@@ -52,7 +52,8 @@ export class TagsService {
     if (!isValidTagName(tag.name)) throw badRequest('Tag name invalid');
     const target = await resolveCommitId(repoPath, tag.ref);
     if (target === undefined) throw badRequest(`Target ${tag.ref} is invalid`);
-    const annotation = tag.message === undefined ? undefined : { message: tag.message.trim(), tagger: { name: tagger.name, email: tagger.email } };
+    const annotation =
+      tag.message === undefined ? undefined : { message: tag.message.trim(), tagger: { name: tagger.name, email: tagger.email } };
     let id: string;
     try {
       id = await createTag(repoPath, tag.name, target, annotation);
@@ -61,7 +62,8 @@ export class TagsService {
       // Git cannot store it (mktag would keep it and readers cut the message there).
       if (error instanceof GitStoreError && error.code === 'invalid_message') throw badRequest('Tag message cannot contain a NUL byte');
       // `v1/x` next to a tag `v1`: git cannot store both; 8.12 answered 500.
-      if (error instanceof GitStoreError && error.code === 'ref_name_conflict') throw badRequest(`Tag ${tag.name} conflicts with an existing tag`);
+      if (error instanceof GitStoreError && error.code === 'ref_name_conflict')
+        throw badRequest(`Tag ${tag.name} conflicts with an existing tag`);
       throw error;
     }
     await refsMoved(this.ctx, project);

@@ -81,7 +81,8 @@ export function applyChanges(current: SettingValues, changes: SettingChanges): S
   for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof SettingValues)[]) {
     const value = changes[key];
     if (value === undefined) continue;
-    if (Array.isArray(value)) next[key] = value.map((item) => (typeof item === 'string' ? item.trim() : item)).filter((item) => item !== null && item !== '');
+    if (Array.isArray(value))
+      next[key] = value.map((item) => (typeof item === 'string' ? item.trim() : item)).filter((item) => item !== null && item !== '');
     else if (value !== null && value !== '') next[key] = value;
     else if ((TEXTS as readonly string[]).includes(key)) next[key] = null;
     else if ((LISTS as readonly string[]).includes(key)) next[key] = [];
@@ -101,7 +102,8 @@ export function checkSettings(values: SettingValues): void {
   atLeast('session_expire_delay', 0);
   atLeast('max_attachment_size', 1);
   atLeast('container_registry_token_expire_delay', 1);
-  if (!BRANCH_PROTECTIONS.includes(values.default_branch_protection)) validation.add('default_branch_protection', 'is not included in the list');
+  if (!BRANCH_PROTECTIONS.includes(values.default_branch_protection))
+    validation.add('default_branch_protection', 'is not included in the list');
   for (const field of ['default_project_visibility', 'default_snippet_visibility', 'default_group_visibility'] as const) {
     if (!VISIBILITY_LEVELS.includes(values[field])) validation.add(field, 'is not included in the list');
   }

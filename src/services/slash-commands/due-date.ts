@@ -32,7 +32,11 @@ export function parseDueDate(arg: string, today: Date = new Date()): string | un
   }
   const monthFirst = /^([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?$/.exec(text);
   const dayFirst = /^(\d{1,2})(?:st|nd|rd|th)? ([a-z]+)\.?(?:,? (\d{4}))?$/.exec(text);
-  const named = monthFirst ? { month: monthFirst[1], date: monthFirst[2], year: monthFirst[3] } : dayFirst ? { month: dayFirst[2], date: dayFirst[1], year: dayFirst[3] } : undefined;
+  const named = monthFirst
+    ? { month: monthFirst[1], date: monthFirst[2], year: monthFirst[3] }
+    : dayFirst
+      ? { month: dayFirst[2], date: dayFirst[1], year: dayFirst[3] }
+      : undefined;
   if (named) {
     const month = MONTHS.findIndex((name) => name.startsWith(named.month) && named.month.length >= 3);
     if (month < 0) return undefined;

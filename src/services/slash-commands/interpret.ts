@@ -171,7 +171,11 @@ function findMilestone(milestones: Vocabulary['milestones'], arg: string) {
 /** What the changes did, one sentence each, for the answer to a note of commands only. */
 export function summarize(changes: CommandsChanges, target: Pick<Target, 'type'>, labels: Vocabulary['labels']): string[] {
   const noun = target.type === 'Issue' ? 'issue' : 'merge request';
-  const titles = (ids: number[]) => ids.map((id) => labels.find((label) => label.id === id)?.title ?? String(id)).map((title) => (/\s/.test(title) ? `~"${title}"` : `~${title}`)).join(' ');
+  const titles = (ids: number[]) =>
+    ids
+      .map((id) => labels.find((label) => label.id === id)?.title ?? String(id))
+      .map((title) => (/\s/.test(title) ? `~"${title}"` : `~${title}`))
+      .join(' ');
   const lines: string[] = [];
   if (changes.state_event === 'close') lines.push(`Closed this ${noun}.`);
   if (changes.state_event === 'reopen') lines.push(`Reopened this ${noun}.`);
@@ -182,7 +186,8 @@ export function summarize(changes: CommandsChanges, target: Pick<Target, 'type'>
   else if (changes.milestone_id !== undefined) lines.push('Set the milestone.');
   if (changes.add_label_ids) lines.push(`Added ${titles(changes.add_label_ids)}.`);
   if (changes.remove_label_ids) lines.push(`Removed ${titles(changes.remove_label_ids)}.`);
-  if (changes.label_ids) lines.push(changes.label_ids.length ? `Replaced all labels with ${titles(changes.label_ids)}.` : 'Removed all labels.');
+  if (changes.label_ids)
+    lines.push(changes.label_ids.length ? `Replaced all labels with ${titles(changes.label_ids)}.` : 'Removed all labels.');
   if (changes.todo_event === 'add') lines.push('Added a todo.');
   if (changes.todo_event === 'done') lines.push('Marked the todo as done.');
   if (changes.subscription_event === 'subscribe') lines.push(`Subscribed to this ${noun}.`);

@@ -58,7 +58,14 @@ export class SlashCommandsService {
    * against the issuable as it is, the note is saved without them, then they are applied (so their
    * system notes follow the note). A note of commands only makes no note: the answer says what they changed.
    */
-  async createNote(project: Project, standing: ProjectStanding, actor: User, kind: 'issues' | 'merge_requests', noteableId: number, given: NewNote): Promise<NoteOrCommands> {
+  async createNote(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    kind: 'issues' | 'merge_requests',
+    noteableId: number,
+    given: NewNote,
+  ): Promise<NoteOrCommands> {
     const { text, commands } = extractCommands(given.body);
     if (commands.length === 0) return this.deps.notes.create(project, standing, actor, kind, noteableId, given);
     // The notes service's own refusals, for a note that will not reach it.
@@ -68,7 +75,8 @@ export class SlashCommandsService {
     const issuable = await this.issuable(project, standing, kind === 'issues' ? 'Issue' : 'MergeRequest', noteableId);
     const vocabulary = await this.vocabulary(project.id);
     const changes = await interpretCommands(commands, await this.target(project, standing, issuable, vocabulary), vocabulary);
-    const created = text === '' ? undefined : await this.deps.notes.create(project, standing, actor, kind, noteableId, { ...given, body: text });
+    const created =
+      text === '' ? undefined : await this.deps.notes.create(project, standing, actor, kind, noteableId, { ...given, body: text });
     await this.apply(project, standing, actor, issuable, changes, vocabulary);
     return created ?? { commands: { changes, summary: summarize(changes, issuable, vocabulary.labels) } };
   }
@@ -85,7 +93,13 @@ export class SlashCommandsService {
   }
 
   /** A change to an issue whose new description may hold commands: they join the change, in the same update (8.12). */
-  async updateIssue(project: Project, standing: ProjectStanding, actor: User, issueId: number, attributes: IssueAttributes): Promise<IssueDetails> {
+  async updateIssue(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    issueId: number,
+    attributes: IssueAttributes,
+  ): Promise<IssueDetails> {
     const { text, commands } = extractCommands(attributes.description ?? '');
     if (commands.length === 0) return this.deps.issues.update(project, standing, actor, issueId, attributes);
     // An issue the caller may not read gets the update's own refusal.
@@ -94,8 +108,16 @@ export class SlashCommandsService {
     const vocabulary = await this.vocabulary(project.id);
     const changes = await interpretCommands(commands, await this.target(project, standing, issuable, vocabulary), vocabulary);
     const labelIds = labelIdsOf(issuable.details.labels, vocabulary);
-    const updated = await this.deps.issues.update(project, standing, actor, issueId, mergeIssueChanges({ ...attributes, description: text }, changes, labelIds, vocabulary));
-    return (await this.followUps(project, standing, actor, issuable, changes)) ? this.deps.issues.find(project, standing, issueId) : updated;
+    const updated = await this.deps.issues.update(
+      project,
+      standing,
+      actor,
+      issueId,
+      mergeIssueChanges({ ...attributes, description: text }, changes, labelIds, vocabulary),
+    );
+    return (await this.followUps(project, standing, actor, issuable, changes))
+      ? this.deps.issues.find(project, standing, issueId)
+      : updated;
   }
 
   /** A new merge request whose description may hold `/assign`, `/milestone` and `/label` (its target project's). */
@@ -105,11 +127,21 @@ export class SlashCommandsService {
     const vocabulary = await this.vocabulary(attributes.targetProjectId ?? source.id);
     // Who administers the target's merge requests, the create's own filter decides (`allowed`).
     const changes = await interpretCommands(commands, newTarget('MergeRequest', true, attributes.title ?? ''), vocabulary);
-    return this.deps.mergeRequests.create(source, actor, mergeMergeRequestChanges({ ...attributes, description: text || undefined }, changes, [], vocabulary, attributes.title ?? ''));
+    return this.deps.mergeRequests.create(
+      source,
+      actor,
+      mergeMergeRequestChanges({ ...attributes, description: text || undefined }, changes, [], vocabulary, attributes.title ?? ''),
+    );
   }
 
   /** A change to a merge request whose new description may hold commands: they join the change (8.12). */
-  async updateMergeRequest(project: Project, standing: ProjectStanding, actor: User, mergeRequestId: number, attributes: MergeRequestAttributes): Promise<MergeRequestDetails> {
+  async updateMergeRequest(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    mergeRequestId: number,
+    attributes: MergeRequestAttributes,
+  ): Promise<MergeRequestDetails> {
     const { text, commands } = extractCommands(attributes.description ?? '');
     if (commands.length === 0) return this.deps.mergeRequests.update(project, standing, actor, mergeRequestId, attributes);
     const details = await this.deps.mergeRequests.find(project, standing, mergeRequestId);
@@ -120,37 +152,71 @@ export class SlashCommandsService {
     const title = attributes.title ?? details.mergeRequest.title;
     const merged = mergeMergeRequestChanges({ ...attributes, description: text }, changes, labelIds, vocabulary, title);
     const updated = await this.deps.mergeRequests.update(project, standing, actor, mergeRequestId, merged);
-    return (await this.followUps(project, standing, actor, issuable, changes)) ? this.deps.mergeRequests.find(project, standing, mergeRequestId) : updated;
+    return (await this.followUps(project, standing, actor, issuable, changes))
+      ? this.deps.mergeRequests.find(project, standing, mergeRequestId)
+      : updated;
   }
 
   /** The changes of a note's commands, through the services the API's routes call. */
-  private async apply(project: Project, standing: ProjectStanding, actor: User, issuable: Issuable, changes: CommandsChanges, vocabulary: Vocabulary): Promise<void> {
+  private async apply(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    issuable: Issuable,
+    changes: CommandsChanges,
+    vocabulary: Vocabulary,
+  ): Promise<void> {
     if (issuable.type === 'Issue') {
       const attributes = mergeIssueChanges({}, changes, labelIdsOf(issuable.details.labels, vocabulary), vocabulary);
-      if (Object.values(attributes).some((value) => value !== undefined)) await this.deps.issues.update(project, standing, actor, issuable.details.issue.id, attributes);
+      if (Object.values(attributes).some((value) => value !== undefined))
+        await this.deps.issues.update(project, standing, actor, issuable.details.issue.id, attributes);
     } else {
       const mergeRequest = issuable.details.mergeRequest;
-      const attributes = mergeMergeRequestChanges({}, changes, labelIdsOf(issuable.details.labels, vocabulary), vocabulary, mergeRequest.title);
-      if (Object.values(attributes).some((value) => value !== undefined)) await this.deps.mergeRequests.update(project, standing, actor, mergeRequest.id, attributes);
+      const attributes = mergeMergeRequestChanges(
+        {},
+        changes,
+        labelIdsOf(issuable.details.labels, vocabulary),
+        vocabulary,
+        mergeRequest.title,
+      );
+      if (Object.values(attributes).some((value) => value !== undefined))
+        await this.deps.mergeRequests.update(project, standing, actor, mergeRequest.id, attributes);
     }
     await this.followUps(project, standing, actor, issuable, changes);
   }
 
   /** The todo and subscription of the caller, after the update (8.12's `handle_changes` order). True when something changed. */
-  private async followUps(project: Project, standing: ProjectStanding, actor: User, issuable: Issuable, changes: CommandsChanges): Promise<boolean> {
+  private async followUps(
+    project: Project,
+    standing: ProjectStanding,
+    actor: User,
+    issuable: Issuable,
+    changes: CommandsChanges,
+  ): Promise<boolean> {
     const { todos, subscriptions } = this.deps;
     const id = issuable.type === 'Issue' ? issuable.details.issue.id : issuable.details.mergeRequest.id;
     // A 304 means a request at the same time made the same change: nothing is left to do.
-    const unlessUnchanged = (work: Promise<unknown>) => work.catch((error) => { if (!(error instanceof ApiError && error.status === 304)) throw error; });
+    const unlessUnchanged = (work: Promise<unknown>) =>
+      work.catch((error) => {
+        if (!(error instanceof ApiError && error.status === 304)) throw error;
+      });
     if (changes.todo_event === 'add') {
-      await unlessUnchanged(issuable.type === 'Issue' ? todos.markIssue(project, standing, actor, id) : todos.markMergeRequest(project, actor, id));
+      await unlessUnchanged(
+        issuable.type === 'Issue' ? todos.markIssue(project, standing, actor, id) : todos.markMergeRequest(project, actor, id),
+      );
     }
-    if (changes.todo_event === 'done') await todos.markTargetDone(actor, { projectId: project.id, targetType: issuable.type, targetId: id });
+    if (changes.todo_event === 'done')
+      await todos.markTargetDone(actor, { projectId: project.id, targetType: issuable.type, targetId: id });
     if (changes.subscription_event) {
       const subscribe = changes.subscription_event === 'subscribe';
-      const work = issuable.type === 'Issue'
-        ? subscribe ? subscriptions.subscribeToIssue(project, standing, id) : subscriptions.unsubscribeFromIssue(project, standing, id)
-        : subscribe ? subscriptions.subscribeToMergeRequest(project, standing, id) : subscriptions.unsubscribeFromMergeRequest(project, standing, id);
+      const work =
+        issuable.type === 'Issue'
+          ? subscribe
+            ? subscriptions.subscribeToIssue(project, standing, id)
+            : subscriptions.unsubscribeFromIssue(project, standing, id)
+          : subscribe
+            ? subscriptions.subscribeToMergeRequest(project, standing, id)
+            : subscriptions.unsubscribeFromMergeRequest(project, standing, id);
       await unlessUnchanged(work);
     }
     return changes.todo_event !== undefined || changes.subscription_event !== undefined;
@@ -193,7 +259,11 @@ export class SlashCommandsService {
       milestoneId: mergeRequest.milestone_id,
       mayUpdate: mayUpdateMergeRequest(standing, mergeRequest),
       mayAdmin: can(standing, 'admin_merge_request'),
-      hasPendingTodo: await hasPendingTodo(this.ctx.db, caller.id, { projectId: project.id, targetType: 'MergeRequest', targetId: mergeRequest.id }),
+      hasPendingTodo: await hasPendingTodo(this.ctx.db, caller.id, {
+        projectId: project.id,
+        targetType: 'MergeRequest',
+        targetId: mergeRequest.id,
+      }),
       workInProgress: isWorkInProgress(mergeRequest.title),
     };
   }
@@ -215,7 +285,20 @@ export class SlashCommandsService {
 
 /** What a command in the description of an issuable being created sees: nothing persisted, nothing to close or remove. */
 function newTarget(type: Target['type'], mayAdmin: boolean, title: string): Target {
-  return { type, persisted: false, open: false, closed: false, title, assigneeId: null, milestoneId: null, labelIds: [], mayUpdate: false, mayAdmin, hasPendingTodo: false, subscribed: false };
+  return {
+    type,
+    persisted: false,
+    open: false,
+    closed: false,
+    title,
+    assigneeId: null,
+    milestoneId: null,
+    labelIds: [],
+    mayUpdate: false,
+    mayAdmin,
+    hasPendingTodo: false,
+    subscribed: false,
+  };
 }
 
 function labelIdsOf(titles: string[], vocabulary: Vocabulary): number[] {
@@ -227,17 +310,27 @@ function labelIdsOf(titles: string[], vocabulary: Vocabulary): number[] {
  * no command touched them: 8.12's order, the replacement, then additions, then removals, starting
  * from the labels given in the same request or else those it carries.
  */
-function labelsAfter(changes: CommandsChanges, given: string[] | undefined, currentIds: number[], vocabulary: Vocabulary): string[] | undefined {
+function labelsAfter(
+  changes: CommandsChanges,
+  given: string[] | undefined,
+  currentIds: number[],
+  vocabulary: Vocabulary,
+): string[] | undefined {
   if (!changes.label_ids && !changes.add_label_ids && !changes.remove_label_ids) return undefined;
   const titleOf = new Map(vocabulary.labels.map((label) => [label.id, label.title]));
-  let titles = changes.label_ids ? changes.label_ids.map((id) => titleOf.get(id)!) : given ?? currentIds.map((id) => titleOf.get(id)!);
+  let titles = changes.label_ids ? changes.label_ids.map((id) => titleOf.get(id)!) : (given ?? currentIds.map((id) => titleOf.get(id)!));
   titles = [...new Set([...titles, ...(changes.add_label_ids ?? []).map((id) => titleOf.get(id)!)])];
   const removed = new Set((changes.remove_label_ids ?? []).map((id) => titleOf.get(id)));
   return titles.filter((title) => !removed.has(title));
 }
 
 /** The changes joined to an issue's attributes; a command wins over the same field given beside it (8.12's `params.merge!`). */
-function mergeIssueChanges(attributes: IssueAttributes, changes: CommandsChanges, currentLabelIds: number[], vocabulary: Vocabulary): IssueAttributes {
+function mergeIssueChanges(
+  attributes: IssueAttributes,
+  changes: CommandsChanges,
+  currentLabelIds: number[],
+  vocabulary: Vocabulary,
+): IssueAttributes {
   return {
     ...attributes,
     stateEvent: changes.state_event ?? attributes.stateEvent,
@@ -250,7 +343,13 @@ function mergeIssueChanges(attributes: IssueAttributes, changes: CommandsChanges
 }
 
 /** The same for a merge request, whose `/wip` adds or takes away the `WIP:` mark of the title it ends with. */
-function mergeMergeRequestChanges(attributes: MergeRequestAttributes, changes: CommandsChanges, currentLabelIds: number[], vocabulary: Vocabulary, currentTitle: string): MergeRequestAttributes {
+function mergeMergeRequestChanges(
+  attributes: MergeRequestAttributes,
+  changes: CommandsChanges,
+  currentLabelIds: number[],
+  vocabulary: Vocabulary,
+  currentTitle: string,
+): MergeRequestAttributes {
   let title = changes.title ?? attributes.title;
   if (changes.wip_event === 'wip') title = `WIP: ${title ?? currentTitle}`;
   if (changes.wip_event === 'unwip') title = wiplessTitle(title ?? currentTitle);
@@ -263,4 +362,3 @@ function mergeMergeRequestChanges(attributes: MergeRequestAttributes, changes: C
     labels: labelsAfter(changes, attributes.labels, currentLabelIds, vocabulary) ?? attributes.labels,
   };
 }
-

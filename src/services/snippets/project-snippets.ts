@@ -3,7 +3,16 @@ import type { Db } from '../../db/index';
 import type { SnippetsTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { SettingsReader } from '../settings-reader';
-import { INTERNAL, PRIVATE, PUBLIC, mayModifySnippet, mayUseRestrictedVisibility, visibilityName, type Caller, type ProjectStanding } from '../policy';
+import {
+  INTERNAL,
+  PRIVATE,
+  PUBLIC,
+  mayModifySnippet,
+  mayUseRestrictedVisibility,
+  visibilityName,
+  type Caller,
+  type ProjectStanding,
+} from '../policy';
 import { readableSnippetsIn } from '../policy-reads';
 import { Validation, forbidden, notFound, notGiven, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
@@ -31,7 +40,6 @@ const LEVELS = [PRIVATE, INTERNAL, PUBLIC];
 /** GitLab's `present?`: absent, null and blank (whitespace only) are not given. */
 const isGiven = (value: unknown): boolean => value !== undefined && value !== null && String(value).trim() !== '';
 
-
 /** The notes and award emoji of a project's snippets, which no foreign key reaches: removed with the project, in its transaction. */
 export const removeProjectSnippetTraces = (trx: Db, projectId: number) => removeTraces(trx, { projectId });
 
@@ -57,7 +65,11 @@ export class ProjectSnippetsService {
   }
 
   /** Newest first. */
-  async list(project: Project, standing: ProjectStanding, page: { offset: number; limit: number }): Promise<{ snippets: SnippetRow[]; total: number }> {
+  async list(
+    project: Project,
+    standing: ProjectStanding,
+    page: { offset: number; limit: number },
+  ): Promise<{ snippets: SnippetRow[]; total: number }> {
     const query = this.visible(project, standing);
     const [snippets, count] = await Promise.all([
       query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),

@@ -55,7 +55,12 @@ export class SubscriptionsService {
   private async changeIssue(project: Project, standing: ProjectStanding, issueId: number, subscribed: boolean): Promise<IssueDetails> {
     const { db } = this.ctx;
     const caller = standing.caller!;
-    const issue = await db.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
+    const issue = await db
+      .selectFrom('issues')
+      .selectAll()
+      .where('id', '=', issueId)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     if (!issue) throw recordNotFound();
     if (!mayReadIssue(standing, issue)) throw notFound();
     const [before] = await loadIssueDetails(db, this.users, [issue], caller.id, [project]);
@@ -65,7 +70,12 @@ export class SubscriptionsService {
   }
 
   /** The merge request by its global id (`404 Not found`); the route has checked `read_merge_request`. */
-  private async changeMergeRequest(project: Project, standing: ProjectStanding, mergeRequestId: number, subscribed: boolean): Promise<MergeRequestDetails> {
+  private async changeMergeRequest(
+    project: Project,
+    standing: ProjectStanding,
+    mergeRequestId: number,
+    subscribed: boolean,
+  ): Promise<MergeRequestDetails> {
     const { db } = this.ctx;
     const caller = standing.caller!;
     const mergeRequest = await findMergeRequest(db, project, mergeRequestId);
@@ -93,7 +103,14 @@ async function setSubscription(db: Db, userId: number, subscribable: Subscribabl
   const flag = subscribed ? 1 : 0;
   await db
     .insertInto('subscriptions')
-    .values({ user_id: userId, subscribable_type: subscribable.type, subscribable_id: subscribable.id, subscribed: flag, created_at: time, updated_at: time })
+    .values({
+      user_id: userId,
+      subscribable_type: subscribable.type,
+      subscribable_id: subscribable.id,
+      subscribed: flag,
+      created_at: time,
+      updated_at: time,
+    })
     .onConflict((oc) => oc.columns(['subscribable_type', 'subscribable_id', 'user_id']).doUpdateSet({ subscribed: flag, updated_at: time }))
     .execute();
 }

@@ -35,8 +35,21 @@ interface PackagedLicense {
  * pinned and only their texts and metadata come from the package.
  */
 export const LICENSE_KEYS = [
-  'agpl-3.0', 'apache-2.0', 'artistic-2.0', 'bsd-2-clause', 'bsd-3-clause', 'cc0-1.0', 'epl-1.0', 'gpl-2.0',
-  'gpl-3.0', 'isc', 'lgpl-2.1', 'lgpl-3.0', 'mit', 'mpl-2.0', 'unlicense',
+  'agpl-3.0',
+  'apache-2.0',
+  'artistic-2.0',
+  'bsd-2-clause',
+  'bsd-3-clause',
+  'cc0-1.0',
+  'epl-1.0',
+  'gpl-2.0',
+  'gpl-3.0',
+  'isc',
+  'lgpl-2.1',
+  'lgpl-3.0',
+  'mit',
+  'mpl-2.0',
+  'unlicense',
 ] as const;
 
 /** Reads the packaged licenses once; a pinned key the package lacks is a broken install. */

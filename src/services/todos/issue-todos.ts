@@ -11,7 +11,6 @@ import { issueReaders, mentionedUserIds } from './recipients';
  * todo_service_spec: "creates a todo if assignee is the current user"), and so does Forge.
  */
 
-
 const targetOf = (issue: IssueRow): TodoTarget => ({ projectId: issue.project_id, targetType: 'Issue', targetId: issue.id });
 
 const issueText = (issue: Pick<IssueRow, 'title' | 'description'>) => `${issue.title}\n\n${issue.description ?? ''}`;
@@ -33,7 +32,9 @@ export async function issueCreatedTodos(trx: Db, { issue, project, actor }: Issu
  */
 export async function issueUpdatedTodos(trx: Db, { issue, project, actor }: IssueChange, before: IssueRow): Promise<void> {
   const closed = issue.state === 'closed' && before.state !== 'closed';
-  const changed = (['title', 'description', 'assignee_id', 'milestone_id', 'due_date', 'confidential'] as const).some((field) => issue[field] !== before[field]);
+  const changed = (['title', 'description', 'assignee_id', 'milestone_id', 'due_date', 'confidential'] as const).some(
+    (field) => issue[field] !== before[field],
+  );
   if (closed || changed) await markPendingDone(trx, actor.id, targetOf(issue));
   if (issue.assignee_id !== before.assignee_id) await assignmentTodo(trx, issue, actor);
   if (issue.title !== before.title || issue.description !== before.description) {
@@ -49,7 +50,12 @@ export async function issueUpdatedTodos(trx: Db, { issue, project, actor }: Issu
  */
 export async function createNoteTodos(
   trx: Db,
-  { note, issue, project, author }: { note: { id: number; note: string; system: number }; issue: IssueRow; project: Project; author: Caller },
+  {
+    note,
+    issue,
+    project,
+    author,
+  }: { note: { id: number; note: string; system: number }; issue: IssueRow; project: Project; author: Caller },
 ): Promise<void> {
   if (note.system === 1) return;
   await markPendingDone(trx, author.id, targetOf(issue));
@@ -62,7 +68,15 @@ async function assignmentTodo(trx: Db, issue: IssueRow, actor: Caller): Promise<
 }
 
 /** Todos for the users the text mentions who may read the issue, but not those in `skip`. */
-async function mentionTodos(trx: Db, issue: IssueRow, project: Project, actor: Caller, text: string, skip = new Set<number>(), noteId?: number): Promise<void> {
+async function mentionTodos(
+  trx: Db,
+  issue: IssueRow,
+  project: Project,
+  actor: Caller,
+  text: string,
+  skip = new Set<number>(),
+  noteId?: number,
+): Promise<void> {
   const mentioned = (await mentionedUserIds(trx, text, project, actor)).filter((id) => !skip.has(id));
   const readers = await issueReaders(trx, project, issue, mentioned);
   await createTodos(trx, readers, { ...targetOf(issue), authorId: actor.id, action: TODO_ACTIONS.mentioned, noteId });

@@ -21,14 +21,14 @@ export function mentionedNames(markdown: string): string[] {
 }
 
 /** `@name`, not preceded by what would make it part of a word or an e-mail address. */
-const MENTION = /(?<![\w.+\-@])@([A-Za-z0-9_.][A-Za-z0-9_.\-]*[A-Za-z0-9_\-]|[A-Za-z0-9_])/g;
+const MENTION = /(?<![\w.+\-@])@([A-Za-z0-9_.][A-Za-z0-9_.-]*[A-Za-z0-9_-]|[A-Za-z0-9_])/g;
 
 /** Inline text that renders inside `a`, `code` or `pre`: links, autolinks, bare URLs, HTML code. */
 const NOT_PROSE = new RegExp(
   [
     /!?\[[^\]]*\]\([^)]*\)/.source, // [text](url) and images
     /<[^\s<>]+@[^\s<>]+>/.source, // <a@b.com>
-    /<[a-z][a-z0-9+.\-]*:[^\s<>]*>/.source, // <https://…>
+    /<[a-z][a-z0-9+.-]*:[^\s<>]*>/.source, // <https://…>
     /\b(?:https?|ftp):\/\/\S+/.source, // bare URLs
     /<(code|pre|a)\b[^>]*>[\s\S]*?<\/\1>/.source, // HTML code, pre and links
   ].join('|'),

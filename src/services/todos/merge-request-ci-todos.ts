@@ -30,6 +30,10 @@ export async function buildFailedTodosDone(trx: Db, mergeRequests: MergeRequestR
     .where('state', '=', 'pending')
     .where('action', '=', TODO_ACTIONS.build_failed)
     .where('target_type', '=', 'MergeRequest')
-    .where('target_id', 'in', mergeRequests.map((row) => row.id))
+    .where(
+      'target_id',
+      'in',
+      mergeRequests.map((row) => row.id),
+    )
     .execute();
 }

@@ -11,7 +11,6 @@ import { mentionedUserIds, mergeRequestReaders } from './recipients';
  * requests, each called inside the transaction of the change (as `issue-todos.ts` for issues).
  */
 
-
 const targetOf = (mergeRequest: MergeRequestRow): TodoTarget => ({
   projectId: mergeRequest.target_project_id,
   targetType: 'MergeRequest',
@@ -34,12 +33,18 @@ export async function mergeRequestCreatedTodos(trx: Db, { mergeRequest, project,
  * new assignee gets a todo; users newly mentioned in the title or description get one (those the
  * old text mentioned are left alone, as for issues).
  */
-export async function mergeRequestUpdatedTodos(trx: Db, { mergeRequest, project, actor }: MergeRequestChange, before: MergeRequestRow): Promise<void> {
+export async function mergeRequestUpdatedTodos(
+  trx: Db,
+  { mergeRequest, project, actor }: MergeRequestChange,
+  before: MergeRequestRow,
+): Promise<void> {
   if (FINISHED.includes(mergeRequest.state) && !FINISHED.includes(before.state)) {
     await mergeRequestFinishedTodos(trx, mergeRequest);
     return;
   }
-  const changed = (['title', 'description', 'assignee_id', 'milestone_id', 'target_branch'] as const).some((field) => mergeRequest[field] !== before[field]);
+  const changed = (['title', 'description', 'assignee_id', 'milestone_id', 'target_branch'] as const).some(
+    (field) => mergeRequest[field] !== before[field],
+  );
   if (changed) await markPendingDone(trx, actor.id, targetOf(mergeRequest));
   if (mergeRequest.assignee_id !== before.assignee_id) await assignmentTodo(trx, mergeRequest, actor);
   if (mergeRequest.title !== before.title || mergeRequest.description !== before.description) {
@@ -72,7 +77,12 @@ export async function mergeRequestFinishedTodos(trx: Db, mergeRequest: MergeRequ
  */
 export async function mergeRequestNoteTodos(
   trx: Db,
-  { note, mergeRequest, project, author }: { note: { id: number; note: string; system: number }; mergeRequest: MergeRequestRow; project: Project; author: Caller },
+  {
+    note,
+    mergeRequest,
+    project,
+    author,
+  }: { note: { id: number; note: string; system: number }; mergeRequest: MergeRequestRow; project: Project; author: Caller },
 ): Promise<void> {
   if (note.system === 1) return;
   await markPendingDone(trx, author.id, targetOf(mergeRequest));
@@ -85,7 +95,15 @@ async function assignmentTodo(trx: Db, mergeRequest: MergeRequestRow, actor: Cal
 }
 
 /** Todos for the users the text mentions who may read the project's merge requests, but not those in `skip`. */
-async function mentionTodos(trx: Db, mergeRequest: MergeRequestRow, project: Project, actor: Caller, body: string, skip = new Set<number>(), noteId?: number): Promise<void> {
+async function mentionTodos(
+  trx: Db,
+  mergeRequest: MergeRequestRow,
+  project: Project,
+  actor: Caller,
+  body: string,
+  skip = new Set<number>(),
+  noteId?: number,
+): Promise<void> {
   const mentioned = (await mentionedUserIds(trx, body, project, actor)).filter((id) => !skip.has(id));
   const readers = await mergeRequestReaders(trx, project, mentioned);
   await createTodos(trx, readers, { ...targetOf(mergeRequest), authorId: actor.id, action: TODO_ACTIONS.mentioned, noteId });

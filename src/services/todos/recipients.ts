@@ -18,8 +18,17 @@ export async function mentionedUserIds(trx: Db, text: string, project: Project, 
   const named = names.filter((name) => name !== 'all');
   const [users, groups] = named.length
     ? await Promise.all([
-        trx.selectFrom('users').select(['id', 'username']).where((eb) => eb.fn('lower', ['username']), 'in', named).execute(),
-        trx.selectFrom('namespaces').select(['id', 'visibility_level']).where('kind', '=', 'group').where((eb) => eb.fn('lower', ['path']), 'in', named).execute(),
+        trx
+          .selectFrom('users')
+          .select(['id', 'username'])
+          .where((eb) => eb.fn('lower', ['username']), 'in', named)
+          .execute(),
+        trx
+          .selectFrom('namespaces')
+          .select(['id', 'visibility_level'])
+          .where('kind', '=', 'group')
+          .where((eb) => eb.fn('lower', ['path']), 'in', named)
+          .execute(),
       ])
     : [[], []];
   const ids = users.map((user) => user.id);
@@ -38,7 +47,12 @@ export async function mentionedUserIds(trx: Db, text: string, project: Project, 
 /** Those of the users who may read the issue (active, the project's issues readable, confidential issues as 8.12 showed them). */
 export async function issueReaders(trx: Db, project: Project, issue: IssueRow, userIds: number[]): Promise<number[]> {
   if (userIds.length === 0) return [];
-  const users = await trx.selectFrom('users').select(['id', 'admin', 'external']).where('id', 'in', [...new Set(userIds)]).where('state', '=', 'active').execute();
+  const users = await trx
+    .selectFrom('users')
+    .select(['id', 'admin', 'external'])
+    .where('id', 'in', [...new Set(userIds)])
+    .where('state', '=', 'active')
+    .execute();
   const readers: number[] = [];
   for (const user of users) {
     const standing = await loadStanding(trx, project, user);
@@ -81,7 +95,12 @@ async function projectMemberIds(trx: Db, project: Project): Promise<number[]> {
 /** Those of the users who may read the project's merge requests (active, `read_merge_request`). */
 export async function mergeRequestReaders(trx: Db, project: Project, userIds: number[]): Promise<number[]> {
   if (userIds.length === 0) return [];
-  const users = await trx.selectFrom('users').select(['id', 'admin', 'external']).where('id', 'in', [...new Set(userIds)]).where('state', '=', 'active').execute();
+  const users = await trx
+    .selectFrom('users')
+    .select(['id', 'admin', 'external'])
+    .where('id', 'in', [...new Set(userIds)])
+    .where('state', '=', 'active')
+    .execute();
   const readers: number[] = [];
   for (const user of users) {
     if (can(await loadStanding(trx, project, user), 'read_merge_request')) readers.push(user.id);

@@ -87,7 +87,12 @@ export class TodosService {
    * on it. `404 Not found` for an unknown issue, `404 Not Found` for a confidential one they may not see.
    */
   async markIssue(project: Project, standing: ProjectStanding, caller: Caller, issueId: number): Promise<TodoDetails> {
-    const issue = await this.ctx.db.selectFrom('issues').selectAll().where('id', '=', issueId).where('project_id', '=', project.id).executeTakeFirst();
+    const issue = await this.ctx.db
+      .selectFrom('issues')
+      .selectAll()
+      .where('id', '=', issueId)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     if (!issue) throw recordNotFound();
     if (!mayReadIssue(standing, issue)) throw notFound();
     return this.mark(caller, { projectId: project.id, targetType: 'Issue', targetId: issue.id });
@@ -105,7 +110,9 @@ export class TodosService {
   }
 
   private async mark(caller: Caller, target: TodoTarget): Promise<TodoDetails> {
-    const [todo] = await inTransaction(this.ctx.db, (trx) => createTodos(trx, [caller.id], { ...target, authorId: caller.id, action: TODO_ACTIONS.marked }));
+    const [todo] = await inTransaction(this.ctx.db, (trx) =>
+      createTodos(trx, [caller.id], { ...target, authorId: caller.id, action: TODO_ACTIONS.marked }),
+    );
     if (!todo) throw notModified();
     const [details] = await this.details([todo], caller);
     return details;
@@ -117,7 +124,11 @@ export class TodosService {
    * now is left out too, and so is one in a project whose merge requests they may no longer read.
    */
   private visible(caller: Caller, filters: TodoFilters) {
-    let query = this.ctx.db.selectFrom('todos').where('todos.user_id', '=', caller.id).where('todos.state', '=', filters.state).where(this.targetReadable(caller));
+    let query = this.ctx.db
+      .selectFrom('todos')
+      .where('todos.user_id', '=', caller.id)
+      .where('todos.state', '=', filters.state)
+      .where(this.targetReadable(caller));
     if (filters.action !== undefined) query = query.where('todos.action', '=', filters.action);
     if (filters.authorId !== undefined) query = query.where('todos.author_id', '=', filters.authorId);
     if (filters.projectId !== undefined) query = query.where('todos.project_id', '=', filters.projectId);
@@ -170,18 +181,22 @@ export class TodosService {
       loadMergeRequestDetails(db, this.users, mergeRequests, caller.id),
     ]);
     const issueTargets = new Map(issueDetails.map((details) => [details.issue.id, { type: 'Issue' as const, details }]));
-    const mergeRequestTargets = new Map(mergeRequestDetails.map((details) => [details.mergeRequest.id, { type: 'MergeRequest' as const, details }]));
+    const mergeRequestTargets = new Map(
+      mergeRequestDetails.map((details) => [details.mergeRequest.id, { type: 'MergeRequest' as const, details }]),
+    );
     const noteById = new Map(notes.map((note) => [note.id, note.note]));
     return todos.flatMap((todo) => {
       const target = todo.target_type === 'MergeRequest' ? mergeRequestTargets.get(todo.target_id) : issueTargets.get(todo.target_id);
       if (!target) return [];
-      return [{
-        todo,
-        project: target.details.project,
-        author: todo.author_id === null ? undefined : authors.get(todo.author_id),
-        target,
-        noteText: todo.note_id === null ? undefined : noteById.get(todo.note_id),
-      }];
+      return [
+        {
+          todo,
+          project: target.details.project,
+          author: todo.author_id === null ? undefined : authors.get(todo.author_id),
+          target,
+          noteText: todo.note_id === null ? undefined : noteById.get(todo.note_id),
+        },
+      ];
     });
   }
 }

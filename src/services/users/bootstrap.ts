@@ -10,7 +10,11 @@ export interface RootCredentials {
 }
 
 /** On an empty database, creates the administrator `root`; otherwise does nothing. */
-export async function ensureRootUser(db: Db, users: UsersService, given: { password?: string; token?: string }): Promise<RootCredentials | undefined> {
+export async function ensureRootUser(
+  db: Db,
+  users: UsersService,
+  given: { password?: string; token?: string },
+): Promise<RootCredentials | undefined> {
   const anyone = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyone) return undefined;
   const password = given.password ?? randomToken(16);

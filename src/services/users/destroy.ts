@@ -66,7 +66,12 @@ export async function ownsGroupsAlone(trx: Db, userId: number): Promise<boolean>
 }
 
 export async function destroyUser(ctx: ServiceContext, trx: Db, user: User, projects: ProjectRemover): Promise<void> {
-  const namespace = await trx.selectFrom('namespaces').selectAll().where('kind', '=', 'user').where('owner_id', '=', user.id).executeTakeFirst();
+  const namespace = await trx
+    .selectFrom('namespaces')
+    .selectAll()
+    .where('kind', '=', 'user')
+    .where('owner_id', '=', user.id)
+    .executeTakeFirst();
   if (namespace) {
     const personal = await trx.selectFrom('projects').selectAll().where('namespace_id', '=', namespace.id).orderBy('id').execute();
     for (const project of personal) await projects.destroy(trx, { ...project, namespace });
@@ -80,8 +85,18 @@ export async function destroyUser(ctx: ServiceContext, trx: Db, user: User, proj
   if (starred.length > 0) {
     await trx
       .updateTable('projects')
-      .set({ star_count: (eb) => eb.selectFrom('stars').select((s) => s.fn.countAll<number>().as('n')).whereRef('stars.project_id', '=', 'projects.id') })
-      .where('id', 'in', starred.map((star) => star.project_id))
+      .set({
+        star_count: (eb) =>
+          eb
+            .selectFrom('stars')
+            .select((s) => s.fn.countAll<number>().as('n'))
+            .whereRef('stars.project_id', '=', 'projects.id'),
+      })
+      .where(
+        'id',
+        'in',
+        starred.map((star) => star.project_id),
+      )
       .execute();
   }
 
@@ -103,9 +118,16 @@ async function projectMembershipEvents(trx: Db, user: User): Promise<SystemEvent
     .innerJoin('projects', 'projects.id', 'members.source_id')
     .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
     .select([
-      'members.access_level', 'members.created_at', 'members.updated_at',
-      'projects.id', 'projects.name', 'projects.path', 'projects.visibility_level',
-      'projects.created_at as project_created_at', 'projects.updated_at as project_updated_at', 'namespaces.path as namespace_path',
+      'members.access_level',
+      'members.created_at',
+      'members.updated_at',
+      'projects.id',
+      'projects.name',
+      'projects.path',
+      'projects.visibility_level',
+      'projects.created_at as project_created_at',
+      'projects.updated_at as project_updated_at',
+      'namespaces.path as namespace_path',
     ])
     .where('members.source_type', '=', 'Project')
     .where('members.user_id', '=', user.id)
@@ -114,10 +136,19 @@ async function projectMembershipEvents(trx: Db, user: User): Promise<SystemEvent
     .execute();
   return rows.map((row) => ({
     name: 'user_remove_from_team',
-    data: projectMemberEventData(row, {
-      id: row.id, name: row.name, path: row.path, path_with_namespace: `${row.namespace_path}/${row.path}`,
-      visibility_level: row.visibility_level, created_at: row.project_created_at, updated_at: row.project_updated_at,
-    }, user),
+    data: projectMemberEventData(
+      row,
+      {
+        id: row.id,
+        name: row.name,
+        path: row.path,
+        path_with_namespace: `${row.namespace_path}/${row.path}`,
+        visibility_level: row.visibility_level,
+        created_at: row.project_created_at,
+        updated_at: row.project_updated_at,
+      },
+      user,
+    ),
   }));
 }
 
@@ -127,8 +158,14 @@ async function groupMembershipEvents(trx: Db, user: User): Promise<SystemEvent[]
     .selectFrom('members')
     .innerJoin('namespaces', 'namespaces.id', 'members.source_id')
     .select([
-      'members.access_level', 'members.created_at', 'members.updated_at',
-      'namespaces.id', 'namespaces.name', 'namespaces.path', 'namespaces.created_at as group_created_at', 'namespaces.updated_at as group_updated_at',
+      'members.access_level',
+      'members.created_at',
+      'members.updated_at',
+      'namespaces.id',
+      'namespaces.name',
+      'namespaces.path',
+      'namespaces.created_at as group_created_at',
+      'namespaces.updated_at as group_updated_at',
     ])
     .where('members.source_type', '=', 'Namespace')
     .where('members.user_id', '=', user.id)
@@ -137,6 +174,10 @@ async function groupMembershipEvents(trx: Db, user: User): Promise<SystemEvent[]
     .execute();
   return rows.map((row) => ({
     name: 'user_remove_from_group',
-    data: groupMemberEventData(row, { id: row.id, name: row.name, path: row.path, created_at: row.group_created_at, updated_at: row.group_updated_at }, user),
+    data: groupMemberEventData(
+      row,
+      { id: row.id, name: row.name, path: row.path, created_at: row.group_created_at, updated_at: row.group_updated_at },
+      user,
+    ),
   }));
 }

@@ -64,7 +64,11 @@ export class EmailsService {
     const email = address.trim().toLowerCase();
     await this.validate(email);
     try {
-      return await this.db.insertInto('emails').values({ user_id: userId, email, created_at: now() }).returningAll().executeTakeFirstOrThrow();
+      return await this.db
+        .insertInto('emails')
+        .values({ user_id: userId, email, created_at: now() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     } catch (error) {
       // Another request stored the same address between the check and the insert.
       if (isUniqueViolation(error)) throw validationFailed({ email: [TAKEN] });
@@ -75,8 +79,16 @@ export class EmailsService {
   /** GitLab 8.12's Email validations, in its order: taken as a secondary address, format, taken as a primary one. */
   private async validate(email: string): Promise<void> {
     const [secondary, primary] = await Promise.all([
-      this.db.selectFrom('emails').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).executeTakeFirst(),
-      this.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).executeTakeFirst(),
+      this.db
+        .selectFrom('emails')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+        .executeTakeFirst(),
     ]);
     const validation = new Validation();
     if (secondary) validation.add('email', TAKEN);

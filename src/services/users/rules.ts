@@ -6,9 +6,34 @@ export const NAMESPACE_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
 export const NAMESPACE_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.'.";
 
 export const RESERVED_NAMES = new Set([
-  'admin', 'all', 'assets', 'ci', 'dashboard', 'files', 'groups', 'help', 'hooks', 'issues', 'merge_requests',
-  'new', 'notes', 'profile', 'projects', 'public', 'repository', 's', 'search', 'services', 'snippets', 'teams',
-  'u', 'unsubscribes', 'users', 'api', 'uploads', '-',
+  'admin',
+  'all',
+  'assets',
+  'ci',
+  'dashboard',
+  'files',
+  'groups',
+  'help',
+  'hooks',
+  'issues',
+  'merge_requests',
+  'new',
+  'notes',
+  'profile',
+  'projects',
+  'public',
+  'repository',
+  's',
+  'search',
+  'services',
+  'snippets',
+  'teams',
+  'u',
+  'unsubscribes',
+  'users',
+  'api',
+  'uploads',
+  '-',
 ]);
 
 /** Devise's e-mail rule: something, an @, something, no spaces. */

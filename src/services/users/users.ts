@@ -106,7 +106,7 @@ export class UsersService {
    */
   async checkCredentials(login: string, secret: string): Promise<User | undefined> {
     const user = await this.findByLogin(login);
-    if (!user || user.state !== 'active') return undefined;
+    if (user?.state !== 'active') return undefined;
     if (sameSecret(user.token_digest, digestToken(secret))) return user;
     return (await verifyPassword(secret, user.password_hash)) ? user : undefined;
   }
@@ -124,7 +124,7 @@ export class UsersService {
   async login(login: string | undefined, password: string | undefined): Promise<User> {
     if (!login || !password) throw unauthorized();
     const user = await this.findByLogin(login);
-    if (!user || user.state !== 'active' || !(await verifyPassword(password, user.password_hash))) throw unauthorized();
+    if (user?.state !== 'active' || !(await verifyPassword(password, user.password_hash))) throw unauthorized();
     const time = now();
     await this.db
       .updateTable('users')
@@ -135,7 +135,13 @@ export class UsersService {
     return { ...user, last_sign_in_at: user.current_sign_in_at ?? time, current_sign_in_at: time };
   }
 
-  async list(options: { search?: string; username?: string; active?: boolean; offset: number; limit: number }): Promise<{ users: User[]; total: number }> {
+  async list(options: {
+    search?: string;
+    username?: string;
+    active?: boolean;
+    offset: number;
+    limit: number;
+  }): Promise<{ users: User[]; total: number }> {
     let query = this.db.selectFrom('users');
     if (options.username !== undefined) {
       query = query.where((eb) => eb(eb.fn('lower', ['username']), '=', options.username!.toLowerCase()));
@@ -180,7 +186,10 @@ export class UsersService {
     this.profiles.forgetAll();
   }
 
-  async create(attributes: UserAttributes & { email: string; password: string; name: string; username: string }, token?: string): Promise<User> {
+  async create(
+    attributes: UserAttributes & { email: string; password: string; name: string; username: string },
+    token?: string,
+  ): Promise<User> {
     const validation = this.validate(attributes, true);
     await this.checkTaken(attributes, undefined);
     validation.throwIfInvalid();
@@ -221,10 +230,25 @@ export class UsersService {
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('namespaces')
-        .values({ name: user.username, path: user.username, kind: 'user', owner_id: user.id, description: '', visibility_level: 20, request_access_enabled: 1, share_with_group_lock: 0, lfs_enabled: 1, created_at: time, updated_at: time })
+        .values({
+          name: user.username,
+          path: user.username,
+          kind: 'user',
+          owner_id: user.id,
+          description: '',
+          visibility_level: 20,
+          request_access_enabled: 1,
+          share_with_group_lock: 0,
+          lfs_enabled: 1,
+          created_at: time,
+          updated_at: time,
+        })
         .execute();
       if (attributes.provider && attributes.extern_uid) {
-        await trx.insertInto('identities').values({ user_id: user.id, provider: attributes.provider, extern_uid: attributes.extern_uid }).execute();
+        await trx
+          .insertInto('identities')
+          .values({ user_id: user.id, provider: attributes.provider, extern_uid: attributes.extern_uid })
+          .execute();
       }
       await emitSystemEvent(this.ctx, trx, 'user_create', userEventData(user));
       return user;
@@ -252,7 +276,12 @@ export class UsersService {
     const write = inTransaction(this.db, async (trx) => {
       const updated = await trx.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       if (attributes.username !== undefined && attributes.username !== user.username) {
-        await trx.updateTable('namespaces').set({ name: attributes.username, path: attributes.username, updated_at: time }).where('kind', '=', 'user').where('owner_id', '=', id).execute();
+        await trx
+          .updateTable('namespaces')
+          .set({ name: attributes.username, path: attributes.username, updated_at: time })
+          .where('kind', '=', 'user')
+          .where('owner_id', '=', id)
+          .execute();
       }
       if (attributes.provider && attributes.extern_uid) {
         const updatedIdentity = await trx
@@ -262,7 +291,10 @@ export class UsersService {
           .where('provider', '=', attributes.provider)
           .executeTakeFirst();
         if (Number(updatedIdentity.numUpdatedRows) === 0) {
-          await trx.insertInto('identities').values({ user_id: id, provider: attributes.provider, extern_uid: attributes.extern_uid }).execute();
+          await trx
+            .insertInto('identities')
+            .values({ user_id: id, provider: attributes.provider, extern_uid: attributes.extern_uid })
+            .execute();
         }
       }
       return updated;
@@ -307,7 +339,11 @@ export class UsersService {
     if (user.state === 'ldap_blocked') {
       throw forbidden(blocked ? 'LDAP blocked users cannot be modified by the API' : 'LDAP blocked users cannot be unblocked by the API');
     }
-    await this.db.updateTable('users').set({ state: blocked ? 'blocked' : 'active', updated_at: now() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('users')
+      .set({ state: blocked ? 'blocked' : 'active', updated_at: now() })
+      .where('id', '=', id)
+      .execute();
     this.forgetRecent();
     return true;
   }
@@ -335,8 +371,17 @@ export class UsersService {
     if (attributes.email !== undefined) {
       const email = attributes.email.toLowerCase();
       const taken =
-        (await this.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).where('id', '!=', self).executeTakeFirst()) ??
-        (await this.db.selectFrom('emails').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email)).executeTakeFirst());
+        (await this.db
+          .selectFrom('users')
+          .select('id')
+          .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+          .where('id', '!=', self)
+          .executeTakeFirst()) ??
+        (await this.db
+          .selectFrom('emails')
+          .select('id')
+          .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
+          .executeTakeFirst());
       if (taken) throw status === 409 ? conflict('Email has already been taken') : notFoundMessage('Email has already been taken');
     }
     if (attributes.username !== undefined) {

@@ -29,15 +29,31 @@ export class VariablesService {
   /** Oldest first, as GitLab listed them (no order given, so insertion order). */
   async list(projectId: number, page: { offset: number; limit: number }): Promise<{ variables: Variable[]; total: number }> {
     const [rows, count] = await Promise.all([
-      this.db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', projectId).orderBy('id').offset(page.offset).limit(page.limit).execute(),
-      this.db.selectFrom('ci_variables').select((eb) => eb.fn.countAll<number | string>().as('total')).where('project_id', '=', projectId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('ci_variables')
+        .select(['key', 'value'])
+        .where('project_id', '=', projectId)
+        .orderBy('id')
+        .offset(page.offset)
+        .limit(page.limit)
+        .execute(),
+      this.db
+        .selectFrom('ci_variables')
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .where('project_id', '=', projectId)
+        .executeTakeFirstOrThrow(),
     ]);
     return { variables: rows.map((row) => this.open(row)), total: Number(count.total) };
   }
 
   /** `404 Variable Not Found` when the project has no variable by that key (case matters). */
   async find(projectId: number, key: string): Promise<Variable> {
-    const row = await this.db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('ci_variables')
+      .select(['key', 'value'])
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (!row) throw notFound('Variable');
     return this.open(row);
   }
@@ -48,7 +64,13 @@ export class VariablesService {
     try {
       await this.db
         .insertInto('ci_variables')
-        .values({ project_id: projectId, key: variable.key, value: this.ctx.secrets.seal(variable.value), created_at: time, updated_at: time })
+        .values({
+          project_id: projectId,
+          key: variable.key,
+          value: this.ctx.secrets.seal(variable.value),
+          created_at: time,
+          updated_at: time,
+        })
         .execute();
     } catch (error) {
       // Another request stored the same key between the check and the insert.
@@ -86,7 +108,12 @@ export class VariablesService {
   /** GitLab 8.12's `Ci::Variable` validations, in its order: uniqueness, length, format. */
   private async validate(projectId: number, key: string): Promise<void> {
     const validation = new Validation();
-    const existing = await this.db.selectFrom('ci_variables').select('id').where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
+    const existing = await this.db
+      .selectFrom('ci_variables')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (existing) validation.add('key', TAKEN);
     if ([...key].length > LIMITS.name) validation.add('key', `is too long (maximum is ${LIMITS.name} characters)`);
     if (!KEY_FORMAT.test(key)) validation.add('key', "can contain only letters, digits and '_'.");

@@ -19,13 +19,19 @@ after(async () => {
 
 async function running() {
   const p = await createRootProject(app, `artifacts${++projects}`);
-  const seeded = await seedPipeline(app, p.id, { sha: p.head, builds: [{ name: 'compile', stage: 'build', stage_idx: 0 }, { name: 'rspec', stage: 'test', stage_idx: 1, status: 'created' }] });
+  const seeded = await seedPipeline(app, p.id, {
+    sha: p.head,
+    builds: [
+      { name: 'compile', stage: 'build', stage_idx: 0 },
+      { name: 'rspec', stage: 'test', stage_idx: 1, status: 'created' },
+    ],
+  });
   const runner = await registeredRunner(app, { projectId: p.id });
   const got: any = await runner.requestBuild();
   return { p, runner, build: got.build, seeded };
 }
 
-const zip = storedZip({ 'out/app.bin': 'compiled\n', 'README': 'hi\n' });
+const zip = storedZip({ 'out/app.bin': 'compiled\n', README: 'hi\n' });
 
 describe('POST /ci/api/v1/builds/:id/artifacts', () => {
   test('a chunked multipart upload with a file part: 201 with the build payload, artifacts_file {filename, size}, no expiry', async () => {
@@ -59,7 +65,14 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
     assert.equal(response.status, 201);
     const expected = Date.now() + 7 * 86400 * 1000;
     assert.ok(Math.abs(Date.parse(response.body.artifacts_expire_at) - expected) < 60_000);
-    const cases: Array<[string, number]> = [['7d', 7 * 86400], ['1 week', 7 * 86400], ['3 mins 4 sec', 184], ['2h20min', 8400], ['2 hrs 20 min', 8400], ['3 weeks and 2 days', 23 * 86400]];
+    const cases: Array<[string, number]> = [
+      ['7d', 7 * 86400],
+      ['1 week', 7 * 86400],
+      ['3 mins 4 sec', 184],
+      ['2h20min', 8400],
+      ['2 hrs 20 min', 8400],
+      ['3 weeks and 2 days', 23 * 86400],
+    ];
     for (const [text, seconds] of cases) {
       const again = await runner.uploadArtifacts(build, zip, { expireIn: text });
       assert.equal(again.status, 201, text);
@@ -77,7 +90,7 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
     assert.equal((await buildRow(app, build.id)).artifacts_file, null);
   });
 
-  test('the project\'s runners token is accepted; a wrong token is 403; an unknown build 404', async () => {
+  test("the project's runners token is accepted; a wrong token is 403; an unknown build 404", async () => {
     const { p, runner, build } = await running();
     assert.equal((await runner.uploadArtifacts(build, zip, { token: await projectRunnersToken(app, p.id) })).status, 201);
     assert.equal((await runner.uploadArtifacts(build, zip, { token: 'wrong' })).status, 403);
@@ -100,10 +113,16 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
     const { runner, build } = await running();
     const boundary = 'b0undary';
     const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\n\r\nx\r\n--${boundary}--\r\n`);
-    const response = await runner.send('POST', `builds/${build.id}/artifacts`, { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'build-token': build.token } });
+    const response = await runner.send('POST', `builds/${build.id}/artifacts`, {
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'build-token': build.token },
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body, { message: '400 (Bad request) "Missing artifacts file!" not given' });
-    const notMultipart = await runner.send('POST', `builds/${build.id}/artifacts`, { body: 'x', headers: { 'content-type': 'text/plain', 'build-token': build.token } });
+    const notMultipart = await runner.send('POST', `builds/${build.id}/artifacts`, {
+      body: 'x',
+      headers: { 'content-type': 'text/plain', 'build-token': build.token },
+    });
     assert.equal(notMultipart.status, 400);
   });
 
@@ -136,7 +155,7 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
 });
 
 describe('GET /ci/api/v1/builds/:id/artifacts', () => {
-  test('with the build token (Go\'s default User-Agent) or the runners token: 200, the zip, octet-stream, attachment, binary', async () => {
+  test("with the build token (Go's default User-Agent) or the runners token: 200, the zip, octet-stream, attachment, binary", async () => {
     const { p, runner, build } = await running();
     await runner.uploadArtifacts(build, zip, { name: 'ci_build_artifacts' });
     const response = await runner.downloadArtifacts(build);
@@ -156,7 +175,7 @@ describe('GET /ci/api/v1/builds/:id/artifacts', () => {
     assert.equal((await runner.downloadArtifacts({ id: 99999999, token: build.token })).status, 404);
   });
 
-  test('the next stage gets artifacts_file in depends_on_builds and downloads with the dependency\'s own token', async () => {
+  test("the next stage gets artifacts_file in depends_on_builds and downloads with the dependency's own token", async () => {
     const { runner, build, seeded } = await running();
     await runner.uploadArtifacts(build, zip);
     assert.equal((await runner.finish(build, 'success', 'ok\n')).status, 200);
@@ -174,7 +193,11 @@ describe('GET /ci/api/v1/builds/:id/artifacts', () => {
     const { runner, build, seeded } = await running();
     await runner.uploadArtifacts(build, zip);
     await runner.finish(build, 'success', 'ok\n');
-    await app.ctx.db.updateTable('ci_builds').set({ artifacts_expire_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', build.id).execute();
+    await app.ctx.db
+      .updateTable('ci_builds')
+      .set({ artifacts_expire_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', build.id)
+      .execute();
     const next: any = await runner.requestBuild();
     assert.equal(next.build.id, seeded.builds[1].id);
     assert.equal(next.build.payload.depends_on_builds[0].artifacts_file, undefined);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import { createRootProject } from '../../support/repo';
 import { RunnerClient, RUNNER_USER_AGENT } from '../../support/runner-client';
-import { buildRow, clearQueue, projectRunnersToken, registeredRunner, registrationToken, runnerRow, seedPipeline } from '../../support/ci-world';
+import { buildRow, clearQueue, registeredRunner, runnerRow, seedPipeline } from '../../support/ci-world';
 
 let app: TestApp;
 let projects = 0;
@@ -25,7 +25,11 @@ async function rawRegister(token: string | undefined, userAgent?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (userAgent !== undefined) headers['user-agent'] = userAgent;
   else headers['user-agent'] = '';
-  return fetch(`${app.url}/ci/api/v1/builds/register.json`, { method: 'POST', headers, body: JSON.stringify(token === undefined ? {} : { token }) });
+  return fetch(`${app.url}/ci/api/v1/builds/register.json`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(token === undefined ? {} : { token }),
+  });
 }
 
 describe('POST /ci/api/v1/builds/register', () => {
@@ -49,19 +53,38 @@ describe('POST /ci/api/v1/builds/register', () => {
     assert.ok(row.started_at);
   });
 
-  test('the payload has GitLab\'s keys in GitLab\'s order, repo_url with gitlab-ci-token and 40 zeros for a missing before_sha', async () => {
+  test("the payload has GitLab's keys in GitLab's order, repo_url with gitlab-ci-token and 40 zeros for a missing before_sha", async () => {
     const p = await project();
     await seedPipeline(app, p.id, { sha: p.head, builds: [{ name: 'rspec', commands: 'bundle\nrake spec' }] });
     const runner = await registeredRunner(app, { projectId: p.id });
     const got: any = await runner.requestBuild();
     const payload = got.build.payload;
     assert.deepEqual(Object.keys(payload), [
-      'id', 'ref', 'tag', 'sha', 'status', 'name', 'token', 'stage', 'project_id', 'project_name',
-      'commands', 'repo_url', 'before_sha', 'allow_git_fetch', 'options', 'timeout', 'variables', 'depends_on_builds',
+      'id',
+      'ref',
+      'tag',
+      'sha',
+      'status',
+      'name',
+      'token',
+      'stage',
+      'project_id',
+      'project_name',
+      'commands',
+      'repo_url',
+      'before_sha',
+      'allow_git_fetch',
+      'options',
+      'timeout',
+      'variables',
+      'depends_on_builds',
     ]);
     const projectRow = await app.root.get(`/projects/${p.id}`);
     const url = new URL(app.ctx.config.externalUrl);
-    assert.equal(payload.repo_url, `${url.protocol}//gitlab-ci-token:${payload.token}@${url.host}/${projectRow.body.path_with_namespace}.git`);
+    assert.equal(
+      payload.repo_url,
+      `${url.protocol}//gitlab-ci-token:${payload.token}@${url.host}/${projectRow.body.path_with_namespace}.git`,
+    );
     assert.equal(payload.before_sha, '0'.repeat(40));
     assert.equal(payload.project_name, projectRow.body.name);
     assert.equal(payload.commands, 'bundle\nrake spec');
@@ -72,12 +95,17 @@ describe('POST /ci/api/v1/builds/register', () => {
     assert.deepEqual(payload.depends_on_builds, []);
   });
 
-  test('variables come in GitLab\'s order: predefined, project, pipeline, runner, YAML, user, secret', async () => {
+  test("variables come in GitLab's order: predefined, project, pipeline, runner, YAML, user, secret", async () => {
     const p = await project();
     const projectRow = (await app.root.get(`/projects/${p.id}`)).body;
     const rootUser = (await app.root.get('/user')).body;
     assert.equal((await app.root.post(`/projects/${p.id}/variables`, { key: 'SECRET_KEY', value: 'secret_value' })).status, 201);
-    const { pipelineId, builds } = await seedPipeline(app, p.id, { sha: p.head, before_sha: 'b'.repeat(40), user_id: rootUser.id, builds: [{ name: 'spinach' }] });
+    const { pipelineId, builds } = await seedPipeline(app, p.id, {
+      sha: p.head,
+      before_sha: 'b'.repeat(40),
+      user_id: rootUser.id,
+      builds: [{ name: 'spinach' }],
+    });
     const runner = await registeredRunner(app, { projectId: p.id, tagList: 'ruby, postgres', description: 'my runner' });
     const got: any = await runner.requestBuild();
     const runnerId = (await runnerRow(app, runner.token!))!.id;
@@ -124,9 +152,15 @@ describe('POST /ci/api/v1/builds/register', () => {
     assert.equal(got.build.payload.tag, true);
   });
 
-  test('multiple builds: the next stage\'s build lists the earlier stage\'s in depends_on_builds with its own token', async () => {
+  test("multiple builds: the next stage's build lists the earlier stage's in depends_on_builds with its own token", async () => {
     const p = await project();
-    const { builds } = await seedPipeline(app, p.id, { sha: p.head, builds: [{ name: 'spinach', stage: 'test', stage_idx: 0, status: 'success' }, { name: 'deploy', stage: 'deploy', stage_idx: 1 }] });
+    const { builds } = await seedPipeline(app, p.id, {
+      sha: p.head,
+      builds: [
+        { name: 'spinach', stage: 'test', stage_idx: 0, status: 'success' },
+        { name: 'deploy', stage: 'deploy', stage_idx: 1 },
+      ],
+    });
     const runner = await registeredRunner(app, { projectId: p.id });
     const got: any = await runner.requestBuild();
     assert.equal(got.build.payload.name, 'deploy');
@@ -143,13 +177,20 @@ describe('POST /ci/api/v1/builds/register', () => {
     await seedPipeline(app, p.id, { sha: p.head, builds: [{ status: 'success' }] });
     const runner = await registeredRunner(app, { projectId: p.id });
     assert.equal((await runner.requestBuild()).response.status, 204);
-    for (const ua of ['gitlab-ci-multi-runner 1.5.2 (1-5-stable; go1.6.3; linux/amd64)', 'gitlab-ci-multi-runner 1.6.0~beta.167.g2b2bacc (1-5-stable; go1.6.3; linux/amd64)']) {
+    for (const ua of [
+      'gitlab-ci-multi-runner 1.5.2 (1-5-stable; go1.6.3; linux/amd64)',
+      'gitlab-ci-multi-runner 1.6.0~beta.167.g2b2bacc (1-5-stable; go1.6.3; linux/amd64)',
+    ]) {
       const response = await rawRegister(runner.token, ua);
       assert.equal(response.status, 204, ua);
       assert.equal(await response.text(), '');
       assert.equal(response.headers.get('content-type'), null);
     }
-    for (const ua of ['Go-http-client/1.1', 'gitlab-ci-multi-runner 1.6.0-rc.1 (1-6-stable; go1.6.3; linux/amd64)', 'gitlab-ci-multi-runner dev (HEAD; go1.6.3; linux/amd64)']) {
+    for (const ua of [
+      'Go-http-client/1.1',
+      'gitlab-ci-multi-runner 1.6.0-rc.1 (1-6-stable; go1.6.3; linux/amd64)',
+      'gitlab-ci-multi-runner dev (HEAD; go1.6.3; linux/amd64)',
+    ]) {
       const response = await rawRegister(runner.token, ua);
       assert.equal(response.status, 404, ua);
       assert.deepEqual(await response.json(), { message: '404 Not Found' });
@@ -181,7 +222,11 @@ describe('POST /ci/api/v1/builds/register', () => {
     const p = await project();
     const { builds } = await seedPipeline(app, p.id, { sha: p.head, builds: [{}] });
     const runner = await registeredRunner(app, { projectId: p.id });
-    await app.ctx.db.updateTable('ci_runners').set({ active: 0 }).where('id', '=', (await runnerRow(app, runner.token!))!.id).execute();
+    await app.ctx.db
+      .updateTable('ci_runners')
+      .set({ active: 0 })
+      .where('id', '=', (await runnerRow(app, runner.token!))!.id)
+      .execute();
     const got = await runner.requestBuild();
     assert.equal(got.response.status, 404);
     assert.equal((await buildRow(app, builds[0].id)).status, 'pending');
@@ -192,10 +237,17 @@ describe('POST /ci/api/v1/builds/register', () => {
     const runner = await registeredRunner(app, { projectId: p.id });
     await runner.requestBuild();
     let row = (await runnerRow(app, runner.token!))!;
-    assert.deepEqual([row.name, row.version, row.revision, row.platform, row.architecture], ['gitlab-ci-multi-runner', '1.6.0', 'c1ecf97f', 'linux', 'amd64']);
+    assert.deepEqual(
+      [row.name, row.version, row.revision, row.platform, row.architecture],
+      ['gitlab-ci-multi-runner', '1.6.0', 'c1ecf97f', 'linux', 'amd64'],
+    );
     assert.ok(row.contacted_at);
     const form = new URLSearchParams({ token: runner.token!, 'info[platform]': 'darwin', 'info[name]': 'name_value' });
-    const response = await fetch(`${app.url}/ci/api/v1/builds/register`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': RUNNER_USER_AGENT }, body: form.toString() });
+    const response = await fetch(`${app.url}/ci/api/v1/builds/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': RUNNER_USER_AGENT },
+      body: form.toString(),
+    });
     assert.equal(response.status, 204);
     row = (await runnerRow(app, runner.token!))!;
     assert.equal(row.platform, 'darwin');
@@ -260,7 +312,11 @@ describe('POST /ci/api/v1/builds/register', () => {
     const p = await project();
     const seeded = await seedPipeline(app, p.id, { sha: p.head, builds: [{}] });
     const shared = await registeredRunner(app);
-    await app.ctx.db.updateTable('ci_runners').set({ locked: 1 }).where('id', '=', (await runnerRow(app, shared.token!))!.id).execute();
+    await app.ctx.db
+      .updateTable('ci_runners')
+      .set({ locked: 1 })
+      .where('id', '=', (await runnerRow(app, shared.token!))!.id)
+      .execute();
     assert.equal((await shared.requestBuild()).outcome, 'nothing');
     assert.equal((await buildRow(app, seeded.builds[0].id)).status, 'pending');
   });
@@ -269,7 +325,13 @@ describe('POST /ci/api/v1/builds/register', () => {
 describe('PUT /ci/api/v1/builds/:id', () => {
   async function running() {
     const p = await project();
-    const seeded = await seedPipeline(app, p.id, { sha: p.head, builds: [{ name: 'one', stage_idx: 0 }, { name: 'two', stage: 'deploy', stage_idx: 1, status: 'created' }] });
+    const seeded = await seedPipeline(app, p.id, {
+      sha: p.head,
+      builds: [
+        { name: 'one', stage_idx: 0 },
+        { name: 'two', stage: 'deploy', stage_idx: 1, status: 'created' },
+      ],
+    });
     const runner = await registeredRunner(app, { projectId: p.id });
     const got: any = await runner.requestBuild();
     return { p, seeded, runner, build: got.build };
@@ -306,7 +368,10 @@ describe('PUT /ci/api/v1/builds/:id', () => {
     const { runner, build } = await running();
     await runner.appendTrace(build, 'a long trace sent by parts\n');
     const key = `builds/${build.payload.project_id}/${build.id}/trace.log`;
-    assert.equal((await runner.json('PUT', `builds/${build.id}.json`, { token: runner.token, state: 'running', trace: 'short' })).status, 200);
+    assert.equal(
+      (await runner.json('PUT', `builds/${build.id}.json`, { token: runner.token, state: 'running', trace: 'short' })).status,
+      200,
+    );
     assert.equal((await app.ctx.files.stat(key))?.size, 27);
     assert.equal((await runner.json('PUT', `builds/${build.id}.json`, { token: runner.token, state: 'running', trace: '' })).status, 200);
     assert.equal((await app.ctx.files.stat(key))?.size, 27);
@@ -355,7 +420,11 @@ describe('PUT /ci/api/v1/builds/:id', () => {
     }
     const array = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[1,2]' });
     assert.ok(array.status < 500);
-    const registerGarbage = await fetch(`${app.url}/ci/api/v1/builds/register.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'nope' });
+    const registerGarbage = await fetch(`${app.url}/ci/api/v1/builds/register.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'nope',
+    });
     assert.equal(registerGarbage.status, 400);
   });
 });

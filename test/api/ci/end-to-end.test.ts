@@ -50,21 +50,27 @@ async function pushedProject(name: string, files: Record<string, string>): Promi
 const clone = async (url: string) => git(['clone', '-q', url, path.join(tempDir(), 'checkout')]);
 
 describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', () => {
-  test('the runner gets the first stage\'s build, clones with gitlab-ci-token, streams its trace, uploads artifacts; the next stage downloads them', async () => {
+  test("the runner gets the first stage's build, clones with gitlab-ci-token, streams its trace, uploads artifacts; the next stage downloads them", async () => {
     const p = await pushedProject('pipeline-e2e', { '.gitlab-ci.yml': CI_YAML, 'README.md': 'hi\n' });
     const other = await pushedProject('other-private', { 'README.md': 'secret\n' });
     const runner = await registeredRunner(app, { projectId: p.id });
 
-    const got: any = await eventually(async () => {
-      const answer = await runner.requestBuild();
-      return answer.outcome === 'build' ? answer : undefined;
-    }, { message: 'a build from the pushed pipeline' });
+    const got: any = await eventually(
+      async () => {
+        const answer = await runner.requestBuild();
+        return answer.outcome === 'build' ? answer : undefined;
+      },
+      { message: 'a build from the pushed pipeline' },
+    );
     const compile = got.build;
     assert.equal(compile.payload.name, 'compile');
     assert.equal(compile.payload.sha, p.sha);
     assert.equal(compile.payload.commands, 'make');
     assert.deepEqual(compile.payload.options, { artifacts: { name: 'binaries', paths: ['out/'], expire_in: '1 week' } });
-    assert.deepEqual(compile.payload.variables.filter((v: any) => v.key === 'GLOBAL'), [{ key: 'GLOBAL', value: 'one', public: true }]);
+    assert.deepEqual(
+      compile.payload.variables.filter((v: any) => v.key === 'GLOBAL'),
+      [{ key: 'GLOBAL', value: 'one', public: true }],
+    );
 
     // gitlab-ci-token: the running build's token clones its own project, not another private one.
     const cloned = await clone(compile.payload.repo_url);
@@ -89,7 +95,10 @@ describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', (
     assert.equal(unit.payload.commands, 'npm ci\nnpm test');
     assert.deepEqual(unit.payload.options, { dependencies: ['compile'] });
     const yamlVariables = unit.payload.variables.filter((v: any) => ['GLOBAL', 'LOCAL'].includes(v.key));
-    assert.deepEqual(yamlVariables, [{ key: 'GLOBAL', value: 'one', public: true }, { key: 'LOCAL', value: 'two', public: true }]);
+    assert.deepEqual(yamlVariables, [
+      { key: 'GLOBAL', value: 'one', public: true },
+      { key: 'LOCAL', value: 'two', public: true },
+    ]);
     const [dependency] = unit.payload.depends_on_builds;
     assert.equal(dependency.name, 'compile');
     assert.deepEqual(dependency.artifacts_file, { filename: 'binaries.zip', size: zip.length });

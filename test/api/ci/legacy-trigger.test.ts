@@ -28,7 +28,11 @@ before(async () => {
   world = await createProjectWorld(app, {
     roles: ['master'],
     commits: [
-      { files: { '.gitlab-ci.yml': CI_YML }, message: 'Add CI\n\nwith a body\n', author: { name: 'Grace Hopper', email: 'grace@example.com' } },
+      {
+        files: { '.gitlab-ci.yml': CI_YML },
+        message: 'Add CI\n\nwith a body\n',
+        author: { name: 'Grace Hopper', email: 'grace@example.com' },
+      },
       { branch: 'feature/x', files: { '.gitlab-ci.yml': CI_YML } },
     ],
   });
@@ -38,7 +42,8 @@ before(async () => {
 after(() => app.close());
 
 const triggerUrl = (projectId: number | string, ref: string) => `/ci/api/v1/projects/${projectId}/refs/${encodeURIComponent(ref)}/trigger`;
-const post = (projectId: number | string, ref: string, body: Record<string, unknown>) => app.anonymous.post(triggerUrl(projectId, ref), body);
+const post = (projectId: number | string, ref: string, body: Record<string, unknown>) =>
+  app.anonymous.post(triggerUrl(projectId, ref), body);
 
 describe('POST /ci/api/v1/projects/:id/refs/:ref/trigger', () => {
   test('a missing token is 400', async () => {
@@ -50,7 +55,12 @@ describe('POST /ci/api/v1/projects/:id/refs/:ref/trigger', () => {
   });
 
   test('an unknown project or token is 404; a trigger of another project 401', async () => {
-    for (const [id, given] of [[0, token], ['abc', token], ['99999999999', token], [world.id, 'a'.repeat(30)]] as const) {
+    for (const [id, given] of [
+      [0, token],
+      ['abc', token],
+      ['99999999999', token],
+      [world.id, 'a'.repeat(30)],
+    ] as const) {
       const response = await post(id, 'master', { token: given });
       assert.equal(response.status, 404, String(id));
       assert.deepEqual(response.body, { message: '404 Not Found' });
@@ -86,7 +96,13 @@ describe('POST /ci/api/v1/projects/:id/refs/:ref/trigger', () => {
     assert.equal(pipeline.body.created_at, commit.created_at);
     const builds = (await world.master.client.get(`/projects/${world.id}/repository/commits/${world.shas[0]}/builds`)).body;
     assert.equal(builds.length, 5);
-    assert.deepEqual(builds.filter((b: any) => b.status === 'pending').map((b: any) => b.name).sort(), ['rspec', 'spinach']);
+    assert.deepEqual(
+      builds
+        .filter((b: any) => b.status === 'pending')
+        .map((b: any) => b.name)
+        .sort(),
+      ['rspec', 'spinach'],
+    );
   });
 
   test('a ref with no commit is 400 No builds created', async () => {
@@ -113,7 +129,11 @@ describe('POST /ci/api/v1/projects/:id/refs/:ref/trigger', () => {
     const response = await post(world.id, 'master', { token, variables });
     assert.equal(response.status, 201, response.text);
     assert.deepEqual(response.body.variables, variables);
-    const stored = await app.ctx.db.selectFrom('ci_trigger_requests').select('variables').where('id', '=', response.body.id).executeTakeFirstOrThrow();
+    const stored = await app.ctx.db
+      .selectFrom('ci_trigger_requests')
+      .select('variables')
+      .where('id', '=', response.body.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(JSON.parse(stored.variables!), variables);
     const form = await app.anonymous.raw('POST', triggerUrl(world.id, 'master'), {
       body: `token=${token}&variables[TRIGGER_KEY]=from%20a%20form`,

@@ -20,15 +20,23 @@ describe('the build queue under concurrent runners', () => {
     const projects = await Promise.all([1, 2, 3, 4].map((n) => createRootProject(app, `queue${n}`)));
     const seeded: number[] = [];
     for (const [index, p] of projects.entries()) {
-      const { builds } = await seedPipeline(app, p.id, { sha: p.head, builds: Array.from({ length: 5 }, (_, i) => ({ name: `job${index}-${i}` })) });
+      const { builds } = await seedPipeline(app, p.id, {
+        sha: p.head,
+        builds: Array.from({ length: 5 }, (_, i) => ({ name: `job${index}-${i}` })),
+      });
       seeded.push(...builds.map((build) => build.id));
     }
     const runners: RunnerClient[] = [];
     for (let i = 0; i < 50; i++) runners.push(await registeredRunner(app, { description: `runner ${i}` }));
     const answers = await Promise.all(runners.map((runner) => runner.requestBuild()));
-    const handedOut = answers.flatMap((answer, index) => (answer.outcome === 'build' ? [{ id: answer.build.id as number, runner: runners[index] }] : []));
+    const handedOut = answers.flatMap((answer, index) =>
+      answer.outcome === 'build' ? [{ id: answer.build.id as number, runner: runners[index] }] : [],
+    );
     assert.equal(answers.filter((answer) => answer.outcome === 'failed' || answer.outcome === 'forbidden').length, 0);
-    assert.deepEqual(handedOut.map((h) => h.id).sort((a, b) => a - b), [...seeded].sort((a, b) => a - b));
+    assert.deepEqual(
+      handedOut.map((h) => h.id).sort((a, b) => a - b),
+      [...seeded].sort((a, b) => a - b),
+    );
     for (const { id, runner } of handedOut) {
       const row = await app.ctx.db.selectFrom('ci_builds').select(['status', 'runner_id']).where('id', '=', id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'running');

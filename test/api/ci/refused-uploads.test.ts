@@ -37,7 +37,9 @@ async function running() {
 function multipart(content: Buffer): { body: Uint8Array<ArrayBuffer>; type: string } {
   const boundary = 'forge-test-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="artifacts.zip"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="artifacts.zip"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -79,7 +81,11 @@ describe('POST /ci/api/v1/builds/:id/artifacts refused', () => {
     const { build } = await running();
     const { body, type } = multipart(storedZip({ 'a.txt': 'x'.repeat(300) }));
     for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await fetch(artifactsUrl(build.id), { method: 'POST', body, headers: { 'content-type': type, 'build-token': 'wrong', 'user-agent': RUNNER_USER_AGENT } });
+      const response = await fetch(artifactsUrl(build.id), {
+        method: 'POST',
+        body,
+        headers: { 'content-type': type, 'build-token': 'wrong', 'user-agent': RUNNER_USER_AGENT },
+      });
       assert.equal(response.status, 403, `attempt ${attempt}`);
       assert.deepEqual(await response.json(), { message: '403 Forbidden' });
       // The body was read: the connection is kept for the next request, not closed under the client.
@@ -118,7 +124,11 @@ describe('POST /ci/api/v1/builds/:id/artifacts refused', () => {
     const { runner, build } = await running();
     assert.equal((await runner.updateState(build as any, 'success')).status, 200);
     const { body, type } = multipart(Buffer.alloc(500, 0x63));
-    const response = await fetch(artifactsUrl(build.id), { method: 'POST', body, headers: { 'content-type': type, 'build-token': build.token } });
+    const response = await fetch(artifactsUrl(build.id), {
+      method: 'POST',
+      body,
+      headers: { 'content-type': type, 'build-token': build.token },
+    });
     assert.equal(response.status, 403);
     assert.deepEqual(await response.json(), { message: '403 Forbidden - Build is not running!' });
     assert.notEqual(response.headers.get('connection'), 'close');
@@ -128,7 +138,11 @@ describe('POST /ci/api/v1/builds/:id/artifacts refused', () => {
     // The limit is 1 MiB: a file of 1 MiB and a few bytes is refused once busboy has read past the limit.
     const { build } = await running();
     const { body, type } = multipart(Buffer.alloc(MIB + 100, 0x64));
-    const status = await statusOf(artifactsUrl(build.id), { method: 'POST', body, headers: { 'content-type': type, 'build-token': build.token } });
+    const status = await statusOf(artifactsUrl(build.id), {
+      method: 'POST',
+      body,
+      headers: { 'content-type': type, 'build-token': build.token },
+    });
     assert.equal(status, 413);
   });
 
@@ -146,7 +160,10 @@ describe('POST /ci/api/v1/builds/:id/artifacts refused', () => {
     assert.ok(pulled() < total, `the client sent all of it (${pulled()} bytes)`);
     // The server is none the worse for it.
     const { body, type } = multipart(Buffer.alloc(10));
-    assert.equal(await statusOf(artifactsUrl(build.id), { method: 'POST', body, headers: { 'content-type': type, 'build-token': 'wrong' } }), 403);
+    assert.equal(
+      await statusOf(artifactsUrl(build.id), { method: 'POST', body, headers: { 'content-type': type, 'build-token': 'wrong' } }),
+      403,
+    );
   });
 });
 

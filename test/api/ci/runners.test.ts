@@ -17,7 +17,11 @@ after(async () => {
 });
 
 const form = (path: string, method: string, fields: Record<string, string>) =>
-  fetch(`${app.url}/ci/api/v1/${path}`, { method, headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': RUNNER_USER_AGENT }, body: new URLSearchParams(fields).toString() });
+  fetch(`${app.url}/ci/api/v1/${path}`, {
+    method,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': RUNNER_USER_AGENT },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 describe('the runner base URL', () => {
   test('trailing slash removed, /ci appended unless already there, then /api/v1/', () => {
@@ -50,7 +54,10 @@ describe('POST /ci/api/v1/runners/register', () => {
     const runner = new RunnerClient(app.url);
     await runner.register(await registrationToken(app), { tagList: 'tag1, tag2' });
     assert.deepEqual(JSON.parse((await runnerRow(app, runner.token!))!.tag_list), ['tag1', 'tag2']);
-    const response = await new RunnerClient(app.url).json('POST', 'runners/register.json', { token: await registrationToken(app), tag_list: [' a ', 'b,c'] });
+    const response = await new RunnerClient(app.url).json('POST', 'runners/register.json', {
+      token: await registrationToken(app),
+      tag_list: [' a ', 'b,c'],
+    });
     assert.equal(response.status, 201);
     assert.deepEqual(JSON.parse((await runnerRow(app, response.body.token))!.tag_list), ['a', 'b', 'c']);
   });
@@ -65,14 +72,17 @@ describe('POST /ci/api/v1/runners/register', () => {
     assert.deepEqual(untagged.body, { message: '404 Not Found' });
   });
 
-  test('with a project\'s runners token: 201, a specific runner, and the project has 1 runner', async () => {
+  test("with a project's runners token: 201, a specific runner, and the project has 1 runner", async () => {
     const p = await createRootProject(app, 'specific');
     const runner = new RunnerClient(app.url);
     assert.equal((await runner.register(await projectRunnersToken(app, p.id))).status, 201);
     const row = (await runnerRow(app, runner.token!))!;
     assert.equal(row.is_shared, 0);
     const links = await app.ctx.db.selectFrom('ci_runner_projects').selectAll().where('project_id', '=', p.id).execute();
-    assert.deepEqual(links.map((link) => link.runner_id), [row.id]);
+    assert.deepEqual(
+      links.map((link) => link.runner_id),
+      [row.id],
+    );
   });
 
   test('an invalid token: 403', async () => {
@@ -93,8 +103,15 @@ describe('POST /ci/api/v1/runners/register', () => {
     const runner = new RunnerClient(app.url);
     await runner.register(await registrationToken(app));
     const row = (await runnerRow(app, runner.token!))!;
-    assert.deepEqual([row.name, row.version, row.revision, row.platform, row.architecture], ['gitlab-ci-multi-runner', '1.6.0', 'c1ecf97f', 'linux', 'amd64']);
-    const response = await form('runners/register', 'POST', { token: await registrationToken(app), 'info[platform]': 'darwin', 'info[architecture]': 'architecture_value' });
+    assert.deepEqual(
+      [row.name, row.version, row.revision, row.platform, row.architecture],
+      ['gitlab-ci-multi-runner', '1.6.0', 'c1ecf97f', 'linux', 'amd64'],
+    );
+    const response = await form('runners/register', 'POST', {
+      token: await registrationToken(app),
+      'info[platform]': 'darwin',
+      'info[architecture]': 'architecture_value',
+    });
     const formRow = (await runnerRow(app, ((await response.json()) as any).token))!;
     assert.equal(formRow.platform, 'darwin');
     assert.equal(formRow.architecture, 'architecture_value');
@@ -103,11 +120,21 @@ describe('POST /ci/api/v1/runners/register', () => {
   test('garbage never answers 500', async () => {
     const bodies = ['{', '[]', '"x"', 'null', '{"token": {"a": 1}}', '{"token": "x", "info": [1]}', '{"token": "x", "tag_list": {"a": 1}}'];
     for (const body of bodies) {
-      const response = await fetch(`${app.url}/ci/api/v1/runners/register.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const response = await fetch(`${app.url}/ci/api/v1/runners/register.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       assert.ok(response.status < 500, body);
     }
     const registration = await registrationToken(app);
-    const odd = await new RunnerClient(app.url).json('POST', 'runners/register.json', { token: registration, tag_list: { a: 1 }, info: 'x', run_untagged: 'maybe', description: 5 });
+    const odd = await new RunnerClient(app.url).json('POST', 'runners/register.json', {
+      token: registration,
+      tag_list: { a: 1 },
+      info: 'x',
+      run_untagged: 'maybe',
+      description: 5,
+    });
     assert.equal(odd.status, 201);
   });
 });
@@ -138,7 +165,7 @@ describe('DELETE /ci/api/v1/runners/delete', () => {
 
 describe('forge admin runners-token', () => {
   // The command opens the database of DATA_DIR; the test app's PostgreSQL database is its own.
-  test('prints the shared runners\' registration token', { skip: Boolean(process.env.TEST_DATABASE_URL) }, async () => {
+  test("prints the shared runners' registration token", { skip: Boolean(process.env.TEST_DATABASE_URL) }, async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'runners-token'], {
       env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: '' },
     });

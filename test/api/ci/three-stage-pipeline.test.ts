@@ -48,9 +48,14 @@ before(async () => {
   listener = await HookListener.start();
   const created = await app.root.post('/projects', { name: 'walkthrough' });
   assert.equal(created.status, 201);
-  const hook = await app.root.post(`/projects/${created.body.id}/hooks`, { url: `${listener.url}?ci`, push_events: false, build_events: true, pipeline_events: true });
+  const hook = await app.root.post(`/projects/${created.body.id}/hooks`, {
+    url: `${listener.url}?ci`,
+    push_events: false,
+    build_events: true,
+    pipeline_events: true,
+  });
   assert.equal(hook.status, 201, JSON.stringify(hook.body));
-  const dir = await workTree('master', { '.gitlab-ci.yml': CI_YAML, 'Makefile': 'all:\n' });
+  const dir = await workTree('master', { '.gitlab-ci.yml': CI_YAML, Makefile: 'all:\n' });
   const pushed = await git(['push', '-q', cloneUrl(app.url, created.body.path_with_namespace, 'root', 'rootpassword'), 'master'], dir);
   assert.equal(pushed.code, 0, pushed.stderr);
   project = { id: created.body.id, sha: (await git(['rev-parse', 'HEAD'], dir)).stdout.trim() };
@@ -109,7 +114,7 @@ describe('a three-stage pipeline run by a gitlab-ci-multi-runner 1.6 client', ()
     assert.equal((await pipeline()).status, 'running');
   });
 
-  test('test stage: unit gets compile\'s artifacts through dependencies; lint fails but may', async () => {
+  test("test stage: unit gets compile's artifacts through dependencies; lint fails but may", async () => {
     const unit = await takeBuild('unit');
     const lint = await takeBuild('lint');
     buildIds.unit = unit.id;
@@ -152,7 +157,10 @@ describe('a three-stage pipeline run by a gitlab-ci-multi-runner 1.6 client', ()
   test('the trace and the artifacts stay readable: by build id, and by ref and job name', async () => {
     const trace = await app.root.get(`/projects/${project.id}/builds/${buildIds.compile}/trace`);
     assert.equal(trace.text, 'Running with gitlab-ci-multi-runner 1.6.0\n$ make\nUploading artifacts...\n');
-    for (const route of [`/projects/${project.id}/builds/${buildIds.compile}/artifacts`, `/projects/${project.id}/builds/artifacts/master/download?job=compile`]) {
+    for (const route of [
+      `/projects/${project.id}/builds/${buildIds.compile}/artifacts`,
+      `/projects/${project.id}/builds/artifacts/master/download?job=compile`,
+    ]) {
       const response = await fetch(`${app.url}/api/v3${route}`, { headers: { 'private-token': app.rootToken } });
       assert.equal(response.status, 200, route);
       assert.equal(response.headers.get('content-disposition'), 'attachment; filename=binaries.zip', route);
@@ -166,19 +174,34 @@ describe('a three-stage pipeline run by a gitlab-ci-multi-runner 1.6 client', ()
     const builds = (hook: ReceivedHook) => hook.headers['x-gitlab-event'] === 'Build Hook';
     const pipelines = (hook: ReceivedHook) => hook.headers['x-gitlab-event'] === 'Pipeline Hook';
     const expectedBuilds = [
-      ['compile', 'running'], ['compile', 'success'],
-      ['unit', 'running'], ['lint', 'running'], ['lint', 'failed'], ['unit', 'success'],
-      ['ship', 'running'], ['ship', 'success'],
+      ['compile', 'running'],
+      ['compile', 'success'],
+      ['unit', 'running'],
+      ['lint', 'running'],
+      ['lint', 'failed'],
+      ['unit', 'success'],
+      ['ship', 'running'],
+      ['ship', 'success'],
     ];
     await eventually(() => listener.received.filter(builds).length >= expectedBuilds.length);
     const heard = listener.received.filter(builds).map((hook) => [hook.body.build_name, hook.body.build_status]);
     assert.deepEqual(heard.sort(), expectedBuilds.sort());
-    const compileDone = listener.received.find((hook) => builds(hook) && hook.body.build_name === 'compile' && hook.body.build_status === 'success')!;
+    const compileDone = listener.received.find(
+      (hook) => builds(hook) && hook.body.build_name === 'compile' && hook.body.build_status === 'success',
+    )!;
     assert.equal(compileDone.body.object_kind, 'build');
     assert.equal(compileDone.body.sha, project.sha);
     assert.equal(compileDone.body.build_id, buildIds.compile);
 
-    await eventually(() => listener.received.filter(pipelines).some((hook) => hook.body.object_attributes.status === 'success' && hook.body.builds.some((b: any) => b.name === 'ship' && b.status === 'success')));
+    await eventually(() =>
+      listener.received
+        .filter(pipelines)
+        .some(
+          (hook) =>
+            hook.body.object_attributes.status === 'success' &&
+            hook.body.builds.some((b: any) => b.name === 'ship' && b.status === 'success'),
+        ),
+    );
     const heardPipelines = listener.received.filter(pipelines).map((hook) => hook.body.object_attributes.status);
     assert.deepEqual(heardPipelines, ['pending', 'running', 'success', 'running', 'success']);
   });

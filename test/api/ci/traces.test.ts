@@ -28,7 +28,11 @@ async function runningWithTrace(trace = 'BUILD TRACE') {
 }
 
 function patch(buildId: number, body: string | Buffer, headers: Record<string, string>) {
-  return fetch(`${app.url}/ci/api/v1/builds/${buildId}/trace.txt`, { method: 'PATCH', headers: { 'user-agent': RUNNER_USER_AGENT, ...headers }, body: body as BodyInit });
+  return fetch(`${app.url}/ci/api/v1/builds/${buildId}/trace.txt`, {
+    method: 'PATCH',
+    headers: { 'user-agent': RUNNER_USER_AGENT, ...headers },
+    body: body as BodyInit,
+  });
 }
 
 async function storedTrace(buildId: number): Promise<string> {
@@ -44,7 +48,11 @@ async function storedTrace(buildId: number): Promise<string> {
 describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
   test('Content-Range 11-20 on an 11-byte trace: 202, the part is appended, headers Range and Build-Status', async () => {
     const { build } = await runningWithTrace();
-    const response = await patch(build.id, ' appended', { 'content-type': 'text/plain', 'content-range': '11-20', 'build-token': build.token });
+    const response = await patch(build.id, ' appended', {
+      'content-type': 'text/plain',
+      'content-range': '11-20',
+      'build-token': build.token,
+    });
     assert.equal(response.status, 202);
     assert.equal(response.headers.get('range'), '0-20');
     assert.equal(response.headers.get('build-status'), 'running');
@@ -54,7 +62,11 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
   test('a part that does not start at the stored length (15-20, 8-20): 416 {"error":"416 Range Not Satisfiable"} with Range: 0-11, nothing written', async () => {
     const { build } = await runningWithTrace();
     for (const range of ['15-20', '8-20']) {
-      const response = await patch(build.id, ' appended', { 'content-type': 'text/plain', 'content-range': range, 'build-token': build.token });
+      const response = await patch(build.id, ' appended', {
+        'content-type': 'text/plain',
+        'content-range': range,
+        'build-token': build.token,
+      });
       assert.equal(response.status, 416, range);
       assert.equal(response.headers.get('range'), '0-11');
       assert.deepEqual(await response.json(), { error: '416 Range Not Satisfiable' });
@@ -86,13 +98,26 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
     assert.deepEqual(await response.json(), { error: '400 Missing header Content-Range' });
   });
 
-  test('an unknown build: 404; a wrong token: 403; the project\'s runners token and the token parameter are accepted', async () => {
+  test("an unknown build: 404; a wrong token: 403; the project's runners token and the token parameter are accepted", async () => {
     const { p, build } = await runningWithTrace();
     assert.equal((await patch(99999999, 'x', { 'content-range': '0-1', 'build-token': build.token })).status, 404);
     assert.equal((await patch(build.id, 'x', { 'content-range': '11-12', 'build-token': 'wrong' })).status, 403);
     assert.equal((await patch(build.id, 'x', { 'content-range': '11-12' })).status, 403);
-    assert.equal((await patch(build.id, 'x', { 'content-type': 'text/plain', 'content-range': '11-12', 'build-token': await projectRunnersToken(app, p.id) })).status, 202);
-    const byParam = await fetch(`${app.url}/ci/api/v1/builds/${build.id}/trace.txt?token=${build.token}`, { method: 'PATCH', headers: { 'content-type': 'text/plain', 'content-range': '12-13' }, body: 'y' });
+    assert.equal(
+      (
+        await patch(build.id, 'x', {
+          'content-type': 'text/plain',
+          'content-range': '11-12',
+          'build-token': await projectRunnersToken(app, p.id),
+        })
+      ).status,
+      202,
+    );
+    const byParam = await fetch(`${app.url}/ci/api/v1/builds/${build.id}/trace.txt?token=${build.token}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'text/plain', 'content-range': '12-13' },
+      body: 'y',
+    });
     assert.equal(byParam.status, 202);
     assert.equal(await storedTrace(build.id), 'BUILD TRACExy');
   });
@@ -114,14 +139,32 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
 
   test('any body type is taken raw, and an empty part keeps the trace alive', async () => {
     const { build } = await runningWithTrace();
-    assert.equal((await patch(build.id, Buffer.from([0xff, 0x00, 0x41]), { 'content-type': 'application/octet-stream', 'content-range': '11-14', 'build-token': build.token })).status, 202);
-    assert.equal((await patch(build.id, '{"not": "parsed"}', { 'content-type': 'application/json', 'content-range': '14-31', 'build-token': build.token })).status, 202);
+    assert.equal(
+      (
+        await patch(build.id, Buffer.from([0xff, 0x00, 0x41]), {
+          'content-type': 'application/octet-stream',
+          'content-range': '11-14',
+          'build-token': build.token,
+        })
+      ).status,
+      202,
+    );
+    assert.equal(
+      (
+        await patch(build.id, '{"not": "parsed"}', {
+          'content-type': 'application/json',
+          'content-range': '14-31',
+          'build-token': build.token,
+        })
+      ).status,
+      202,
+    );
     const empty = await patch(build.id, '', { 'content-type': 'text/plain', 'content-range': '31-31', 'build-token': build.token });
     assert.equal(empty.status, 202);
     assert.equal(empty.headers.get('range'), '0-31');
   });
 
-  test('the build token and the project\'s runners token are masked with x runs of the same length', async () => {
+  test("the build token and the project's runners token are masked with x runs of the same length", async () => {
     const { p, runner, build } = await runningWithTrace('');
     const runnersToken = await projectRunnersToken(app, p.id);
     const text = `token ${build.token} and ${runnersToken}!\n`;
@@ -151,7 +194,11 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
       assert.ok([202, 416].includes(response.status), `${range}: ${response.status}`);
     }
     for (const id of ['-1', 'abc', '99999999999999999999', '0']) {
-      const response = await fetch(`${app.url}/ci/api/v1/builds/${id}/trace.txt`, { method: 'PATCH', headers: { 'content-range': '0-1', 'build-token': build.token }, body: 'x' });
+      const response = await fetch(`${app.url}/ci/api/v1/builds/${id}/trace.txt`, {
+        method: 'PATCH',
+        headers: { 'content-range': '0-1', 'build-token': build.token },
+        body: 'x',
+      });
       assert.equal(response.status, 404, id);
     }
   });

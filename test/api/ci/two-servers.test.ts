@@ -26,14 +26,22 @@ async function handOutEverything(seeded: number[]) {
   // Rounds of twenty polls at once (each runner on both servers) until a round finds nothing.
   for (let round = 0; round < 30; round++) {
     const answers = await Promise.all(
-      runners.flatMap((runner) => [runner.viaApp, runner.viaPeer].map(async (client) => ({ runner: runner.id, answer: await client.requestBuild() }))),
+      runners.flatMap((runner) =>
+        [runner.viaApp, runner.viaPeer].map(async (client) => ({ runner: runner.id, answer: await client.requestBuild() })),
+      ),
     );
-    assert.deepEqual(answers.filter(({ answer }) => answer.outcome === 'failed' || answer.outcome === 'forbidden'), []);
+    assert.deepEqual(
+      answers.filter(({ answer }) => answer.outcome === 'failed' || answer.outcome === 'forbidden'),
+      [],
+    );
     const got = answers.flatMap(({ runner, answer }) => (answer.outcome === 'build' ? [{ build: answer.build.id as number, runner }] : []));
     if (got.length === 0) break;
     handedOut.push(...got);
   }
-  assert.deepEqual(handedOut.map((h) => h.build).sort((x, y) => x - y), [...seeded].sort((x, y) => x - y));
+  assert.deepEqual(
+    handedOut.map((h) => h.build).sort((x, y) => x - y),
+    [...seeded].sort((x, y) => x - y),
+  );
   for (const { build, runner } of handedOut) {
     const row = await app.ctx.db.selectFrom('ci_builds').select(['status', 'runner_id']).where('id', '=', build).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'running', runner_id: runner });
@@ -44,7 +52,10 @@ async function seedBuilds(count: number): Promise<number[]> {
   const projects = await Promise.all([1, 2, 3].map((n) => createRootProject(app, `two-servers-${n}`)));
   const seeded: number[] = [];
   for (const [index, project] of projects.entries()) {
-    const { builds } = await seedPipeline(app, project.id, { sha: project.head, builds: Array.from({ length: count / projects.length }, (_, i) => ({ name: `job${index}-${i}` })) });
+    const { builds } = await seedPipeline(app, project.id, {
+      sha: project.head,
+      builds: Array.from({ length: count / projects.length }, (_, i) => ({ name: `job${index}-${i}` })),
+    });
     seeded.push(...builds.map((build) => build.id));
   }
   return seeded;

@@ -2,7 +2,20 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestApp } from '../../support/app';
 import type { HookListener } from '../../support/hook-listener';
-import { MEMBER_FIELDS, SOURCE_KINDS, createSource, memberHookMatch, notFoundSource, populatedSource, rowsOf, setRequestAccess, startMembersWorld, type Cast, type MembersWorld, type Source } from '../../support/member-sources';
+import {
+  MEMBER_FIELDS,
+  SOURCE_KINDS,
+  createSource,
+  memberHookMatch,
+  notFoundSource,
+  populatedSource,
+  rowsOf,
+  setRequestAccess,
+  startMembersWorld,
+  type Cast,
+  type MembersWorld,
+  type Source,
+} from '../../support/member-sources';
 
 let app: TestApp;
 let cast: Cast;
@@ -146,7 +159,9 @@ for (const kind of SOURCE_KINDS) {
 
     test('the master approves with access_level 40: 201 with the member; members grow by one', async () => {
       const source = await populatedSource(app, kind, cast);
-      const response = await cast.master.client.put(`${source.base}/access_requests/${cast.requester.user.id}/approve`, { access_level: 40 });
+      const response = await cast.master.client.put(`${source.base}/access_requests/${cast.requester.user.id}/approve`, {
+        access_level: 40,
+      });
       assert.equal(response.status, 201);
       assert.deepEqual(Object.keys(response.body).sort(), MEMBER_FIELDS);
       assert.equal(response.body.id, cast.requester.user.id);
@@ -176,35 +191,50 @@ for (const kind of SOURCE_KINDS) {
     test('an unknown access level answers 422 and leaves the request pending', async () => {
       const source = await populatedSource(app, kind, cast);
       const level = kind === 'projects' ? 50 : 1234;
-      const response = await cast.master.client.put(`${source.base}/access_requests/${cast.requester.user.id}/approve`, { access_level: level });
+      const response = await cast.master.client.put(`${source.base}/access_requests/${cast.requester.user.id}/approve`, {
+        access_level: level,
+      });
       assert.equal(response.status, 422);
       assert.deepEqual(response.body, { message: 'Access level is not known' });
       assert.equal((await requestsOf(source)).length, 1);
     });
 
-    test(`the approval, not the request, is announced with ${kind === 'projects' ? 'user_add_to_team' : 'user_add_to_group'}`, hookTimeout, async () => {
-      const source = await createSource(app, kind, cast.master);
-      const hooks = memberHooks(source, 'add', cast.stranger.user.id);
-      assert.equal((await cast.stranger.client.post(`${source.base}/access_requests`)).status, 201);
-      assert.equal((await cast.master.client.put(`${source.base}/access_requests/${cast.stranger.user.id}/approve`, { access_level: 20 })).status, 201);
-      const hook = await hooks.next();
-      assert.equal(hook.body[kind === 'projects' ? 'access_level' : 'group_access'], 'Reporter');
-      // A later event of the same source has arrived: an event for the request would have too.
-      assert.equal((await cast.master.client.delete(`${source.base}/members/${cast.stranger.user.id}`)).status, 200);
-      await memberHooks(source, 'remove', cast.stranger.user.id).next();
-      assert.equal(hooks.received().length, 1);
-    });
+    test(
+      `the approval, not the request, is announced with ${kind === 'projects' ? 'user_add_to_team' : 'user_add_to_group'}`,
+      hookTimeout,
+      async () => {
+        const source = await createSource(app, kind, cast.master);
+        const hooks = memberHooks(source, 'add', cast.stranger.user.id);
+        assert.equal((await cast.stranger.client.post(`${source.base}/access_requests`)).status, 201);
+        assert.equal(
+          (await cast.master.client.put(`${source.base}/access_requests/${cast.stranger.user.id}/approve`, { access_level: 20 })).status,
+          201,
+        );
+        const hook = await hooks.next();
+        assert.equal(hook.body[kind === 'projects' ? 'access_level' : 'group_access'], 'Reporter');
+        // A later event of the same source has arrived: an event for the request would have too.
+        assert.equal((await cast.master.client.delete(`${source.base}/members/${cast.stranger.user.id}`)).status, 200);
+        await memberHooks(source, 'remove', cast.stranger.user.id).next();
+        assert.equal(hooks.received().length, 1);
+      },
+    );
 
     if (kind === 'projects') {
       test('the approval, not the request, is recorded as a joined event authored by the new member', async () => {
         const source = await createSource(app, kind, cast.master);
         await cast.stranger.client.post(`${source.base}/access_requests`);
         const before = await app.root.get(`${source.base}/events`);
-        assert.deepEqual(before.body.filter((event: any) => event.action_name === 'joined'), []);
+        assert.deepEqual(
+          before.body.filter((event: any) => event.action_name === 'joined'),
+          [],
+        );
         await cast.master.client.put(`${source.base}/access_requests/${cast.stranger.user.id}/approve`);
         const events = await app.root.get(`${source.base}/events`);
         const joined = events.body.filter((event: any) => event.action_name === 'joined');
-        assert.deepEqual(joined.map((event: any) => event.author_id), [cast.stranger.user.id]);
+        assert.deepEqual(
+          joined.map((event: any) => event.author_id),
+          [cast.stranger.user.id],
+        );
       });
     }
   });

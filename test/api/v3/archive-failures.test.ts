@@ -34,7 +34,8 @@ async function project() {
     assert.ok(fs.existsSync(file), `${spec} is a loose object`);
     return file;
   };
-  const download = (file: string) => fetch(`${app.url}/api/v3/projects/${created.body.id}/repository/${file}`, { headers: { 'private-token': token } });
+  const download = (file: string) =>
+    fetch(`${app.url}/api/v3/projects/${created.body.id}/repository/${file}`, { headers: { 'private-token': token } });
   return { objectFile, download };
 }
 

@@ -35,7 +35,12 @@ async function createIssue(client: ApiClient, project: { id: number }, fields: R
 }
 
 async function createSnippet(client: ApiClient, project: { id: number }, visibility = 0) {
-  const response = await client.post(`/projects/${project.id}/snippets`, { title: 'a snippet', file_name: 'a.rb', code: 'puts 1', visibility_level: visibility });
+  const response = await client.post(`/projects/${project.id}/snippets`, {
+    title: 'a snippet',
+    file_name: 'a.rb',
+    code: 'puts 1',
+    visibility_level: visibility,
+  });
   assert.equal(response.status, 201, JSON.stringify(response.body));
   return response.body;
 }
@@ -45,7 +50,21 @@ async function insertNote(projectId: number, noteableType: 'Issue' | 'Snippet', 
   const time = new Date().toISOString();
   const note = await db()
     .insertInto('notes')
-    .values({ project_id: projectId, noteable_type: noteableType, noteable_id: noteableId, author_id: authorId, note: 'a comment', system: 0, created_at: time, updated_at: time, commit_id: null, path: null, line: null, line_type: null, attachment: null })
+    .values({
+      project_id: projectId,
+      noteable_type: noteableType,
+      noteable_id: noteableId,
+      author_id: authorId,
+      note: 'a comment',
+      system: 0,
+      created_at: time,
+      updated_at: time,
+      commit_id: null,
+      path: null,
+      line: null,
+      line_type: null,
+      attachment: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return note.id;
@@ -72,17 +91,23 @@ describe('award emoji on an issue', () => {
 
     const list = await people.guest.client.get(base);
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((award: any) => award.name), ['blowfish', 'tada']);
+    assert.deepEqual(
+      list.body.map((award: any) => award.name),
+      ['blowfish', 'tada'],
+    );
     assert.equal(list.headers.get('x-total'), '2');
     const paged = await people.guest.client.get(base, { per_page: 1, page: 2 });
-    assert.deepEqual(paged.body.map((award: any) => award.name), ['tada']);
+    assert.deepEqual(
+      paged.body.map((award: any) => award.name),
+      ['tada'],
+    );
 
     const one = await people.guest.client.get(`${base}/${created.body.id}`);
     assert.equal(one.status, 200);
     assert.deepEqual(one.body, created.body);
   });
 
-  test('aliases are stored under 8.12\'s names, and votes are counted on the issue', async () => {
+  test("aliases are stored under 8.12's names, and votes are counted on the issue", async () => {
     const up = await people.reporter.client.post(base, { name: '+1' });
     assert.equal(up.status, 201);
     assert.equal(up.body.name, 'thumbsup');
@@ -97,7 +122,7 @@ describe('award emoji on an issue', () => {
     assert.deepEqual([inList.upvotes, inList.downvotes], [2, 1]);
   });
 
-  test('the issue\'s author may not vote on it, but may give any other emoji', async () => {
+  test("the issue's author may not vote on it, but may give any other emoji", async () => {
     for (const name of ['thumbsup', '+1', 'thumbsdown', '-1']) {
       const refused = await people.developer.client.post(base, { name });
       assert.deepEqual([refused.status, refused.body], [404, AWARD_NOT_FOUND], name);
@@ -105,14 +130,20 @@ describe('award emoji on an issue', () => {
     assert.equal((await people.developer.client.post(base, { name: 'heart' })).status, 201);
   });
 
-  test('8.12\'s messages: a missing name, a blank or unknown one, a duplicate, unknown ids', async () => {
+  test("8.12's messages: a missing name, a blank or unknown one, a duplicate, unknown ids", async () => {
     const client = people.master.client;
     assert.deepEqual(await status(client.post(base, {})), [400, { message: '400 (Bad request) "name" not given' }]);
-    assert.deepEqual(await status(client.post(base, { name: 'not_an_emoji' })), [404, { message: '404 Award Emoji {:name=>["is not included in the list"]} Not Found' }]);
+    assert.deepEqual(await status(client.post(base, { name: 'not_an_emoji' })), [
+      404,
+      { message: '404 Award Emoji {:name=>["is not included in the list"]} Not Found' },
+    ]);
     // 8.12's `required_attributes!` took a blank value (spaces too) for a missing one.
     assert.deepEqual(await status(client.post(base, { name: '' })), [400, { message: '400 (Bad request) "name" not given' }]);
     assert.deepEqual(await status(client.post(base, { name: '  ' })), [400, { message: '400 (Bad request) "name" not given' }]);
-    assert.deepEqual(await status(client.post(base, { name: ':smile:' })), [404, { message: '404 Award Emoji {:name=>["is not included in the list"]} Not Found' }]);
+    assert.deepEqual(await status(client.post(base, { name: ':smile:' })), [
+      404,
+      { message: '404 Award Emoji {:name=>["is not included in the list"]} Not Found' },
+    ]);
     assert.equal((await client.post(base, { name: 'smile' })).status, 201);
     assert.deepEqual(await status(client.post(base, { name: 'smile' })), [404, TAKEN]);
     assert.deepEqual(await status(client.get(`/projects/${world.id}/issues/99999/award_emoji`)), [404, NOT_FOUND]);
@@ -128,7 +159,10 @@ describe('award emoji on an issue', () => {
   });
 
   test('two identical awards at once: one is created, the other has already been taken', async () => {
-    const [first, second] = await Promise.all([people.guest.client.post(base, { name: 'rocket' }), people.guest.client.post(base, { name: 'rocket' })]);
+    const [first, second] = await Promise.all([
+      people.guest.client.post(base, { name: 'rocket' }),
+      people.guest.client.post(base, { name: 'rocket' }),
+    ]);
     assert.deepEqual([first.status, second.status].sort(), [201, 404]);
     assert.deepEqual((first.status === 404 ? first : second).body, TAKEN);
     const rockets = (await people.guest.client.get(base, { per_page: 100 })).body.filter((award: any) => award.name === 'rocket');
@@ -168,14 +202,17 @@ describe('award emoji on a confidential issue', () => {
 });
 
 describe('award emoji on a snippet', () => {
-  test('work as on issues, with the snippet\'s author refused a vote', async () => {
+  test("work as on issues, with the snippet's author refused a vote", async () => {
     const snippet = await createSnippet(people.reporter.client, world);
     const base = `/projects/${world.id}/snippets/${snippet.id}/award_emoji`;
     const created = await people.guest.client.post(base, { name: '+1' });
     assert.equal(created.status, 201);
     assert.deepEqual([created.body.name, created.body.awardable_type, created.body.awardable_id], ['thumbsup', 'Snippet', snippet.id]);
     assert.deepEqual(await status(people.reporter.client.post(base, { name: 'thumbsup' })), [404, AWARD_NOT_FOUND]);
-    assert.deepEqual((await people.guest.client.get(base)).body.map((award: any) => award.id), [created.body.id]);
+    assert.deepEqual(
+      (await people.guest.client.get(base)).body.map((award: any) => award.id),
+      [created.body.id],
+    );
     assert.equal((await people.guest.client.delete(`${base}/${created.body.id}`)).status, 200);
     assert.deepEqual((await people.guest.client.get(base)).body, []);
     assert.deepEqual(await status(people.guest.client.get(`/projects/${world.id}/snippets/99999/award_emoji`)), [404, NOT_FOUND]);
@@ -188,12 +225,15 @@ describe('award emoji on a snippet', () => {
     assert.deepEqual(await status(people.stranger.client.get(base)), [404, AWARD_NOT_FOUND]);
     assert.deepEqual(await status(people.stranger.client.post(base, { name: 'smile' })), [404, AWARD_NOT_FOUND]);
     const shown = await createSnippet(people.owner.client, open, 20);
-    assert.equal((await people.stranger.client.post(`/projects/${open.id}/snippets/${shown.id}/award_emoji`, { name: 'smile' })).status, 201);
+    assert.equal(
+      (await people.stranger.client.post(`/projects/${open.id}/snippets/${shown.id}/award_emoji`, { name: 'smile' })).status,
+      201,
+    );
   });
 });
 
 describe('award emoji on notes', () => {
-  test('on an issue\'s note: list, give (the note\'s author refused a vote), read and remove', async () => {
+  test("on an issue's note: list, give (the note's author refused a vote), read and remove", async () => {
     const issue = await createIssue(people.owner.client, world);
     const noteId = await insertNote(world.id, 'Issue', issue.id, people.developer.user.id);
     const base = `/projects/${world.id}/issues/${issue.id}/notes/${noteId}/award_emoji`;
@@ -213,7 +253,7 @@ describe('award emoji on notes', () => {
     assert.equal((await people.guest.client.get(base)).body.length, 1);
   });
 
-  test('on a snippet\'s note; a note of another issue or snippet, or an unknown one, is 404', async () => {
+  test("on a snippet's note; a note of another issue or snippet, or an unknown one, is 404", async () => {
     const snippet = await createSnippet(people.owner.client, world);
     const noteId = await insertNote(world.id, 'Snippet', snippet.id, people.owner.user.id);
     const base = `/projects/${world.id}/snippets/${snippet.id}/notes/${noteId}/award_emoji`;
@@ -221,8 +261,14 @@ describe('award emoji on notes', () => {
     assert.equal(created.status, 201);
     assert.equal(created.body.awardable_type, 'Note');
     const issue = await createIssue(people.owner.client, world);
-    assert.deepEqual(await status(people.reporter.client.get(`/projects/${world.id}/issues/${issue.id}/notes/${noteId}/award_emoji`)), [404, NOT_FOUND]);
-    assert.deepEqual(await status(people.reporter.client.get(`/projects/${world.id}/snippets/${snippet.id}/notes/99999/award_emoji`)), [404, NOT_FOUND]);
+    assert.deepEqual(await status(people.reporter.client.get(`/projects/${world.id}/issues/${issue.id}/notes/${noteId}/award_emoji`)), [
+      404,
+      NOT_FOUND,
+    ]);
+    assert.deepEqual(await status(people.reporter.client.get(`/projects/${world.id}/snippets/${snippet.id}/notes/99999/award_emoji`)), [
+      404,
+      NOT_FOUND,
+    ]);
   });
 });
 
@@ -238,17 +284,33 @@ describe('the access table', () => {
   });
 
   test('list and give on issues: anyone who sees the project, 401 anonymous, 404 hidden', async () => {
-    await assertRouteAccess(projects(), (client, id) => client.get(`/projects/${id}/issues/${issues[id]}/award_emoji`), (visibility, caller) => expectedStatus(visibility, caller));
-    await assertRouteAccess(projects(), (client, id) => client.post(`/projects/${id}/issues/${issues[id]}/award_emoji`, { name: 'star' }), (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }));
+    await assertRouteAccess(
+      projects(),
+      (client, id) => client.get(`/projects/${id}/issues/${issues[id]}/award_emoji`),
+      (visibility, caller) => expectedStatus(visibility, caller),
+    );
+    await assertRouteAccess(
+      projects(),
+      (client, id) => client.post(`/projects/${id}/issues/${issues[id]}/award_emoji`, { name: 'star' }),
+      (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }),
+    );
   });
 
   test('list and give on snippets: anyone who sees the project and the snippet', async () => {
-    await assertRouteAccess(projects(), (client, id) => client.get(`/projects/${id}/snippets/${snippets[id]}/award_emoji`), (visibility, caller) => expectedStatus(visibility, caller));
-    await assertRouteAccess(projects(), (client, id) => client.post(`/projects/${id}/snippets/${snippets[id]}/award_emoji`, { name: 'star' }), (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }));
+    await assertRouteAccess(
+      projects(),
+      (client, id) => client.get(`/projects/${id}/snippets/${snippets[id]}/award_emoji`),
+      (visibility, caller) => expectedStatus(visibility, caller),
+    );
+    await assertRouteAccess(
+      projects(),
+      (client, id) => client.post(`/projects/${id}/snippets/${snippets[id]}/award_emoji`, { name: 'star' }),
+      (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }),
+    );
   });
 });
 
-describe('a project\'s removal', () => {
+describe("a project's removal", () => {
   test('removes the award emoji of its issues and of their notes', async () => {
     const doomed = await createProjectWorld(app, { people, name: 'doomed-awards', roles: [] });
     const issue = await createIssue(doomed.owner.client, doomed);
@@ -261,7 +323,7 @@ describe('a project\'s removal', () => {
     assert.deepEqual(left, []);
   });
 
-  test('an issue\'s removal takes the awards of its notes too', async () => {
+  test("an issue's removal takes the awards of its notes too", async () => {
     const issue = await createIssue(people.owner.client, world);
     const noteId = await insertNote(world.id, 'Issue', issue.id, people.owner.user.id);
     const onNote = await app.root.post(`/projects/${world.id}/issues/${issue.id}/notes/${noteId}/award_emoji`, { name: 'tada' });

@@ -95,7 +95,10 @@ describe('GET /projects/:id/repository/branches', () => {
       [true, true, false],
     );
     assert.deepEqual([byName.master.protected, byName.master.developers_can_push, byName.master.developers_can_merge], [true, false, true]);
-    assert.deepEqual([byName.feature.protected, byName.feature.developers_can_push, byName.feature.developers_can_merge], [false, false, false]);
+    assert.deepEqual(
+      [byName.feature.protected, byName.feature.developers_can_push, byName.feature.developers_can_merge],
+      [false, false, false],
+    );
   });
 
   test('an empty repository has no branches', async () => {
@@ -212,7 +215,10 @@ describe('PUT /projects/:id/repository/branches/:branch/protect', () => {
   test('on a protected branch, false clears a flag and an unparsable value leaves it', async () => {
     const q = await fixture();
     await q.owner.put(`${branchUrl(q, 'feature')}/protect`, { developers_can_push: true, developers_can_merge: true });
-    const unchanged = await q.owner.form('PUT', `/projects/${q.id}/repository/branches/feature/protect`, { developers_can_push: 'foobar', developers_can_merge: 'foo' });
+    const unchanged = await q.owner.form('PUT', `/projects/${q.id}/repository/branches/feature/protect`, {
+      developers_can_push: 'foobar',
+      developers_can_merge: 'foo',
+    });
     assert.deepEqual(flags(unchanged.body), [true, true, true]);
     const cleared = await q.owner.put(`${branchUrl(q, 'feature')}/protect`, { developers_can_push: false, developers_can_merge: 'false' });
     assert.deepEqual(flags(cleared.body), [true, false, false]);
@@ -258,7 +264,10 @@ describe('PUT /projects/:id/repository/branches/:branch/unprotect', () => {
     await q.owner.put(`${branchUrl(q, 'feature')}/protect`, { developers_can_push: true, developers_can_merge: true });
     const response = await q.owner.put(`${branchUrl(q, 'feature')}/unprotect`);
     assert.equal(response.status, 200);
-    assert.deepEqual([response.body.name, response.body.protected, response.body.developers_can_push, response.body.developers_can_merge], ['feature', false, false, false]);
+    assert.deepEqual(
+      [response.body.name, response.body.protected, response.body.developers_can_push, response.body.developers_can_merge],
+      ['feature', false, false, false],
+    );
   });
 
   test('200 even if already unprotected', async () => {
@@ -300,7 +309,10 @@ describe('POST /projects/:id/repository/branches', () => {
 
   test('from a branch name or a tag', async () => {
     const q = await fixture();
-    const fromBranch = await q.developer.form('POST', `/projects/${q.id}/repository/branches`, { branch_name: 'from-feature', ref: 'feature' });
+    const fromBranch = await q.developer.form('POST', `/projects/${q.id}/repository/branches`, {
+      branch_name: 'from-feature',
+      ref: 'feature',
+    });
     assert.equal(fromBranch.status, 200);
     assert.equal(fromBranch.body.commit.id, q.feature);
     await q.owner.post(`/projects/${q.id}/repository/tags`, { tag_name: 'v1', ref: q.head, message: 'annotated' });
@@ -312,7 +324,9 @@ describe('POST /projects/:id/repository/branches', () => {
   test('the push is processed: an event is recorded', async () => {
     const q = await fixture();
     await q.developer.post(`/projects/${q.id}/repository/branches`, { branch_name: 'evented', ref: q.head });
-    const event = await eventually(() => app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst());
+    const event = await eventually(() =>
+      app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst(),
+    );
     assert.ok(event.data?.includes('refs/heads/evented'));
   });
 

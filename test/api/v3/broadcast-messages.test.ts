@@ -67,7 +67,10 @@ describe('GET /broadcast_messages', () => {
     for (const item of response.body) assert.deepEqual(Object.keys(item).sort(), KEYS);
     const ids = response.body.map((item: { id: number }) => item.id);
     assert.ok(ids.indexOf(first.id) < ids.indexOf(second.id));
-    assert.deepEqual([...ids].sort((a, b) => a - b), ids);
+    assert.deepEqual(
+      [...ids].sort((a, b) => a - b),
+      ids,
+    );
   });
 
   test('is paginated with page and per_page and the pagination headers', async () => {
@@ -135,7 +138,12 @@ describe('POST /broadcast_messages', () => {
   });
 
   test('given starts_at, ends_at, color and font are kept', async () => {
-    const created = await createMessage({ starts_at: '2016-07-02T10:11:12Z', ends_at: '2016-07-02T13:11:12.000Z', color: '#000000', font: '#cecece' });
+    const created = await createMessage({
+      starts_at: '2016-07-02T10:11:12Z',
+      ends_at: '2016-07-02T13:11:12.000Z',
+      color: '#000000',
+      font: '#cecece',
+    });
     assert.equal(created.starts_at, '2016-07-02T10:11:12.000Z');
     assert.equal(created.ends_at, '2016-07-02T13:11:12.000Z');
     assert.equal(created.color, '#000000');
@@ -143,7 +151,11 @@ describe('POST /broadcast_messages', () => {
   });
 
   test('parameters may come as a form', async () => {
-    const response = await app.root.form('POST', '/broadcast_messages', { message: 'From a form', color: '#fff', starts_at: '2016-07-02 10:11:12 UTC' });
+    const response = await app.root.form('POST', '/broadcast_messages', {
+      message: 'From a form',
+      color: '#fff',
+      starts_at: '2016-07-02 10:11:12 UTC',
+    });
     assert.equal(response.status, 201);
     assert.equal(response.body.message, 'From a form');
     assert.equal(response.body.color, '#fff');
@@ -306,7 +318,10 @@ describe('Broadcast message active', () => {
 
   test('moving the window changes active', async () => {
     const created = await createMessage();
-    const ended = await app.root.put(`/broadcast_messages/${created.id}`, { ends_at: iso(Date.now() - HOUR), starts_at: iso(Date.now() - 2 * HOUR) });
+    const ended = await app.root.put(`/broadcast_messages/${created.id}`, {
+      ends_at: iso(Date.now() - HOUR),
+      starts_at: iso(Date.now() - 2 * HOUR),
+    });
     assert.equal(ended.body.active, false);
     const reopened = await app.root.put(`/broadcast_messages/${created.id}`, { ends_at: iso(Date.now() + HOUR) });
     assert.equal(reopened.body.active, true);

@@ -67,7 +67,9 @@ before(async () => {
   const pushed = await git(['push', '-q', url, 'master'], work);
   assert.equal(pushed.code, 0, pushed.stderr);
   head = (await git(['rev-parse', 'HEAD'], work)).stdout.trim();
-  pipelineId = await eventually(async () => (await world.reporter.client.get(`/projects/${world.id}/pipelines`)).body[0]?.id, { message: 'the pipeline of the push' });
+  pipelineId = await eventually(async () => (await world.reporter.client.get(`/projects/${world.id}/pipelines`)).body[0]?.id, {
+    message: 'the pipeline of the push',
+  });
 });
 after(async () => {
   await app.close();
@@ -87,18 +89,32 @@ describe('a pipeline pushed with .gitlab-ci.yml, through the builds and pipeline
   test('its builds are listed newest first, the first stage pending, each showing the pushed commit', async () => {
     const response = await world.reporter.client.get(`/projects/${world.id}/builds`);
     const builds = response.body;
-    assert.deepEqual(builds.map((b: any) => b.id), [...builds.map((b: any) => b.id)].sort((a: number, b: number) => b - a));
-    assert.deepEqual(Object.fromEntries(builds.map((b: any) => [b.name, b.status])), { compile: 'pending', unit: 'created', lint: 'created', ship: 'created' });
+    assert.deepEqual(
+      builds.map((b: any) => b.id),
+      [...builds.map((b: any) => b.id)].sort((a: number, b: number) => b - a),
+    );
+    assert.deepEqual(Object.fromEntries(builds.map((b: any) => [b.name, b.status])), {
+      compile: 'pending',
+      unit: 'created',
+      lint: 'created',
+      ship: 'created',
+    });
     assert.ok(builds.every((b: any) => b.commit.id === head && b.ref === 'master'));
     assert.equal(builds[0].commit.id, head);
     const ofCommit = await world.reporter.client.get(`/projects/${world.id}/repository/commits/${head}/builds`);
-    assert.deepEqual(ofCommit.body.map((b: any) => b.id), builds.map((b: any) => b.id));
+    assert.deepEqual(
+      ofCommit.body.map((b: any) => b.id),
+      builds.map((b: any) => b.id),
+    );
   });
 
   test('when the first stage succeeds the next one is pending', async () => {
     await runnerMoves((await byName()).compile.id, 'run', 'success');
     const builds = await byName();
-    assert.deepEqual([builds.compile.status, builds.unit.status, builds.lint.status, builds.ship.status], ['success', 'pending', 'pending', 'created']);
+    assert.deepEqual(
+      [builds.compile.status, builds.unit.status, builds.lint.status, builds.ship.status],
+      ['success', 'pending', 'pending', 'created'],
+    );
     assert.equal((await world.reporter.client.get(`/projects/${world.id}/pipelines/${pipelineId}`)).body.status, 'running');
   });
 
@@ -131,7 +147,10 @@ describe('a pipeline pushed with .gitlab-ci.yml, through the builds and pipeline
   test('playing the manual build queues it for the player; the pipeline runs again', async () => {
     const ship = (await byName()).ship;
     const played = await world.developer.client.post(`/projects/${world.id}/builds/${ship.id}/play`);
-    assert.deepEqual([played.status, played.body.id, played.body.status, played.body.user.id], [200, ship.id, 'started', world.developer.user.id]);
+    assert.deepEqual(
+      [played.status, played.body.id, played.body.status, played.body.user.id],
+      [200, ship.id, 'started', world.developer.user.id],
+    );
     assert.equal((await byName()).ship.status, 'pending');
     assert.equal((await world.reporter.client.get(`/projects/${world.id}/pipelines/${pipelineId}`)).body.status, 'running');
   });

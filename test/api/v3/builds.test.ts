@@ -19,7 +19,7 @@ let listed: World;
 let head: string;
 let developer: ApiClient;
 let reporter: ApiClient;
-let guest: ApiClient;
+let _guest: ApiClient;
 
 before(async () => {
   app = await startApp();
@@ -29,34 +29,76 @@ before(async () => {
   head = world.shas[0];
   developer = world.developer.client;
   reporter = world.reporter.client;
-  guest = world.guest.client;
+  _guest = world.guest.client;
 });
 after(() => app.close());
 
 /** One pipeline on the world's head commit with the given builds; their ids in order. */
-async function pipelineWith(builds: SeedBuild[], options: { project?: ProjectWorld<any>; ref?: string; status?: string; sha?: string } = {}) {
+async function pipelineWith(
+  builds: SeedBuild[],
+  options: { project?: ProjectWorld<any>; ref?: string; status?: string; sha?: string } = {},
+) {
   const project = options.project ?? world;
-  return seedPipeline(app, project.id, { sha: options.sha ?? project.shas[0], ref: options.ref, status: options.status, user_id: project.owner.user.id, builds });
+  return seedPipeline(app, project.id, {
+    sha: options.sha ?? project.shas[0],
+    ref: options.ref,
+    status: options.status,
+    user_id: project.owner.user.id,
+    builds,
+  });
 }
 
-const path = (buildId: number | string, suffix = '', project: { id: number } = world) => `/projects/${project.id}/builds/${buildId}${suffix}`;
+const path = (buildId: number | string, suffix = '', project: { id: number } = world) =>
+  `/projects/${project.id}/builds/${buildId}${suffix}`;
 
 /** The 401/404/403 table of a build route on the private world, and GitLab's body for each refusal. */
-function assertBuildAccess(call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>, minimum: 'reporter' | 'developer', success: number): Promise<void> {
-  return assertRouteAccess({ private: world }, (client) => call(client), (visibility, caller) => expectedStatus(visibility, caller, { minimum, success }));
+function assertBuildAccess(
+  call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>,
+  minimum: 'reporter' | 'developer',
+  success: number,
+): Promise<void> {
+  return assertRouteAccess(
+    { private: world },
+    (client) => call(client),
+    (visibility, caller) => expectedStatus(visibility, caller, { minimum, success }),
+  );
 }
 
-const BUILD_KEYS = ['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'user', 'artifacts_file', 'commit', 'runner'];
+const BUILD_KEYS = [
+  'id',
+  'status',
+  'stage',
+  'name',
+  'ref',
+  'tag',
+  'coverage',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'user',
+  'artifacts_file',
+  'commit',
+  'runner',
+];
 
 describe('GET /projects/:id/builds', () => {
   let ids: number[];
   before(async () => {
     const runner = await seedRunner(app, { description: 'shared one', is_shared: true });
-    const first = await pipelineWith([
-      { name: 'build', status: 'success', stage: 'build', user_id: listed.developer.user.id, runner_id: runner },
-      { name: 'test', status: 'pending', stage_idx: 1 },
-    ], { project: listed });
-    const second = await pipelineWith([{ name: 'rspec', status: 'running', runner_id: runner }, { name: 'external', status: 'success', type: 'GenericCommitStatus' }], { project: listed });
+    const first = await pipelineWith(
+      [
+        { name: 'build', status: 'success', stage: 'build', user_id: listed.developer.user.id, runner_id: runner },
+        { name: 'test', status: 'pending', stage_idx: 1 },
+      ],
+      { project: listed },
+    );
+    const second = await pipelineWith(
+      [
+        { name: 'rspec', status: 'running', runner_id: runner },
+        { name: 'external', status: 'success', type: 'GenericCommitStatus' },
+      ],
+      { project: listed },
+    );
     ids = [...first.builds, second.builds[0]];
   });
   const list = (query?: Record<string, unknown>, client = listed.reporter.client) => client.get(`/projects/${listed.id}/builds`, query);
@@ -64,14 +106,20 @@ describe('GET /projects/:id/builds', () => {
   test('lists the builds of the project, newest first, paginated (external statuses are not builds)', async () => {
     const response = await list();
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((build: any) => build.id), [...ids].reverse());
+    assert.deepEqual(
+      response.body.map((build: any) => build.id),
+      [...ids].reverse(),
+    );
     assert.equal(response.headers.get('x-total'), '3');
     const page = await list({ per_page: 2, page: 2 });
-    assert.deepEqual(page.body.map((build: any) => build.id), [ids[0]]);
+    assert.deepEqual(
+      page.body.map((build: any) => build.id),
+      [ids[0]],
+    );
     assert.equal(page.headers.get('x-total-pages'), '2');
   });
 
-  test('a build shows GitLab 8.12\'s Build entity: its commit, the full User and the runner', async () => {
+  test("a build shows GitLab 8.12's Build entity: its commit, the full User and the runner", async () => {
     const response = await list();
     const build = response.body.find((item: any) => item.id === ids[0]);
     assert.deepEqual(Object.keys(build), BUILD_KEYS);
@@ -86,20 +134,36 @@ describe('GET /projects/:id/builds', () => {
     assert.equal(build.commit.short_id, listed.shas[0].slice(0, 8));
     assert.deepEqual(Object.keys(build.commit), ['id', 'short_id', 'title', 'author_name', 'author_email', 'created_at', 'message']);
     assert.equal(build.user.id, listed.developer.user.id);
-    for (const key of ['created_at', 'is_admin', 'bio', 'skype', 'linkedin', 'twitter', 'website_url', 'web_url', 'avatar_url']) assert.ok(key in build.user, key);
-    assert.deepEqual(build.runner, { id: build.runner.id, description: 'shared one', active: true, is_shared: true, name: 'gitlab-ci-multi-runner' });
+    for (const key of ['created_at', 'is_admin', 'bio', 'skype', 'linkedin', 'twitter', 'website_url', 'web_url', 'avatar_url'])
+      assert.ok(key in build.user, key);
+    assert.deepEqual(build.runner, {
+      id: build.runner.id,
+      description: 'shared one',
+      active: true,
+      is_shared: true,
+      name: 'gitlab-ci-multi-runner',
+    });
     const pending = response.body.find((item: any) => item.id === ids[1]);
     assert.equal(pending.user, null);
     assert.equal(pending.runner, null);
     assert.equal(pending.started_at, null);
   });
 
-  test('scope narrows the list to one status or several (scope[]= and Rails\' scope[0]=)', async () => {
-    assert.deepEqual((await list({ scope: 'pending' })).body.map((b: any) => b.id), [ids[1]]);
-    assert.deepEqual((await list({ scope: ['pending', 'running'] })).body.map((b: any) => b.id), [ids[2], ids[1]]);
+  test("scope narrows the list to one status or several (scope[]= and Rails' scope[0]=)", async () => {
+    assert.deepEqual(
+      (await list({ scope: 'pending' })).body.map((b: any) => b.id),
+      [ids[1]],
+    );
+    assert.deepEqual(
+      (await list({ scope: ['pending', 'running'] })).body.map((b: any) => b.id),
+      [ids[2], ids[1]],
+    );
     const indexed = await listed.reporter.client.get(`/projects/${listed.id}/builds?scope[0]=pending&scope[1]=success`);
     assert.equal(indexed.status, 200);
-    assert.deepEqual(indexed.body.map((b: any) => b.id), [ids[1], ids[0]]);
+    assert.deepEqual(
+      indexed.body.map((b: any) => b.id),
+      [ids[1], ids[0]],
+    );
     assert.deepEqual((await list({ scope: 'canceled' })).body, []);
   });
 
@@ -112,8 +176,14 @@ describe('GET /projects/:id/builds', () => {
   });
 
   test('artifacts_file shows the file name and size while unexpired artifacts exist', async () => {
-    const { builds } = await pipelineWith([{ name: 'a', status: 'success' }, { name: 'b', status: 'success' }]);
-    const content = await putArtifacts(app, world.id, builds[0], { fileName: 'out.zip', expireAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const { builds } = await pipelineWith([
+      { name: 'a', status: 'success' },
+      { name: 'b', status: 'success' },
+    ]);
+    const content = await putArtifacts(app, world.id, builds[0], {
+      fileName: 'out.zip',
+      expireAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     await putArtifacts(app, world.id, builds[1], { expireAt: new Date(Date.now() - 1000).toISOString() });
     const response = await reporter.get(`/projects/${world.id}/builds`, { per_page: 100 });
     const byId = new Map(response.body.map((build: any) => [build.id, build]));
@@ -149,11 +219,17 @@ describe('GET /projects/:id/repository/commits/:sha/builds', () => {
     await seedPipeline(app, listed.id, { sha, builds: [{ name: 'elsewhere', status: 'success' }] });
     const response = await reporter.get(`/projects/${world.id}/repository/commits/${sha}/builds`);
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((build: any) => build.id), [second.builds[0], first.builds[0]]);
+    assert.deepEqual(
+      response.body.map((build: any) => build.id),
+      [second.builds[0], first.builds[0]],
+    );
     assert.equal(response.body[0].commit.id, sha);
     assert.equal(response.headers.get('x-total'), '2');
     const scoped = await reporter.get(`/projects/${world.id}/repository/commits/two-pipelines/builds`, { scope: 'failed' });
-    assert.deepEqual(scoped.body.map((build: any) => build.id), [second.builds[0]]);
+    assert.deepEqual(
+      scoped.body.map((build: any) => build.id),
+      [second.builds[0]],
+    );
   });
 
   test('a commit without pipelines has no builds: []', async () => {
@@ -209,7 +285,9 @@ describe('GET /projects/:id/builds/:build_id/artifacts', () => {
   test('serves the artifacts file as a download', async () => {
     const { builds } = await pipelineWith([{ name: 'test', status: 'success' }]);
     const content = await putArtifacts(app, world.id, builds[0], { content: Buffer.from([0, 1, 2, 255, 254]) });
-    const response = await fetch(`${app.url}/api/v3${path(builds[0], '/artifacts')}`, { headers: { 'private-token': world.reporter.token } });
+    const response = await fetch(`${app.url}/api/v3${path(builds[0], '/artifacts')}`, {
+      headers: { 'private-token': world.reporter.token },
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/octet-stream');
     assert.equal(response.headers.get('content-disposition'), 'attachment; filename=ci_build_artifacts.zip');
@@ -218,7 +296,10 @@ describe('GET /projects/:id/builds/:build_id/artifacts', () => {
   });
 
   test('a build without artifacts, or with expired ones, answers 404', async () => {
-    const { builds } = await pipelineWith([{ name: 'none', status: 'success' }, { name: 'expired', status: 'success' }]);
+    const { builds } = await pipelineWith([
+      { name: 'none', status: 'success' },
+      { name: 'expired', status: 'success' },
+    ]);
     await putArtifacts(app, world.id, builds[1], { expireAt: new Date(Date.now() - 1000).toISOString() });
     for (const id of builds) assert.equal((await reporter.get(path(id, '/artifacts'))).status, 404);
     assert.equal((await reporter.get(path(999999, '/artifacts'))).status, 404);
@@ -234,10 +315,22 @@ describe('GET /projects/:id/builds/:build_id/artifacts', () => {
 describe('GET /projects/:id/builds/artifacts/:ref_name/download?job=name', () => {
   let project: ProjectWorld<'reporter' | 'guest'>;
   before(async () => {
-    project = await createProjectWorld(app, { people, name: 'by-ref', visibility: 0, roles: ['reporter', 'guest'], commits: [{ files: { 'a.txt': 'a\n' } }] });
+    project = await createProjectWorld(app, {
+      people,
+      name: 'by-ref',
+      visibility: 0,
+      roles: ['reporter', 'guest'],
+      commits: [{ files: { 'a.txt': 'a\n' } }],
+    });
     const old = await pipelineWith([{ name: 'rspec', status: 'success' }], { project, status: 'success' });
     await putArtifacts(app, project.id, old.builds[0], { content: Buffer.from('old') });
-    const latest = await pipelineWith([{ name: 'rspec', status: 'success' }, { name: 'bare', status: 'success' }], { project, status: 'success' });
+    const latest = await pipelineWith(
+      [
+        { name: 'rspec', status: 'success' },
+        { name: 'bare', status: 'success' },
+      ],
+      { project, status: 'success' },
+    );
     await putArtifacts(app, project.id, latest.builds[0], { content: Buffer.from('latest') });
     // A newer pipeline that failed is not the latest successful one.
     const failed = await pipelineWith([{ name: 'rspec', status: 'failed' }], { project, status: 'failed' });
@@ -266,7 +359,12 @@ describe('GET /projects/:id/builds/artifacts/:ref_name/download?job=name', () =>
   });
 
   test('an unknown ref, an unknown or missing job, or a job without artifacts answers 404', async () => {
-    for (const [ref, job] of [['TAIL', 'rspec'], ['master', 'unknown'], ['master', undefined], ['master', 'bare']] as const) {
+    for (const [ref, job] of [
+      ['TAIL', 'rspec'],
+      ['master', 'unknown'],
+      ['master', undefined],
+      ['master', 'bare'],
+    ] as const) {
       const response = await download(ref, job);
       assert.deepEqual([response.status, response.body], [404, { message: '404 Not found' }], `${ref} ${job}`);
     }
@@ -330,7 +428,10 @@ describe('GET /projects/:id/builds/:build_id/trace', () => {
 
 describe('POST /projects/:id/builds/:build_id/cancel', () => {
   test('a pending build is canceled (201), and its pipeline follows', async () => {
-    const pipeline = await pipelineWith([{ name: 'test', status: 'pending' }, { name: 'deploy', status: 'created', stage: 'deploy', stage_idx: 1 }]);
+    const pipeline = await pipelineWith([
+      { name: 'test', status: 'pending' },
+      { name: 'deploy', status: 'created', stage: 'deploy', stage_idx: 1 },
+    ]);
     const response = await developer.post(path(pipeline.builds[0], '/cancel'));
     assert.equal(response.status, 201);
     assert.equal(response.body.id, pipeline.builds[0]);
@@ -341,7 +442,10 @@ describe('POST /projects/:id/builds/:build_id/cancel', () => {
   });
 
   test('created and running builds are canceled too', async () => {
-    const { builds } = await pipelineWith([{ name: 'a', status: 'created' }, { name: 'b', status: 'running' }]);
+    const { builds } = await pipelineWith([
+      { name: 'a', status: 'created' },
+      { name: 'b', status: 'running' },
+    ]);
     for (const id of builds) assert.equal((await developer.post(path(id, '/cancel'))).body.status, 'canceled');
   });
 
@@ -384,12 +488,15 @@ describe('POST /projects/:id/builds/:build_id/retry', () => {
   });
 
   test('skipped builds of later stages go back to created; earlier ones do not', async () => {
-    const pipeline = await pipelineWith([
-      { name: 'lint', status: 'skipped', stage_idx: 0, when: 'on_failure' },
-      { name: 'test', status: 'failed', stage_idx: 1 },
-      { name: 'deploy', status: 'skipped', stage_idx: 2 },
-      { name: 'production', status: 'skipped', stage_idx: 2, when: 'manual' },
-    ], { status: 'failed' });
+    const pipeline = await pipelineWith(
+      [
+        { name: 'lint', status: 'skipped', stage_idx: 0, when: 'on_failure' },
+        { name: 'test', status: 'failed', stage_idx: 1 },
+        { name: 'deploy', status: 'skipped', stage_idx: 2 },
+        { name: 'production', status: 'skipped', stage_idx: 2, when: 'manual' },
+      ],
+      { status: 'failed' },
+    );
     const response = await developer.post(path(pipeline.builds[1], '/retry'));
     assert.equal(response.status, 201);
     const statuses = await Promise.all(pipeline.builds.map(async (id) => (await buildRow(app, id)).status));
@@ -397,7 +504,10 @@ describe('POST /projects/:id/builds/:build_id/retry', () => {
   });
 
   test('a build that has not finished, or has no commands, answers 403 Build is not retryable', async () => {
-    const { builds } = await pipelineWith([{ name: 'running', status: 'running' }, { name: 'empty', status: 'failed', commands: '' }]);
+    const { builds } = await pipelineWith([
+      { name: 'running', status: 'running' },
+      { name: 'empty', status: 'failed', commands: '' },
+    ]);
     for (const id of builds) {
       const response = await developer.post(path(id, '/retry'));
       assert.deepEqual([response.status, response.body], [403, { message: '403 Forbidden - Build is not retryable' }]);
@@ -439,7 +549,10 @@ describe('POST /projects/:id/builds/:build_id/erase', () => {
   });
 
   test('an unfinished build, or one with neither trace nor artifacts, answers 403 Build is not erasable!', async () => {
-    const { builds } = await pipelineWith([{ name: 'pending', status: 'pending' }, { name: 'bare', status: 'success' }]);
+    const { builds } = await pipelineWith([
+      { name: 'pending', status: 'pending' },
+      { name: 'bare', status: 'success' },
+    ]);
     await putTrace(app, world.id, builds[0], 'BUILD TRACE');
     for (const id of builds) {
       const response = await developer.post(path(id, '/erase'));
@@ -450,11 +563,15 @@ describe('POST /projects/:id/builds/:build_id/erase', () => {
 
   test('needs update_build', async () => {
     // A build for each caller: an erased build is not erasable again.
-    await assertBuildAccess(async (client) => {
-      const { builds } = await pipelineWith([{ name: 'test', status: 'success' }]);
-      await putTrace(app, world.id, builds[0], 'x');
-      return client.post(path(builds[0], '/erase'));
-    }, 'developer', 201);
+    await assertBuildAccess(
+      async (client) => {
+        const { builds } = await pipelineWith([{ name: 'test', status: 'success' }]);
+        await putTrace(app, world.id, builds[0], 'x');
+        return client.post(path(builds[0], '/erase'));
+      },
+      'developer',
+      201,
+    );
   });
 });
 
@@ -471,9 +588,16 @@ describe('POST /projects/:id/builds/:build_id/artifacts/keep', () => {
   });
 
   test('a build without artifacts (or with expired ones) answers 404', async () => {
-    const { builds } = await pipelineWith([{ name: 'none', status: 'success' }, { name: 'expired', status: 'success' }]);
+    const { builds } = await pipelineWith([
+      { name: 'none', status: 'success' },
+      { name: 'expired', status: 'success' },
+    ]);
     await putArtifacts(app, world.id, builds[1], { expireAt: new Date(Date.now() - 1000).toISOString() });
-    for (const id of builds) assert.deepEqual(await developer.post(path(id, '/artifacts/keep')).then((r) => [r.status, r.body]), [404, { message: '404 Not Found' }]);
+    for (const id of builds)
+      assert.deepEqual(await developer.post(path(id, '/artifacts/keep')).then((r) => [r.status, r.body]), [
+        404,
+        { message: '404 Not Found' },
+      ]);
   });
 
   test('needs update_build', async () => {
@@ -485,10 +609,13 @@ describe('POST /projects/:id/builds/:build_id/artifacts/keep', () => {
 
 describe('POST /projects/:id/builds/:build_id/play', () => {
   test('a manual build is queued with the caller as its user; the answer shows it started (200)', async () => {
-    const pipeline = await pipelineWith([
-      { name: 'test', status: 'success', stage_idx: 0 },
-      { name: 'production', status: 'skipped', stage_idx: 1, when: 'manual' },
-    ], { status: 'success' });
+    const pipeline = await pipelineWith(
+      [
+        { name: 'test', status: 'success', stage_idx: 0 },
+        { name: 'production', status: 'skipped', stage_idx: 1, when: 'manual' },
+      ],
+      { status: 'success' },
+    );
     const response = await developer.post(path(pipeline.builds[1], '/play'));
     assert.equal(response.status, 200);
     assert.equal(response.body.id, pipeline.builds[1]);
@@ -517,11 +644,15 @@ describe('POST /projects/:id/builds/:build_id/play', () => {
     const { builds } = await pipelineWith([{ name: 'manual', status: 'skipped', when: 'manual' }]);
     // The first allowed caller plays it; later ones find it played (400), which still proves they got through.
     const statuses: number[] = [];
-    await assertAccess(world.clients, async (client) => {
-      const response = await client.post(path(builds[0], '/play'));
-      statuses.push(response.status);
-      return { status: response.status === 400 ? 200 : response.status };
-    }, (caller) => expectedStatus('private', caller, { minimum: 'reporter' }));
+    await assertAccess(
+      world.clients,
+      async (client) => {
+        const response = await client.post(path(builds[0], '/play'));
+        statuses.push(response.status);
+        return { status: response.status === 400 ? 200 : response.status };
+      },
+      (caller) => expectedStatus('private', caller, { minimum: 'reporter' }),
+    );
     assert.ok(statuses.includes(200));
   });
 });

@@ -60,7 +60,8 @@ describe('POST /ci/lint', () => {
   });
 
   test('a document that is not a hash: Invalid configuration format', async () => {
-    for (const content of ['invalid content', '- a\n- b\n', '42', '~']) assert.equal(await firstError(content), 'Invalid configuration format');
+    for (const content of ['invalid content', '- a\n- b\n', '42', '~'])
+      assert.equal(await firstError(content), 'Invalid configuration format');
   });
 
   test('a hash without a visible job: jobs config should contain at least one visible job', async () => {
@@ -77,7 +78,10 @@ describe('POST /ci/lint', () => {
     assert.equal(await firstError('before_script: make\nj:\n  script: x\n'), 'before_script config should be an array of strings');
     assert.equal(await firstError('variables:\n  A: 1\nj:\n  script: x\n'), 'variables config should be a hash of key value pairs');
     assert.equal(await firstError('j:\n  script: x\n  only: master\n'), 'jobs:j:only config should be an array of strings or regexps');
-    assert.equal(await firstError('j:\n  script: x\n  artifacts:\n    expire_in: soon\n'), 'jobs:j:artifacts expire in should be a duration');
+    assert.equal(
+      await firstError('j:\n  script: x\n  artifacts:\n    expire_in: soon\n'),
+      'jobs:j:artifacts expire in should be a duration',
+    );
   });
 
   test('the logical checks keep the job name as written', async () => {
@@ -132,7 +136,12 @@ describe('POST /ci/lint', () => {
 
   test('an alias bomb is refused without being expanded', async () => {
     const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i <= 12; i++) levels.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 12; i++)
+      levels.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const bomb = `${levels.join('\n')}\njob:\n  script: *a12\n`;
     assert.match(await firstError(bomb), /^\(<unknown>\): too many aliases/);
   });

@@ -22,7 +22,10 @@ let fixture: Record<'S1' | 'S2' | 'S3' | 'S4' | 'S5' | 'S6', number>;
 const repoPath = () => repoPathOf(app.ctx, projectId);
 
 /** A status or build written straight into the database, as GitLab's factories do. */
-async function insertStatus(pipelineId: number, values: { name: string; ref: string; status: string; allow_failure?: 0 | 1; type?: string; stage?: string }): Promise<number> {
+async function insertStatus(
+  pipelineId: number,
+  values: { name: string; ref: string; status: string; allow_failure?: 0 | 1; type?: string; stage?: string },
+): Promise<number> {
   const time = new Date().toISOString();
   const row = await app.ctx.db
     .insertInto('ci_builds')
@@ -60,10 +63,12 @@ before(async () => {
 
   sha = await seedCommit(app, projectId, { files: { 'README.md': '# statuses\n' } });
   await createBranch(repoPath(), 'develop', sha);
-  const [master, develop] = await app.ctx.db.transaction().execute(async (trx) => [
-    await ensurePipeline(trx, projectId, sha, 'master', developer.user.id),
-    await ensurePipeline(trx, projectId, sha, 'develop', developer.user.id),
-  ]);
+  const [master, develop] = await app.ctx.db
+    .transaction()
+    .execute(async (trx) => [
+      await ensurePipeline(trx, projectId, sha, 'master', developer.user.id),
+      await ensurePipeline(trx, projectId, sha, 'develop', developer.user.id),
+    ]);
   fixture = {
     S1: await insertStatus(master.id, { name: 'default', ref: 'master', status: 'running' }),
     S2: await insertStatus(master.id, { name: 'coverage', ref: 'master', status: 'pending' }),
@@ -84,10 +89,26 @@ describe('GET /projects/:id/repository/commits/:sha/statuses', () => {
     const response = await reporter.get(listPath());
     assert.equal(response.status, 200);
     assert.deepEqual(ids(response.body), [fixture.S3, fixture.S4, fixture.S5, fixture.S6]);
-    assert.deepEqual(response.body.map((s: any) => s.allow_failure), [true, false, false, false]);
+    assert.deepEqual(
+      response.body.map((s: any) => s.allow_failure),
+      [true, false, false, false],
+    );
     assert.equal(response.headers.get('x-total'), '4');
     const first = response.body[0];
-    assert.deepEqual(Object.keys(first), ['id', 'sha', 'ref', 'status', 'name', 'target_url', 'description', 'created_at', 'started_at', 'finished_at', 'allow_failure', 'author']);
+    assert.deepEqual(Object.keys(first), [
+      'id',
+      'sha',
+      'ref',
+      'status',
+      'name',
+      'target_url',
+      'description',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'allow_failure',
+      'author',
+    ]);
     assert.equal(first.sha, sha);
     assert.equal(first.ref, 'develop');
     assert.equal(first.author.id, developer.user.id);
@@ -110,7 +131,8 @@ describe('GET /projects/:id/repository/commits/:sha/statuses', () => {
   });
 
   test('without a ref, the statuses of the default branch are listed (the spec)', async () => {
-    const setDefault = (branch: string | null) => app.ctx.db.updateTable('projects').set({ default_branch: branch }).where('id', '=', projectId).execute();
+    const setDefault = (branch: string | null) =>
+      app.ctx.db.updateTable('projects').set({ default_branch: branch }).where('id', '=', projectId).execute();
     await setDefault('master');
     try {
       const response = await reporter.get(listPath());
@@ -126,7 +148,12 @@ describe('GET /projects/:id/repository/commits/:sha/statuses', () => {
   });
 
   test('builds of the commit appear next to external statuses; stage filters by stage', async () => {
-    const pipeline = await app.ctx.db.selectFrom('ci_pipelines').select('id').where('project_id', '=', projectId).where('ref', '=', 'master').executeTakeFirstOrThrow();
+    const pipeline = await app.ctx.db
+      .selectFrom('ci_pipelines')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('ref', '=', 'master')
+      .executeTakeFirstOrThrow();
     const build = await insertStatus(pipeline.id, { name: 'rspec', ref: 'master', status: 'failed', type: 'Build', stage: 'test' });
     try {
       const all = await reporter.get(listPath());
@@ -178,7 +205,11 @@ describe('GET /projects/:id/repository/commits/:sha/statuses', () => {
 describe('POST /projects/:id/statuses/:sha', () => {
   for (const state of ['pending', 'running', 'success', 'failed', 'canceled']) {
     test(`state ${state} adds a status named default on the first branch holding the commit`, async () => {
-      const commit = await seedCommit(app, projectId, { branch: `only-${state}`, startRef: sha, files: { [`${state}.txt`]: `${state}\n` } });
+      const commit = await seedCommit(app, projectId, {
+        branch: `only-${state}`,
+        startRef: sha,
+        files: { [`${state}.txt`]: `${state}\n` },
+      });
       const response = await developer.client.post(postPath(commit), { state });
       assert.equal(response.status, 201, JSON.stringify(response.body));
       assert.equal(response.body.sha, commit);
@@ -224,22 +255,36 @@ describe('POST /projects/:id/statuses/:sha', () => {
     const second = await developer.client.post(postPath(commit), { state: 'failed' });
     assert.notEqual(second.body.id, first.body.id);
     const latest = await reporter.get(listPath(commit));
-    assert.deepEqual(latest.body.map((s: any) => [s.id, s.status]), [[second.body.id, 'failed']]);
+    assert.deepEqual(
+      latest.body.map((s: any) => [s.id, s.status]),
+      [[second.body.id, 'failed']],
+    );
   });
 
-  test('an impossible transition answers 400 with the state machine\'s message', async () => {
+  test("an impossible transition answers 400 with the state machine's message", async () => {
     const commit = await seedCommit(app, projectId, { branch: 'impossible', startRef: sha, files: { 'i.txt': 'i\n' } });
     await developer.client.post(postPath(commit), { state: 'pending' });
     const again = await developer.client.post(postPath(commit), { state: 'pending' });
     assert.equal(again.status, 400);
-    assert.deepEqual(again.body, { message: 'Cannot transition status via :enqueue from :pending (Reason(s): Status cannot transition via "enqueue")' });
+    assert.deepEqual(again.body, {
+      message: 'Cannot transition status via :enqueue from :pending (Reason(s): Status cannot transition via "enqueue")',
+    });
     await developer.client.post(postPath(commit), { state: 'running' });
     const running = await developer.client.post(postPath(commit), { state: 'running' });
-    assert.deepEqual([running.status, running.body], [400, { message: 'Cannot transition status via :run from :running (Reason(s): Status cannot transition via "run")' }]);
+    assert.deepEqual(
+      [running.status, running.body],
+      [400, { message: 'Cannot transition status via :run from :running (Reason(s): Status cannot transition via "run")' }],
+    );
   });
 
   test('context, ref, target_url and description are taken and echoed', async () => {
-    const response = await developer.client.post(postPath(sha), { state: 'success', context: 'coverage', ref: 'develop', target_url: 'http://ci.example.com/1', description: 'test' });
+    const response = await developer.client.post(postPath(sha), {
+      state: 'success',
+      context: 'coverage',
+      ref: 'develop',
+      target_url: 'http://ci.example.com/1',
+      description: 'test',
+    });
     assert.equal(response.status, 201);
     assert.equal(response.body.name, 'coverage');
     assert.equal(response.body.ref, 'develop');
@@ -259,7 +304,11 @@ describe('POST /projects/:id/statuses/:sha', () => {
   test('the pipeline of the commit and ref follows its statuses', async () => {
     const commit = await seedCommit(app, projectId, { branch: 'piped', startRef: sha, files: { 'p.txt': 'p\n' } });
     const pipelineStatus = async () =>
-      (await app.ctx.db.selectFrom('ci_pipelines').select(['status', 'started_at', 'finished_at']).where('sha', '=', commit).executeTakeFirstOrThrow());
+      await app.ctx.db
+        .selectFrom('ci_pipelines')
+        .select(['status', 'started_at', 'finished_at'])
+        .where('sha', '=', commit)
+        .executeTakeFirstOrThrow();
     await developer.client.post(postPath(commit), { state: 'pending' });
     assert.equal((await pipelineStatus()).status, 'pending');
     await developer.client.post(postPath(commit), { state: 'running' });

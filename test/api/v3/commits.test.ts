@@ -53,27 +53,48 @@ before(async () => {
         time: new Date('2016-02-01T10:00:00Z'),
         author: { name: 'Grace Hopper', email: 'grace@example.com' },
       },
-      { deletes: ['lib/a.rb'], message: 'third commit\n', time: new Date('2016-03-01T10:00:00Z'), author: { name: 'Ada Lovelace', email: 'ada@example.com' } },
+      {
+        deletes: ['lib/a.rb'],
+        message: 'third commit\n',
+        time: new Date('2016-03-01T10:00:00Z'),
+        author: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      },
     ],
   });
-  open = await createProjectWorld(app, { people, name: 'open', visibility: 20, roles: ['stranger'], commits: [{ files: { 'README.md': 'open\n' }, message: 'open\n' }] });
+  open = await createProjectWorld(app, {
+    people,
+    name: 'open',
+    visibility: 20,
+    roles: ['stranger'],
+    commits: [{ files: { 'README.md': 'open\n' }, message: 'open\n' }],
+  });
   empty = await createProjectWorld(app, { people, name: 'empty', visibility: 0, roles: ['reporter'] });
 
   const [first, second, third] = code.shas;
-  const feature = await seedCommit(app, code.id, { branch: 'feature', startRef: first, files: { 'feature.txt': 'f\n' }, message: 'feature\n', time: new Date('2016-01-15T10:00:00Z') });
+  const feature = await seedCommit(app, code.id, {
+    branch: 'feature',
+    startRef: first,
+    files: { 'feature.txt': 'f\n' },
+    message: 'feature\n',
+    time: new Date('2016-01-15T10:00:00Z'),
+  });
   await createTag(repoPathOf(app.ctx, code.id), 'v1.0', first);
   sha = { first, second, third, feature, openHead: open.shas[0] };
 });
 after(() => app.close());
 
 /** A read of the code: reporters and up of the private project, anyone signed in on the public one. */
-const assertReadPermissions = (call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) => assertCodeAccess({ private: code, public: open }, call);
+const assertReadPermissions = (call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) =>
+  assertCodeAccess({ private: code, public: open }, call);
 
 describe('GET /projects/:id/repository/commits', () => {
   test('lists the default branch newest first as commit summaries with allow_failure', async () => {
     const response = await reporter.get(commits(code.id));
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((commit: any) => commit.id), [sha.third, sha.second, sha.first]);
+    assert.deepEqual(
+      response.body.map((commit: any) => commit.id),
+      [sha.third, sha.second, sha.first],
+    );
     assert.deepEqual(response.body[2], {
       id: sha.first,
       short_id: sha.first.slice(0, 8),
@@ -88,9 +109,15 @@ describe('GET /projects/:id/repository/commits', () => {
 
   test('ref_name picks a branch, a tag or a sha; an unknown ref has no commits', async () => {
     const feature = await reporter.get(commits(code.id), { ref_name: 'feature' });
-    assert.deepEqual(feature.body.map((commit: any) => commit.id), [sha.feature, sha.first]);
+    assert.deepEqual(
+      feature.body.map((commit: any) => commit.id),
+      [sha.feature, sha.first],
+    );
     const tag = await reporter.get(commits(code.id), { ref_name: 'v1.0' });
-    assert.deepEqual(tag.body.map((commit: any) => commit.id), [sha.first]);
+    assert.deepEqual(
+      tag.body.map((commit: any) => commit.id),
+      [sha.first],
+    );
     const unknown = await reporter.get(commits(code.id), { ref_name: 'nope' });
     assert.equal(unknown.status, 200);
     assert.deepEqual(unknown.body, []);
@@ -98,11 +125,20 @@ describe('GET /projects/:id/repository/commits', () => {
 
   test('since and until keep commits at or after, at or before a time', async () => {
     const since = await reporter.get(commits(code.id), { since: '2016-02-01T10:00:00Z' });
-    assert.deepEqual(since.body.map((commit: any) => commit.id), [sha.third, sha.second]);
+    assert.deepEqual(
+      since.body.map((commit: any) => commit.id),
+      [sha.third, sha.second],
+    );
     const until = await reporter.get(commits(code.id), { until: '2016-02-01T10:00:00Z' });
-    assert.deepEqual(until.body.map((commit: any) => commit.id), [sha.second, sha.first]);
+    assert.deepEqual(
+      until.body.map((commit: any) => commit.id),
+      [sha.second, sha.first],
+    );
     const both = await reporter.get(commits(code.id), { since: '2016-01-15', until: '2016-02-15T00:00:00.000+01:00' });
-    assert.deepEqual(both.body.map((commit: any) => commit.id), [sha.second]);
+    assert.deepEqual(
+      both.body.map((commit: any) => commit.id),
+      [sha.second],
+    );
   });
 
   test('a since or until that is no ISO 8601 timestamp answers 400', async () => {
@@ -117,9 +153,15 @@ describe('GET /projects/:id/repository/commits', () => {
 
   test('page counts from 0, per_page defaults to 20, and no pagination headers are sent', async () => {
     const first = await reporter.get(commits(code.id), { per_page: 2 });
-    assert.deepEqual(first.body.map((commit: any) => commit.id), [sha.third, sha.second]);
+    assert.deepEqual(
+      first.body.map((commit: any) => commit.id),
+      [sha.third, sha.second],
+    );
     const second = await reporter.get(commits(code.id), { per_page: 2, page: 1 });
-    assert.deepEqual(second.body.map((commit: any) => commit.id), [sha.first]);
+    assert.deepEqual(
+      second.body.map((commit: any) => commit.id),
+      [sha.first],
+    );
     const zero = await reporter.get(commits(code.id), { per_page: 2, page: 0 });
     assert.deepEqual(zero.body, first.body);
     for (const header of ['x-total', 'x-page', 'x-per-page', 'link']) assert.equal(first.headers.get(header), null, header);
@@ -129,7 +171,10 @@ describe('GET /projects/:id/repository/commits', () => {
 
   test('path keeps the commits that touched it', async () => {
     const response = await reporter.get(commits(code.id), { path: 'lib/a.rb' });
-    assert.deepEqual(response.body.map((commit: any) => commit.id), [sha.third, sha.first]);
+    assert.deepEqual(
+      response.body.map((commit: any) => commit.id),
+      [sha.third, sha.first],
+    );
     const outside = await reporter.get(commits(code.id), { path: '../etc' });
     assert.deepEqual(outside.body, []);
   });
@@ -180,13 +225,24 @@ describe('GET /projects/:id/repository/commits/:sha', () => {
   test('status is the status of the latest pipeline for the commit', async () => {
     const db = app.ctx.db;
     const at = new Date().toISOString();
-    const pipeline = (status: string) => ({ project_id: code.id, ref: 'master', sha: sha.third, tag: 0 as const, status, created_at: at, updated_at: at });
+    const pipeline = (status: string) => ({
+      project_id: code.id,
+      ref: 'master',
+      sha: sha.third,
+      tag: 0 as const,
+      status,
+      created_at: at,
+      updated_at: at,
+    });
     await db.insertInto('ci_pipelines').values(pipeline('created')).execute();
     assert.equal((await reporter.get(`${commits(code.id)}/${sha.third}`)).body.status, 'created');
     await db.insertInto('ci_pipelines').values(pipeline('success')).execute();
     assert.equal((await reporter.get(`${commits(code.id)}/master`)).body.status, 'success');
     // Another project's pipeline for the same sha does not count.
-    await db.insertInto('ci_pipelines').values({ ...pipeline('failed'), project_id: open.id }).execute();
+    await db
+      .insertInto('ci_pipelines')
+      .values({ ...pipeline('failed'), project_id: open.id })
+      .execute();
     assert.equal((await reporter.get(`${commits(code.id)}/master`)).body.status, 'success');
   });
 
@@ -250,7 +306,8 @@ describe('GET /projects/:id/repository/commits/:sha/diff', () => {
 });
 
 describe('POST /projects/:id/repository/commits/:sha/comments', () => {
-  const post = (client: ApiClient, ref: string, body: Record<string, unknown>, id = code.id) => client.post(`${commits(id)}/${encodeURIComponent(ref)}/comments`, body);
+  const post = (client: ApiClient, ref: string, body: Record<string, unknown>, id = code.id) =>
+    client.post(`${commits(id)}/${encodeURIComponent(ref)}/comments`, body);
 
   test('comments on the commit: 201 with path, line and line_type null and the author as a user summary', async () => {
     const response = await post(reporter, sha.second, { note: 'My comment' });
@@ -296,7 +353,11 @@ describe('POST /projects/:id/repository/commits/:sha/comments', () => {
     for (const [ref, placement] of cases) {
       const response = await post(reporter, ref, { note: 'somewhere', ...placement });
       assert.equal(response.status, 201, JSON.stringify([ref, placement]));
-      assert.deepEqual([response.body.path, response.body.line, response.body.line_type], [null, null, null], JSON.stringify([ref, placement]));
+      assert.deepEqual(
+        [response.body.path, response.body.line, response.body.line_type],
+        [null, null, null],
+        JSON.stringify([ref, placement]),
+      );
     }
   });
 
@@ -321,9 +382,35 @@ describe('POST /projects/:id/repository/commits/:sha/comments', () => {
     const [event] = events.body;
     assert.deepEqual([event.action_name, event.target_type, event.author_id], ['commented on', 'Note', event.author.id]);
     const { note } = event;
-    assert.deepEqual(Object.keys(note), ['id', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'upvote?', 'downvote?', 'upvote', 'downvote']);
+    assert.deepEqual(Object.keys(note), [
+      'id',
+      'body',
+      'attachment',
+      'author',
+      'created_at',
+      'updated_at',
+      'system',
+      'noteable_id',
+      'noteable_type',
+      'upvote?',
+      'downvote?',
+      'upvote',
+      'downvote',
+    ]);
     assert.deepEqual(
-      [note.id, note.body, note.attachment, note.author.id, note.system, note.noteable_id, note.noteable_type, note['upvote?'], note['downvote?'], note.upvote, note.downvote],
+      [
+        note.id,
+        note.body,
+        note.attachment,
+        note.author.id,
+        note.system,
+        note.noteable_id,
+        note.noteable_type,
+        note['upvote?'],
+        note['downvote?'],
+        note.upvote,
+        note.downvote,
+      ],
       [event.target_id, 'event please', null, event.author.id, false, null, 'Commit', false, false, false, false],
     );
     // Only comment events carry a note.
@@ -348,8 +435,9 @@ describe('POST /projects/:id/repository/commits/:sha/comments', () => {
 });
 
 describe('Note Hook for commit comments', () => {
-  test('project hooks with note_events get GitLab 8.12\'s note payload; inline comments carry line_code and st_diff', async () => {
-    const post = (client: ApiClient, ref: string, body: Record<string, unknown>) => client.post(`${commits(code.id)}/${ref}/comments`, body);
+  test("project hooks with note_events get GitLab 8.12's note payload; inline comments carry line_code and st_diff", async () => {
+    const post = (client: ApiClient, ref: string, body: Record<string, unknown>) =>
+      client.post(`${commits(code.id)}/${ref}/comments`, body);
     const listener = await HookListener.start();
     try {
       const hook = await owner.post(`/projects/${code.id}/hooks`, { url: listener.url, note_events: true, push_events: false });
@@ -367,10 +455,32 @@ describe('Note Hook for commit comments', () => {
       assert.deepEqual(Object.keys(body.repository), ['name', 'url', 'description', 'homepage']);
       const attributes = body.object_attributes;
       assert.deepEqual(Object.keys(attributes), [
-        'id', 'note', 'noteable_type', 'author_id', 'created_at', 'updated_at', 'project_id', 'attachment', 'line_code', 'commit_id', 'noteable_id', 'system', 'st_diff', 'url',
+        'id',
+        'note',
+        'noteable_type',
+        'author_id',
+        'created_at',
+        'updated_at',
+        'project_id',
+        'attachment',
+        'line_code',
+        'commit_id',
+        'noteable_id',
+        'system',
+        'st_diff',
+        'url',
       ]);
       assert.deepEqual(
-        [attributes.noteable_type, attributes.author_id, attributes.project_id, attributes.commit_id, attributes.noteable_id, attributes.system, attributes.line_code, attributes.st_diff],
+        [
+          attributes.noteable_type,
+          attributes.author_id,
+          attributes.project_id,
+          attributes.commit_id,
+          attributes.noteable_id,
+          attributes.system,
+          attributes.line_code,
+          attributes.st_diff,
+        ],
         ['Commit', reporterUser.id, code.id, sha.second, null, false, null, null],
       );
       assert.match(attributes.created_at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
@@ -385,7 +495,8 @@ describe('Note Hook for commit comments', () => {
       assert.equal(whole.status, 201);
 
       assert.equal(inline.body.line, 4);
-      const placed = (await listener.waitFor((request) => request.body?.object_attributes?.note === 'hook this line')).body.object_attributes;
+      const placed = (await listener.waitFor((request) => request.body?.object_attributes?.note === 'hook this line')).body
+        .object_attributes;
       const readmeSha1 = createHash('sha1').update('README.md').digest('hex');
       assert.equal(placed.line_code, `${readmeSha1}_4_4`);
       assert.deepEqual(placed.st_diff, {
@@ -407,7 +518,12 @@ describe('Note Hook for commit comments', () => {
 describe('GET /projects/:id/repository/commits/:sha/comments', () => {
   let target: string;
   before(async () => {
-    target = await seedCommit(app, code.id, { branch: 'commented', startRef: sha.first, files: { 'c.txt': 'c\n' }, message: 'commented\n' });
+    target = await seedCommit(app, code.id, {
+      branch: 'commented',
+      startRef: sha.first,
+      files: { 'c.txt': 'c\n' },
+      message: 'commented\n',
+    });
     for (const note of ['first note', 'second note', 'third note']) await reporter.post(`${commits(code.id)}/${target}/comments`, { note });
     await reporter.post(`${commits(code.id)}/${target}/comments`, { note: 'inline', path: 'c.txt', line: 1, line_type: 'new' });
   });
@@ -415,7 +531,10 @@ describe('GET /projects/:id/repository/commits/:sha/comments', () => {
   test('lists the comments oldest first, each with its author (e-mail and creation time included)', async () => {
     const response = await reporter.get(`${commits(code.id)}/${target}/comments`);
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((note: any) => note.note), ['first note', 'second note', 'third note', 'inline']);
+    assert.deepEqual(
+      response.body.map((note: any) => note.note),
+      ['first note', 'second note', 'third note', 'inline'],
+    );
     const [first] = response.body;
     assert.deepEqual(first.author, {
       name: 'Rita Reporter',
@@ -433,7 +552,10 @@ describe('GET /projects/:id/repository/commits/:sha/comments', () => {
 
   test('is paginated', async () => {
     const response = await reporter.get(`${commits(code.id)}/commented/comments`, { per_page: 2, page: 2 });
-    assert.deepEqual(response.body.map((note: any) => note.note), ['third note', 'inline']);
+    assert.deepEqual(
+      response.body.map((note: any) => note.note),
+      ['third note', 'inline'],
+    );
     assert.equal(response.headers.get('x-total'), '4');
     assert.equal(response.headers.get('x-page'), '2');
   });

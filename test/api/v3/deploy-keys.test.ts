@@ -43,14 +43,21 @@ describe('GET /deploy_keys', () => {
 });
 
 describe('GET /projects/:id/deploy_keys and /projects/:id/keys', () => {
-  test('masters list and read a project\'s deploy keys under both paths; others are refused by role', async () => {
+  test("masters list and read a project's deploy keys under both paths; others are refused by role", async () => {
     const p = await anotherProject('listing');
     const created = await people.owner.client.post(`/projects/${p.id}/keys`, { title: 'ci', key: freshKey() });
     assert.equal(created.status, 201);
     for (const path of ['keys', 'deploy_keys']) {
-      await assertAccess(p.clients, (client) => client.get(`/projects/${p.id}/${path}`), (caller) => expectedStatus('private', caller, { minimum: 'master' }));
+      await assertAccess(
+        p.clients,
+        (client) => client.get(`/projects/${p.id}/${path}`),
+        (caller) => expectedStatus('private', caller, { minimum: 'master' }),
+      );
       const listed = await people.master.client.get(`/projects/${p.id}/${path}`);
-      assert.deepEqual(listed.body.map((key: any) => key.id), [created.body.id]);
+      assert.deepEqual(
+        listed.body.map((key: any) => key.id),
+        [created.body.id],
+      );
       const one = await people.master.client.get(`/projects/${p.id}/${path}/${created.body.id}`);
       assert.equal(one.status, 200);
       assert.deepEqual(one.body, created.body);
@@ -172,7 +179,10 @@ describe('DELETE /projects/:id/deploy_keys/:key_id', () => {
     assert.equal(removed.body.id, created.body.id);
     assert.equal(removed.body.user_id, null);
     assert.match(removed.body.fingerprint, /^([0-9a-f]{2}:){15}[0-9a-f]{2}$/);
-    assert.deepEqual((await people.owner.client.get(`/projects/${other.id}/deploy_keys`)).body.map((key: any) => key.id), [created.body.id]);
+    assert.deepEqual(
+      (await people.owner.client.get(`/projects/${other.id}/deploy_keys`)).body.map((key: any) => key.id),
+      [created.body.id],
+    );
     const lastUse = await people.owner.client.delete(`/projects/${other.id}/keys/${created.body.id}`);
     assert.equal(lastUse.status, 200);
     assert.ok(!(await app.root.get('/deploy_keys')).body.some((key: any) => key.id === created.body.id));

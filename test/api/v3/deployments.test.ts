@@ -65,7 +65,7 @@ let sha: string;
 let odd: ProjectWorld<never>;
 
 async function push(project: Pick<ProjectWorld<Role>, 'id' | 'path' | 'owner'>, yaml: string, branch = 'master'): Promise<string> {
-  const dir = await workTree(branch, { '.gitlab-ci.yml': yaml, 'Makefile': 'all:\n' });
+  const dir = await workTree(branch, { '.gitlab-ci.yml': yaml, Makefile: 'all:\n' });
   const pushed = await git(['push', '-q', cloneUrl(app.url, project.path, project.owner.user.username, project.owner.token), branch], dir);
   assert.equal(pushed.code, 0, pushed.stderr);
   const head = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
@@ -82,7 +82,8 @@ before(async () => {
 });
 after(() => app.close());
 
-const deployments = (project: { id: number } = world, query?: Record<string, unknown>) => app.root.get(`/projects/${project.id}/deployments`, query);
+const deployments = (project: { id: number } = world, query?: Record<string, unknown>) =>
+  app.root.get(`/projects/${project.id}/deployments`, query);
 
 async function takeBuild(from: RunnerClient, name: string): Promise<RunningBuild> {
   const answer = await from.requestBuild();
@@ -101,7 +102,22 @@ async function run(from: RunnerClient, name: string, state: 'success' | 'failed'
 const buildIds: Record<string, number> = {};
 const DEPLOYMENT_KEYS = ['id', 'iid', 'ref', 'sha', 'created_at', 'user', 'environment', 'deployable'];
 const USER_BASIC_KEYS = ['name', 'username', 'id', 'state', 'avatar_url', 'web_url'];
-const BUILD_KEYS = ['id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'created_at', 'started_at', 'finished_at', 'user', 'artifacts_file', 'commit', 'runner'];
+const BUILD_KEYS = [
+  'id',
+  'status',
+  'stage',
+  'name',
+  'ref',
+  'tag',
+  'coverage',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'user',
+  'artifacts_file',
+  'commit',
+  'runner',
+];
 
 describe('deployments made by successful builds', () => {
   test('a build that is not a deploy job deploys nothing', async () => {
@@ -109,7 +125,7 @@ describe('deployments made by successful builds', () => {
     assert.deepEqual((await deployments()).body, []);
   });
 
-  test('a deploy job that succeeds deploys to its environment: iid 1, the build\'s ref, sha and user', async () => {
+  test("a deploy job that succeeds deploys to its environment: iid 1, the build's ref, sha and user", async () => {
     buildIds.production = await run(runner, 'production');
     const list = await deployments();
     assert.equal(list.status, 200);
@@ -123,28 +139,37 @@ describe('deployments made by successful builds', () => {
     assert.deepEqual([deployment.environment.name, deployment.environment.external_url], ['production', null]);
   });
 
-  test('the deployment\'s deployable is its build, as the builds API shows it (the full User, location included)', async () => {
+  test("the deployment's deployable is its build, as the builds API shows it (the full User, location included)", async () => {
     const [deployment] = (await deployments()).body;
     const { deployable } = deployment;
     assert.deepEqual(Object.keys(deployable), BUILD_KEYS);
-    assert.deepEqual([deployable.id, deployable.name, deployable.status, deployable.stage], [buildIds.production, 'production', 'success', 'deploy']);
+    assert.deepEqual(
+      [deployable.id, deployable.name, deployable.status, deployable.stage],
+      [buildIds.production, 'production', 'success', 'deploy'],
+    );
     assert.equal(deployable.commit.id, sha);
     assert.ok('location' in deployable.user);
     const build = await app.root.get(`/projects/${world.id}/builds/${buildIds.production}`);
     assert.deepEqual(deployable, build.body);
   });
 
-  test('the environment name and url are expanded with the build\'s variables; a name with a slash has a type', async () => {
+  test("the environment name and url are expanded with the build's variables; a name with a slash has a type", async () => {
     buildIds.review = await run(runner, 'review');
     const list = (await deployments()).body;
-    assert.deepEqual(list.map((deployment: any) => deployment.iid), [1, 2]);
+    assert.deepEqual(
+      list.map((deployment: any) => deployment.iid),
+      [1, 2],
+    );
     assert.deepEqual(list[1].environment.name, 'review/master');
     assert.deepEqual(list[1].environment.external_url, 'https://master.review.example.com');
     assert.equal(list[1].deployable.id, buildIds.review);
     const row = await app.ctx.db.selectFrom('environments').selectAll().where('id', '=', list[1].environment.id).executeTakeFirstOrThrow();
     assert.equal(row.environment_type, 'review');
     const environments = await app.root.get(`/projects/${world.id}/environments`);
-    assert.deepEqual(environments.body.map((environment: any) => environment.name), ['production', 'review/master']);
+    assert.deepEqual(
+      environments.body.map((environment: any) => environment.name),
+      ['production', 'review/master'],
+    );
   });
 
   test('a played manual deploy job deploys when it succeeds, as the user who played it', async () => {
@@ -156,7 +181,10 @@ describe('deployments made by successful builds', () => {
     assert.equal(played.status, 200, JSON.stringify(played.body));
     buildIds.staging = await run(runner, 'staging');
     const list = (await deployments()).body;
-    assert.deepEqual(list.map((deployment: any) => deployment.iid), [1, 2, 3]);
+    assert.deepEqual(
+      list.map((deployment: any) => deployment.iid),
+      [1, 2, 3],
+    );
     assert.deepEqual([list[2].environment.name, list[2].user.id, list[2].deployable.id], ['staging', world.developer.user.id, staging.id]);
   });
 
@@ -166,7 +194,10 @@ describe('deployments made by successful builds', () => {
     const again = await run(runner, 'production');
     assert.equal(again, retried.body.id);
     const list = (await deployments()).body;
-    assert.deepEqual(list.map((deployment: any) => deployment.iid), [1, 2, 3, 4]);
+    assert.deepEqual(
+      list.map((deployment: any) => deployment.iid),
+      [1, 2, 3, 4],
+    );
     assert.equal(list[3].environment.id, list[0].environment.id);
     assert.equal(list[3].deployable.id, again);
     assert.equal(list[0].deployable.id, buildIds.production);
@@ -183,12 +214,22 @@ describe('deployments made by successful builds', () => {
       assert.equal((await oddRunner.finish(build.build, state)).status, 200);
     }
     const statuses = (await odd.owner.client.get(`/projects/${odd.id}/builds`)).body.map((build: any) => [build.name, build.status]).sort();
-    assert.deepEqual(statuses, [['broken', 'failed'], ['expanded', 'success'], ['invalid', 'success']]);
+    assert.deepEqual(statuses, [
+      ['broken', 'failed'],
+      ['expanded', 'success'],
+      ['invalid', 'success'],
+    ]);
     const list = (await deployments(odd)).body;
-    assert.deepEqual(list.map((deployment: any) => [deployment.iid, deployment.environment.name]), [[1, 'review/expanded-master']]);
+    assert.deepEqual(
+      list.map((deployment: any) => [deployment.iid, deployment.environment.name]),
+      [[1, 'review/expanded-master']],
+    );
     assert.equal(list[0].environment.external_url, 'https://expanded.example.com');
     const environments = (await odd.owner.client.get(`/projects/${odd.id}/environments`)).body;
-    assert.deepEqual(environments.map((environment: any) => environment.name), ['review/expanded-master']);
+    assert.deepEqual(
+      environments.map((environment: any) => environment.name),
+      ['review/expanded-master'],
+    );
   });
 });
 
@@ -196,10 +237,16 @@ describe('GET /projects/:id/deployments', () => {
   test('lists the deployments oldest first, paginated', async () => {
     const all = (await deployments()).body.map((deployment: any) => deployment.id);
     assert.equal(all.length, 4);
-    assert.deepEqual([...all].sort((a: number, b: number) => a - b), all);
+    assert.deepEqual(
+      [...all].sort((a: number, b: number) => a - b),
+      all,
+    );
     const page = await deployments(world, { per_page: 3, page: 2 });
     assert.equal(page.status, 200);
-    assert.deepEqual(page.body.map((deployment: any) => deployment.id), [all[3]]);
+    assert.deepEqual(
+      page.body.map((deployment: any) => deployment.id),
+      [all[3]],
+    );
     assert.equal(page.headers.get('x-total'), '4');
     assert.equal(page.headers.get('x-total-pages'), '2');
   });
@@ -210,7 +257,11 @@ describe('GET /projects/:id/deployments', () => {
 
   test('on a public project too, non-members may not read deployments: 403', async () => {
     const open = await createProjectWorld(app, { people, name: 'public-deployments', visibility: 20 });
-    await assertAccess(open.clients, (client) => client.get(`/projects/${open.id}/deployments`), (caller) => expectedStatus('public', caller, { minimum: 'reporter' }));
+    await assertAccess(
+      open.clients,
+      (client) => client.get(`/projects/${open.id}/deployments`),
+      (caller) => expectedStatus('public', caller, { minimum: 'reporter' }),
+    );
   });
 
   test('with builds disabled, nobody reads deployments, not even the owner or an admin: 403', async () => {
@@ -248,5 +299,9 @@ describe('GET /projects/:id/deployments/:deployment_id', () => {
 
 /** The 401/404/403 table of a deployments route on the private world, and GitLab's body for each refusal. */
 function assertDeploymentAccess(call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>): Promise<void> {
-  return assertRouteAccess({ private: world }, (client) => call(client), (visibility, caller) => expectedStatus(visibility, caller, { minimum: 'reporter' }));
+  return assertRouteAccess(
+    { private: world },
+    (client) => call(client),
+    (visibility, caller) => expectedStatus(visibility, caller, { minimum: 'reporter' }),
+  );
 }

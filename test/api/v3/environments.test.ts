@@ -33,8 +33,16 @@ async function createEnvironment(fields: Record<string, unknown> = {}, project: 
 const environmentRow = (id: number) => app.ctx.db.selectFrom('environments').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The 401/404/403 table of a route on the private world, and GitLab's body for each refusal. */
-function assertEnvironmentAccess(call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>, minimum: 'reporter' | 'developer' | 'master', success = 200): Promise<void> {
-  return assertRouteAccess({ private: world }, (client) => call(client), (visibility, caller) => expectedStatus(visibility, caller, { minimum, success }));
+function assertEnvironmentAccess(
+  call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>,
+  minimum: 'reporter' | 'developer' | 'master',
+  success = 200,
+): Promise<void> {
+  return assertRouteAccess(
+    { private: world },
+    (client) => call(client),
+    (visibility, caller) => expectedStatus(visibility, caller, { minimum, success }),
+  );
 }
 
 const notFound = { message: '404 Not found' };
@@ -49,17 +57,26 @@ describe('GET /projects/:id/environments', () => {
     for (const name of ['production', 'staging', 'review/app']) ids.push((await createEnvironment({ name }, listed)).id);
   });
 
-  test('lists the project\'s environments oldest first, paginated, each with its project', async () => {
+  test("lists the project's environments oldest first, paginated, each with its project", async () => {
     const response = await listed.reporter.client.get(base(listed));
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((environment: any) => environment.id), ids);
-    assert.deepEqual(response.body.map((environment: any) => environment.name), ['production', 'staging', 'review/app']);
+    assert.deepEqual(
+      response.body.map((environment: any) => environment.id),
+      ids,
+    );
+    assert.deepEqual(
+      response.body.map((environment: any) => environment.name),
+      ['production', 'staging', 'review/app'],
+    );
     assert.equal(response.headers.get('x-total'), '3');
     assert.deepEqual(Object.keys(response.body[0]), ['id', 'name', 'external_url', 'project']);
     assert.equal(response.body[0].project.id, listed.id);
     assert.equal(response.body[0].project.path_with_namespace, listed.path);
     const page = await listed.reporter.client.get(base(listed), { per_page: 2, page: 2 });
-    assert.deepEqual(page.body.map((environment: any) => environment.id), [ids[2]]);
+    assert.deepEqual(
+      page.body.map((environment: any) => environment.id),
+      [ids[2]],
+    );
     assert.equal(page.headers.get('x-total-pages'), '2');
   });
 
@@ -69,7 +86,11 @@ describe('GET /projects/:id/environments', () => {
 
   test('on a public project too, non-members may not read environments (8.12 gave the public no environment ability): 403', async () => {
     const open = await createProjectWorld(app, { people, name: 'public-environments', visibility: 20 });
-    await assertAccess(open.clients, (client) => client.get(base(open)), (caller) => expectedStatus('public', caller, { minimum: 'reporter' }));
+    await assertAccess(
+      open.clients,
+      (client) => client.get(base(open)),
+      (caller) => expectedStatus('public', caller, { minimum: 'reporter' }),
+    );
   });
 
   test('with builds disabled, nobody reads environments, not even the owner or an admin: 403', async () => {
@@ -130,7 +151,7 @@ describe('POST /projects/:id/environments', () => {
     assert.equal((await other.owner.client.post(base(other), { name: existing.name })).status, 201);
   });
 
-  test('a name outside the allowed characters, or a long one, answers 400 with 8.12\'s messages', async () => {
+  test("a name outside the allowed characters, or a long one, answers 400 with 8.12's messages", async () => {
     const bad = await master.post(base(), { name: 'no*stars' });
     assert.deepEqual([bad.status, bad.body], [400, { message: { name: [FORMAT] } }]);
     const long = await master.post(base(), { name: 'a'.repeat(256) });
@@ -151,7 +172,8 @@ describe('POST /projects/:id/environments', () => {
     const name = uniqueName('race');
     const responses = await Promise.all(Array.from({ length: 8 }, () => master.post(base(), { name })));
     assert.deepEqual(responses.map((response) => response.status).sort(), [201, 400, 400, 400, 400, 400, 400, 400]);
-    for (const response of responses.filter((r) => r.status === 400)) assert.deepEqual(response.body, { message: { name: ['has already been taken'] } });
+    for (const response of responses.filter((r) => r.status === 400))
+      assert.deepEqual(response.body, { message: { name: ['has already been taken'] } });
   });
 
   test('needs create_environment: developers and up', async () => {
@@ -166,7 +188,10 @@ describe('PUT /projects/:id/environments/:environment_id', () => {
     const response = await master.put(`${base()}/${environment.id}`, { name, external_url: 'https://renamed.example.com' });
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body), ['id', 'name', 'external_url', 'project']);
-    assert.deepEqual([response.body.id, response.body.name, response.body.external_url], [environment.id, name, 'https://renamed.example.com']);
+    assert.deepEqual(
+      [response.body.id, response.body.name, response.body.external_url],
+      [environment.id, name, 'https://renamed.example.com'],
+    );
   });
 
   test('only the fields given change: a new name keeps the URL; a new name gets its new type', async () => {
@@ -217,7 +242,10 @@ describe('PUT /projects/:id/environments/:environment_id', () => {
 
   test('needs update_environment: masters and up', async () => {
     const environment = await createEnvironment();
-    await assertEnvironmentAccess((client) => client.put(`${base()}/${environment.id}`, { external_url: 'https://matrix.example.com' }), 'master');
+    await assertEnvironmentAccess(
+      (client) => client.put(`${base()}/${environment.id}`, { external_url: 'https://matrix.example.com' }),
+      'master',
+    );
   });
 });
 
@@ -228,11 +256,25 @@ describe('DELETE /projects/:id/environments/:environment_id', () => {
     const time = new Date().toISOString();
     await app.ctx.db
       .insertInto('deployments')
-      .values({ iid: 1000, project_id: world.id, environment_id: environment.id, ref: 'master', tag: 0, sha: world.shas[0], user_id: null, deployable_id: builds[0], created_at: time, updated_at: time })
+      .values({
+        iid: 1000,
+        project_id: world.id,
+        environment_id: environment.id,
+        ref: 'master',
+        tag: 0,
+        sha: world.shas[0],
+        user_id: null,
+        deployable_id: builds[0],
+        created_at: time,
+        updated_at: time,
+      })
       .execute();
     const response = await master.delete(`${base()}/${environment.id}`);
     assert.equal(response.status, 200);
-    assert.deepEqual([response.body.id, response.body.name, response.body.external_url, response.body.project.id], [environment.id, environment.name, 'https://gone.example.com', world.id]);
+    assert.deepEqual(
+      [response.body.id, response.body.name, response.body.external_url, response.body.project.id],
+      [environment.id, environment.name, 'https://gone.example.com', world.id],
+    );
     assert.equal(await environmentRow(environment.id), undefined);
     const left = await app.ctx.db.selectFrom('deployments').select('id').where('environment_id', '=', environment.id).execute();
     assert.deepEqual(left, []);

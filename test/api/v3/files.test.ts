@@ -143,7 +143,11 @@ describe('POST /projects/:id/repository/files', () => {
 
   test('author_email and author_name set the author; the caller stays the committer', async () => {
     const q = await fixture();
-    const response = await q.developer.client.form('POST', filesUrl(q), newFile({ author_email: 'jane@example.com', author_name: 'Jane Doe' }));
+    const response = await q.developer.client.form(
+      'POST',
+      filesUrl(q),
+      newFile({ author_email: 'jane@example.com', author_name: 'Jane Doe' }),
+    );
     assert.equal(response.status, 201);
     const commit = (await resolveCommit(repoPath(q), 'master'))!;
     assert.deepEqual([commit.author.name, commit.author.email], ['Jane Doe', 'jane@example.com']);
@@ -153,7 +157,10 @@ describe('POST /projects/:id/repository/files', () => {
   test('encoding base64 stores the decoded bytes', async () => {
     const q = await fixture();
     const bytes = Buffer.from([0, 1, 2, 250, 255, 10, 13]);
-    const response = await q.developer.client.post(filesUrl(q), newFile({ file_path: 'image.bin', content: bytes.toString('base64'), encoding: 'base64' }));
+    const response = await q.developer.client.post(
+      filesUrl(q),
+      newFile({ file_path: 'image.bin', content: bytes.toString('base64'), encoding: 'base64' }),
+    );
     assert.equal(response.status, 201);
     const read = await q.developer.client.get(filesUrl(q), { file_path: 'image.bin', ref: 'master' });
     assert.equal(read.body.content, bytes.toString('base64'));
@@ -172,7 +179,9 @@ describe('POST /projects/:id/repository/files', () => {
   test('the push is processed: an event is recorded', async () => {
     const q = await fixture();
     await q.developer.client.post(filesUrl(q), newFile());
-    const event = await eventually(() => app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst());
+    const event = await eventually(() =>
+      app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst(),
+    );
     assert.ok(event.data?.includes(q.head), 'the push starts at the old head');
   });
 
@@ -185,11 +194,14 @@ describe('POST /projects/:id/repository/files', () => {
   test('400 for a name with directory traversal or other characters', async () => {
     const traversal = await p.developer.client.post(filesUrl(p), newFile({ file_path: '../secret' }));
     assert.equal(traversal.status, 400);
-    assert.deepEqual(traversal.body, { message: 'Your changes could not be committed, because the file name cannot include directory traversal. ' });
+    assert.deepEqual(traversal.body, {
+      message: 'Your changes could not be committed, because the file name cannot include directory traversal. ',
+    });
     const spaced = await p.developer.client.post(filesUrl(p), newFile({ file_path: 'new file.txt' }));
     assert.equal(spaced.status, 400);
     assert.deepEqual(spaced.body, {
-      message: "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'. ",
+      message:
+        "Your changes could not be committed, because the file name can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'. ",
     });
   });
 
@@ -239,7 +251,9 @@ describe('POST /projects/:id/repository/files', () => {
   test('concurrent commits on one branch: none is lost', async () => {
     const q = await fixture();
     const names = Array.from({ length: 12 }, (_, index) => `concurrent/file-${index}.txt`);
-    const responses = await Promise.all(names.map((name) => q.developer.client.post(filesUrl(q), newFile({ file_path: name, content: name }))));
+    const responses = await Promise.all(
+      names.map((name) => q.developer.client.post(filesUrl(q), newFile({ file_path: name, content: name }))),
+    );
     assert.deepEqual(
       responses.map((response) => response.status),
       names.map(() => 201),
@@ -263,7 +277,8 @@ describe('POST /projects/:id/repository/files', () => {
       ...outside.filter((_, index) => seeded[index].status === 'fulfilled'),
     ];
     for (const response of responses) {
-      if (response.status !== 201) assert.deepEqual(response.body, { message: 'Could not update branch master. Please refresh and try again.' });
+      if (response.status !== 201)
+        assert.deepEqual(response.body, { message: 'Could not update branch master. Please refresh and try again.' });
     }
     assert.ok(responses.some((response) => response.status === 201));
     const root = (await listTree(repoPath(q), 'master'))!.map((entry) => entry.path);
@@ -310,7 +325,10 @@ describe('POST /projects/:id/repository/files to an empty repository', () => {
 describe('PUT /projects/:id/repository/files', () => {
   test('200 with {file_path, branch_name}; the content is replaced', async () => {
     const q = await fixture();
-    const response = await q.developer.client.put(filesUrl(q), newFile({ file_path: 'README.md', content: 'new readme', commit_message: 'Update' }));
+    const response = await q.developer.client.put(
+      filesUrl(q),
+      newFile({ file_path: 'README.md', content: 'new readme', commit_message: 'Update' }),
+    );
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { file_path: 'README.md', branch_name: 'master' });
     assert.equal(await fileAt(q, 'README.md'), 'new readme');
@@ -318,7 +336,10 @@ describe('PUT /projects/:id/repository/files', () => {
 
   test('author_email and author_name set the author', async () => {
     const q = await fixture();
-    await q.developer.client.put(filesUrl(q), newFile({ file_path: 'README.md', author_email: 'jane@example.com', author_name: 'Jane Doe' }));
+    await q.developer.client.put(
+      filesUrl(q),
+      newFile({ file_path: 'README.md', author_email: 'jane@example.com', author_name: 'Jane Doe' }),
+    );
     const commit = (await resolveCommit(repoPath(q), 'master'))!;
     assert.deepEqual([commit.author.name, commit.author.email], ['Jane Doe', 'jane@example.com']);
   });
@@ -343,7 +364,11 @@ describe('PUT /projects/:id/repository/files', () => {
 describe('DELETE /projects/:id/repository/files', () => {
   test('200 with {file_path, branch_name}; the file is gone', async () => {
     const q = await fixture();
-    const response = await q.developer.client.delete(filesUrl(q), { file_path: 'README.md', branch_name: 'master', commit_message: 'Remove' });
+    const response = await q.developer.client.delete(filesUrl(q), {
+      file_path: 'README.md',
+      branch_name: 'master',
+      commit_message: 'Remove',
+    });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { file_path: 'README.md', branch_name: 'master' });
     assert.equal(await fileAt(q, 'README.md'), undefined);
@@ -352,13 +377,23 @@ describe('DELETE /projects/:id/repository/files', () => {
 
   test('author_email and author_name set the author', async () => {
     const q = await fixture();
-    await q.developer.client.delete(filesUrl(q), { file_path: 'README.md', branch_name: 'master', commit_message: 'Remove', author_email: 'jane@example.com', author_name: 'Jane Doe' });
+    await q.developer.client.delete(filesUrl(q), {
+      file_path: 'README.md',
+      branch_name: 'master',
+      commit_message: 'Remove',
+      author_email: 'jane@example.com',
+      author_name: 'Jane Doe',
+    });
     const commit = (await resolveCommit(repoPath(q), 'master'))!;
     assert.deepEqual([commit.author.name, commit.author.email], ['Jane Doe', 'jane@example.com']);
   });
 
   test('400 when the file does not exist', async () => {
-    const response = await p.developer.client.delete(filesUrl(p), { file_path: 'missing.txt', branch_name: 'master', commit_message: 'Remove' });
+    const response = await p.developer.client.delete(filesUrl(p), {
+      file_path: 'missing.txt',
+      branch_name: 'master',
+      commit_message: 'Remove',
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body, { message: "A file with this name doesn't exist" });
   });
@@ -370,7 +405,11 @@ describe('DELETE /projects/:id/repository/files', () => {
   });
 
   test('a reporter gets 403', async () => {
-    const response = await p.reporter.client.delete(filesUrl(p), { file_path: 'README.md', branch_name: 'master', commit_message: 'Remove' });
+    const response = await p.reporter.client.delete(filesUrl(p), {
+      file_path: 'README.md',
+      branch_name: 'master',
+      commit_message: 'Remove',
+    });
     assert.equal(response.status, 403);
   });
 });
@@ -384,7 +423,11 @@ describe('NUL bytes in what the files API hands to git', () => {
     assert.deepEqual([created.status, created.body], [400, invalid('commit_message')]);
     const updated = await p.developer.client.put(filesUrl(p), newFile({ file_path: 'README.md', commit_message: 'a\u0000b' }));
     assert.deepEqual([updated.status, updated.body], [400, invalid('commit_message')]);
-    const deleted = await p.developer.client.delete(filesUrl(p), { file_path: 'README.md', branch_name: 'master', commit_message: '\u0000' });
+    const deleted = await p.developer.client.delete(filesUrl(p), {
+      file_path: 'README.md',
+      branch_name: 'master',
+      commit_message: '\u0000',
+    });
     assert.deepEqual([deleted.status, deleted.body], [400, invalid('commit_message')]);
     assert.equal((await resolveCommit(repoPath(p), 'master'))!.id, p.head);
   });
@@ -393,7 +436,10 @@ describe('NUL bytes in what the files API hands to git', () => {
     for (const [field, response] of [
       ['file_path', await p.developer.client.post(filesUrl(p), newFile({ file_path: 'a\u0000b.txt' }))],
       ['file_path', await p.developer.client.put(filesUrl(p), newFile({ file_path: 'README.md\u0000x' }))],
-      ['file_path', await p.developer.client.delete(filesUrl(p), { file_path: 'README.md\u0000', branch_name: 'master', commit_message: 'Remove' })],
+      [
+        'file_path',
+        await p.developer.client.delete(filesUrl(p), { file_path: 'README.md\u0000', branch_name: 'master', commit_message: 'Remove' }),
+      ],
       ['branch_name', await p.developer.client.post(filesUrl(p), newFile({ branch_name: 'mas\u0000ter' }))],
       ['author_name', await p.developer.client.post(filesUrl(p), newFile({ author_name: 'Ja\u0000ne' }))],
       ['author_email', await p.developer.client.post(filesUrl(p), newFile({ author_email: 'jane@exa\u0000mple.com' }))],

@@ -15,7 +15,23 @@ before(async () => {
 });
 after(() => app.close());
 
-const PAGES = ['Brunch', 'Doxygen', 'HTML', 'Harp', 'Hexo', 'Hugo', 'Hyde', 'JBake', 'Jekyll', 'Lektor', 'Metalsmith', 'Middleman', 'Nanoc', 'Octopress', 'Pelican'];
+const PAGES = [
+  'Brunch',
+  'Doxygen',
+  'HTML',
+  'Harp',
+  'Hexo',
+  'Hugo',
+  'Hyde',
+  'JBake',
+  'Jekyll',
+  'Lektor',
+  'Metalsmith',
+  'Middleman',
+  'Nanoc',
+  'Octopress',
+  'Pelican',
+];
 
 function parsed(name: string, content: string): CiConfig {
   const result = parseCiConfig(content);

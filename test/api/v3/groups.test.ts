@@ -21,10 +21,32 @@ after(async () => {
 
 const NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space.";
 const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.'.";
-const GROUP_KEYS = ['avatar_url', 'description', 'id', 'lfs_enabled', 'name', 'path', 'request_access_enabled', 'visibility_level', 'web_url'];
+const GROUP_KEYS = [
+  'avatar_url',
+  'description',
+  'id',
+  'lfs_enabled',
+  'name',
+  'path',
+  'request_access_enabled',
+  'visibility_level',
+  'web_url',
+];
 const RECORD_KEYS = [
-  'avatar', 'created_at', 'deleted_at', 'description', 'id', 'lfs_enabled', 'name', 'owner_id', 'path',
-  'request_access_enabled', 'share_with_group_lock', 'type', 'updated_at', 'visibility_level',
+  'avatar',
+  'created_at',
+  'deleted_at',
+  'description',
+  'id',
+  'lfs_enabled',
+  'name',
+  'owner_id',
+  'path',
+  'request_access_enabled',
+  'share_with_group_lock',
+  'type',
+  'updated_at',
+  'visibility_level',
 ];
 const groupNotFound = { message: '404 Group Not Found' };
 /** POST /groups renders its errors hash as Ruby inspects it, inside a string (8.12's `render_api_error!`). */
@@ -51,11 +73,21 @@ async function requestAccess(groupId: number, userId: number) {
   const time = new Date().toISOString();
   await app.ctx.db
     .insertInto('members')
-    .values({ source_type: 'Namespace', source_id: groupId, user_id: userId, access_level: 30, notification_level: 3, requested_at: time, created_at: time, updated_at: time })
+    .values({
+      source_type: 'Namespace',
+      source_id: groupId,
+      user_id: userId,
+      access_level: 30,
+      notification_level: 3,
+      requested_at: time,
+      created_at: time,
+      updated_at: time,
+    })
     .execute();
 }
 
-const hookFor = (event: string, match: (body: any) => boolean) => listener.waitFor((hook) => hook.body?.event_name === event && match(hook.body));
+const hookFor = (event: string, match: (body: any) => boolean) =>
+  listener.waitFor((hook) => hook.body?.event_name === event && match(hook.body));
 
 async function setSettings(values: Record<string, unknown>) {
   const response = await app.root.put('/application/settings', values);
@@ -77,7 +109,10 @@ describe('GET /groups', () => {
     await grantGroupRole(app, joined.id, member.user.id, 10);
     const response = await member.client.get('/groups');
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((g: any) => g.id), [joined.id]);
+    assert.deepEqual(
+      response.body.map((g: any) => g.id),
+      [joined.id],
+    );
     // A public group is readable, but not listed, for non-members.
     assert.ok(!response.body.some((g: any) => g.id === mine.id));
   });
@@ -97,8 +132,15 @@ describe('GET /groups', () => {
     const response = await app.root.get('/groups', { per_page: 100 });
     const ids = response.body.map((g: any) => g.id);
     assert.ok(ids.includes(first.id) && ids.includes(second.id));
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
-    const total = await app.ctx.db.selectFrom('namespaces').where('kind', '=', 'group').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => a - b),
+    );
+    const total = await app.ctx.db
+      .selectFrom('namespaces')
+      .where('kind', '=', 'group')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(response.headers.get('x-total'), String(total.n));
   });
 
@@ -126,7 +168,10 @@ describe('GET /groups', () => {
     const byPath = await createGroup(owner.client, { name: 'Others', path: 'the-zeppelin' });
     await createGroup(owner.client, { name: 'Unrelated', path: 'unrelated-one' });
     const response = await owner.client.get('/groups', { search: 'ZEPPELIN' });
-    assert.deepEqual(response.body.map((g: any) => g.id), [byName.id, byPath.id]);
+    assert.deepEqual(
+      response.body.map((g: any) => g.id),
+      [byName.id, byPath.id],
+    );
   });
 
   test('the list is paginated', async () => {
@@ -135,7 +180,10 @@ describe('GET /groups', () => {
     const second = await createGroup(owner.client);
     await createGroup(owner.client);
     const response = await owner.client.get('/groups', { page: 2, per_page: 1 });
-    assert.deepEqual(response.body.map((g: any) => g.id), [second.id]);
+    assert.deepEqual(
+      response.body.map((g: any) => g.id),
+      [second.id],
+    );
     assert.equal(response.headers.get('x-total'), '3');
     assert.equal(response.headers.get('x-total-pages'), '3');
     assert.equal(response.headers.get('x-page'), '2');
@@ -158,17 +206,20 @@ describe('POST /groups', () => {
     });
     assert.equal(response.status, 201);
     assert.deepEqual(Object.keys(response.body).sort(), GROUP_KEYS);
-    assert.deepEqual({ ...response.body, id: 0 }, {
-      id: 0,
-      name: 'Dev Team',
-      path: 'dev-team',
-      description: 'We build',
-      visibility_level: 10,
-      lfs_enabled: false,
-      avatar_url: null,
-      web_url: `${app.ctx.config.externalUrl}/groups/dev-team`,
-      request_access_enabled: false,
-    });
+    assert.deepEqual(
+      { ...response.body, id: 0 },
+      {
+        id: 0,
+        name: 'Dev Team',
+        path: 'dev-team',
+        description: 'We build',
+        visibility_level: 10,
+        lfs_enabled: false,
+        avatar_url: null,
+        web_url: `${app.ctx.config.externalUrl}/groups/dev-team`,
+        request_access_enabled: false,
+      },
+    );
     const member = await app.ctx.db
       .selectFrom('members')
       .select(['access_level', 'requested_at'])
@@ -220,13 +271,13 @@ describe('POST /groups', () => {
     }
   });
 
-  test('a name with other characters is refused with GitLab\'s message', async () => {
+  test("a name with other characters is refused with GitLab's message", async () => {
     const { client } = await app.createUser();
     const response = await client.post('/groups', { name: 'Bad/Name!', path: 'bad-name' });
     assert.deepEqual([response.status, response.body], [400, failedToSave(`{:name=>["${NAME_MESSAGE}"]}`)]);
   });
 
-  test('an invalid or reserved path is refused with GitLab\'s messages', async () => {
+  test("an invalid or reserved path is refused with GitLab's messages", async () => {
     const { client } = await app.createUser();
     const invalid = await client.post('/groups', { name: 'Invalid Path', path: '-bad path' });
     assert.deepEqual([invalid.status, invalid.body], [400, failedToSave(`{:path=>["${PATH_MESSAGE}"]}`)]);
@@ -238,18 +289,27 @@ describe('POST /groups', () => {
     const { client, user } = await app.createUser();
     const existing = await createGroup(client);
     const sameGroupPath = await client.post('/groups', { name: 'Another', path: existing.path.toUpperCase() });
-    assert.deepEqual([sameGroupPath.status, sameGroupPath.body], [400, { message: 'Failed to save group {:path=>["has already been taken"]}' }]);
+    assert.deepEqual(
+      [sameGroupPath.status, sameGroupPath.body],
+      [400, { message: 'Failed to save group {:path=>["has already been taken"]}' }],
+    );
     const userPath = await client.post('/groups', { name: 'Another', path: user.username });
     assert.deepEqual([userPath.status, userPath.body], [400, { message: 'Failed to save group {:path=>["has already been taken"]}' }]);
   });
 
-  test('several invalid fields are listed in one errors hash, in GitLab\'s order', async () => {
+  test("several invalid fields are listed in one errors hash, in GitLab's order", async () => {
     const { client } = await app.createUser();
     const existing = await createGroup(client);
     const response = await client.post('/groups', { name: existing.name, path: existing.path, description: 'd'.repeat(256) });
-    assert.deepEqual([response.status, response.body], [400, failedToSave(
-      '{:name=>["has already been taken"], :description=>["is too long (maximum is 255 characters)"], :path=>["has already been taken"]}',
-    )]);
+    assert.deepEqual(
+      [response.status, response.body],
+      [
+        400,
+        failedToSave(
+          '{:name=>["has already been taken"], :description=>["is too long (maximum is 255 characters)"], :path=>["has already been taken"]}',
+        ),
+      ],
+    );
   });
 
   test('a name taken by another namespace answers 400', async () => {
@@ -270,7 +330,10 @@ describe('POST /groups', () => {
     await setSettings({ restricted_visibility_levels: [20] });
     try {
       const refused = await client.post('/groups', { name: 'Too Public', path: 'too-public', visibility_level: 20 });
-      assert.deepEqual([refused.status, refused.body], [400, failedToSave('{:visibility_level=>["public has been restricted by your GitLab administrator"]}')]);
+      assert.deepEqual(
+        [refused.status, refused.body],
+        [400, failedToSave('{:visibility_level=>["public has been restricted by your GitLab administrator"]}')],
+      );
       const admin = await app.root.post('/groups', { name: 'Admin Public', path: 'admin-public', visibility_level: 20 });
       assert.equal(admin.status, 201);
     } finally {
@@ -282,31 +345,37 @@ describe('POST /groups', () => {
     const { client, user } = await app.createUser();
     const group = await createGroup(client);
     const created = await hookFor('group_create', (body) => body.group_id === group.id);
-    assert.deepEqual({ ...created.body, created_at: 'T', updated_at: 'T' }, {
-      event_name: 'group_create',
-      created_at: 'T',
-      updated_at: 'T',
-      name: group.name,
-      path: group.path,
-      group_id: group.id,
-      owner_name: null,
-      owner_email: null,
-    });
+    assert.deepEqual(
+      { ...created.body, created_at: 'T', updated_at: 'T' },
+      {
+        event_name: 'group_create',
+        created_at: 'T',
+        updated_at: 'T',
+        name: group.name,
+        path: group.path,
+        group_id: group.id,
+        owner_name: null,
+        owner_email: null,
+      },
+    );
     assert.match(created.body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const added = await hookFor('user_add_to_group', (body) => body.group_id === group.id);
-    assert.deepEqual({ ...added.body, created_at: 'T', updated_at: 'T' }, {
-      event_name: 'user_add_to_group',
-      created_at: 'T',
-      updated_at: 'T',
-      group_name: group.name,
-      group_path: group.path,
-      group_id: group.id,
-      user_username: user.username,
-      user_name: user.name,
-      user_email: user.email,
-      user_id: user.id,
-      group_access: 'Owner',
-    });
+    assert.deepEqual(
+      { ...added.body, created_at: 'T', updated_at: 'T' },
+      {
+        event_name: 'user_add_to_group',
+        created_at: 'T',
+        updated_at: 'T',
+        group_name: group.name,
+        group_path: group.path,
+        group_id: group.id,
+        user_username: user.username,
+        user_name: user.name,
+        user_email: user.email,
+        user_id: user.id,
+        group_access: 'Owner',
+      },
+    );
   });
 });
 
@@ -324,8 +393,14 @@ describe('GET /groups/:id', () => {
     assert.deepEqual(Object.keys(response.body).sort(), [...GROUP_KEYS, 'projects', 'shared_projects'].sort());
     assert.equal(response.body.name, group.name);
     assert.equal(response.body.web_url, `${app.ctx.config.externalUrl}/groups/${group.path}`);
-    assert.deepEqual(response.body.projects.map((p: any) => p.id), [open.id, closed.id]);
-    assert.deepEqual(response.body.shared_projects.map((p: any) => p.id), [elsewhere.id]);
+    assert.deepEqual(
+      response.body.projects.map((p: any) => p.id),
+      [open.id, closed.id],
+    );
+    assert.deepEqual(
+      response.body.shared_projects.map((p: any) => p.id),
+      [elsewhere.id],
+    );
     const project = response.body.projects[0];
     assert.equal(project.path_with_namespace, `${group.path}/${open.path}`);
     assert.equal(project.namespace.id, group.id);
@@ -386,7 +461,10 @@ describe('GET /groups/:id', () => {
     const elsewhere = await createProject(owner.client);
     await owner.client.post(`/projects/${elsewhere.id}/share`, { group_id: group.id, group_access: 30 });
     const response = await stranger.client.get(`/groups/${group.id}`);
-    assert.deepEqual(response.body.projects.map((p: any) => p.id), [open.id]);
+    assert.deepEqual(
+      response.body.projects.map((p: any) => p.id),
+      [open.id],
+    );
     assert.deepEqual(response.body.shared_projects, []);
   });
 
@@ -399,7 +477,10 @@ describe('GET /groups/:id', () => {
     await grantProjectRole(app, seen.id, guest.user.id, 10);
     const response = await guest.client.get(`/groups/${group.id}`);
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.projects.map((p: any) => p.id), [seen.id]);
+    assert.deepEqual(
+      response.body.projects.map((p: any) => p.id),
+      [seen.id],
+    );
   });
 
   test('group members see every project of the group', async () => {
@@ -409,7 +490,10 @@ describe('GET /groups/:id', () => {
     const a = await createProject(owner.client, { namespace_id: group.id });
     const b = await createProject(owner.client, { namespace_id: group.id });
     await grantGroupRole(app, group.id, guest.user.id, 10);
-    assert.deepEqual((await guest.client.get(`/groups/${group.id}`)).body.projects.map((p: any) => p.id), [a.id, b.id]);
+    assert.deepEqual(
+      (await guest.client.get(`/groups/${group.id}`)).body.projects.map((p: any) => p.id),
+      [a.id, b.id],
+    );
   });
 });
 
@@ -429,10 +513,20 @@ describe('PUT /groups/:id', () => {
     });
     assert.equal(response.status, 200);
     assert.deepEqual(
-      [response.body.name, response.body.path, response.body.description, response.body.visibility_level, response.body.lfs_enabled, response.body.request_access_enabled],
+      [
+        response.body.name,
+        response.body.path,
+        response.body.description,
+        response.body.visibility_level,
+        response.body.lfs_enabled,
+        response.body.request_access_enabled,
+      ],
       [`Renamed ${group.id}`, path, 'new words', 20, false, false],
     );
-    assert.deepEqual(response.body.projects.map((p: any) => p.path_with_namespace), [`${path}/${project.path}`]);
+    assert.deepEqual(
+      response.body.projects.map((p: any) => p.path_with_namespace),
+      [`${path}/${project.path}`],
+    );
     assert.deepEqual(response.body.shared_projects, []);
     assert.equal((await owner.client.get(`/groups/${path}`)).body.id, group.id);
   });
@@ -478,7 +572,10 @@ describe('PUT /groups/:id', () => {
     const group = await createGroup(owner.client, { visibility_level: 20 });
     await createProject(owner.client, { namespace_id: group.id, visibility_level: 10 });
     const response = await owner.client.put(`/groups/${group.id}`, { visibility_level: 0 });
-    assert.deepEqual([response.status, response.body], [400, { message: { visibility_level: ['private is not allowed since there are projects with higher visibility.'] } }]);
+    assert.deepEqual(
+      [response.status, response.body],
+      [400, { message: { visibility_level: ['private is not allowed since there are projects with higher visibility.'] } }],
+    );
     assert.equal((await owner.client.put(`/groups/${group.id}`, { visibility_level: 10 })).status, 200);
   });
 
@@ -488,7 +585,10 @@ describe('PUT /groups/:id', () => {
     await setSettings({ restricted_visibility_levels: [10] });
     try {
       const refused = await owner.client.put(`/groups/${group.id}`, { visibility_level: 10 });
-      assert.deepEqual([refused.status, refused.body], [400, { message: { visibility_level: ['internal has been restricted by your GitLab administrator'] } }]);
+      assert.deepEqual(
+        [refused.status, refused.body],
+        [400, { message: { visibility_level: ['internal has been restricted by your GitLab administrator'] } }],
+      );
       // Keeping the current level is no change.
       assert.equal((await owner.client.put(`/groups/${group.id}`, { visibility_level: 0 })).status, 200);
       assert.equal((await app.root.put(`/groups/${group.id}`, { visibility_level: 10 })).status, 200);
@@ -502,7 +602,10 @@ describe('PUT /groups/:id', () => {
     const group = await createGroup(owner.client);
     const other = await createGroup(owner.client);
     const taken = await owner.client.put(`/groups/${group.id}`, { name: other.name, path: other.path.toUpperCase() });
-    assert.deepEqual([taken.status, taken.body], [400, { message: { name: ['has already been taken'], path: ['has already been taken'] } }]);
+    assert.deepEqual(
+      [taken.status, taken.body],
+      [400, { message: { name: ['has already been taken'], path: ['has already been taken'] } }],
+    );
     const invalid = await owner.client.put(`/groups/${group.id}`, { name: 'no*stars', path: 'ends-with.' });
     assert.deepEqual(invalid.body, { message: { name: [NAME_MESSAGE], path: [PATH_MESSAGE] } });
     const self = await owner.client.put(`/groups/${group.id}`, { name: group.name, path: group.path });
@@ -522,11 +625,19 @@ describe('DELETE /groups/:id', () => {
     const response = await owner.client.delete(`/groups/${group.id}`);
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body).sort(), RECORD_KEYS);
-    assert.deepEqual([response.body.id, response.body.name, response.body.path, response.body.type], [group.id, group.name, group.path, 'Group']);
+    assert.deepEqual(
+      [response.body.id, response.body.name, response.body.path, response.body.type],
+      [group.id, group.name, group.path, 'Group'],
+    );
     assert.deepEqual((await app.root.get(`/groups/${group.id}`)).body, groupNotFound);
     assert.equal((await app.root.get(`/projects/${project.id}`)).status, 404);
     const db = app.ctx.db;
-    const members = await db.selectFrom('members').select('id').where('source_type', '=', 'Namespace').where('source_id', '=', group.id).execute();
+    const members = await db
+      .selectFrom('members')
+      .select('id')
+      .where('source_type', '=', 'Namespace')
+      .where('source_id', '=', group.id)
+      .execute();
     assert.deepEqual(members, []);
     // The project shared with the group stays, without the share.
     const kept = await owner.client.get(`/projects/${elsewhere.id}`);
@@ -544,9 +655,19 @@ describe('DELETE /groups/:id', () => {
     const removed = await hookFor('user_remove_from_group', (body) => body.group_id === group.id);
     assert.deepEqual([removed.body.user_id, removed.body.group_access], [owner.user.id, 'Owner']);
     const gone = await hookFor('group_destroy', (body) => body.group_id === group.id);
-    assert.deepEqual({ ...gone.body, created_at: 'T', updated_at: 'T' }, {
-      event_name: 'group_destroy', created_at: 'T', updated_at: 'T', name: group.name, path: group.path, group_id: group.id, owner_name: null, owner_email: null,
-    });
+    assert.deepEqual(
+      { ...gone.body, created_at: 'T', updated_at: 'T' },
+      {
+        event_name: 'group_destroy',
+        created_at: 'T',
+        updated_at: 'T',
+        name: group.name,
+        path: group.path,
+        group_id: group.id,
+        owner_name: null,
+        owner_email: null,
+      },
+    );
   });
 
   test('a member who is not an owner gets 403', async () => {
@@ -577,7 +698,7 @@ describe('DELETE /groups/:id', () => {
 });
 
 describe('GET /groups/:id/projects', () => {
-  test('the owner gets the group\'s projects and the projects shared with it', async () => {
+  test("the owner gets the group's projects and the projects shared with it", async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
     const a = await createProject(owner.client, { namespace_id: group.id });
@@ -587,7 +708,10 @@ describe('GET /groups/:id/projects', () => {
     const response = await owner.client.get(`/groups/${group.id}/projects`);
     assert.equal(response.status, 200);
     // Newest first by default.
-    assert.deepEqual(response.body.map((p: any) => p.id), [shared.id, b.id, a.id]);
+    assert.deepEqual(
+      response.body.map((p: any) => p.id),
+      [shared.id, b.id, a.id],
+    );
     assert.equal(response.body[1].namespace.id, group.id);
     assert.equal(response.headers.get('x-total'), '3');
   });
@@ -599,7 +723,10 @@ describe('GET /groups/:id/projects', () => {
     const seen = await createProject(owner.client, { namespace_id: group.id });
     await createProject(owner.client, { namespace_id: group.id });
     await grantProjectRole(app, seen.id, guest.user.id, 10);
-    assert.deepEqual((await guest.client.get(`/groups/${group.id}/projects`)).body.map((p: any) => p.id), [seen.id]);
+    assert.deepEqual(
+      (await guest.client.get(`/groups/${group.id}/projects`)).body.map((p: any) => p.id),
+      [seen.id],
+    );
   });
 
   test('non-members see the public and internal projects; members and administrators see all', async () => {
@@ -611,7 +738,8 @@ describe('GET /groups/:id/projects', () => {
     const internal = await createProject(owner.client, { namespace_id: group.id, visibility_level: 10 });
     const closed = await createProject(owner.client, { namespace_id: group.id });
     await grantGroupRole(app, group.id, member.user.id, 10);
-    const ids = async (client: ApiClient) => (await client.get(`/groups/${group.id}/projects`, { sort: 'asc', order_by: 'id' })).body.map((p: any) => p.id);
+    const ids = async (client: ApiClient) =>
+      (await client.get(`/groups/${group.id}/projects`, { sort: 'asc', order_by: 'id' })).body.map((p: any) => p.id);
     assert.deepEqual(await ids(stranger.client), [open.id, internal.id]);
     assert.deepEqual(await ids(member.client), [open.id, internal.id, closed.id]);
     assert.deepEqual(await ids(app.root), [open.id, internal.id, closed.id]);
@@ -624,7 +752,8 @@ describe('GET /groups/:id/projects', () => {
     const beta = await createProject(owner.client, { namespace_id: group.id, name: 'beta thing' });
     const gamma = await createProject(owner.client, { namespace_id: group.id, name: 'gamma' });
     await owner.client.post(`/projects/${gamma.id}/archive`);
-    const ids = async (query: Record<string, unknown>) => (await owner.client.get(`/groups/${group.id}/projects`, query)).body.map((p: any) => p.id);
+    const ids = async (query: Record<string, unknown>) =>
+      (await owner.client.get(`/groups/${group.id}/projects`, query)).body.map((p: any) => p.id);
     assert.deepEqual(await ids({ archived: true }), [gamma.id]);
     assert.deepEqual(await ids({ archived: false, order_by: 'id', sort: 'asc' }), [alpha.id, beta.id]);
     assert.deepEqual(await ids({ visibility: 'public' }), [alpha.id]);
@@ -637,7 +766,8 @@ describe('GET /groups/:id/projects', () => {
     const group = await createGroup(owner.client);
     const first = await createProject(owner.client, { namespace_id: group.id, builds_enabled: false });
     const second = await createProject(owner.client, { namespace_id: group.id });
-    const ids = async (query: Record<string, unknown>) => (await owner.client.get(`/groups/${group.id}/projects`, query)).body.map((p: any) => p.id);
+    const ids = async (query: Record<string, unknown>) =>
+      (await owner.client.get(`/groups/${group.id}/projects`, query)).body.map((p: any) => p.id);
     assert.deepEqual(await ids({ order_by: 'id', sort: 'desc' }), [second.id, first.id]);
     assert.deepEqual(await ids({ order_by: 'id', sort: 'asc' }), [first.id, second.id]);
     assert.deepEqual(await ids({ order_by: 'id', sort: 'asc', ci_enabled_first: true }), [second.id, first.id]);
@@ -649,8 +779,14 @@ describe('GET /groups/:id/projects', () => {
     await createProject(owner.client, { namespace_id: group.id });
     const second = await createProject(owner.client, { namespace_id: group.id });
     const response = await owner.client.get(`/groups/${group.path}/projects`, { per_page: 1 });
-    assert.deepEqual(response.body.map((p: any) => p.id), [second.id]);
-    assert.deepEqual([response.headers.get('x-total'), response.headers.get('x-total-pages'), response.headers.get('x-next-page')], ['2', '2', '2']);
+    assert.deepEqual(
+      response.body.map((p: any) => p.id),
+      [second.id],
+    );
+    assert.deepEqual(
+      [response.headers.get('x-total'), response.headers.get('x-total-pages'), response.headers.get('x-next-page')],
+      ['2', '2', '2'],
+    );
   });
 
   test('an unknown group or a private group of others answers 404', async () => {
@@ -710,6 +846,8 @@ describe('POST /groups/:id/projects/:project_id', () => {
     const project = await createProject(owner.client, { name: 'same', path: 'same' });
     const response = await app.root.post(`/groups/${group.id}/projects/${project.id}`);
     assert.equal(response.status, 400);
-    assert.deepEqual(response.body, { message: 'Failed to transfer project {:name=>["has already been taken"], :path=>["has already been taken"]}' });
+    assert.deepEqual(response.body, {
+      message: 'Failed to transfer project {:name=>["has already been taken"], :path=>["has already been taken"]}',
+    });
   });
 });

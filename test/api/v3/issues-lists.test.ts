@@ -91,7 +91,11 @@ describe('GET /groups/:id/issues', () => {
     assert.deepEqual(titles(await client.get(`/groups/${groupId}/issues`, { labels: 'group_lbl,other' })), ['g-open']);
     assert.deepEqual(titles(await client.get(`/groups/${groupId}/issues`, { labels: 'group_lbl,foo' })), []);
     assert.deepEqual(titles(await client.get(`/groups/${groupId}/issues`, { state: 'closed' })), ['g-closed']);
-    assert.deepEqual(titles(await client.get(`/groups/${groupId}/issues`, { state: 'all', sort: 'asc' })), ['g-open', 'g-secret', 'g-closed']);
+    assert.deepEqual(titles(await client.get(`/groups/${groupId}/issues`, { state: 'all', sort: 'asc' })), [
+      'g-open',
+      'g-secret',
+      'g-closed',
+    ]);
     assert.equal((await client.get('/groups/999999/issues')).status, 404);
   });
 });

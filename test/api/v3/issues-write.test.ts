@@ -78,7 +78,12 @@ describe('POST /projects/:id/issues', () => {
     assert.equal(asGuest.status, 201);
     assert.equal(asGuest.body.assignee, null);
     assert.deepEqual(asGuest.body.labels, []);
-    const asReporter = await create(world.reporter.client, world.id, { title: 'r', assignee_id: world.owner.user.id, labels: 'reporterlabel', milestone_id: 999999 });
+    const asReporter = await create(world.reporter.client, world.id, {
+      title: 'r',
+      assignee_id: world.owner.user.id,
+      labels: 'reporterlabel',
+      milestone_id: 999999,
+    });
     assert.equal(asReporter.body.assignee.id, world.owner.user.id);
     assert.deepEqual(asReporter.body.labels, ['reporterlabel']);
     assert.equal(asReporter.body.milestone, null);
@@ -86,9 +91,17 @@ describe('POST /projects/:id/issues', () => {
 
   test('ten creations at once get the iids after the last, each once', async () => {
     const fresh = await createProjectWorld(app, { people, roles: [] });
-    const created = await Promise.all(Array.from({ length: 10 }, (_, n) => create(fresh.owner.client, fresh.id, { title: `parallel ${n}`, labels: 'racing' })));
-    assert.deepEqual(created.map((response) => response.status), Array(10).fill(201));
-    assert.deepEqual(created.map((response) => response.body.iid).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const created = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => create(fresh.owner.client, fresh.id, { title: `parallel ${n}`, labels: 'racing' })),
+    );
+    assert.deepEqual(
+      created.map((response) => response.status),
+      Array(10).fill(201),
+    );
+    assert.deepEqual(
+      created.map((response) => response.body.iid).sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
     assert.ok(created.every((response) => response.body.labels[0] === 'racing'));
     const project = await fresh.owner.client.get(`/projects/${fresh.id}`);
     assert.equal(project.body.open_issues_count, 10);
@@ -120,8 +133,10 @@ describe('PUT and DELETE /projects/:id/issues/:issue_id', () => {
   test('update rights: reporters and up, the author and the assignee', async () => {
     const issue = (await create(world.guest.client, world.id, { title: 'By a guest' })).body;
     const path = `/projects/${world.id}/issues/${issue.id}`;
-    await assertAccess(world.clients, (client) => client.put(path, { title: 'edit' }), (caller) =>
-      caller === 'guest' ? 200 : expectedStatus('private', caller, { minimum: 'reporter' }),
+    await assertAccess(
+      world.clients,
+      (client) => client.put(path, { title: 'edit' }),
+      (caller) => (caller === 'guest' ? 200 : expectedStatus('private', caller, { minimum: 'reporter' })),
     );
   });
 
@@ -143,18 +158,34 @@ describe('access per role', () => {
     test(`read and create on a ${visibility} project`, async () => {
       const project = await createProjectWorld(app, { people, visibility: visibility === 'public' ? 20 : 0 });
       const issue = (await create(project.owner.client, project.id, { title: 'seen' })).body;
-      await assertAccess(project.clients, (client) => client.get(`/projects/${project.id}/issues`), (caller) => expectedStatus(visibility, caller));
-      await assertAccess(project.clients, (client) => client.get(`/projects/${project.id}/issues/${issue.id}`), (caller) => expectedStatus(visibility, caller));
-      await assertAccess(project.clients, (client) => create(client, project.id, { title: 'new' }), (caller) => expectedStatus(visibility, caller, { success: 201 }));
-      await assertAccess(project.clients, (client) => client.delete(`/projects/${project.id}/issues/${issue.id}`), (caller) =>
-        caller === 'admin' ? 403 : expectedStatus(visibility, caller, { minimum: 'owner' }),
+      await assertAccess(
+        project.clients,
+        (client) => client.get(`/projects/${project.id}/issues`),
+        (caller) => expectedStatus(visibility, caller),
+      );
+      await assertAccess(
+        project.clients,
+        (client) => client.get(`/projects/${project.id}/issues/${issue.id}`),
+        (caller) => expectedStatus(visibility, caller),
+      );
+      await assertAccess(
+        project.clients,
+        (client) => create(client, project.id, { title: 'new' }),
+        (caller) => expectedStatus(visibility, caller, { success: 201 }),
+      );
+      await assertAccess(
+        project.clients,
+        (client) => client.delete(`/projects/${project.id}/issues/${issue.id}`),
+        (caller) => (caller === 'admin' ? 403 : expectedStatus(visibility, caller, { minimum: 'owner' })),
       );
     });
   }
 
   test('confidential issues: reporters and up, the author, the assignee and administrators', async () => {
     const project = await createProjectWorld(app, { people, visibility: 20 });
-    const issue = (await create(project.owner.client, project.id, { title: 'secret', confidential: true, assignee_id: project.guest.user.id })).body;
+    const issue = (
+      await create(project.owner.client, project.id, { title: 'secret', confidential: true, assignee_id: project.guest.user.id })
+    ).body;
     const byGuest = (await create(project.developer.client, project.id, { title: 'secret 2', confidential: true })).body;
     const single = (client: ApiClient) => client.get(`/projects/${project.id}/issues/${issue.id}`);
     await assertAccess(project.clients, single, (caller) => (caller === 'anonymous' ? 401 : caller === 'non-member' ? 404 : 200));
@@ -175,7 +206,9 @@ describe('move', () => {
     await target.owner.client.post(`/projects/${target.id}/labels`, { name: 'shared', color: '#FF0000' });
     const issue = (await create(source.owner.client, source.id, { title: 'Moving', labels: 'shared,only-here' })).body;
     const path = `/projects/${source.id}/issues/${issue.id}/move`;
-    assert.deepEqual((await source.owner.client.post(path, { to_project_id: source.id })).body, { message: 'Cannot move issue to project it originates from!' });
+    assert.deepEqual((await source.owner.client.post(path, { to_project_id: source.id })).body, {
+      message: 'Cannot move issue to project it originates from!',
+    });
     assert.deepEqual((await source.stranger.client.post(path, { to_project_id: target.id })).status, 404);
     const stranger = await createProjectWorld(app, { roles: [] });
     assert.deepEqual((await source.owner.client.post(path, { to_project_id: stranger.id })).status, 404);
@@ -189,7 +222,9 @@ describe('move', () => {
     assert.equal(moved.body.author.id, source.owner.user.id);
     const original = await source.owner.client.get(`/projects/${source.id}/issues/${issue.id}`);
     assert.equal(original.body.state, 'closed');
-    assert.deepEqual((await source.owner.client.post(path, { to_project_id: target.id })).body, { message: 'Cannot move issue due to insufficient permissions!' });
+    assert.deepEqual((await source.owner.client.post(path, { to_project_id: target.id })).body, {
+      message: 'Cannot move issue due to insufficient permissions!',
+    });
   });
 
   test('needs reporter rights on both projects', async () => {
@@ -223,8 +258,13 @@ describe('events and hooks', () => {
       assert.equal(opened.body.object_attributes.iid, issue.iid);
       assert.match(opened.body.object_attributes.url, /\/issues\/1$/);
       assert.equal(opened.body.repository.name, project.project.name);
-      const events = (await project.owner.client.get(`/projects/${project.id}/events`)).body.filter((event: any) => event.target_type === 'Issue');
-      assert.deepEqual(events.map((event: any) => event.action_name), ['opened', 'closed', 'opened']);
+      const events = (await project.owner.client.get(`/projects/${project.id}/events`)).body.filter(
+        (event: any) => event.target_type === 'Issue',
+      );
+      assert.deepEqual(
+        events.map((event: any) => event.action_name),
+        ['opened', 'closed', 'opened'],
+      );
       assert.equal(events[0].target_title, 'Hooked');
       assert.equal(events[0].target_id, issue.id);
     } finally {
@@ -240,7 +280,12 @@ describe('project deletion', () => {
     assert.equal((await project.owner.client.delete(`/projects/${project.id}`)).status, 200);
     const db = app.ctx.db;
     assert.equal((await db.selectFrom('issues').select('id').where('project_id', '=', project.id).execute()).length, 0);
-    const links = await db.selectFrom('label_links').select('id').where('target_type', '=', 'Issue').where('target_id', 'not in', db.selectFrom('issues').select('id')).execute();
+    const links = await db
+      .selectFrom('label_links')
+      .select('id')
+      .where('target_type', '=', 'Issue')
+      .where('target_id', 'not in', db.selectFrom('issues').select('id'))
+      .execute();
     assert.equal(links.length, 0);
   });
 });

@@ -46,7 +46,9 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const seconds = (iso: string) => iso.replace(/\.\d{3}Z$/, 'Z');
 
 /** Fingerprints are unique across the server: every test takes keys nobody has used yet. */
-const unusedKeys = Object.entries(publicKeys).filter(([name]) => name.startsWith('ed25519-')).map(([, fixture]) => fixture);
+const unusedKeys = Object.entries(publicKeys)
+  .filter(([name]) => name.startsWith('ed25519-'))
+  .map(([, fixture]) => fixture);
 function freshKey() {
   const fixture = unusedKeys.shift();
   if (!fixture) throw new Error('out of key fixtures: add more to test/fixtures/ssh-keys.ts');
@@ -60,7 +62,6 @@ async function addKey(client: ApiClient, title = 'key') {
   assert.equal(response.status, 201, JSON.stringify(response.body));
   return { key: response.body, fixture };
 }
-
 
 describe('GET /user/keys', () => {
   test('lists the SSH keys of the caller only', async () => {
@@ -114,7 +115,12 @@ describe('GET /user/keys/:id', () => {
 describe('POST /user/keys', () => {
   test('adds RSA, ECDSA and Ed25519 keys: 201 with the key', async () => {
     const { client } = await app.createUser();
-    const fixtures = [['rsa', publicKeys['rsa-1']], ['ecdsa p-256', publicKeys['ecdsa-1']], ['ecdsa p-384', publicKeys['ecdsa-2']], ['ed25519', freshKey()]] as const;
+    const fixtures = [
+      ['rsa', publicKeys['rsa-1']],
+      ['ecdsa p-256', publicKeys['ecdsa-1']],
+      ['ecdsa p-384', publicKeys['ecdsa-2']],
+      ['ed25519', freshKey()],
+    ] as const;
     for (const [title, fixture] of fixtures) {
       const response = await client.post('/user/keys', { title, key: fixture.key });
       assert.equal(response.status, 201, title);
@@ -124,7 +130,10 @@ describe('POST /user/keys', () => {
       assert.match(response.body.created_at, TIMESTAMP);
     }
     const list = await client.get('/user/keys');
-    assert.deepEqual(list.body.map((key: any) => key.title), fixtures.map(([title]) => title));
+    assert.deepEqual(
+      list.body.map((key: any) => key.title),
+      fixtures.map(([title]) => title),
+    );
   });
 
   test('stores the MD5 fingerprint as ssh-keygen shows it', async () => {
@@ -176,7 +185,10 @@ describe('POST /user/keys', () => {
   test('a key already stored, by anyone and with any comment, answers 400: fingerprint has already been taken', async () => {
     const { fixture } = await addKey(bob.client);
     const [type, material] = fixture.key.split(' ');
-    for (const [client, key] of [[bob.client, fixture.key], [alice.client, `${type} ${material} another-comment`]] as const) {
+    for (const [client, key] of [
+      [bob.client, fixture.key],
+      [alice.client, `${type} ${material} another-comment`],
+    ] as const) {
       const response = await client.post('/user/keys', { title: 'again', key });
       assert.equal(response.status, 400);
       assert.deepEqual(response.body, { message: { fingerprint: ['has already been taken'] } });
@@ -382,7 +394,8 @@ describe('GET /keys/:id', () => {
 });
 
 describe('system events', () => {
-  const eventFor = async (name: string, id: number) => (await systemHook.waitFor(({ body }) => body.event_name === name && body.id === id)).body;
+  const eventFor = async (name: string, id: number) =>
+    (await systemHook.waitFor(({ body }) => body.event_name === name && body.id === id)).body;
 
   test('adding a key sends key_create with the key, its id, its user and its times', { timeout: 30_000 }, async () => {
     const { key, fixture } = await addKey(alice.client);
@@ -422,6 +435,9 @@ describe('system events', () => {
     // A delivery job stays in its table until the hook has received the event: look in both, in that order.
     const queued = await app.ctx.db.selectFrom('jobs').select('id').where('payload', 'like', '%AAAAnot-a-key%').execute();
     assert.deepEqual(queued, []);
-    assert.equal(systemHook.received.some(({ body }) => body.key === refused), false);
+    assert.equal(
+      systemHook.received.some(({ body }) => body.key === refused),
+      false,
+    );
   });
 });

@@ -44,7 +44,11 @@ const labelRow = (projectId: number, title: string) =>
   app.ctx.db.selectFrom('labels').selectAll().where('project_id', '=', projectId).where('title', '=', title).executeTakeFirst();
 
 /** The 401/404/403 table of a route on both projects, and GitLab's body for each refusal. */
-async function assertLabelAccess(call: (client: ApiClient, project: { id: number }) => Promise<{ status: number; body?: unknown }>, minimum: 'non-member' | 'reporter', success = 200) {
+async function assertLabelAccess(
+  call: (client: ApiClient, project: { id: number }) => Promise<{ status: number; body?: unknown }>,
+  minimum: 'non-member' | 'reporter',
+  success = 200,
+) {
   for (const visibility of ['private', 'public'] as Visibility[]) {
     const world = worlds[visibility as 'private' | 'public'];
     const refusals: { status: number; body?: unknown }[] = [];
@@ -75,13 +79,16 @@ async function insertIssue(projectId: number, state: string, labelTitles: string
     .executeTakeFirstOrThrow();
   for (const title of labelTitles) {
     const label = await labelRow(projectId, title);
-    await db.insertInto('label_links').values({ label_id: label!.id, target_type: 'Issue', target_id: issue.id, created_at: time, updated_at: time }).execute();
+    await db
+      .insertInto('label_links')
+      .values({ label_id: label!.id, target_type: 'Issue', target_id: issue.id, created_at: time, updated_at: time })
+      .execute();
   }
   return issue.id;
 }
 
 describe('GET /projects/:id/labels', () => {
-  test('every label by title, not paginated, with issue counts and the caller\'s subscription', async () => {
+  test("every label by title, not paginated, with issue counts and the caller's subscription", async () => {
     const project = await newProject('listed');
     for (const name of ['zeta', 'Alpha', 'beta']) await createLabel(project, { name });
     await createLabel(project, { name: 'delta', color: '#ABC', description: 'four' });
@@ -94,18 +101,52 @@ describe('GET /projects/:id/labels', () => {
     const time = new Date().toISOString();
     await app.ctx.db
       .insertInto('subscriptions')
-      .values({ user_id: people.owner.user.id, subscribable_type: 'Label', subscribable_id: beta!.id, subscribed: 1, created_at: time, updated_at: time })
+      .values({
+        user_id: people.owner.user.id,
+        subscribable_type: 'Label',
+        subscribable_id: beta!.id,
+        subscribed: 1,
+        created_at: time,
+        updated_at: time,
+      })
       .execute();
 
     const response = await people.owner.client.get(base(project), { per_page: 1 });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('x-total'), null);
     // Title order as the database compares (upper case first on both).
-    assert.deepEqual(response.body.map((label: any) => label.name), ['Alpha', 'beta', 'delta', 'zeta']);
-    assert.deepEqual(Object.keys(response.body[0]), ['name', 'color', 'description', 'open_issues_count', 'closed_issues_count', 'open_merge_requests_count', 'subscribed']);
+    assert.deepEqual(
+      response.body.map((label: any) => label.name),
+      ['Alpha', 'beta', 'delta', 'zeta'],
+    );
+    assert.deepEqual(Object.keys(response.body[0]), [
+      'name',
+      'color',
+      'description',
+      'open_issues_count',
+      'closed_issues_count',
+      'open_merge_requests_count',
+      'subscribed',
+    ]);
     const byName = Object.fromEntries(response.body.map((label: any) => [label.name, label]));
-    assert.deepEqual(byName.beta, { name: 'beta', color: '#FFAABB', description: null, open_issues_count: 3, closed_issues_count: 1, open_merge_requests_count: 0, subscribed: true });
-    assert.deepEqual(byName.delta, { name: 'delta', color: '#ABC', description: 'four', open_issues_count: 1, closed_issues_count: 0, open_merge_requests_count: 0, subscribed: false });
+    assert.deepEqual(byName.beta, {
+      name: 'beta',
+      color: '#FFAABB',
+      description: null,
+      open_issues_count: 3,
+      closed_issues_count: 1,
+      open_merge_requests_count: 0,
+      subscribed: true,
+    });
+    assert.deepEqual(byName.delta, {
+      name: 'delta',
+      color: '#ABC',
+      description: 'four',
+      open_issues_count: 1,
+      closed_issues_count: 0,
+      open_merge_requests_count: 0,
+      subscribed: false,
+    });
     assert.deepEqual([byName.zeta.open_issues_count, byName.zeta.closed_issues_count], [0, 1]);
     assert.deepEqual([byName.Alpha.open_issues_count, byName.Alpha.closed_issues_count], [0, 0]);
     // The subscription is the owner's only.
@@ -132,7 +173,15 @@ describe('POST /projects/:id/labels', () => {
     const project = await newProject('create');
     const response = await people.owner.client.post(base(project), { name: 'Foo', color: '#FFAABB', description: 'test' });
     assert.equal(response.status, 201);
-    assert.deepEqual(response.body, { name: 'Foo', color: '#FFAABB', description: 'test', open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0, subscribed: false });
+    assert.deepEqual(response.body, {
+      name: 'Foo',
+      color: '#FFAABB',
+      description: 'test',
+      open_issues_count: 0,
+      closed_issues_count: 0,
+      open_merge_requests_count: 0,
+      subscribed: false,
+    });
     const form = await people.owner.client.form('POST', base(project), { name: 'Foo & Bar', color: '#FFAABB' });
     assert.equal(form.status, 201);
     assert.equal(JSON.parse(form.text).description, null);
@@ -161,7 +210,10 @@ describe('POST /projects/:id/labels', () => {
     const long = await app.root.post(base(project), { name: 'x'.repeat(256), color: '#FFF' });
     assert.deepEqual([long.status, long.body], [400, { message: { title: ['is too long (maximum is 255 characters)'] } }]);
     assert.equal((await app.root.post(base(project), { name: 'x'.repeat(255), color: '#FFF' })).status, 201);
-    assert.deepEqual((await app.root.get(base(project))).body.map((label: any) => label.name), ['x'.repeat(255)]);
+    assert.deepEqual(
+      (await app.root.get(base(project))).body.map((label: any) => label.name),
+      ['x'.repeat(255)],
+    );
   });
 
   test('an existing title is 409 Label already exists', async () => {
@@ -195,7 +247,15 @@ describe('PUT /projects/:id/labels', () => {
     await createLabel(project, { name: 'old', color: '#FFAABB', description: 'first' });
     const all = await app.root.put(base(project), { name: 'old', new_name: 'new', color: '#FFFFFF', description: 'second' });
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body, { name: 'new', color: '#FFFFFF', description: 'second', open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0, subscribed: false });
+    assert.deepEqual(all.body, {
+      name: 'new',
+      color: '#FFFFFF',
+      description: 'second',
+      open_issues_count: 0,
+      closed_issues_count: 0,
+      open_merge_requests_count: 0,
+      subscribed: false,
+    });
     assert.equal(await labelRow(project.id, 'old'), undefined);
     const nameOnly = await app.root.put(base(project), { name: 'new', new_name: 'newer' });
     assert.deepEqual([nameOnly.body.name, nameOnly.body.color, nameOnly.body.description], ['newer', '#FFFFFF', 'second']);
@@ -205,7 +265,7 @@ describe('PUT /projects/:id/labels', () => {
     assert.deepEqual([descriptionOnly.status, descriptionOnly.body.description, descriptionOnly.body.color], [200, 'third', '#000']);
   });
 
-  test('keeps the label\'s issue links and counts through a rename', async () => {
+  test("keeps the label's issue links and counts through a rename", async () => {
     const project = await newProject('rename-links');
     await createLabel(project, { name: 'linked' });
     await insertIssue(project.id, 'opened', ['linked']);
@@ -213,7 +273,7 @@ describe('PUT /projects/:id/labels', () => {
     assert.equal(response.body.open_issues_count, 1);
   });
 
-  test('8.12\'s refusals: no name, unknown label, nothing to change, invalid values, a taken title', async () => {
+  test("8.12's refusals: no name, unknown label, nothing to change, invalid values, a taken title", async () => {
     const project = await newProject('update-errors');
     await createLabel(project, { name: 'one' });
     await createLabel(project, { name: 'two' });
@@ -225,7 +285,9 @@ describe('PUT /projects/:id/labels', () => {
     // A blank value is not given (`attributes_for_keys`).
     assert.equal((await app.root.put(base(project), { name: 'one', new_name: '', color: '' })).status, 400);
     assert.deepEqual((await app.root.put(base(project), { name: 'one', new_name: ',' })).body, { message: { title: ['is invalid'] } });
-    assert.deepEqual((await app.root.put(base(project), { name: 'one', color: '#FF' })).body, { message: { color: ['must be a valid color code'] } });
+    assert.deepEqual((await app.root.put(base(project), { name: 'one', color: '#FF' })).body, {
+      message: { color: ['must be a valid color code'] },
+    });
     const taken = await app.root.put(base(project), { name: 'one', new_name: 'two' });
     assert.deepEqual([taken.status, taken.body], [400, { message: { title: ['has already been taken'] } }]);
     assert.equal((await labelRow(project.id, 'one'))!.color, '#FFAABB');
@@ -255,21 +317,58 @@ describe('DELETE /projects/:id/labels', () => {
     const issueId = await insertIssue(project.id, 'opened', ['gone', 'stays']);
     const db = app.ctx.db;
     const time = new Date().toISOString();
-    await db.insertInto('subscriptions').values({ user_id: people.owner.user.id, subscribable_type: 'Label', subscribable_id: row!.id, subscribed: 1, created_at: time, updated_at: time }).execute();
+    await db
+      .insertInto('subscriptions')
+      .values({
+        user_id: people.owner.user.id,
+        subscribable_type: 'Label',
+        subscribable_id: row!.id,
+        subscribed: 1,
+        created_at: time,
+        updated_at: time,
+      })
+      .execute();
 
-    const response = await people.reporter.client.delete(base(worlds.private).replace(String(worlds.private.id), String(project.id)), { name: 'gone' });
+    const response = await people.reporter.client.delete(base(worlds.private).replace(String(worlds.private.id), String(project.id)), {
+      name: 'gone',
+    });
     // The reporter is no member of this project: it is hidden from them.
     assert.equal(response.status, 404);
     const removed = await app.root.delete(base(project), { name: 'gone' });
     assert.equal(removed.status, 200);
     assert.deepEqual(removed.body, {
-      id: row!.id, title: 'gone', color: '#ABCDEF', project_id: project.id, created_at: row!.created_at, updated_at: row!.updated_at,
-      template: false, description: 'bye', priority: null,
+      id: row!.id,
+      title: 'gone',
+      color: '#ABCDEF',
+      project_id: project.id,
+      created_at: row!.created_at,
+      updated_at: row!.updated_at,
+      template: false,
+      description: 'bye',
+      priority: null,
     });
     assert.equal(await labelRow(project.id, 'gone'), undefined);
-    const links = await db.selectFrom('label_links').select('label_id').where('target_type', '=', 'Issue').where('target_id', '=', issueId).execute();
-    assert.deepEqual(links.map((link) => link.label_id), [(await labelRow(project.id, 'stays'))!.id]);
-    assert.equal((await db.selectFrom('subscriptions').select('id').where('subscribable_type', '=', 'Label').where('subscribable_id', '=', row!.id).execute()).length, 0);
+    const links = await db
+      .selectFrom('label_links')
+      .select('label_id')
+      .where('target_type', '=', 'Issue')
+      .where('target_id', '=', issueId)
+      .execute();
+    assert.deepEqual(
+      links.map((link) => link.label_id),
+      [(await labelRow(project.id, 'stays'))!.id],
+    );
+    assert.equal(
+      (
+        await db
+          .selectFrom('subscriptions')
+          .select('id')
+          .where('subscribable_type', '=', 'Label')
+          .where('subscribable_id', '=', row!.id)
+          .execute()
+      ).length,
+      0,
+    );
   });
 
   test('unknown is 404 Label Not Found; no name is 400', async () => {
@@ -313,18 +412,38 @@ describe('labels and the project', () => {
     assert.equal((await people.owner.client.get(base(project))).status, 200);
   });
 
-  test('a project\'s deletion removes its labels, their links and their subscriptions', async () => {
+  test("a project's deletion removes its labels, their links and their subscriptions", async () => {
     const project = await newProject('deleted');
     await createLabel(project, { name: 'doomed' });
     const label = await labelRow(project.id, 'doomed');
     await insertIssue(project.id, 'opened', ['doomed']);
     const db = app.ctx.db;
     const time = new Date().toISOString();
-    await db.insertInto('subscriptions').values({ user_id: people.owner.user.id, subscribable_type: 'Label', subscribable_id: label!.id, subscribed: 1, created_at: time, updated_at: time }).execute();
+    await db
+      .insertInto('subscriptions')
+      .values({
+        user_id: people.owner.user.id,
+        subscribable_type: 'Label',
+        subscribable_id: label!.id,
+        subscribed: 1,
+        created_at: time,
+        updated_at: time,
+      })
+      .execute();
     assert.equal((await people.owner.client.delete(`/projects/${project.id}`)).status, 200);
     assert.equal(await labelRow(project.id, 'doomed'), undefined);
     assert.equal((await db.selectFrom('label_links').select('id').where('label_id', '=', label!.id).execute()).length, 0);
-    assert.equal((await db.selectFrom('subscriptions').select('id').where('subscribable_type', '=', 'Label').where('subscribable_id', '=', label!.id).execute()).length, 0);
+    assert.equal(
+      (
+        await db
+          .selectFrom('subscriptions')
+          .select('id')
+          .where('subscribable_type', '=', 'Label')
+          .where('subscribable_id', '=', label!.id)
+          .execute()
+      ).length,
+      0,
+    );
   });
 });
 
@@ -334,18 +453,30 @@ describe('findOrCreateLabels', () => {
     await createLabel(project, { name: 'known', color: '#000' });
     const db = app.ctx.db;
     const labels = await inTransaction(db, (trx) => findOrCreateLabels(trx, project.id, [' fresh ', 'known', 'fresh', '', 'label?bar']));
-    assert.deepEqual(labels.map((label) => [label.title, label.color]), [['fresh', '#428BCA'], ['known', '#000'], ['label?bar', '#428BCA']]);
-    assert.deepEqual((await app.root.get(base(project))).body.map((label: any) => label.name), ['fresh', 'known', 'label?bar']);
+    assert.deepEqual(
+      labels.map((label) => [label.title, label.color]),
+      [
+        ['fresh', '#428BCA'],
+        ['known', '#000'],
+        ['label?bar', '#428BCA'],
+      ],
+    );
+    assert.deepEqual(
+      (await app.root.get(base(project))).body.map((label: any) => label.name),
+      ['fresh', 'known', 'label?bar'],
+    );
   });
 
-  test('an invalid title makes nothing and answers 8.12\'s body per title', async () => {
+  test("an invalid title makes nothing and answers 8.12's body per title", async () => {
     const project = await newProject('find-or-create-invalid');
     const db = app.ctx.db;
     await assert.rejects(
       inTransaction(db, (trx) => findOrCreateLabels(trx, project.id, ['ok', 'y'.repeat(256)])),
       (error: any) => {
         assert.equal(error.status, 400);
-        assert.deepEqual(error.body, { message: { labels: { ['y'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] } } } });
+        assert.deepEqual(error.body, {
+          message: { labels: { ['y'.repeat(256)]: { title: ['is too long (maximum is 255 characters)'] } } },
+        });
         return true;
       },
     );
@@ -356,7 +487,10 @@ describe('findOrCreateLabels', () => {
     const project = await newProject('find-or-create-race');
     const db = app.ctx.db;
     const results = await Promise.all([1, 2].map(() => inTransaction(db, (trx) => findOrCreateLabels(trx, project.id, ['a', 'b']))));
-    assert.deepEqual(results[0].map((label) => label.id), results[1].map((label) => label.id));
+    assert.deepEqual(
+      results[0].map((label) => label.id),
+      results[1].map((label) => label.id),
+    );
     assert.equal((await app.root.get(base(project))).body.length, 2);
   });
 });

@@ -31,7 +31,10 @@ describe('POST /projects', () => {
 
 describe('PUT /projects/:id', () => {
   test('a description past the text limit is too long', async () => {
-    assert.deepEqual(answer(await app.root.put(`/projects/${projectId}`, { description: TEXT_PAST })), [400, tooLong('description', LIMITS.text)]);
+    assert.deepEqual(answer(await app.root.put(`/projects/${projectId}`, { description: TEXT_PAST })), [
+      400,
+      tooLong('description', LIMITS.text),
+    ]);
   });
 });
 
@@ -39,7 +42,13 @@ describe('POST /users', () => {
   test('profile fields count characters, not bytes: 255 of them, of any width', async () => {
     const { user } = await app.createUser({ skype: '€'.repeat(LIMITS.name) });
     assert.equal(user.skype, '€'.repeat(LIMITS.name));
-    const refused = await app.root.post('/users', { email: 'long@example.com', password: 'password123', name: 'Long', username: 'long', twitter: NAME_PAST });
+    const refused = await app.root.post('/users', {
+      email: 'long@example.com',
+      password: 'password123',
+      name: 'Long',
+      username: 'long',
+      twitter: NAME_PAST,
+    });
     assert.deepEqual(answer(refused), [400, tooLong('twitter', LIMITS.name)]);
   });
 });
@@ -47,14 +56,20 @@ describe('POST /users', () => {
 describe('POST /projects/:id/repository/files', () => {
   test('a commit message past the text limit is too long', async () => {
     const response = await app.root.post(`/projects/${projectId}/repository/files`, {
-      file_path: 'new.txt', branch_name: 'master', content: 'x', commit_message: TEXT_PAST,
+      file_path: 'new.txt',
+      branch_name: 'master',
+      content: 'x',
+      commit_message: TEXT_PAST,
     });
     assert.deepEqual(answer(response), [400, tooLong('commit_message', LIMITS.text)]);
   });
 
   test('a file path past PATH_MAX is too long', async () => {
     const response = await app.root.post(`/projects/${projectId}/repository/files`, {
-      file_path: 'p'.repeat(LIMITS.filePath + 1), branch_name: 'master', content: 'x', commit_message: 'add',
+      file_path: 'p'.repeat(LIMITS.filePath + 1),
+      branch_name: 'master',
+      content: 'x',
+      commit_message: 'add',
     });
     assert.deepEqual(answer(response), [400, tooLong('file_path', LIMITS.filePath)]);
   });
@@ -92,13 +107,20 @@ describe('POST /projects/:id/hooks and POST /hooks', () => {
 
 describe('PUT /application/settings', () => {
   test('a sign-in text past the text limit is too long', async () => {
-    assert.deepEqual(answer(await app.root.put('/application/settings', { sign_in_text: TEXT_PAST })), [400, tooLong('sign_in_text', LIMITS.text)]);
+    assert.deepEqual(answer(await app.root.put('/application/settings', { sign_in_text: TEXT_PAST })), [
+      400,
+      tooLong('sign_in_text', LIMITS.text),
+    ]);
   });
 });
 
 describe('POST /projects/:id/repository/tags', () => {
   test('a release description past the text limit is too long', async () => {
-    const response = await app.root.post(`/projects/${projectId}/repository/tags`, { tag_name: 'v1', ref: 'master', release_description: TEXT_PAST });
+    const response = await app.root.post(`/projects/${projectId}/repository/tags`, {
+      tag_name: 'v1',
+      ref: 'master',
+      release_description: TEXT_PAST,
+    });
     assert.deepEqual(answer(response), [400, tooLong('release_description', LIMITS.text)]);
   });
 });

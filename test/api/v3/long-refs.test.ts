@@ -106,9 +106,15 @@ describe('repository reads naming a ref longer than git can store', () => {
 describe('a ref name git could not be handed', () => {
   // JSON allows a lone surrogate (`"\ud800"`); it has no UTF-8 form, so git would get another name.
   test('a lone UTF-16 surrogate makes a branch or tag name invalid', async () => {
-    const branch = await app.root.raw('POST', `/api/v3${base}/branches`, { body: '{"branch_name":"a\\ud800b","ref":"master"}', headers: { 'content-type': 'application/json' } });
+    const branch = await app.root.raw('POST', `/api/v3${base}/branches`, {
+      body: '{"branch_name":"a\\ud800b","ref":"master"}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.deepEqual(answer(branch), [400, { message: 'Branch name is invalid' }]);
-    const tag = await app.root.raw('POST', `/api/v3${base}/tags`, { body: '{"tag_name":"a\\udc00b","ref":"master"}', headers: { 'content-type': 'application/json' } });
+    const tag = await app.root.raw('POST', `/api/v3${base}/tags`, {
+      body: '{"tag_name":"a\\udc00b","ref":"master"}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.deepEqual(answer(tag), [400, { message: 'Tag name invalid' }]);
   });
 });

@@ -22,15 +22,26 @@ describe('expired memberships', () => {
   for (const kind of SOURCE_KINDS) {
     test(`${kind}: the sweep removes members whose expires_at day has come, announced as removals, and keeps the others`, async () => {
       const source = await createSource(app, kind, cast.master, 0);
-      for (const [person, expiresAt] of [[cast.developer, '2016-08-05'], [cast.requester, today()], [cast.stranger, tomorrow()]] as const) {
-        const added = await cast.master.client.post(`${source.base}/members`, { user_id: person.user.id, access_level: 30, expires_at: expiresAt });
+      for (const [person, expiresAt] of [
+        [cast.developer, '2016-08-05'],
+        [cast.requester, today()],
+        [cast.stranger, tomorrow()],
+      ] as const) {
+        const added = await cast.master.client.post(`${source.base}/members`, {
+          user_id: person.user.id,
+          access_level: 30,
+          expires_at: expiresAt,
+        });
         assert.equal(added.status, 201);
       }
       assert.equal((await cast.developer.client.get(source.base)).status, 200);
 
       assert.equal(await app.services.members.removeExpired(), 2);
       const members = await cast.master.client.get(`${source.base}/members`);
-      assert.deepEqual(members.body.map((member: any) => member.id), [cast.master.user.id, cast.stranger.user.id]);
+      assert.deepEqual(
+        members.body.map((member: any) => member.id),
+        [cast.master.user.id, cast.stranger.user.id],
+      );
       assert.equal((await cast.developer.client.get(source.base)).status, 404);
       for (const person of [cast.developer, cast.requester]) await listener.waitFor(memberHookMatch(source, 'remove', person.user.id));
       // A second sweep finds nothing left to do.

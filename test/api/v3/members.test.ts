@@ -2,7 +2,20 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestApp } from '../../support/app';
 import type { HookListener } from '../../support/hook-listener';
-import { MEMBER_FIELDS, SOURCE_KINDS, createSource, grant, memberHookMatch, notFoundSource, populatedSource, rowsOf, startMembersWorld, type Cast, type MembersWorld, type Source } from '../../support/member-sources';
+import {
+  MEMBER_FIELDS,
+  SOURCE_KINDS,
+  createSource,
+  grant,
+  memberHookMatch,
+  notFoundSource,
+  populatedSource,
+  rowsOf,
+  startMembersWorld,
+  type Cast,
+  type MembersWorld,
+  type Source,
+} from '../../support/member-sources';
 
 let app: TestApp;
 let cast: Cast;
@@ -48,7 +61,10 @@ for (const kind of SOURCE_KINDS) {
       for (const person of [cast.master, cast.developer, cast.requester, cast.stranger]) {
         const response = await person.client.get(`${source.base}/members`);
         assert.equal(response.status, 200);
-        assert.deepEqual(response.body.map((member: any) => member.id), [cast.master.user.id, cast.developer.user.id]);
+        assert.deepEqual(
+          response.body.map((member: any) => member.id),
+          [cast.master.user.id, cast.developer.user.id],
+        );
         assert.equal(response.headers.get('x-total'), '2');
       }
       const [master, developer] = (await cast.stranger.client.get(`${source.base}/members`)).body;
@@ -63,11 +79,20 @@ for (const kind of SOURCE_KINDS) {
     test('query matches the username, name or e-mail', async () => {
       const source = await populatedSource(app, kind, cast);
       const byUsername = await cast.stranger.client.get(`${source.base}/members`, { query: cast.master.user.username });
-      assert.deepEqual(byUsername.body.map((member: any) => member.id), [cast.master.user.id]);
+      assert.deepEqual(
+        byUsername.body.map((member: any) => member.id),
+        [cast.master.user.id],
+      );
       const byName = await cast.stranger.client.get(`${source.base}/members`, { query: cast.developer.user.name.toUpperCase() });
-      assert.deepEqual(byName.body.map((member: any) => member.id), [cast.developer.user.id]);
+      assert.deepEqual(
+        byName.body.map((member: any) => member.id),
+        [cast.developer.user.id],
+      );
       const byEmail = await cast.stranger.client.get(`${source.base}/members`, { query: cast.developer.user.email });
-      assert.deepEqual(byEmail.body.map((member: any) => member.id), [cast.developer.user.id]);
+      assert.deepEqual(
+        byEmail.body.map((member: any) => member.id),
+        [cast.developer.user.id],
+      );
       const requester = await cast.stranger.client.get(`${source.base}/members`, { query: cast.requester.user.username });
       assert.deepEqual(requester.body, []);
     });
@@ -75,7 +100,10 @@ for (const kind of SOURCE_KINDS) {
     test('the list is paginated', async () => {
       const source = await populatedSource(app, kind, cast);
       const response = await cast.master.client.get(`${source.base}/members`, { per_page: 1, page: 2 });
-      assert.deepEqual(response.body.map((member: any) => member.id), [cast.developer.user.id]);
+      assert.deepEqual(
+        response.body.map((member: any) => member.id),
+        [cast.developer.user.id],
+      );
       assert.equal(response.headers.get('x-total'), '2');
       assert.equal(response.headers.get('x-total-pages'), '2');
       assert.equal(response.headers.get('x-prev-page'), '1');
@@ -163,7 +191,11 @@ for (const kind of SOURCE_KINDS) {
 
     test('adding a stranger with expires_at answers the member with that date', async () => {
       const source = await populatedSource(app, kind, cast);
-      const response = await cast.master.client.post(`${source.base}/members`, { user_id: cast.stranger.user.id, access_level: 30, expires_at: '2016-08-05' });
+      const response = await cast.master.client.post(`${source.base}/members`, {
+        user_id: cast.stranger.user.id,
+        access_level: 30,
+        expires_at: '2016-08-05',
+      });
       assert.equal(response.status, 201);
       assert.equal(response.body.id, cast.stranger.user.id);
       assert.equal(response.body.access_level, 30);
@@ -174,7 +206,10 @@ for (const kind of SOURCE_KINDS) {
 
     test('a form-encoded request works as JSON does', async () => {
       const source = await populatedSource(app, kind, cast);
-      const response = await cast.master.client.form('POST', `/api/v3${source.base}/members`, { user_id: cast.stranger.user.id, access_level: '10' });
+      const response = await cast.master.client.form('POST', `/api/v3${source.base}/members`, {
+        user_id: cast.stranger.user.id,
+        access_level: '10',
+      });
       assert.equal(response.status, 201);
       assert.equal(response.body.access_level, 10);
     });
@@ -241,7 +276,11 @@ for (const kind of SOURCE_KINDS) {
     test('an expires_at that is not a date answers 400', async () => {
       const source = await populatedSource(app, kind, cast);
       for (const expiresAt of ['tomorrow', '2016-02-30']) {
-        const response = await cast.master.client.post(`${source.base}/members`, { user_id: cast.stranger.user.id, access_level: 30, expires_at: expiresAt });
+        const response = await cast.master.client.post(`${source.base}/members`, {
+          user_id: cast.stranger.user.id,
+          access_level: 30,
+          expires_at: expiresAt,
+        });
         assert.equal(response.status, 400);
         assert.deepEqual(response.body, { message: '400 (Bad request) "expires_at" is invalid' });
       }
@@ -262,33 +301,50 @@ for (const kind of SOURCE_KINDS) {
       });
     }
 
-    test(`the new member is announced to system hooks with ${kind === 'projects' ? 'user_add_to_team' : 'user_add_to_group'}`, hookTimeout, async () => {
-      const source = await populatedSource(app, kind, cast);
-      const response = await cast.master.client.post(`${source.base}/members`, { user_id: cast.stranger.user.id, access_level: 30 });
-      assert.equal(response.status, 201);
-      const hook = await memberHook(source, 'add', cast.stranger.user.id);
-      const user = cast.stranger.user;
-      const common = { user_username: user.username, user_name: user.name, user_email: user.email, user_id: user.id };
-      if (kind === 'projects') {
-        const { project_name, project_path, project_path_with_namespace, project_visibility, access_level, event_name } = hook.body;
-        assert.deepEqual({ event_name, project_name, project_path, project_path_with_namespace, project_visibility, access_level }, {
-          event_name: 'user_add_to_team', project_name: source.fullPath.split('/')[1], project_path: source.fullPath.split('/')[1],
-          project_path_with_namespace: source.fullPath, project_visibility: 'public', access_level: 'Developer',
-        });
-      } else {
-        const { group_name, group_path, group_access, event_name } = hook.body;
-        assert.deepEqual({ event_name, group_name, group_path, group_access }, { event_name: 'user_add_to_group', group_name: source.fullPath, group_path: source.fullPath, group_access: 'Developer' });
-      }
-      for (const [key, value] of Object.entries(common)) assert.equal(hook.body[key], value);
-      assert.match(hook.body.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-    });
+    test(
+      `the new member is announced to system hooks with ${kind === 'projects' ? 'user_add_to_team' : 'user_add_to_group'}`,
+      hookTimeout,
+      async () => {
+        const source = await populatedSource(app, kind, cast);
+        const response = await cast.master.client.post(`${source.base}/members`, { user_id: cast.stranger.user.id, access_level: 30 });
+        assert.equal(response.status, 201);
+        const hook = await memberHook(source, 'add', cast.stranger.user.id);
+        const user = cast.stranger.user;
+        const common = { user_username: user.username, user_name: user.name, user_email: user.email, user_id: user.id };
+        if (kind === 'projects') {
+          const { project_name, project_path, project_path_with_namespace, project_visibility, access_level, event_name } = hook.body;
+          assert.deepEqual(
+            { event_name, project_name, project_path, project_path_with_namespace, project_visibility, access_level },
+            {
+              event_name: 'user_add_to_team',
+              project_name: source.fullPath.split('/')[1],
+              project_path: source.fullPath.split('/')[1],
+              project_path_with_namespace: source.fullPath,
+              project_visibility: 'public',
+              access_level: 'Developer',
+            },
+          );
+        } else {
+          const { group_name, group_path, group_access, event_name } = hook.body;
+          assert.deepEqual(
+            { event_name, group_name, group_path, group_access },
+            { event_name: 'user_add_to_group', group_name: source.fullPath, group_path: source.fullPath, group_access: 'Developer' },
+          );
+        }
+        for (const [key, value] of Object.entries(common)) assert.equal(hook.body[key], value);
+        assert.match(hook.body.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      },
+    );
 
     if (kind === 'projects') {
       test('the new member is recorded as a joined event authored by them', async () => {
         const source = await populatedSource(app, kind, cast);
         await cast.master.client.post(`${source.base}/members`, { user_id: cast.stranger.user.id, access_level: 30 });
         const joined = await projectEvents(source, 'joined');
-        assert.deepEqual(joined.map((event: any) => event.author_id), [cast.stranger.user.id]);
+        assert.deepEqual(
+          joined.map((event: any) => event.author_id),
+          [cast.stranger.user.id],
+        );
         assert.equal(joined[0].project_id, source.id);
       });
     }
@@ -313,7 +369,10 @@ for (const kind of SOURCE_KINDS) {
 
     test('the master changes access_level and expires_at', async () => {
       const source = await populatedSource(app, kind, cast);
-      const response = await cast.master.client.put(`${source.base}/members/${cast.developer.user.id}`, { access_level: 40, expires_at: '2016-08-05' });
+      const response = await cast.master.client.put(`${source.base}/members/${cast.developer.user.id}`, {
+        access_level: 40,
+        expires_at: '2016-08-05',
+      });
       assert.equal(response.status, 200);
       assert.deepEqual(Object.keys(response.body).sort(), MEMBER_FIELDS);
       assert.equal(response.body.id, cast.developer.user.id);
@@ -324,7 +383,10 @@ for (const kind of SOURCE_KINDS) {
     test('a blank expires_at keeps the date', async () => {
       const source = await populatedSource(app, kind, cast);
       await cast.master.client.put(`${source.base}/members/${cast.developer.user.id}`, { access_level: 40, expires_at: '2016-08-05' });
-      const response = await cast.master.client.put(`${source.base}/members/${cast.developer.user.id}`, { access_level: 20, expires_at: '' });
+      const response = await cast.master.client.put(`${source.base}/members/${cast.developer.user.id}`, {
+        access_level: 20,
+        expires_at: '',
+      });
       assert.equal(response.body.access_level, 20);
       assert.equal(response.body.expires_at, '2016-08-05');
     });
@@ -413,16 +475,25 @@ for (const kind of SOURCE_KINDS) {
       assert.deepEqual(Object.keys(response.body).sort(), MEMBER_FIELDS);
       assert.equal(response.body.id, cast.developer.user.id);
       assert.equal(response.body.access_level, 30);
-      assert.deepEqual((await cast.master.client.get(`${source.base}/members`)).body.map((m: any) => m.id), [cast.master.user.id]);
+      assert.deepEqual(
+        (await cast.master.client.get(`${source.base}/members`)).body.map((m: any) => m.id),
+        [cast.master.user.id],
+      );
     });
 
     test('removing the same member twice at once: never a 500, and one removal is recorded', async () => {
       const source = await populatedSource(app, kind, cast);
       const answers = await Promise.all([1, 2, 3].map(() => cast.master.client.delete(`${source.base}/members/${cast.developer.user.id}`)));
-      for (const answer of answers) assert.ok(answer.status === 200 || answer.status === 404, `${answer.status} ${JSON.stringify(answer.body)}`);
+      for (const answer of answers)
+        assert.ok(answer.status === 200 || answer.status === 404, `${answer.status} ${JSON.stringify(answer.body)}`);
       assert.ok(answers.some((answer) => answer.status === 200 && answer.body.id === cast.developer.user.id));
       if (kind === 'projects') {
-        const left = await app.ctx.db.selectFrom('events').select('id').where('action', '=', 'left').where('project_id', '=', source.id).execute();
+        const left = await app.ctx.db
+          .selectFrom('events')
+          .select('id')
+          .where('action', '=', 'left')
+          .where('project_id', '=', source.id)
+          .execute();
         assert.equal(left.length, 1);
       }
     });
@@ -471,7 +542,10 @@ for (const kind of SOURCE_KINDS) {
         const source = await populatedSource(app, kind, cast);
         await cast.master.client.delete(`${source.base}/members/${cast.developer.user.id}`);
         const left = await projectEvents(source, 'left');
-        assert.deepEqual(left.map((event: any) => event.author_id), [cast.developer.user.id]);
+        assert.deepEqual(
+          left.map((event: any) => event.author_id),
+          [cast.developer.user.id],
+        );
       });
     } else {
       test('removing an access requester or an unknown user answers 404 Member Not Found and changes nothing', async () => {
@@ -504,12 +578,16 @@ for (const kind of SOURCE_KINDS) {
       });
     }
 
-    test(`the removal is announced to system hooks with ${kind === 'projects' ? 'user_remove_from_team' : 'user_remove_from_group'}`, hookTimeout, async () => {
-      const source = await populatedSource(app, kind, cast);
-      await cast.master.client.delete(`${source.base}/members/${cast.developer.user.id}`);
-      const hook = await memberHook(source, 'remove', cast.developer.user.id);
-      assert.equal(hook.body.user_username, cast.developer.user.username);
-      assert.equal(hook.body[kind === 'projects' ? 'access_level' : 'group_access'], 'Developer');
-    });
+    test(
+      `the removal is announced to system hooks with ${kind === 'projects' ? 'user_remove_from_team' : 'user_remove_from_group'}`,
+      hookTimeout,
+      async () => {
+        const source = await populatedSource(app, kind, cast);
+        await cast.master.client.delete(`${source.base}/members/${cast.developer.user.id}`);
+        const hook = await memberHook(source, 'remove', cast.developer.user.id);
+        assert.equal(hook.body.user_username, cast.developer.user.username);
+        assert.equal(hook.body[kind === 'projects' ? 'access_level' : 'group_access'], 'Developer');
+      },
+    );
   });
 }

@@ -23,10 +23,16 @@ before(async () => {
 });
 after(() => app.close());
 
-const freshWorld = (roles: Role[] = ['developer', 'reporter', 'guest', 'stranger']) => createProjectWorld(app, { people, roles, commits: BRANCHES });
+const freshWorld = (roles: Role[] = ['developer', 'reporter', 'guest', 'stranger']) =>
+  createProjectWorld(app, { people, roles, commits: BRANCHES });
 
 async function opened(project: ProjectWorld<Role>, body: Record<string, unknown> = {}, client = project.owner.client) {
-  const response = await client.post(`/projects/${project.id}/merge_requests`, { source_branch: 'feature', target_branch: 'master', title: 'A change', ...body });
+  const response = await client.post(`/projects/${project.id}/merge_requests`, {
+    source_branch: 'feature',
+    target_branch: 'master',
+    title: 'A change',
+    ...body,
+  });
   assert.equal(response.status, 201, JSON.stringify(response.body));
   return response.body;
 }
@@ -50,7 +56,10 @@ describe('notes on merge requests', () => {
     assert.equal(created.body.author.username, project.reporter.user.username);
     const listed = await project.owner.client.get(notes);
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.map((note: any) => note.body), ['Looks good']);
+    assert.deepEqual(
+      listed.body.map((note: any) => note.body),
+      ['Looks good'],
+    );
     assert.ok(listed.headers.get('x-total-pages'));
     assert.equal((await project.owner.client.get(`/projects/${project.id}/merge_requests/${mr.id}`)).body.user_notes_count, 1);
     assert.equal((await project.reporter.client.put(`${notes}/${created.body.id}`, { body: 'Hello!' })).body.body, 'Hello!');
@@ -67,7 +76,8 @@ describe('notes on merge requests', () => {
     const listener = await HookListener.start();
     try {
       await project.owner.client.post(`/projects/${project.id}/hooks`, { url: listener.url, note_events: true, push_events: false });
-      const note = (await project.developer.client.post(`/projects/${project.id}/merge_requests/${mr.id}/notes`, { body: 'Hooked note' })).body;
+      const note = (await project.developer.client.post(`/projects/${project.id}/merge_requests/${mr.id}/notes`, { body: 'Hooked note' }))
+        .body;
       const [hook] = await listener.waitForCount(1);
       assert.equal(hook.headers['x-gitlab-event'], 'Note Hook');
       assert.equal(hook.body.object_kind, 'note');
@@ -114,7 +124,10 @@ describe('legacy comments', () => {
     assert.equal(emoji.body.note, ':tada:');
     const listed = await project.owner.client.get(comments);
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.map((comment: any) => comment.note), ['My comment', ':tada:']);
+    assert.deepEqual(
+      listed.body.map((comment: any) => comment.note),
+      ['My comment', ':tada:'],
+    );
     assert.deepEqual(Object.keys(listed.body[0]).sort(), ['author', 'note']);
     assert.deepEqual((await project.owner.client.get(`/projects/${project.id}/merge_request/${mr.id}/comments`)).body, listed.body);
     const missing = await project.owner.client.post(comments, {});
@@ -140,7 +153,10 @@ describe('award emoji on merge requests and their notes', () => {
     const twice = await project.developer.client.post(awards, { name: 'thumbsup' });
     assert.equal(twice.status, 404);
     assert.match(twice.body.message, /has already been taken/);
-    assert.deepEqual((await project.owner.client.get(awards)).body.map((award: any) => award.name), ['thumbsup']);
+    assert.deepEqual(
+      (await project.owner.client.get(awards)).body.map((award: any) => award.name),
+      ['thumbsup'],
+    );
     assert.equal((await project.owner.client.get(`${awards}/${given.body.id}`)).body.awardable_id, mr.id);
     assert.equal((await project.stranger.client.get(awards)).status, 404);
     assert.equal((await project.owner.client.get(`/projects/${project.id}/merge_requests/99999999/award_emoji`)).status, 404);
@@ -158,7 +174,7 @@ describe('award emoji on merge requests and their notes', () => {
 });
 
 describe('subscriptions to merge requests', () => {
-  test('as 8.12\'s spec: admin subscribes 201, the author 304; unsubscribing; unknown 404', async () => {
+  test("as 8.12's spec: admin subscribes 201, the author 304; unsubscribing; unknown 404", async () => {
     const project = await freshWorld([]);
     const mr = await opened(project);
     for (const base of ['merge_requests', 'merge_request']) {
@@ -184,7 +200,10 @@ describe('todos on merge requests', () => {
   test('assigned and mentioned on creation; type=MergeRequest filter; the target is the merge request', async () => {
     const project = await freshWorld(['developer', 'reporter', 'stranger']);
     const { developer, reporter, stranger } = project;
-    const mr = await opened(project, { assignee_id: developer.user.id, description: `Ping @${reporter.user.username} and @${stranger.user.username}` });
+    const mr = await opened(project, {
+      assignee_id: developer.user.id,
+      description: `Ping @${reporter.user.username} and @${stranger.user.username}`,
+    });
     const [assigned] = (await todosOf(developer.client)).filter((todo) => todo.target_type === 'MergeRequest' && todo.target.id === mr.id);
     assert.equal(assigned.action_name, 'assigned');
     assert.equal(assigned.target.iid, mr.iid);
@@ -193,7 +212,10 @@ describe('todos on merge requests', () => {
     assert.equal(assigned.body, 'A change');
     assert.equal(assigned.project.id, project.id);
     const mentioned = (await todosOf(reporter.client, { type: 'MergeRequest' })).filter((todo) => todo.target.id === mr.id);
-    assert.deepEqual(mentioned.map((todo) => todo.action_name), ['mentioned']);
+    assert.deepEqual(
+      mentioned.map((todo) => todo.action_name),
+      ['mentioned'],
+    );
     assert.deepEqual(await todosOf(reporter.client, { type: 'Issue' }), []);
     // A stranger cannot read the private project's merge requests.
     assert.equal((await todosOf(stranger.client)).length, 0);
@@ -203,7 +225,11 @@ describe('todos on merge requests', () => {
     const project = await freshWorld(['developer', 'reporter']);
     const { developer, reporter } = project;
     const mr = await opened(project, { assignee_id: developer.user.id });
-    const note = (await project.owner.client.post(`/projects/${project.id}/merge_requests/${mr.id}/notes`, { body: `@${reporter.user.username} have a look` })).body;
+    const note = (
+      await project.owner.client.post(`/projects/${project.id}/merge_requests/${mr.id}/notes`, {
+        body: `@${reporter.user.username} have a look`,
+      })
+    ).body;
     const [fromNote] = await todosOf(reporter.client, { type: 'MergeRequest', project_id: project.id });
     assert.equal(fromNote.action_name, 'mentioned');
     assert.equal(fromNote.body, `@${reporter.user.username} have a look`);
@@ -230,7 +256,10 @@ describe('todos on merge requests', () => {
     assert.equal((await project.reporter.client.post(`/projects/${project.id}/merge_requests/99999999/todo`)).status, 404);
     assert.equal((await project.stranger.client.post(path)).status, 404);
     const all = await todosOf(project.reporter.client, { project_id: project.id });
-    assert.deepEqual(all.map((todo) => todo.id), [marked.body.id]);
+    assert.deepEqual(
+      all.map((todo) => todo.id),
+      [marked.body.id],
+    );
     assert.equal((await project.reporter.client.delete(`/todos/${marked.body.id}`)).body.state, 'done');
   });
 });
@@ -240,7 +269,9 @@ describe('labels', () => {
     const project = await freshWorld([]);
     const first = await opened(project, { labels: 'review' });
     await opened(project, { source_branch: 'feature2', title: 'Other', labels: 'review' });
-    const count = async () => (await project.owner.client.get(`/projects/${project.id}/labels`)).body.find((label: any) => label.name === 'review').open_merge_requests_count;
+    const count = async () =>
+      (await project.owner.client.get(`/projects/${project.id}/labels`)).body.find((label: any) => label.name === 'review')
+        .open_merge_requests_count;
     assert.equal(await count(), 2);
     await project.owner.client.put(`/projects/${project.id}/merge_requests/${first.id}`, { state_event: 'close' });
     assert.equal(await count(), 1);

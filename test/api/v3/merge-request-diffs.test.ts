@@ -25,7 +25,9 @@ async function world() {
   const base = await seedCommit(app, w.id, { files: { 'README.md': 'hello\n' }, message: 'initial\n' });
   const commits: string[] = [];
   for (const name of ['a', 'b', 'c']) {
-    commits.push(await seedCommit(app, w.id, { branch: 'feature', startRef: base, files: { [`${name}.txt`]: `${name}\n` }, message: `Add ${name}\n` }));
+    commits.push(
+      await seedCommit(app, w.id, { branch: 'feature', startRef: base, files: { [`${name}.txt`]: `${name}\n` }, message: `Add ${name}\n` }),
+    );
   }
   const mr = await createMergeRequest(app, { targetProjectId: w.id, sourceBranch: 'feature', authorId: w.developer.user.id });
   return { w, base, commits, mr, at: `/projects/${w.id}/merge_requests/${mr.id}` };
@@ -33,7 +35,12 @@ async function world() {
 
 /** One commit on `branch` through the files API: a push, so push processing (and the merge request refresh) follows. */
 async function pushFile(w: World, branch: string, file: string, content: string, message = `Add ${file}`): Promise<void> {
-  const answer = await w.owner.client.post(`/projects/${w.id}/repository/files`, { file_path: file, branch_name: branch, content, commit_message: message });
+  const answer = await w.owner.client.post(`/projects/${w.id}/repository/files`, {
+    file_path: file,
+    branch_name: branch,
+    content,
+    commit_message: message,
+  });
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
 }
 
@@ -42,12 +49,23 @@ async function mergeStatus(w: World, at: string): Promise<string> {
 }
 
 describe('GET …/commits', () => {
-  test('the latest version\'s commits, newest first, as RepoCommit', async () => {
+  test("the latest version's commits, newest first, as RepoCommit", async () => {
     const { w, commits, at, mr } = await world();
     const answer = await w.reporter.client.get(`${at}/commits`);
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.body.map((c: any) => c.id), [...commits].reverse());
-    assert.deepEqual(Object.keys(answer.body[0]).sort(), ['author_email', 'author_name', 'created_at', 'id', 'message', 'short_id', 'title']);
+    assert.deepEqual(
+      answer.body.map((c: any) => c.id),
+      [...commits].reverse(),
+    );
+    assert.deepEqual(Object.keys(answer.body[0]).sort(), [
+      'author_email',
+      'author_name',
+      'created_at',
+      'id',
+      'message',
+      'short_id',
+      'title',
+    ]);
     assert.equal(answer.body[0].title, 'Add c');
     const singular = await w.reporter.client.get(`/projects/${w.id}/merge_request/${mr.id}/commits`);
     assert.deepEqual(singular.body, answer.body);
@@ -86,10 +104,13 @@ describe('GET …/versions and …/versions/:version_id', () => {
   test('each push to the source branch records a version; newest first; one version shows its commits and diffs', async () => {
     const { w, at, commits, base } = await world();
     await pushFile(w, 'feature', 'd.txt', 'd\n');
-    const versions = await eventually(async () => {
-      const answer = await w.reporter.client.get(`${at}/versions`);
-      return answer.body.length === 2 ? answer.body : undefined;
-    }, { message: 'a second version after the push' });
+    const versions = await eventually(
+      async () => {
+        const answer = await w.reporter.client.get(`${at}/versions`);
+        return answer.body.length === 2 ? answer.body : undefined;
+      },
+      { message: 'a second version after the push' },
+    );
     const head = (await w.reporter.client.get(`/projects/${w.id}/repository/branches/feature`)).body.commit.id;
     assert.equal(versions[0].head_commit_sha, head);
     assert.equal(versions[0].base_commit_sha, base);
@@ -97,20 +118,40 @@ describe('GET …/versions and …/versions/:version_id', () => {
     assert.equal(versions[0].real_size, '4');
     assert.equal(versions[1].head_commit_sha, commits[2]);
     assert.ok(versions[0].id > versions[1].id);
-    assert.deepEqual(Object.keys(versions[0]).sort(), ['base_commit_sha', 'created_at', 'head_commit_sha', 'id', 'merge_request_id', 'real_size', 'start_commit_sha', 'state']);
+    assert.deepEqual(Object.keys(versions[0]).sort(), [
+      'base_commit_sha',
+      'created_at',
+      'head_commit_sha',
+      'id',
+      'merge_request_id',
+      'real_size',
+      'start_commit_sha',
+      'state',
+    ]);
 
     const older = await w.reporter.client.get(`${at}/versions/${versions[1].id}`);
     assert.equal(older.status, 200);
     assert.equal(older.body.head_commit_sha, commits[2]);
-    assert.deepEqual(older.body.commits.map((c: any) => c.id), [...commits].reverse());
+    assert.deepEqual(
+      older.body.commits.map((c: any) => c.id),
+      [...commits].reverse(),
+    );
     assert.equal(older.body.diffs.length, 3);
     const newer = await w.reporter.client.get(`${at}/versions/${versions[0].id}`);
     assert.equal(newer.body.commits.length, 4);
     assert.equal((await w.reporter.client.get(`${at}/commits`)).body[0].id, head);
 
     // The push is told on the merge request, as 8.12's "Added N commits" note.
-    const notes = await app.ctx.db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('system', '=', 1).execute();
-    assert.ok(notes.some((note) => note.note.startsWith(`Added 1 commit:\n\n* ${head.slice(0, 8)} - Add d.txt`)), JSON.stringify(notes));
+    const notes = await app.ctx.db
+      .selectFrom('notes')
+      .select('note')
+      .where('noteable_type', '=', 'MergeRequest')
+      .where('system', '=', 1)
+      .execute();
+    assert.ok(
+      notes.some((note) => note.note.startsWith(`Added 1 commit:\n\n* ${head.slice(0, 8)} - Add d.txt`)),
+      JSON.stringify(notes),
+    );
   });
 
   test('an unknown version or merge request is 404', async () => {
@@ -125,8 +166,15 @@ describe('merge_status, checked in the background', () => {
     const { w, at } = await world();
     await eventually(async () => (await mergeStatus(w, at)) === 'can_be_merged', { message: 'can_be_merged' });
     await pushFile(w, 'master', 'a.txt', 'master side\n');
-    await eventually(async () => (await mergeStatus(w, at)) === 'cannot_be_merged', { message: 'cannot_be_merged after a conflicting push to the target' });
-    const update = await w.owner.client.put(`/projects/${w.id}/repository/files`, { file_path: 'a.txt', branch_name: 'feature', content: 'master side\n', commit_message: 'Agree with master' });
+    await eventually(async () => (await mergeStatus(w, at)) === 'cannot_be_merged', {
+      message: 'cannot_be_merged after a conflicting push to the target',
+    });
+    const update = await w.owner.client.put(`/projects/${w.id}/repository/files`, {
+      file_path: 'a.txt',
+      branch_name: 'feature',
+      content: 'master side\n',
+      commit_message: 'Agree with master',
+    });
     assert.equal(update.status, 200, JSON.stringify(update.body));
     await eventually(async () => (await mergeStatus(w, at)) === 'can_be_merged', { message: 'can_be_merged after the source agreed' });
   });
@@ -143,31 +191,59 @@ describe('a push that merges by hand', () => {
     const pushed = await git(['push', '-q', 'origin', 'master'], dir);
     assert.equal(pushed.code, 0, pushed.stderr);
     await eventually(async () => (await w.reporter.client.get(`${at}/changes`)).body.state === 'merged', { message: 'merged by the push' });
-    const events = await app.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).orderBy('id').execute();
-    assert.deepEqual(events.map((event) => event.action), ['opened', 'accepted']);
+    const events = await app.ctx.db
+      .selectFrom('events')
+      .selectAll()
+      .where('target_type', '=', 'MergeRequest')
+      .where('target_id', '=', mr.id)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      events.map((event) => event.action),
+      ['opened', 'accepted'],
+    );
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'merged');
   });
 });
 
 describe('a merge request from a fork', () => {
-  test('a push to the fork\'s branch records a version of the upstream\'s merge request, read from the upstream repository', async () => {
+  test("a push to the fork's branch records a version of the upstream's merge request, read from the upstream repository", async () => {
     const upstream: World = await createProjectWorld(app, { roles: ['master', 'developer', 'reporter'] as const });
     const base = await seedCommit(app, upstream.id, { files: { 'README.md': 'hello\n' } });
     const forked = await upstream.developer.client.post(`/projects/fork/${upstream.id}`, {});
     assert.equal(forked.status, 201);
     const fork = forked.body;
-    await eventually(async () => (await git(['--git-dir', app.services.repositories.path(fork.id), 'rev-parse', '--verify', 'master'])).code === 0, { message: 'the fork\'s repository' });
+    await eventually(
+      async () => (await git(['--git-dir', app.services.repositories.path(fork.id), 'rev-parse', '--verify', 'master'])).code === 0,
+      { message: "the fork's repository" },
+    );
     await seedCommit(app, fork.id, { branch: 'topic', startRef: base, files: { 'one.txt': '1\n' }, message: 'One\n' });
-    const mr = await createMergeRequest(app, { targetProjectId: upstream.id, sourceProjectId: fork.id, sourceBranch: 'topic', authorId: upstream.developer.user.id });
-    const added = await upstream.developer.client.post(`/projects/${fork.id}/repository/files`, { file_path: 'two.txt', branch_name: 'topic', content: '2\n', commit_message: 'Two' });
+    const mr = await createMergeRequest(app, {
+      targetProjectId: upstream.id,
+      sourceProjectId: fork.id,
+      sourceBranch: 'topic',
+      authorId: upstream.developer.user.id,
+    });
+    const added = await upstream.developer.client.post(`/projects/${fork.id}/repository/files`, {
+      file_path: 'two.txt',
+      branch_name: 'topic',
+      content: '2\n',
+      commit_message: 'Two',
+    });
     assert.equal(added.status, 201, JSON.stringify(added.body));
     const at = `/projects/${upstream.id}/merge_requests/${mr.id}`;
-    const versions = await eventually(async () => {
-      const answer = await upstream.reporter.client.get(`${at}/versions`);
-      return answer.body.length === 2 ? answer.body : undefined;
-    }, { message: 'a second version after the push to the fork' });
+    const versions = await eventually(
+      async () => {
+        const answer = await upstream.reporter.client.get(`${at}/versions`);
+        return answer.body.length === 2 ? answer.body : undefined;
+      },
+      { message: 'a second version after the push to the fork' },
+    );
     const commits = await upstream.reporter.client.get(`${at}/commits`);
-    assert.deepEqual(commits.body.map((c: any) => c.title), ['Two', 'One']);
+    assert.deepEqual(
+      commits.body.map((c: any) => c.title),
+      ['Two', 'One'],
+    );
     assert.equal(commits.body[0].id, versions[0].head_commit_sha);
     const changes = await upstream.reporter.client.get(`${at}/changes`);
     assert.deepEqual(changes.body.changes.map((change: any) => change.new_path).sort(), ['one.txt', 'two.txt']);

@@ -22,10 +22,17 @@ after(async () => {
 type World = ProjectWorld<'master' | 'developer' | 'reporter'>;
 
 /** A project with master (README) and a branch `feature` adding a file, and a merge request of it by the developer. */
-async function world(options: { feature?: Record<string, string>; master?: Record<string, string>; title?: string; description?: string } = {}) {
+async function world(
+  options: { feature?: Record<string, string>; master?: Record<string, string>; title?: string; description?: string } = {},
+) {
   const w: World = await createProjectWorld(app, { roles: ['master', 'developer', 'reporter'] as const });
   const base = await seedCommit(app, w.id, { files: { 'README.md': 'hello\n', ...(options.master ?? {}) }, message: 'initial\n' });
-  const feature = await seedCommit(app, w.id, { branch: 'feature', startRef: base, files: options.feature ?? { 'feature.txt': 'new\n' }, message: 'Add the feature\n' });
+  const feature = await seedCommit(app, w.id, {
+    branch: 'feature',
+    startRef: base,
+    files: options.feature ?? { 'feature.txt': 'new\n' },
+    message: 'Add the feature\n',
+  });
   const mr = await createMergeRequest(app, {
     targetProjectId: w.id,
     sourceBranch: 'feature',
@@ -49,10 +56,13 @@ async function cloneLog(w: World, format: string): Promise<string[]> {
 
 async function masterCommitsOf(w: { id: number }): Promise<Array<{ id: string; parents: string[] }>> {
   const out = await git(['--git-dir', repoPathOf(app.ctx, w.id), 'log', '--format=%H %P', 'master']);
-  return out.stdout.trim().split('\n').map((line) => {
-    const [id, ...parents] = line.split(' ');
-    return { id, parents: parents.filter(Boolean) };
-  });
+  return out.stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id, ...parents] = line.split(' ');
+      return { id, parents: parents.filter(Boolean) };
+    });
 }
 
 describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
@@ -69,7 +79,10 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     assert.deepEqual(parents.split(' '), [base, feature]);
     assert.equal(author, `${w.master.user.name} <${w.master.user.email}>`);
     assert.equal(committer, author);
-    assert.equal(message.join('\n').trim(), `Merge branch 'feature' into 'master'\n\nMerge feature\n\nWhy it matters\n\nSee merge request !${mr.iid}`);
+    assert.equal(
+      message.join('\n').trim(),
+      `Merge branch 'feature' into 'master'\n\nMerge feature\n\nWhy it matters\n\nSee merge request !${mr.iid}`,
+    );
     const files = await git(['--git-dir', repoPathOf(app.ctx, w.id), 'ls-tree', '--name-only', 'master']);
     assert.deepEqual(files.stdout.trim().split('\n').sort(), ['README.md', 'feature.txt']);
   });
@@ -141,7 +154,10 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     const { w, mr } = await world();
     assert.equal((await w.owner.client.put(`/projects/${w.id}/repository/branches/master/protect`, {})).status, 200);
     assert.equal((await w.developer.client.put(mergePath(w, mr), {})).status, 401);
-    assert.equal((await w.owner.client.put(`/projects/${w.id}/repository/branches/master/protect`, { developers_can_merge: true })).status, 200);
+    assert.equal(
+      (await w.owner.client.put(`/projects/${w.id}/repository/branches/master/protect`, { developers_can_merge: true })).status,
+      200,
+    );
     const answer = await w.developer.client.put(mergePath(w, mr), {});
     assert.equal(answer.status, 200);
     assert.equal(answer.body.state, 'merged');
@@ -177,7 +193,11 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
   test('a request left locked by a merge that died is refused (405) until the sweep unlocks it', async () => {
     const { w, mr } = await world();
     const long = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-    await app.ctx.db.updateTable('merge_requests').set({ state: 'locked', locked_from: 'reopened', locked_at: long }).where('id', '=', mr.id).execute();
+    await app.ctx.db
+      .updateTable('merge_requests')
+      .set({ state: 'locked', locked_from: 'reopened', locked_at: long })
+      .where('id', '=', mr.id)
+      .execute();
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 405);
     assert.equal(await unlockStuckMerges(app.ctx), 1);
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'reopened');
@@ -203,7 +223,8 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
       w.master.client.get(`/projects/${w.id}/merge_requests/${mr.id}/versions/abc`),
       w.master.client.get(`/projects/${w.id}/merge_requests/${mr.id}/closes_issues?page=-1&per_page=abc`),
     ]);
-    for (const answer of answers) assert.ok(answer.status >= 400 && answer.status < 500 || answer.status === 200, `${answer.status} ${JSON.stringify(answer.body)}`);
+    for (const answer of answers)
+      assert.ok((answer.status >= 400 && answer.status < 500) || answer.status === 200, `${answer.status} ${JSON.stringify(answer.body)}`);
     assert.equal((await mergeRequestRow(app, mr.id)).state, 'opened');
   });
 
@@ -215,10 +236,17 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
 
   test('two merges of the same request at once make exactly one merge commit', async () => {
     const { w, base, mr } = await world();
-    const answers = await Promise.all([w.master.client.put(mergePath(w, mr), {}), w.owner.client.put(mergePath(w, mr), {}), w.master.client.put(mergePath(w, mr), {})]);
+    const answers = await Promise.all([
+      w.master.client.put(mergePath(w, mr), {}),
+      w.owner.client.put(mergePath(w, mr), {}),
+      w.master.client.put(mergePath(w, mr), {}),
+    ]);
     const statuses = answers.map((answer) => answer.status).sort();
     assert.equal(statuses.filter((status) => status === 200).length, 1, JSON.stringify(statuses));
-    assert.ok(statuses.every((status) => status === 200 || status === 405), JSON.stringify(statuses));
+    assert.ok(
+      statuses.every((status) => status === 200 || status === 405),
+      JSON.stringify(statuses),
+    );
     const merges = (await masterCommitsOf(w)).filter((commit) => commit.parents.length === 2);
     assert.equal(merges.length, 1);
     assert.equal(merges[0].parents[0], base);
@@ -228,16 +256,25 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
   test('commits pushed to the target while the merge is made are all kept', async () => {
     const { w, mr } = await world();
     const writes = Array.from({ length: 4 }, (_, index) =>
-      w.owner.client.post(`/projects/${w.id}/repository/files`, { file_path: `concurrent-${index}.txt`, branch_name: 'master', content: `${index}\n`, commit_message: `concurrent ${index}` }),
+      w.owner.client.post(`/projects/${w.id}/repository/files`, {
+        file_path: `concurrent-${index}.txt`,
+        branch_name: 'master',
+        content: `${index}\n`,
+        commit_message: `concurrent ${index}`,
+      }),
     );
     const [merged, ...written] = await Promise.all([w.master.client.put(mergePath(w, mr), {}), ...writes]);
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
     for (const answer of written) assert.equal(answer.status, 201, JSON.stringify(answer.body));
     const files = await git(['--git-dir', repoPathOf(app.ctx, w.id), 'ls-tree', '--name-only', 'master']);
     const names = files.stdout.trim().split('\n');
-    for (const name of ['feature.txt', 'concurrent-0.txt', 'concurrent-1.txt', 'concurrent-2.txt', 'concurrent-3.txt']) assert.ok(names.includes(name), `${name} in ${names}`);
+    for (const name of ['feature.txt', 'concurrent-0.txt', 'concurrent-1.txt', 'concurrent-2.txt', 'concurrent-3.txt'])
+      assert.ok(names.includes(name), `${name} in ${names}`);
     const merges = (await masterCommitsOf(w)).filter((commit) => commit.parents.length === 2);
-    assert.deepEqual(merges.map((commit) => commit.id), [merged.body.merge_commit_sha]);
+    assert.deepEqual(
+      merges.map((commit) => commit.id),
+      [merged.body.merge_commit_sha],
+    );
   });
 
   test('pushes over git racing merges: every push git accepted is in the target, every merge made is there once', async () => {
@@ -254,7 +291,10 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
       await git(['pull', '-q', '--rebase', 'origin', 'master'], dir);
       await commit(dir, { [`pushed-${index}.txt`]: `${index}\n` }, `pushed ${index}`);
       const sha = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
-      const [merged, pushed] = await Promise.all([w.master.client.put(mergePath(w, request), {}), git(['push', '-q', 'origin', 'master'], dir)]);
+      const [merged, pushed] = await Promise.all([
+        w.master.client.put(mergePath(w, request), {}),
+        git(['push', '-q', 'origin', 'master'], dir),
+      ]);
       assert.equal(merged.status, 200, JSON.stringify(merged.body));
       if (pushed.code === 0) accepted.push(sha);
     }
@@ -275,10 +315,13 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     const { w, mr } = await world();
     const answer = await w.master.client.put(mergePath(w, mr), {});
     assert.equal(answer.status, 200);
-    const event = await eventually(async () => {
-      const events = await w.owner.client.get(`/projects/${w.id}/events`);
-      return events.body.find?.((e: any) => e.action_name === 'pushed to' && e.data?.after === answer.body.merge_commit_sha);
-    }, { message: 'the push event of the merge commit' });
+    const event = await eventually(
+      async () => {
+        const events = await w.owner.client.get(`/projects/${w.id}/events`);
+        return events.body.find?.((e: any) => e.action_name === 'pushed to' && e.data?.after === answer.body.merge_commit_sha);
+      },
+      { message: 'the push event of the merge commit' },
+    );
     assert.equal(event.author_id, w.master.user.id);
   });
 
@@ -286,29 +329,74 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id/merge', () => {
     const { w, mr } = await world();
     await app.ctx.db
       .insertInto('todos')
-      .values({ user_id: w.reporter.user.id, project_id: w.id, author_id: w.developer.user.id, target_type: 'MergeRequest', target_id: mr.id, note_id: null, action: 1, state: 'pending', created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
+      .values({
+        user_id: w.reporter.user.id,
+        project_id: w.id,
+        author_id: w.developer.user.id,
+        target_type: 'MergeRequest',
+        target_id: mr.id,
+        note_id: null,
+        action: 1,
+        state: 'pending',
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
       .execute();
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
     const db = app.ctx.db;
-    const events = await db.selectFrom('events').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).orderBy('id').execute();
-    assert.deepEqual(events.map((event) => event.action), ['opened', 'accepted']);
-    const notes = await db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mr.id).execute();
+    const events = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('target_type', '=', 'MergeRequest')
+      .where('target_id', '=', mr.id)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      events.map((event) => event.action),
+      ['opened', 'accepted'],
+    );
+    const notes = await db
+      .selectFrom('notes')
+      .select('note')
+      .where('noteable_type', '=', 'MergeRequest')
+      .where('noteable_id', '=', mr.id)
+      .execute();
     assert.ok(notes.some((note) => note.note === 'Status changed to merged'));
-    const todos = await db.selectFrom('todos').select('state').where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute();
-    assert.deepEqual(todos.map((todo) => todo.state), ['done']);
+    const todos = await db
+      .selectFrom('todos')
+      .select('state')
+      .where('target_type', '=', 'MergeRequest')
+      .where('target_id', '=', mr.id)
+      .execute();
+    assert.deepEqual(
+      todos.map((todo) => todo.state),
+      ['done'],
+    );
   });
 });
 
 describe('merging a fork into its upstream', () => {
-  test('the fork\'s branch is merged into the upstream\'s master, and a clone of the upstream shows it', async () => {
+  test("the fork's branch is merged into the upstream's master, and a clone of the upstream shows it", async () => {
     const upstream: World = await createProjectWorld(app, { roles: ['master', 'developer', 'reporter'] as const });
     const base = await seedCommit(app, upstream.id, { files: { 'README.md': 'hello\n' } });
     const forked = await upstream.developer.client.post(`/projects/fork/${upstream.id}`, {});
     assert.equal(forked.status, 201, JSON.stringify(forked.body));
     const fork = forked.body;
-    await eventually(async () => (await git(['--git-dir', repoPathOf(app.ctx, fork.id), 'rev-parse', '--verify', 'master'])).code === 0, { message: 'the fork\'s repository' });
-    const feature = await seedCommit(app, fork.id, { branch: 'fork-feature', startRef: base, files: { 'from-fork.txt': 'fork\n' }, message: 'From the fork\n' });
-    const mr = await createMergeRequest(app, { targetProjectId: upstream.id, sourceProjectId: fork.id, sourceBranch: 'fork-feature', authorId: upstream.developer.user.id });
+    await eventually(async () => (await git(['--git-dir', repoPathOf(app.ctx, fork.id), 'rev-parse', '--verify', 'master'])).code === 0, {
+      message: "the fork's repository",
+    });
+    const feature = await seedCommit(app, fork.id, {
+      branch: 'fork-feature',
+      startRef: base,
+      files: { 'from-fork.txt': 'fork\n' },
+      message: 'From the fork\n',
+    });
+    const mr = await createMergeRequest(app, {
+      targetProjectId: upstream.id,
+      sourceProjectId: fork.id,
+      sourceBranch: 'fork-feature',
+      authorId: upstream.developer.user.id,
+    });
     const answer = await upstream.master.client.put(mergePath(upstream, mr), {});
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     const [entry] = await cloneLog(upstream, '%P%x00');
@@ -326,23 +414,51 @@ describe('GET …/closes_issues, and merging closes them', () => {
       assert.equal(created.status, 201);
       issues.push(created.body);
     }
-    await seedCommit(app, w.id, { branch: 'fix', startRef: base, files: { 'fix.txt': 'x\n' }, message: `Repair things\n\nFixes #${issues[1].iid}\n` });
-    const mr = await createMergeRequest(app, { targetProjectId: w.id, sourceBranch: 'fix', authorId: w.developer.user.id, description: `Closes #${issues[0].iid}` });
+    await seedCommit(app, w.id, {
+      branch: 'fix',
+      startRef: base,
+      files: { 'fix.txt': 'x\n' },
+      message: `Repair things\n\nFixes #${issues[1].iid}\n`,
+    });
+    const mr = await createMergeRequest(app, {
+      targetProjectId: w.id,
+      sourceBranch: 'fix',
+      authorId: w.developer.user.id,
+      description: `Closes #${issues[0].iid}`,
+    });
     const listed = await w.reporter.client.get(`/projects/${w.id}/merge_requests/${mr.id}/closes_issues`);
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.map((issue: any) => issue.id), [issues[0].id, issues[1].id]);
+    assert.deepEqual(
+      listed.body.map((issue: any) => issue.id),
+      [issues[0].id, issues[1].id],
+    );
     assert.equal(listed.headers.get('x-total'), '2');
     assert.equal((await w.reporter.client.get(`/projects/${w.id}/merge_request/${mr.id}/closes_issues`)).body.length, 2);
 
     assert.equal((await w.master.client.put(mergePath(w, mr), {})).status, 200);
     // Closed in the background, after the merge.
-    await eventually(async () => (await w.owner.client.get(`/projects/${w.id}/issues/${issues[1].id}`)).body.state === 'closed', { message: 'the issues closed' });
-    for (const [index, state] of [[0, 'closed'], [1, 'closed'], [2, 'opened']] as const) {
+    await eventually(async () => (await w.owner.client.get(`/projects/${w.id}/issues/${issues[1].id}`)).body.state === 'closed', {
+      message: 'the issues closed',
+    });
+    for (const [index, state] of [
+      [0, 'closed'],
+      [1, 'closed'],
+      [2, 'opened'],
+    ] as const) {
       const issue = await w.owner.client.get(`/projects/${w.id}/issues/${issues[index].id}`);
       assert.equal(issue.body.state, state, issues[index].title);
     }
-    const closedEvents = await app.ctx.db.selectFrom('events').selectAll().where('target_type', '=', 'Issue').where('action', '=', 'closed').where('project_id', '=', w.id).execute();
-    assert.deepEqual(closedEvents.map((event) => event.author_id), [w.master.user.id, w.master.user.id]);
+    const closedEvents = await app.ctx.db
+      .selectFrom('events')
+      .selectAll()
+      .where('target_type', '=', 'Issue')
+      .where('action', '=', 'closed')
+      .where('project_id', '=', w.id)
+      .execute();
+    assert.deepEqual(
+      closedEvents.map((event) => event.author_id),
+      [w.master.user.id, w.master.user.id],
+    );
   });
 
   test('none when the merge request targets another branch than the default one; [] without references', async () => {
@@ -351,9 +467,20 @@ describe('GET …/closes_issues, and merging closes them', () => {
     await seedCommit(app, w.id, { branch: 'stable', startRef: base, files: { 's.txt': 's\n' } });
     await seedCommit(app, w.id, { branch: 'topic', startRef: base, files: { 't.txt': 't\n' } });
     const issue = await w.owner.client.post(`/projects/${w.id}/issues`, { title: 'bug' });
-    const toStable = await createMergeRequest(app, { targetProjectId: w.id, sourceBranch: 'topic', targetBranch: 'stable', authorId: w.developer.user.id, description: `Closes #${issue.body.iid}` });
+    const toStable = await createMergeRequest(app, {
+      targetProjectId: w.id,
+      sourceBranch: 'topic',
+      targetBranch: 'stable',
+      authorId: w.developer.user.id,
+      description: `Closes #${issue.body.iid}`,
+    });
     assert.deepEqual((await w.reporter.client.get(`/projects/${w.id}/merge_requests/${toStable.id}/closes_issues`)).body, []);
-    const plain = await createMergeRequest(app, { targetProjectId: w.id, sourceBranch: 'topic', authorId: w.developer.user.id, description: 'nothing to close' });
+    const plain = await createMergeRequest(app, {
+      targetProjectId: w.id,
+      sourceBranch: 'topic',
+      authorId: w.developer.user.id,
+      description: 'nothing to close',
+    });
     assert.deepEqual((await w.reporter.client.get(`/projects/${w.id}/merge_requests/${plain.id}/closes_issues`)).body, []);
     assert.equal((await w.reporter.client.get(`/projects/${w.id}/merge_requests/999999/closes_issues`)).status, 404);
   });

@@ -30,13 +30,20 @@ before(async () => {
 });
 after(() => app.close());
 
-const create = (client: ApiClient, projectId: number, body: Record<string, unknown>) => client.post(`/projects/${projectId}/merge_requests`, body);
+const create = (client: ApiClient, projectId: number, body: Record<string, unknown>) =>
+  client.post(`/projects/${projectId}/merge_requests`, body);
 
 /** A project world of its own, for tests that count or change what a project holds. */
-const freshWorld = (roles: Role[] = ['developer', 'reporter', 'guest', 'stranger'], visibility?: number) => createProjectWorld(app, { people, roles, commits: BRANCHES, visibility });
+const freshWorld = (roles: Role[] = ['developer', 'reporter', 'guest', 'stranger'], visibility?: number) =>
+  createProjectWorld(app, { people, roles, commits: BRANCHES, visibility });
 
 async function opened(project: ProjectWorld<Role>, body: Record<string, unknown> = {}) {
-  const response = await create(project.owner.client, project.id, { source_branch: 'feature', target_branch: 'master', title: 'A change', ...body });
+  const response = await create(project.owner.client, project.id, {
+    source_branch: 'feature',
+    target_branch: 'master',
+    title: 'A change',
+    ...body,
+  });
   assert.equal(response.status, 201, JSON.stringify(response.body));
   return response.body;
 }
@@ -82,19 +89,24 @@ describe('POST /projects/:id/merge_requests', () => {
     assert.match(mr.web_url, new RegExp(`/${project.path}/merge_requests/1$`));
     assert.equal('should_close_merge_request' in mr, false);
     // Each project counts its own iids.
-    assert.equal((await create(project.owner.client, project.id, { source_branch: 'feature2', target_branch: 'master', title: 'Add b' })).body.iid, 2);
+    assert.equal(
+      (await create(project.owner.client, project.id, { source_branch: 'feature2', target_branch: 'master', title: 'Add b' })).body.iid,
+      2,
+    );
   });
 
   test('source_branch, target_branch and title are required, in that order', async () => {
     const client = world.owner.client;
     assert.deepEqual((await create(client, world.id, {})).body, { message: '400 (Bad request) "source_branch" not given' });
-    assert.deepEqual((await create(client, world.id, { source_branch: 'feature' })).body, { message: '400 (Bad request) "target_branch" not given' });
+    assert.deepEqual((await create(client, world.id, { source_branch: 'feature' })).body, {
+      message: '400 (Bad request) "target_branch" not given',
+    });
     const noTitle = await create(client, world.id, { source_branch: 'feature', target_branch: 'master', title: '  ' });
     assert.equal(noTitle.status, 400);
     assert.deepEqual(noTitle.body, { message: '400 (Bad request) "title" not given' });
   });
 
-  test('the same project and branch at both ends: 422 with 8.12\'s error array', async () => {
+  test("the same project and branch at both ends: 422 with 8.12's error array", async () => {
     const response = await create(world.owner.client, world.id, { source_branch: 'feature', target_branch: 'feature', title: 'Loop' });
     assert.equal(response.status, 422);
     assert.deepEqual(response.body, { error: ['You can not use same project/branch for source and target'] });
@@ -146,7 +158,11 @@ describe('POST /projects/:id/merge_requests', () => {
     assert.equal(stranger.status, 404);
     assert.deepEqual(stranger.body, { message: '404 Project Not Found' });
     assert.equal((await create(app.anonymous, project.id, body('a'))).status, 401);
-    const developer = await create(project.developer.client, project.id, { ...body('d'), assignee_id: project.guest.user.id, labels: 'dev' });
+    const developer = await create(project.developer.client, project.id, {
+      ...body('d'),
+      assignee_id: project.guest.user.id,
+      labels: 'dev',
+    });
     assert.equal(developer.status, 201);
     // A developer may set the assignee and labels, as 8.12's `admin_merge_request` let them.
     assert.equal(developer.body.assignee.id, project.guest.user.id);
@@ -157,7 +173,10 @@ describe('POST /projects/:id/merge_requests', () => {
     const project = await freshWorld([]);
     await project.owner.client.put(`/projects/${project.id}`, { merge_requests_enabled: false });
     assert.equal((await project.owner.client.get(`/projects/${project.id}/merge_requests`)).status, 403);
-    assert.equal((await create(project.owner.client, project.id, { source_branch: 'feature', target_branch: 'master', title: 't' })).status, 403);
+    assert.equal(
+      (await create(project.owner.client, project.id, { source_branch: 'feature', target_branch: 'master', title: 't' })).status,
+      403,
+    );
   });
 });
 
@@ -177,7 +196,12 @@ describe('from a fork to its upstream', () => {
     assert.equal(pushed.code, 0, pushed.stderr);
     const head = (await git(['rev-parse', 'HEAD'], dir)).stdout.trim();
 
-    const response = await create(forker.client, fork.body.id, { source_branch: 'fork-work', target_branch: 'master', title: 'From my fork', target_project_id: upstream.id });
+    const response = await create(forker.client, fork.body.id, {
+      source_branch: 'fork-work',
+      target_branch: 'master',
+      title: 'From my fork',
+      target_project_id: upstream.id,
+    });
     assert.equal(response.status, 201, JSON.stringify(response.body));
     const mr = response.body;
     assert.equal(mr.project_id, upstream.id);
@@ -187,14 +211,27 @@ describe('from a fork to its upstream', () => {
     assert.match(mr.web_url, new RegExp(`/${upstream.path}/merge_requests/1$`));
     // It is the upstream's: listed and shown there.
     const listed = (await upstream.owner.client.get(`/projects/${upstream.id}/merge_requests`)).body;
-    assert.deepEqual(listed.map((item: any) => item.id), [mr.id]);
+    assert.deepEqual(
+      listed.map((item: any) => item.id),
+      [mr.id],
+    );
     assert.equal((await upstream.owner.client.get(`/projects/${upstream.id}/merge_requests/${mr.id}`)).body.sha, head);
 
     // Same branch names at both ends are fine across projects.
-    const same = await create(forker.client, fork.body.id, { source_branch: 'feature', target_branch: 'feature', title: 'Same names', target_project_id: upstream.id });
+    const same = await create(forker.client, fork.body.id, {
+      source_branch: 'feature',
+      target_branch: 'feature',
+      title: 'Same names',
+      target_project_id: upstream.id,
+    });
     assert.equal(same.status, 201);
     // A target that is the fork itself is an ordinary merge request of the fork.
-    const inFork = await create(forker.client, fork.body.id, { source_branch: 'fork-work', target_branch: 'master', title: 'Inside', target_project_id: fork.body.id });
+    const inFork = await create(forker.client, fork.body.id, {
+      source_branch: 'fork-work',
+      target_branch: 'master',
+      title: 'Inside',
+      target_project_id: fork.body.id,
+    });
     assert.equal(inFork.status, 201);
     assert.equal(inFork.body.project_id, fork.body.id);
   });
@@ -230,15 +267,23 @@ describe('GET /projects/:id/merge_requests', () => {
     await project.owner.client.put(`/projects/${project.id}/merge_requests/${second.id}`, { state_event: 'close' });
     third = await opened(project, { source_branch: 'feature2', title: 'WIP: open one' });
     // A merge is mr-git's to make; the row is set as one would leave it.
-    await app.ctx.db.updateTable('merge_requests').set({ state: 'merged', merge_commit_sha: project.shas[1] }).where('id', '=', first.id).execute();
+    await app.ctx.db
+      .updateTable('merge_requests')
+      .set({ state: 'merged', merge_commit_sha: project.shas[1] })
+      .where('id', '=', first.id)
+      .execute();
   });
 
-  const list = (query: Record<string, unknown> = {}, client = project.owner.client) => client.get(`/projects/${project.id}/merge_requests`, query);
+  const list = (query: Record<string, unknown> = {}, client = project.owner.client) =>
+    client.get(`/projects/${project.id}/merge_requests`, query);
 
   test('every state, newest first, paginated', async () => {
     const response = await list();
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((mr: any) => mr.id), [third.id, second.id, first.id]);
+    assert.deepEqual(
+      response.body.map((mr: any) => mr.id),
+      [third.id, second.id, first.id],
+    );
     assert.equal(response.headers.get('x-total'), '3');
     assert.ok(response.headers.get('link'));
     const [open, closed, merged] = response.body;
@@ -249,7 +294,10 @@ describe('GET /projects/:id/merge_requests', () => {
     assert.equal(open.merge_commit_sha, null);
     assert.equal(merged.sha, project.shas[1]);
     const paged = await list({ per_page: 1, page: 2 });
-    assert.deepEqual(paged.body.map((mr: any) => mr.id), [second.id]);
+    assert.deepEqual(
+      paged.body.map((mr: any) => mr.id),
+      [second.id],
+    );
   });
 
   test('state filters: opened, closed, merged; anything else is all', async () => {
@@ -262,17 +310,38 @@ describe('GET /projects/:id/merge_requests', () => {
   });
 
   test('iid, one or several; sort and order_by', async () => {
-    assert.deepEqual((await list({ iid: third.iid })).body.map((mr: any) => mr.id), [third.id]);
+    assert.deepEqual(
+      (await list({ iid: third.iid })).body.map((mr: any) => mr.id),
+      [third.id],
+    );
     const several = await project.owner.client.get(`/projects/${project.id}/merge_requests?iid[]=${first.iid}&iid[]=${third.iid}`);
-    assert.deepEqual(several.body.map((mr: any) => mr.id), [third.id, first.id]);
+    assert.deepEqual(
+      several.body.map((mr: any) => mr.id),
+      [third.id, first.id],
+    );
     assert.deepEqual((await list({ iid: 'abc' })).body, []);
-    assert.deepEqual((await list({ sort: 'asc' })).body.map((mr: any) => mr.id), [first.id, second.id, third.id]);
-    assert.deepEqual((await list({ order_by: 'created_at', sort: 'asc' })).body.map((mr: any) => mr.id), [first.id, second.id, third.id]);
+    assert.deepEqual(
+      (await list({ sort: 'asc' })).body.map((mr: any) => mr.id),
+      [first.id, second.id, third.id],
+    );
+    assert.deepEqual(
+      (await list({ order_by: 'created_at', sort: 'asc' })).body.map((mr: any) => mr.id),
+      [first.id, second.id, third.id],
+    );
     // The second was closed after it was opened, yet before the third was: by update it is still in the middle.
-    assert.deepEqual((await list({ order_by: 'updated_at' })).body.map((mr: any) => mr.id), [third.id, second.id, first.id]);
+    assert.deepEqual(
+      (await list({ order_by: 'updated_at' })).body.map((mr: any) => mr.id),
+      [third.id, second.id, first.id],
+    );
     await project.owner.client.put(`/projects/${project.id}/merge_requests/${second.id}`, { title: 'Closed one, edited' });
-    assert.deepEqual((await list({ order_by: 'updated_at' })).body.map((mr: any) => mr.id), [second.id, third.id, first.id]);
-    assert.deepEqual((await list({ order_by: 'updated_at', sort: 'asc' })).body.map((mr: any) => mr.id), [first.id, third.id, second.id]);
+    assert.deepEqual(
+      (await list({ order_by: 'updated_at' })).body.map((mr: any) => mr.id),
+      [second.id, third.id, first.id],
+    );
+    assert.deepEqual(
+      (await list({ order_by: 'updated_at', sort: 'asc' })).body.map((mr: any) => mr.id),
+      [first.id, third.id, second.id],
+    );
   });
 
   test('readers list them; strangers of a private project 404; anonymous 401', async () => {
@@ -319,7 +388,12 @@ describe('PUT /projects/:id/merge_requests/:merge_request_id', () => {
     assert.equal(response.body.target_branch, 'feature2');
     assert.equal(response.body.assignee.id, project.developer.user.id);
     // A new version was recorded against the new target; the source head is the same.
-    const versions = await app.ctx.db.selectFrom('merge_request_diffs').selectAll().where('merge_request_id', '=', mr.id).orderBy('id').execute();
+    const versions = await app.ctx.db
+      .selectFrom('merge_request_diffs')
+      .selectAll()
+      .where('merge_request_id', '=', mr.id)
+      .orderBy('id')
+      .execute();
     assert.equal(versions.length, 2);
     assert.equal(versions[1].start_commit_sha, project.shas[2]);
     const notes = (await project.owner.client.get(`${path}/notes`)).body.map((note: any) => note.body);
@@ -424,18 +498,30 @@ describe('DELETE /projects/:id/merge_requests/:merge_request_id', () => {
     assert.equal(removed.body.source_branch, 'feature');
     assert.equal((await project.owner.client.get(path)).status, 404);
     const db = app.ctx.db;
-    assert.equal((await db.selectFrom('notes').select('id').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mr.id).execute()).length, 0);
-    assert.equal((await db.selectFrom('label_links').select('id').where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute()).length, 0);
+    assert.equal(
+      (await db.selectFrom('notes').select('id').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mr.id).execute())
+        .length,
+      0,
+    );
+    assert.equal(
+      (await db.selectFrom('label_links').select('id').where('target_type', '=', 'MergeRequest').where('target_id', '=', mr.id).execute())
+        .length,
+      0,
+    );
     assert.equal((await db.selectFrom('merge_request_diffs').select('id').where('merge_request_id', '=', mr.id).execute()).length, 0);
   });
 });
 
 describe('events and hooks', () => {
-  test('open, close, reopen and update reach a Merge Request Hook with 8.12\'s payload; the events are recorded', async () => {
+  test("open, close, reopen and update reach a Merge Request Hook with 8.12's payload; the events are recorded", async () => {
     const project = await freshWorld(['developer']);
     const listener = await HookListener.start();
     try {
-      await project.owner.client.post(`/projects/${project.id}/hooks`, { url: listener.url, merge_requests_events: true, push_events: false });
+      await project.owner.client.post(`/projects/${project.id}/hooks`, {
+        url: listener.url,
+        merge_requests_events: true,
+        push_events: false,
+      });
       const mr = await opened(project, { assignee_id: project.developer.user.id, title: 'WIP: hooked' });
       const path = `/projects/${project.id}/merge_requests/${mr.id}`;
       await project.owner.client.put(path, { state_event: 'close' });
@@ -474,8 +560,13 @@ describe('events and hooks', () => {
       const close = hooks.find((hook) => hook.body.object_attributes.action === 'close')!;
       assert.equal(close.body.object_attributes.state, 'closed');
 
-      const events = (await project.owner.client.get(`/projects/${project.id}/events`)).body.filter((event: any) => event.target_type === 'MergeRequest');
-      assert.deepEqual(events.map((event: any) => event.action_name), ['opened', 'closed', 'opened']);
+      const events = (await project.owner.client.get(`/projects/${project.id}/events`)).body.filter(
+        (event: any) => event.target_type === 'MergeRequest',
+      );
+      assert.deepEqual(
+        events.map((event: any) => event.action_name),
+        ['opened', 'closed', 'opened'],
+      );
       assert.equal(events[0].target_id, mr.id);
       assert.equal(events[2].target_title, 'WIP: hooked');
     } finally {
@@ -506,6 +597,10 @@ describe('project deletion', () => {
       const left = await db.selectFrom(table).select('id').where(type, '=', 'MergeRequest').where(id, '=', mr.id).execute();
       assert.equal(left.length, 0, table);
     }
-    assert.equal((await db.selectFrom('award_emoji').select('id').where('awardable_type', '=', 'Note').where('awardable_id', '=', note.id).execute()).length, 0);
+    assert.equal(
+      (await db.selectFrom('award_emoji').select('id').where('awardable_type', '=', 'Note').where('awardable_id', '=', note.id).execute())
+        .length,
+      0,
+    );
   });
 });

@@ -50,27 +50,51 @@ async function scene(): Promise<Scene> {
 
 /** The next build the runner is given (waiting for push processing to make the pipeline). */
 async function nextBuild(runner: RunnerClient): Promise<RunningBuild> {
-  const got = await eventually(async () => {
-    const answer = await runner.requestBuild();
-    return answer.outcome === 'build' ? answer.build : undefined;
-  }, { message: 'a build for the runner' });
+  const got = await eventually(
+    async () => {
+      const answer = await runner.requestBuild();
+      return answer.outcome === 'build' ? answer.build : undefined;
+    },
+    { message: 'a build for the runner' },
+  );
   return got;
 }
 
 /** Waits until no merge request job is left in the queue: what a pipeline change set off has run. */
 async function mergeRequestJobsDone(): Promise<void> {
-  await eventually(async () => {
-    const left = await app.ctx.db.selectFrom('jobs').select('id').where('kind', 'like', 'merge_requests.%').where('locked_by', 'is distinct from', 'failed').execute();
-    return left.length === 0;
-  }, { message: 'merge request jobs done' });
+  await eventually(
+    async () => {
+      const left = await app.ctx.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('kind', 'like', 'merge_requests.%')
+        .where('locked_by', 'is distinct from', 'failed')
+        .execute();
+      return left.length === 0;
+    },
+    { message: 'merge request jobs done' },
+  );
 }
 
 function buildFailedTodos(mergeRequestId: number) {
-  return app.ctx.db.selectFrom('todos').selectAll().where('target_type', '=', 'MergeRequest').where('target_id', '=', mergeRequestId).where('action', '=', 3).execute();
+  return app.ctx.db
+    .selectFrom('todos')
+    .selectAll()
+    .where('target_type', '=', 'MergeRequest')
+    .where('target_id', '=', mergeRequestId)
+    .where('action', '=', 3)
+    .execute();
 }
 
 async function systemNotes(mergeRequestId: number): Promise<string[]> {
-  const rows = await app.ctx.db.selectFrom('notes').select('note').where('noteable_type', '=', 'MergeRequest').where('noteable_id', '=', mergeRequestId).where('system', '=', 1).orderBy('id').execute();
+  const rows = await app.ctx.db
+    .selectFrom('notes')
+    .select('note')
+    .where('noteable_type', '=', 'MergeRequest')
+    .where('noteable_id', '=', mergeRequestId)
+    .where('system', '=', 1)
+    .orderBy('id')
+    .execute();
   return rows.map((row) => row.note);
 }
 
@@ -89,10 +113,13 @@ describe('merge_when_build_succeeds', () => {
     assert.ok((await systemNotes(mr.id)).includes(`Enabled an automatic merge when the build for ${feature} succeeds`));
 
     assert.equal((await runner.finish(build, 'success', 'ok\n')).status, 200);
-    const merged = await eventually(async () => {
-      const answer = await w.reporter.client.get(`${at}/changes`);
-      return answer.body.state === 'merged' ? answer.body : undefined;
-    }, { message: 'merged after the pipeline succeeded' });
+    const merged = await eventually(
+      async () => {
+        const answer = await w.reporter.client.get(`${at}/changes`);
+        return answer.body.state === 'merged' ? answer.body : undefined;
+      },
+      { message: 'merged after the pipeline succeeded' },
+    );
     assert.equal(merged.merge_when_build_succeeds, false);
     const log = await git(['--git-dir', app.services.repositories.path(w.id), 'log', '-1', '--format=%P%n%an%n%B', 'master']);
     const [parents, author, ...message] = log.stdout.trim().split('\n');
@@ -105,7 +132,22 @@ describe('merge_when_build_succeeds', () => {
     const { w, runner, at } = await scene();
     const build = await nextBuild(runner);
     assert.equal((await runner.finish(build, 'success')).status, 200);
-    await eventually(async () => (await app.ctx.db.selectFrom('ci_pipelines').select('status').where('id', '=', (await app.ctx.db.selectFrom('ci_builds').select('pipeline_id').where('id', '=', build.id).executeTakeFirstOrThrow()).pipeline_id).executeTakeFirstOrThrow()).status === 'success');
+    await eventually(
+      async () =>
+        (
+          await app.ctx.db
+            .selectFrom('ci_pipelines')
+            .select('status')
+            .where(
+              'id',
+              '=',
+              (
+                await app.ctx.db.selectFrom('ci_builds').select('pipeline_id').where('id', '=', build.id).executeTakeFirstOrThrow()
+              ).pipeline_id,
+            )
+            .executeTakeFirstOrThrow()
+        ).status === 'success',
+    );
     const answer = await w.master.client.put(`${at}/merge`, { merge_when_build_succeeds: true });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.state, 'merged');
@@ -156,10 +198,13 @@ describe('only_allow_merge_if_build_succeeds, and build_failed todos', () => {
     assert.equal((await w.master.client.put(`${at}/merge`, {})).status, 405);
 
     assert.equal((await runner.finish(build, 'failed')).status, 200);
-    const todo = await eventually(async () => {
-      const listed = await w.developer.client.get('/todos', { action: 'build_failed', type: 'MergeRequest' });
-      return listed.body.length > 0 ? listed.body[0] : undefined;
-    }, { message: 'a build_failed todo for the author' });
+    const todo = await eventually(
+      async () => {
+        const listed = await w.developer.client.get('/todos', { action: 'build_failed', type: 'MergeRequest' });
+        return listed.body.length > 0 ? listed.body[0] : undefined;
+      },
+      { message: 'a build_failed todo for the author' },
+    );
     assert.equal(todo.action_name, 'build_failed');
     assert.equal(todo.state, 'pending');
     assert.equal(todo.project.id, w.id);
@@ -169,15 +214,20 @@ describe('only_allow_merge_if_build_succeeds, and build_failed todos', () => {
 
     const retried = await w.master.client.post(`/projects/${w.id}/builds/${build.id}/retry`, {});
     assert.equal(retried.status, 201, JSON.stringify(retried.body));
-    await eventually(async () => (await buildFailedTodos(mr.id)).every((row) => row.state === 'done'), { message: 'the todo done after the retry' });
+    await eventually(async () => (await buildFailedTodos(mr.id)).every((row) => row.state === 'done'), {
+      message: 'the todo done after the retry',
+    });
     assert.equal((await buildFailedTodos(mr.id)).length, 1);
 
     const again = await nextBuild(runner);
     assert.equal((await runner.finish(again, 'success')).status, 200);
-    const merged = await eventually(async () => {
-      const answer = await w.master.client.put(`${at}/merge`, {});
-      return answer.status === 200 ? answer : undefined;
-    }, { message: 'mergeable once green' });
+    const merged = await eventually(
+      async () => {
+        const answer = await w.master.client.put(`${at}/merge`, {});
+        return answer.status === 200 ? answer : undefined;
+      },
+      { message: 'mergeable once green' },
+    );
     assert.equal(merged.body.state, 'merged');
   });
 });

@@ -19,7 +19,12 @@ async function createGroup(attributes: Record<string, unknown> = {}) {
 }
 
 async function namespaceOf(userId: number) {
-  return app.ctx.db.selectFrom('namespaces').select(['id', 'path']).where('kind', '=', 'user').where('owner_id', '=', userId).executeTakeFirstOrThrow();
+  return app.ctx.db
+    .selectFrom('namespaces')
+    .select(['id', 'path'])
+    .where('kind', '=', 'user')
+    .where('owner_id', '=', userId)
+    .executeTakeFirstOrThrow();
 }
 
 describe('GET /namespaces', () => {
@@ -45,7 +50,16 @@ describe('GET /namespaces', () => {
     const time = new Date().toISOString();
     await app.ctx.db
       .insertInto('members')
-      .values({ source_type: 'Namespace', source_id: requested.id, user_id: user.id, access_level: 30, notification_level: 3, requested_at: time, created_at: time, updated_at: time })
+      .values({
+        source_type: 'Namespace',
+        source_id: requested.id,
+        user_id: user.id,
+        access_level: 30,
+        notification_level: 3,
+        requested_at: time,
+        created_at: time,
+        updated_at: time,
+      })
       .execute();
     const own = await namespaceOf(user.id);
     const response = await client.get('/namespaces');
@@ -59,7 +73,10 @@ describe('GET /namespaces', () => {
     await app.createUser();
     await createGroup();
     const response = await app.root.get('/namespaces', { per_page: 100 });
-    const total = await app.ctx.db.selectFrom('namespaces').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await app.ctx.db
+      .selectFrom('namespaces')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(response.body.length, Number(total.n));
     assert.equal(response.headers.get('x-total'), String(total.n));
     assert.ok(response.body.some((namespace: any) => namespace.kind === 'user' && namespace.path === 'root'));
@@ -71,10 +88,16 @@ describe('GET /namespaces', () => {
     const byName = await app.root.get('/namespaces', { search: 'unique SEARCHABLE' });
     assert.deepEqual(byName.body, [{ id: group.id, path: 'plain-path', kind: 'group' }]);
     const byPath = await app.root.get('/namespaces', { search: 'PLAIN-pa' });
-    assert.deepEqual(byPath.body.map((namespace: any) => namespace.id), [group.id]);
+    assert.deepEqual(
+      byPath.body.map((namespace: any) => namespace.id),
+      [group.id],
+    );
     const { client, user } = await app.createUser();
     const own = await client.get('/namespaces', { search: user.username });
-    assert.deepEqual(own.body.map((namespace: any) => namespace.path), [user.username]);
+    assert.deepEqual(
+      own.body.map((namespace: any) => namespace.path),
+      [user.username],
+    );
   });
 
   test('the list is paginated', async () => {
@@ -86,7 +109,13 @@ describe('GET /namespaces', () => {
     const response = await client.get('/namespaces', { page: 3, per_page: 1 });
     assert.deepEqual(response.body, [{ id: second.id, path: second.path, kind: 'group' }]);
     assert.deepEqual(
-      [response.headers.get('x-total'), response.headers.get('x-total-pages'), response.headers.get('x-page'), response.headers.get('x-next-page'), response.headers.get('x-prev-page')],
+      [
+        response.headers.get('x-total'),
+        response.headers.get('x-total-pages'),
+        response.headers.get('x-page'),
+        response.headers.get('x-next-page'),
+        response.headers.get('x-prev-page'),
+      ],
       ['3', '3', '3', '', '2'],
     );
   });

@@ -65,38 +65,51 @@ const COMMENTS = [':thumbsup: thanks', '👍 thanks', '👍👍', ':thumbsup::th
 for (const kind of ['issues', 'merge_requests', 'snippets'] as const) {
   describe(`POST /projects/:id/${kind}/:noteable_id/notes`, () => {
     for (const [body, name] of AWARDS) {
-      test(`${JSON.stringify(body)} is the award ${name}, answered as the AwardEmoji entity`, () => withNoteable(kind, async (target) => {
-        const response = await world.developer.client.post(`${target.path}/notes`, { body });
-        assert.equal(response.status, 201, JSON.stringify(response.body));
-        assert.deepEqual(Object.keys(response.body), ['id', 'name', 'user', 'created_at', 'updated_at', 'awardable_id', 'awardable_type']);
-        assert.equal(response.body.name, name);
-        assert.equal(response.body.awardable_id, target.id);
-        assert.equal(response.body.awardable_type, AWARDABLE_TYPE[kind]);
-        assert.equal(response.body.user.username, world.developer.user.username);
-        // Recorded as an award, and no note.
-        const awards = (await world.owner.client.get(`${target.path}/award_emoji`)).body;
-        assert.deepEqual(awards.map((award: any) => [award.id, award.name, award.user.username]), [[response.body.id, name, world.developer.user.username]]);
-        assert.deepEqual((await world.owner.client.get(`${target.path}/notes`)).body, []);
-        if (kind !== 'snippets') {
-          const counted = (await world.owner.client.get(target.path)).body;
-          assert.deepEqual([counted.upvotes, counted.downvotes], [name === 'thumbsup' ? 1 : 0, name === 'thumbsdown' ? 1 : 0]);
-        }
-        // The same award again is 8.12's 404, and still no note.
-        const twice = await world.developer.client.post(`${target.path}/notes`, { body });
-        assert.equal(twice.status, 404);
-        assert.deepEqual(twice.body, { message: '404 Note {:name=>["has already been taken"]} Not Found' });
-        assert.equal((await world.owner.client.get(`${target.path}/award_emoji`)).body.length, 1);
-      }));
+      test(`${JSON.stringify(body)} is the award ${name}, answered as the AwardEmoji entity`, () =>
+        withNoteable(kind, async (target) => {
+          const response = await world.developer.client.post(`${target.path}/notes`, { body });
+          assert.equal(response.status, 201, JSON.stringify(response.body));
+          assert.deepEqual(Object.keys(response.body), [
+            'id',
+            'name',
+            'user',
+            'created_at',
+            'updated_at',
+            'awardable_id',
+            'awardable_type',
+          ]);
+          assert.equal(response.body.name, name);
+          assert.equal(response.body.awardable_id, target.id);
+          assert.equal(response.body.awardable_type, AWARDABLE_TYPE[kind]);
+          assert.equal(response.body.user.username, world.developer.user.username);
+          // Recorded as an award, and no note.
+          const awards = (await world.owner.client.get(`${target.path}/award_emoji`)).body;
+          assert.deepEqual(
+            awards.map((award: any) => [award.id, award.name, award.user.username]),
+            [[response.body.id, name, world.developer.user.username]],
+          );
+          assert.deepEqual((await world.owner.client.get(`${target.path}/notes`)).body, []);
+          if (kind !== 'snippets') {
+            const counted = (await world.owner.client.get(target.path)).body;
+            assert.deepEqual([counted.upvotes, counted.downvotes], [name === 'thumbsup' ? 1 : 0, name === 'thumbsdown' ? 1 : 0]);
+          }
+          // The same award again is 8.12's 404, and still no note.
+          const twice = await world.developer.client.post(`${target.path}/notes`, { body });
+          assert.equal(twice.status, 404);
+          assert.deepEqual(twice.body, { message: '404 Note {:name=>["has already been taken"]} Not Found' });
+          assert.equal((await world.owner.client.get(`${target.path}/award_emoji`)).body.length, 1);
+        }));
     }
 
-    test('a body with more than one emoji only is a comment', () => withNoteable(kind, async (target) => {
-      for (const body of COMMENTS) {
-        const response = await world.developer.client.post(`${target.path}/notes`, { body });
-        assert.equal(response.status, 201, JSON.stringify(response.body));
-        assert.equal(response.body.body, body);
-        assert.equal(response.body.noteable_type, AWARDABLE_TYPE[kind]);
-      }
-      assert.deepEqual((await world.owner.client.get(`${target.path}/award_emoji`)).body, []);
-    }));
+    test('a body with more than one emoji only is a comment', () =>
+      withNoteable(kind, async (target) => {
+        for (const body of COMMENTS) {
+          const response = await world.developer.client.post(`${target.path}/notes`, { body });
+          assert.equal(response.status, 201, JSON.stringify(response.body));
+          assert.equal(response.body.body, body);
+          assert.equal(response.body.noteable_type, AWARDABLE_TYPE[kind]);
+        }
+        assert.deepEqual((await world.owner.client.get(`${target.path}/award_emoji`)).body, []);
+      }));
   });
 }

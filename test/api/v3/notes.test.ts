@@ -26,7 +26,13 @@ async function createIssue(client: ApiClient, projectId: number, fields: Record<
 }
 
 async function createSnippet(client: ApiClient, projectId: number, fields: Record<string, unknown> = {}) {
-  const response = await client.post(`/projects/${projectId}/snippets`, { title: 'A snippet', file_name: 'a.rb', code: 'puts 1', visibility_level: 0, ...fields });
+  const response = await client.post(`/projects/${projectId}/snippets`, {
+    title: 'A snippet',
+    file_name: 'a.rb',
+    code: 'puts 1',
+    visibility_level: 0,
+    ...fields,
+  });
   assert.equal(response.status, 201, JSON.stringify(response.body));
   return response.body;
 }
@@ -44,7 +50,21 @@ describe('issue notes', () => {
     const created = await world.reporter.client.post(`${path}/notes`, { body: 'hi!' });
     assert.equal(created.status, 201);
     const note = created.body;
-    assert.deepEqual(Object.keys(note), ['id', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'upvote?', 'downvote?', 'upvote', 'downvote']);
+    assert.deepEqual(Object.keys(note), [
+      'id',
+      'body',
+      'attachment',
+      'author',
+      'created_at',
+      'updated_at',
+      'system',
+      'noteable_id',
+      'noteable_type',
+      'upvote?',
+      'downvote?',
+      'upvote',
+      'downvote',
+    ]);
     assert.equal(note.body, 'hi!');
     assert.equal(note.author.username, world.reporter.user.username);
     assert.equal(note.system, false);
@@ -56,11 +76,17 @@ describe('issue notes', () => {
     await comment(world.developer.client, path, 'second');
     const list = await world.guest.client.get(`${path}/notes`);
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((n: any) => n.body), ['hi!', 'second']);
+    assert.deepEqual(
+      list.body.map((n: any) => n.body),
+      ['hi!', 'second'],
+    );
     assert.equal(list.headers.get('x-total'), '2');
     assert.ok(list.headers.get('link'));
     const paged = await world.guest.client.get(`${path}/notes?per_page=1&page=2`);
-    assert.deepEqual(paged.body.map((n: any) => n.body), ['second']);
+    assert.deepEqual(
+      paged.body.map((n: any) => n.body),
+      ['second'],
+    );
 
     const one = await world.guest.client.get(`${path}/notes/${note.id}`);
     assert.equal(one.status, 200);
@@ -157,7 +183,7 @@ describe('issue notes', () => {
     assert.deepEqual(twice.body, { message: '404 Note {:name=>["has already been taken"]} Not Found' });
   });
 
-  test('an emoji-only vote on one\'s own issue is a note (8.12: the author may not vote), an alias is stored by its name', async () => {
+  test("an emoji-only vote on one's own issue is a note (8.12: the author may not vote), an alias is stored by its name", async () => {
     const issue = await createIssue(world.owner.client, world.id);
     const path = `/projects/${world.id}/issues/${issue.id}`;
     const own = await world.owner.client.post(`${path}/notes`, { body: ':thumbsup:' });
@@ -178,7 +204,10 @@ describe('issue notes', () => {
     await comment(world.owner.client, path, 'two');
     assert.equal((await world.owner.client.put(path, { state_event: 'close' })).status, 200);
     const notes = (await world.owner.client.get(`${path}/notes`)).body;
-    assert.deepEqual(notes.map((n: any) => n.system), [false, false, true]);
+    assert.deepEqual(
+      notes.map((n: any) => n.system),
+      [false, false, true],
+    );
     assert.equal((await world.owner.client.get(path)).body.user_notes_count, 2);
   });
 });
@@ -190,7 +219,10 @@ describe('snippet notes', () => {
     const note = await comment(world.guest.client, path, 'nice');
     assert.equal(note.noteable_type, 'Snippet');
     assert.equal(note.noteable_id, snippet.id);
-    assert.deepEqual((await world.guest.client.get(`${path}/notes`)).body.map((n: any) => n.body), ['nice']);
+    assert.deepEqual(
+      (await world.guest.client.get(`${path}/notes`)).body.map((n: any) => n.body),
+      ['nice'],
+    );
     assert.equal((await world.guest.client.get(`${path}/notes/${note.id}`)).body.body, 'nice');
     assert.equal((await world.guest.client.put(`${path}/notes/${note.id}`, { body: 'nicer' })).body.body, 'nicer');
     assert.equal((await world.guest.client.delete(`${path}/notes/${note.id}`)).status, 200);
@@ -227,7 +259,11 @@ describe('who may', () => {
   };
 
   test('reading: whoever reads the issue', async () => {
-    await assertRouteAccess(projects, (client, id) => client.get(notesOf(id).path), (visibility, caller) => expectedStatus(visibility, caller));
+    await assertRouteAccess(
+      projects,
+      (client, id) => client.get(notesOf(id).path),
+      (visibility, caller) => expectedStatus(visibility, caller),
+    );
     await assertRouteAccess(
       projects,
       async (client, id) => {
@@ -240,7 +276,11 @@ describe('who may', () => {
   });
 
   test('commenting: whoever reads the issue, signed in', async () => {
-    await assertRouteAccess(projects, (client, id) => client.post(notesOf(id).path, { body: 'hello' }), (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }));
+    await assertRouteAccess(
+      projects,
+      (client, id) => client.post(notesOf(id).path, { body: 'hello' }),
+      (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }),
+    );
   });
 
   test("changing and removing another's note: masters and administrators", async () => {
@@ -292,8 +332,13 @@ describe('events and hooks', () => {
       assert.match(onSnippet.body.object_attributes.url, new RegExp(`/snippets/${snippet.id}#note_${snippetNote.id}$`));
       assert.equal(onSnippet.body.issue, undefined);
 
-      const events = (await project.owner.client.get(`/projects/${project.id}/events`)).body.filter((event: any) => event.action_name === 'commented on');
-      assert.deepEqual(events.map((event: any) => event.target_id), [snippetNote.id, note.id]);
+      const events = (await project.owner.client.get(`/projects/${project.id}/events`)).body.filter(
+        (event: any) => event.action_name === 'commented on',
+      );
+      assert.deepEqual(
+        events.map((event: any) => event.target_id),
+        [snippetNote.id, note.id],
+      );
       assert.equal(events[1].target_type, 'Note');
       assert.equal(events[1].note.body, 'a comment');
       assert.equal(events[1].note.noteable_type, 'Issue');

@@ -20,34 +20,79 @@ let reporter: ApiClient;
 before(async () => {
   app = await startApp();
   people = await createPeople(app);
-  world = await createProjectWorld(app, { people, name: 'pipelines', visibility: 0, commits: [{ files: { 'README.md': '# pipelines\n' } }] });
+  world = await createProjectWorld(app, {
+    people,
+    name: 'pipelines',
+    visibility: 0,
+    commits: [{ files: { 'README.md': '# pipelines\n' } }],
+  });
   developer = world.developer.client;
   reporter = world.reporter.client;
 });
 after(() => app.close());
 
-async function pipelineWith(builds: SeedBuild[], options: { project?: ProjectWorld<any>; ref?: string; status?: string; sha?: string } = {}) {
+async function pipelineWith(
+  builds: SeedBuild[],
+  options: { project?: ProjectWorld<any>; ref?: string; status?: string; sha?: string } = {},
+) {
   const project = options.project ?? world;
-  return seedPipeline(app, project.id, { sha: options.sha ?? project.shas[0], ref: options.ref, status: options.status ?? 'pending', user_id: project.owner.user.id, builds });
+  return seedPipeline(app, project.id, {
+    sha: options.sha ?? project.shas[0],
+    ref: options.ref,
+    status: options.status ?? 'pending',
+    user_id: project.owner.user.id,
+    builds,
+  });
 }
 
-const path = (pipelineId: number | string, suffix = '', project: { id: number } = world) => `/projects/${project.id}/pipelines/${pipelineId}${suffix}`;
+const path = (pipelineId: number | string, suffix = '', project: { id: number } = world) =>
+  `/projects/${project.id}/pipelines/${pipelineId}${suffix}`;
 
-function assertPipelineAccess(call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>, minimum: 'reporter' | 'developer', success: number): Promise<void> {
-  return assertRouteAccess({ private: world }, (client) => call(client), (visibility, caller) => expectedStatus(visibility, caller, { minimum, success }));
+function assertPipelineAccess(
+  call: (client: ApiClient) => Promise<{ status: number; body?: unknown }>,
+  minimum: 'reporter' | 'developer',
+  success: number,
+): Promise<void> {
+  return assertRouteAccess(
+    { private: world },
+    (client) => call(client),
+    (visibility, caller) => expectedStatus(visibility, caller, { minimum, success }),
+  );
 }
 
-const PIPELINE_KEYS = ['id', 'status', 'ref', 'sha', 'before_sha', 'tag', 'yaml_errors', 'user', 'created_at', 'updated_at', 'started_at', 'finished_at', 'committed_at', 'duration'];
+const PIPELINE_KEYS = [
+  'id',
+  'status',
+  'ref',
+  'sha',
+  'before_sha',
+  'tag',
+  'yaml_errors',
+  'user',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'finished_at',
+  'committed_at',
+  'duration',
+];
 
 describe('GET /projects/:id/pipelines', () => {
   let listed: ProjectWorld<'developer' | 'reporter'>;
   let ids: Record<'master' | 'feature' | 'gone' | 'tag' | 'old', number>;
   before(async () => {
-    listed = await createProjectWorld(app, { people, name: 'listed', visibility: 0, roles: ['developer', 'reporter'], commits: [{ files: { 'a.txt': 'a\n' } }] });
+    listed = await createProjectWorld(app, {
+      people,
+      name: 'listed',
+      visibility: 0,
+      roles: ['developer', 'reporter'],
+      commits: [{ files: { 'a.txt': 'a\n' } }],
+    });
     const sha = listed.shas[0];
     await seedCommit(app, listed.id, { branch: 'feature', startRef: sha, files: { 'b.txt': 'b\n' } });
     await createTag(repoPathOf(app.ctx, listed.id), 'v1.0', sha);
-    const seed = (ref: string, status: string, tag = false) => seedPipeline(app, listed.id, { sha, ref, status, tag, user_id: listed.developer.user.id }).then((p) => p.id);
+    const seed = (ref: string, status: string, tag = false) =>
+      seedPipeline(app, listed.id, { sha, ref, status, tag, user_id: listed.developer.user.id }).then((p) => p.id);
     ids = {
       old: await seed('master', 'success'),
       master: await seed('master', 'running'),
@@ -61,14 +106,20 @@ describe('GET /projects/:id/pipelines', () => {
   test('lists the pipelines of the project by id, newest first, paginated', async () => {
     const response = await list();
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((p: any) => p.id), [ids.tag, ids.gone, ids.feature, ids.master, ids.old]);
+    assert.deepEqual(
+      response.body.map((p: any) => p.id),
+      [ids.tag, ids.gone, ids.feature, ids.master, ids.old],
+    );
     assert.equal(response.headers.get('x-total'), '5');
     const page = await list({ per_page: 2, page: 3 });
-    assert.deepEqual(page.body.map((p: any) => p.id), [ids.old]);
+    assert.deepEqual(
+      page.body.map((p: any) => p.id),
+      [ids.old],
+    );
     assert.equal(page.headers.get('x-total-pages'), '3');
   });
 
-  test('a pipeline shows GitLab 8.12\'s Pipeline entity, with its user as a user summary', async () => {
+  test("a pipeline shows GitLab 8.12's Pipeline entity, with its user as a user summary", async () => {
     const pipeline = (await list()).body.find((p: any) => p.id === ids.master);
     assert.deepEqual(Object.keys(pipeline), PIPELINE_KEYS);
     assert.match(pipeline.sha, /^[0-9a-f]{40}$/);
@@ -82,19 +133,34 @@ describe('GET /projects/:id/pipelines', () => {
   });
 
   test('scope=running lists running and pending pipelines', async () => {
-    assert.deepEqual((await list({ scope: 'running' })).body.map((p: any) => p.id), [ids.feature, ids.master]);
+    assert.deepEqual(
+      (await list({ scope: 'running' })).body.map((p: any) => p.id),
+      [ids.feature, ids.master],
+    );
   });
 
-  test('scope=pending and scope=finished (8.13\'s) narrow by status', async () => {
-    assert.deepEqual((await list({ scope: 'pending' })).body.map((p: any) => p.id), [ids.feature]);
-    assert.deepEqual((await list({ scope: 'finished' })).body.map((p: any) => p.id), [ids.tag, ids.gone, ids.old]);
+  test("scope=pending and scope=finished (8.13's) narrow by status", async () => {
+    assert.deepEqual(
+      (await list({ scope: 'pending' })).body.map((p: any) => p.id),
+      [ids.feature],
+    );
+    assert.deepEqual(
+      (await list({ scope: 'finished' })).body.map((p: any) => p.id),
+      [ids.tag, ids.gone, ids.old],
+    );
   });
 
   test('scope=branches lists the latest pipeline of each existing branch; scope=tags of each tag', async () => {
     const branches = await list({ scope: 'branches' });
-    assert.deepEqual(branches.body.map((p: any) => p.id), [ids.feature, ids.master]);
+    assert.deepEqual(
+      branches.body.map((p: any) => p.id),
+      [ids.feature, ids.master],
+    );
     assert.equal(branches.headers.get('x-total'), '2');
-    assert.deepEqual((await list({ scope: 'tags' })).body.map((p: any) => p.id), [ids.tag]);
+    assert.deepEqual(
+      (await list({ scope: 'tags' })).body.map((p: any) => p.id),
+      [ids.tag],
+    );
   });
 
   test('another scope answers 400 scope does not have a valid value', async () => {
@@ -109,7 +175,11 @@ describe('GET /projects/:id/pipelines', () => {
   test('readers of a public project see its pipelines, even without public builds', async () => {
     const open = await createProjectWorld(app, { people, name: 'public-pipelines', visibility: 20, roles: ['guest', 'stranger'] });
     await app.ctx.db.updateTable('projects').set({ public_builds: 0 }).where('id', '=', open.id).execute();
-    await assertAccess(open.clients, (client) => client.get(`/projects/${open.id}/pipelines`), (caller) => expectedStatus('public', caller));
+    await assertAccess(
+      open.clients,
+      (client) => client.get(`/projects/${open.id}/pipelines`),
+      (caller) => expectedStatus('public', caller),
+    );
   });
 });
 
@@ -141,11 +211,14 @@ describe('GET /projects/:id/pipelines/:pipeline_id', () => {
 
 describe('POST /projects/:id/pipelines/:pipeline_id/retry', () => {
   test('every latest failed build is retried by the caller (201); the pipeline runs again', async () => {
-    const pipeline = await pipelineWith([
-      { name: 'rspec', status: 'failed', stage_idx: 0 },
-      { name: 'spinach', status: 'success', stage_idx: 0 },
-      { name: 'deploy', status: 'skipped', stage_idx: 1 },
-    ], { status: 'failed' });
+    const pipeline = await pipelineWith(
+      [
+        { name: 'rspec', status: 'failed', stage_idx: 0 },
+        { name: 'spinach', status: 'success', stage_idx: 0 },
+        { name: 'deploy', status: 'skipped', stage_idx: 1 },
+      ],
+      { status: 'failed' },
+    );
     const response = await developer.post(path(pipeline.id, '/retry'));
     assert.equal(response.status, 201);
     assert.equal(response.body.id, pipeline.id);
@@ -159,14 +232,21 @@ describe('POST /projects/:id/pipelines/:pipeline_id/retry', () => {
   });
 
   test('a failed build that was retried already, or has no commands, is not retried again', async () => {
-    const pipeline = await pipelineWith([
-      { name: 'rspec', status: 'failed' },
-      { name: 'rspec', status: 'success' },
-      { name: 'empty', status: 'failed', commands: '' },
-    ], { status: 'failed' });
+    const pipeline = await pipelineWith(
+      [
+        { name: 'rspec', status: 'failed' },
+        { name: 'rspec', status: 'success' },
+        { name: 'empty', status: 'failed', commands: '' },
+      ],
+      { status: 'failed' },
+    );
     const response = await developer.post(path(pipeline.id, '/retry'));
     assert.equal(response.status, 201);
-    const count = await app.ctx.db.selectFrom('ci_builds').select((eb) => eb.fn.countAll<number>().as('n')).where('pipeline_id', '=', pipeline.id).executeTakeFirstOrThrow();
+    const count = await app.ctx.db
+      .selectFrom('ci_builds')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('pipeline_id', '=', pipeline.id)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 3);
   });
 
@@ -182,11 +262,14 @@ describe('POST /projects/:id/pipelines/:pipeline_id/retry', () => {
 
 describe('POST /projects/:id/pipelines/:pipeline_id/cancel', () => {
   test('pending and running builds are canceled (200); the pipeline is canceled', async () => {
-    const pipeline = await pipelineWith([
-      { name: 'rspec', status: 'running', stage_idx: 0 },
-      { name: 'spinach', status: 'pending', stage_idx: 0 },
-      { name: 'deploy', status: 'created', stage_idx: 1 },
-    ], { status: 'running' });
+    const pipeline = await pipelineWith(
+      [
+        { name: 'rspec', status: 'running', stage_idx: 0 },
+        { name: 'spinach', status: 'pending', stage_idx: 0 },
+        { name: 'deploy', status: 'created', stage_idx: 1 },
+      ],
+      { status: 'running' },
+    );
     const response = await developer.post(path(pipeline.id, '/cancel'));
     assert.equal(response.status, 200);
     assert.equal(response.body.status, 'canceled');
@@ -204,7 +287,10 @@ describe('POST /projects/:id/pipelines/:pipeline_id/cancel', () => {
 
   test('reporters get 403 and the pipeline stays pending', async () => {
     const pipeline = await pipelineWith([{ name: 'rspec', status: 'pending' }]);
-    assert.deepEqual(await reporter.post(path(pipeline.id, '/cancel')).then((r) => [r.status, r.body]), [403, { message: '403 Forbidden' }]);
+    assert.deepEqual(await reporter.post(path(pipeline.id, '/cancel')).then((r) => [r.status, r.body]), [
+      403,
+      { message: '403 Forbidden' },
+    ]);
     assert.equal((await pipelineRow(app, pipeline.id)).status, 'pending');
   });
 

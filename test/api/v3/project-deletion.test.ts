@@ -30,8 +30,17 @@ async function seedCollaboration(people: People<'developer' | 'reporter'>, name:
   const milestone = created(await owner.client.post(`/projects/${id}/milestones`, { title: 'v1' }));
   // Assigning gives the developer an "assigned" todo, the mention in the note the reporter a "mentioned"
   // one (tied to the note), and the owner marks the issue as a todo of their own.
-  const issue = created(await owner.client.post(`/projects/${id}/issues`, { title: 'Broken', labels: 'bug', milestone_id: milestone.id, assignee_id: developer.user.id }));
-  const note = created(await owner.client.post(`/projects/${id}/issues/${issue.id}/notes`, { body: `please look, @${reporter.user.username}` }));
+  const issue = created(
+    await owner.client.post(`/projects/${id}/issues`, {
+      title: 'Broken',
+      labels: 'bug',
+      milestone_id: milestone.id,
+      assignee_id: developer.user.id,
+    }),
+  );
+  const note = created(
+    await owner.client.post(`/projects/${id}/issues/${issue.id}/notes`, { body: `please look, @${reporter.user.username}` }),
+  );
   created(await developer.client.post(`/projects/${id}/issues/${issue.id}/notes/${note.id}/award_emoji`, { name: 'thumbsup' }));
   created(await developer.client.post(`/projects/${id}/issues/${issue.id}/award_emoji`, { name: 'tada' }));
   created(await developer.client.post(`/projects/${id}/labels/bug/subscription`));
@@ -39,7 +48,9 @@ async function seedCollaboration(people: People<'developer' | 'reporter'>, name:
   // The assignee follows the issue as a participant: opting out is what leaves a subscription row.
   assert.equal((await developer.client.delete(`/projects/${id}/issues/${issue.id}/subscription`)).status, 200);
 
-  const snippet = created(await owner.client.post(`/projects/${id}/snippets`, { title: 'Hello', file_name: 'hello.rb', code: 'puts 1', visibility_level: 0 }));
+  const snippet = created(
+    await owner.client.post(`/projects/${id}/snippets`, { title: 'Hello', file_name: 'hello.rb', code: 'puts 1', visibility_level: 0 }),
+  );
   const snippetNote = created(await developer.client.post(`/projects/${id}/snippets/${snippet.id}/notes`, { body: 'nice' }));
   created(await developer.client.post(`/projects/${id}/snippets/${snippet.id}/award_emoji`, { name: 'heart' }));
   created(await owner.client.post(`/projects/${id}/snippets/${snippet.id}/notes/${snippetNote.id}/award_emoji`, { name: 'thumbsup' }));
@@ -79,7 +90,8 @@ async function rowsReferringTo(projectId: number, owned: Owned): Promise<Record<
   const snippets = [0, ...owned.snippets];
   const labels = [0, ...owned.labels];
   const notes = [0, ...owned.notes];
-  const byProject = (table: 'issues' | 'snippets' | 'labels' | 'milestones') => db().selectFrom(table).selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+  const byProject = (table: 'issues' | 'snippets' | 'labels' | 'milestones') =>
+    db().selectFrom(table).selectAll().where('project_id', '=', projectId).orderBy('id').execute();
   return {
     issues: await byProject('issues'),
     snippets: await byProject('snippets'),
@@ -123,7 +135,13 @@ async function rowsReferringTo(projectId: number, owned: Owned): Promise<Record<
     todos: await db()
       .selectFrom('todos')
       .selectAll()
-      .where((eb) => eb.or([eb('project_id', '=', projectId), eb.and([eb('target_type', '=', 'Issue'), eb('target_id', 'in', issues)]), eb('note_id', 'in', notes)]))
+      .where((eb) =>
+        eb.or([
+          eb('project_id', '=', projectId),
+          eb.and([eb('target_type', '=', 'Issue'), eb('target_id', 'in', issues)]),
+          eb('note_id', 'in', notes),
+        ]),
+      )
       .orderBy('id')
       .execute(),
   };
@@ -154,7 +172,10 @@ describe('DELETE /projects/:id of a project with issues and snippets', () => {
     assert.deepEqual(counts(left), Object.fromEntries(Object.keys(left).map((table) => [table, 0])));
     assert.deepEqual(await rowsReferringTo(kept, keptOwned), keptBefore);
     for (const person of [people.owner, people.developer, people.reporter]) {
-      assert.deepEqual((await person.client.get('/todos')).body.map((todo: any) => todo.project.id), [kept]);
+      assert.deepEqual(
+        (await person.client.get('/todos')).body.map((todo: any) => todo.project.id),
+        [kept],
+      );
     }
   });
 });

@@ -46,10 +46,30 @@ async function createHook(body: Record<string, unknown> = { url: URL_A }, id = p
 }
 
 const FIELDS = [
-  'build_events', 'created_at', 'enable_ssl_verification', 'id', 'issues_events', 'merge_requests_events', 'note_events',
-  'pipeline_events', 'project_id', 'push_events', 'tag_push_events', 'url', 'wiki_page_events',
+  'build_events',
+  'created_at',
+  'enable_ssl_verification',
+  'id',
+  'issues_events',
+  'merge_requests_events',
+  'note_events',
+  'pipeline_events',
+  'project_id',
+  'push_events',
+  'tag_push_events',
+  'url',
+  'wiki_page_events',
 ];
-const EVENT_FLAGS = ['push_events', 'issues_events', 'merge_requests_events', 'tag_push_events', 'note_events', 'build_events', 'pipeline_events', 'wiki_page_events'];
+const EVENT_FLAGS = [
+  'push_events',
+  'issues_events',
+  'merge_requests_events',
+  'tag_push_events',
+  'note_events',
+  'build_events',
+  'pipeline_events',
+  'wiki_page_events',
+];
 const allFlags = (on: boolean) => Object.fromEntries([...EVENT_FLAGS, 'enable_ssl_verification'].map((flag) => [flag, on]));
 
 const unauthorized = { message: '401 Unauthorized' };
@@ -95,20 +115,26 @@ describe('GET /projects/:id/hooks', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, [first, second]);
     assert.deepEqual(Object.keys(response.body[0]).sort(), FIELDS);
-    assert.deepEqual({ ...response.body[0], id: 0, created_at: '' }, { id: 0, created_at: '', url: URL_A, project_id: id, ...allFlags(true) });
+    assert.deepEqual(
+      { ...response.body[0], id: 0, created_at: '' },
+      { id: 0, created_at: '', url: URL_A, project_id: id, ...allFlags(true) },
+    );
   });
 
   test('the list is paginated', async () => {
     const id = await createProject('paging hooks');
     for (let n = 0; n < 3; n++) await createHook({ url: `${URL_A}/${n}` }, id);
     const response = await owner.get(base(id), { per_page: 2 });
-    assert.deepEqual(response.body.map((hook: any) => hook.url), [`${URL_A}/0`, `${URL_A}/1`]);
+    assert.deepEqual(
+      response.body.map((hook: any) => hook.url),
+      [`${URL_A}/0`, `${URL_A}/1`],
+    );
     assert.equal(response.headers.get('x-total'), '3');
     assert.equal(response.headers.get('x-total-pages'), '2');
     assert.equal(response.headers.get('x-next-page'), '2');
   });
 
-  test('system hooks and other projects\' hooks are not listed', async () => {
+  test("system hooks and other projects' hooks are not listed", async () => {
     const id = await createProject('only own hooks');
     const own = await createHook({ url: URL_A }, id);
     await createHook({ url: URL_B }, otherProjectId);
@@ -118,7 +144,7 @@ describe('GET /projects/:id/hooks', () => {
     await app.root.delete(`/hooks/${system.body[0].id}`);
   });
 
-  test('an administrator may manage any project\'s hooks', async () => {
+  test("an administrator may manage any project's hooks", async () => {
     assert.equal((await app.root.get(base())).status, 200);
   });
 });
@@ -134,7 +160,7 @@ describe('GET /projects/:id/hooks/:hook_id', () => {
     assert.equal(response.body.note_events, true);
   });
 
-  test('an unknown hook, another project\'s hook or a non-numeric id is 404 Not found', async () => {
+  test("an unknown hook, another project's hook or a non-numeric id is 404 Not found", async () => {
     const foreign = await createHook({ url: URL_A }, otherProjectId);
     for (const hookId of ['999999', String(foreign.id), 'abc', '99999999999999999999']) {
       const response = await master.get(`${base()}/${hookId}`);
@@ -162,18 +188,29 @@ describe('POST /projects/:id/hooks', () => {
     assert.equal(response.body.url, URL_A);
     assert.equal(response.body.project_id, projectId);
     assert.match(response.body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.deepEqual(
-      Object.fromEntries([...EVENT_FLAGS, 'enable_ssl_verification'].map((flag) => [flag, response.body[flag]])),
-      { ...allFlags(false), push_events: true, issues_events: true, enable_ssl_verification: true },
-    );
+    assert.deepEqual(Object.fromEntries([...EVENT_FLAGS, 'enable_ssl_verification'].map((flag) => [flag, response.body[flag]])), {
+      ...allFlags(false),
+      push_events: true,
+      issues_events: true,
+      enable_ssl_verification: true,
+    });
   });
 
   test('every flag may be set, as JSON booleans or as form strings', async () => {
     const on = await master.post(base(), { url: URL_A, ...allFlags(true) });
-    assert.deepEqual({ ...on.body, id: 0, created_at: '' }, { id: 0, created_at: '', url: URL_A, project_id: projectId, ...allFlags(true) });
-    const off = await master.form('POST', base(), { url: URL_B, ...Object.fromEntries(Object.keys(allFlags(false)).map((flag) => [flag, 'false'])) });
+    assert.deepEqual(
+      { ...on.body, id: 0, created_at: '' },
+      { id: 0, created_at: '', url: URL_A, project_id: projectId, ...allFlags(true) },
+    );
+    const off = await master.form('POST', base(), {
+      url: URL_B,
+      ...Object.fromEntries(Object.keys(allFlags(false)).map((flag) => [flag, 'false'])),
+    });
     assert.equal(off.status, 201);
-    assert.deepEqual({ ...off.body, id: 0, created_at: '' }, { id: 0, created_at: '', url: URL_B, project_id: projectId, ...allFlags(false) });
+    assert.deepEqual(
+      { ...off.body, id: 0, created_at: '' },
+      { id: 0, created_at: '', url: URL_B, project_id: projectId, ...allFlags(false) },
+    );
   });
 
   test('a flag that is not a boolean answers 400', async () => {
@@ -248,7 +285,7 @@ describe('PUT /projects/:id/hooks/:hook_id', () => {
     assert.equal(await tokenOf(), null);
   });
 
-  test('an unknown hook or another project\'s hook is 404 Not found and changes nothing', async () => {
+  test("an unknown hook or another project's hook is 404 Not found and changes nothing", async () => {
     const foreign = await createHook({ url: URL_A }, otherProjectId);
     for (const hookId of ['999999', String(foreign.id), 'abc']) {
       const response = await master.put(`${base()}/${hookId}`, { url: URL_B });
@@ -296,7 +333,7 @@ describe('DELETE /projects/:id/hooks/:hook_id', () => {
     }
   });
 
-  test('another project\'s hook is 404 and is not deleted', async () => {
+  test("another project's hook is 404 and is not deleted", async () => {
     const foreign = await createHook({ url: URL_A }, otherProjectId);
     const response = await master.delete(`${base()}/${foreign.id}`);
     assert.equal(response.status, 404);
@@ -313,7 +350,7 @@ describe('DELETE /projects/:id/hooks/:hook_id', () => {
 });
 
 describe('project hook deliveries', () => {
-  test('a hook with the event\'s flag on receives the payload with X-Gitlab-Event and X-Gitlab-Token', async () => {
+  test("a hook with the event's flag on receives the payload with X-Gitlab-Event and X-Gitlab-Token", async () => {
     const listener = await HookListener.start();
     try {
       const id = await createProject('delivered');
@@ -327,7 +364,9 @@ describe('project hook deliveries', () => {
         await emitProjectEvents(ctx, trx, id, 'push_events', 'Push Hook', [payload]);
         // Inside the transaction, before any worker can see them: one job, for the push hook only.
         const jobs = await trx.selectFrom('jobs').select('payload').where('kind', '=', 'hook.deliver').execute();
-        const queued = jobs.map((job) => JSON.parse(job.payload)).filter((job) => [pushHook.id, quietHook.id, foreignHook.id].includes(job.hookId));
+        const queued = jobs
+          .map((job) => JSON.parse(job.payload))
+          .filter((job) => [pushHook.id, quietHook.id, foreignHook.id].includes(job.hookId));
         assert.deepEqual(queued, [{ hookId: pushHook.id, event: 'Push Hook', payload }]);
       });
 

@@ -29,7 +29,13 @@ const FILE_NAME_MESSAGE = "can contain only letters, digits, '_', '-', '@' and '
 
 let counter = 0;
 async function createSnippet(client: ApiClient, fields: Record<string, unknown> = {}, project: { id: number } = world) {
-  const response = await client.post(base(project), { title: `snippet ${++counter}`, file_name: 'hello.rb', code: 'puts "hello"', visibility_level: 0, ...fields });
+  const response = await client.post(base(project), {
+    title: `snippet ${++counter}`,
+    file_name: 'hello.rb',
+    code: 'puts "hello"',
+    visibility_level: 0,
+    ...fields,
+  });
   assert.equal(response.status, 201, JSON.stringify(response.body));
   return response.body;
 }
@@ -50,7 +56,9 @@ describe('the visibility table: snippet × project × caller, by list, by id and
       projects[projectLevel] = project;
       snippets[projectLevel] = {};
       for (const snippetLevel of LEVELS) {
-        snippets[projectLevel]![snippetLevel] = (await createSnippet(project.owner.client, { visibility_level: VISIBILITY_LEVELS[snippetLevel] }, project)).id;
+        snippets[projectLevel]![snippetLevel] = (
+          await createSnippet(project.owner.client, { visibility_level: VISIBILITY_LEVELS[snippetLevel] }, project)
+        ).id;
       }
     }
   });
@@ -69,21 +77,32 @@ describe('the visibility table: snippet × project × caller, by list, by id and
     return 200;
   }
 
-  const callersOf = (project: ProjectWorld<Role>): [Caller | 'external', ApiClient][] => [...(Object.entries(project.clients) as [Caller, ApiClient][]), ['external', external]];
+  const callersOf = (project: ProjectWorld<Role>): [Caller | 'external', ApiClient][] => [
+    ...(Object.entries(project.clients) as [Caller, ApiClient][]),
+    ['external', external],
+  ];
 
   test('the list shows each caller the snippets they may see, newest first; a hidden project is 404, anonymous 401', async () => {
     for (const projectLevel of LEVELS) {
       const project = projects[projectLevel]!;
       for (const [caller, client] of callersOf(project)) {
         const response = await client.get(base(project));
-        const visible = LEVELS.filter((level) => sees(projectLevel, level, caller) === 200).map((level) => snippets[projectLevel]![level]!).reverse();
+        const visible = LEVELS.filter((level) => sees(projectLevel, level, caller) === 200)
+          .map((level) => snippets[projectLevel]![level]!)
+          .reverse();
         const label = `${projectLevel} project, ${caller}`;
         if (caller === 'anonymous') assert.deepEqual([response.status, response.body], [401, REFUSALS[401]], label);
-        else if (caller === 'non-member' && projectLevel === 'private') assert.deepEqual([response.status, response.body], [404, REFUSALS[404]], label);
-        else if (caller === 'external' && projectLevel !== 'public') assert.deepEqual([response.status, response.body], [404, REFUSALS[404]], label);
+        else if (caller === 'non-member' && projectLevel === 'private')
+          assert.deepEqual([response.status, response.body], [404, REFUSALS[404]], label);
+        else if (caller === 'external' && projectLevel !== 'public')
+          assert.deepEqual([response.status, response.body], [404, REFUSALS[404]], label);
         else {
           assert.equal(response.status, 200, label);
-          assert.deepEqual(response.body.map((snippet: any) => snippet.id), visible, label);
+          assert.deepEqual(
+            response.body.map((snippet: any) => snippet.id),
+            visible,
+            label,
+          );
         }
       }
     }
@@ -97,7 +116,8 @@ describe('the visibility table: snippet × project × caller, by list, by id and
         for (const [caller, client] of callersOf(project)) {
           const label = `${snippetLevel} snippet of a ${projectLevel} project, ${caller}`;
           const status = sees(projectLevel, snippetLevel, caller);
-          const projectHidden = (caller === 'non-member' && projectLevel === 'private') || (caller === 'external' && projectLevel !== 'public');
+          const projectHidden =
+            (caller === 'non-member' && projectLevel === 'private') || (caller === 'external' && projectLevel !== 'public');
           const refusal = status === 401 ? REFUSALS[401] : projectHidden ? REFUSALS[404] : NOT_FOUND;
           for (const path of [`${base(project)}/${id}`, `${base(project)}/${id}/raw`]) {
             const response = await client.get(path);
@@ -111,7 +131,7 @@ describe('the visibility table: snippet × project × caller, by list, by id and
 });
 
 describe('GET /projects/:id/snippets', () => {
-  test('answers the ProjectSnippet entity in 8.12\'s order, with its author, a null expires_at and its web_url', async () => {
+  test("answers the ProjectSnippet entity in 8.12's order, with its author, a null expires_at and its web_url", async () => {
     const created = await createSnippet(world.reporter.client, { title: 'entity', file_name: 'entity.rb' });
     const response = await world.guest.client.get(base());
     assert.equal(response.status, 200);
@@ -131,11 +151,17 @@ describe('GET /projects/:id/snippets', () => {
     const ids: number[] = [];
     for (let i = 0; i < 3; i += 1) ids.push((await createSnippet(paged.owner.client, {}, paged)).id);
     const first = await paged.owner.client.get(base(paged), { per_page: 2 });
-    assert.deepEqual(first.body.map((snippet: any) => snippet.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.body.map((snippet: any) => snippet.id),
+      [ids[2], ids[1]],
+    );
     assert.equal(first.headers.get('x-total'), '3');
     assert.equal(first.headers.get('x-total-pages'), '2');
     const second = await paged.owner.client.get(base(paged), { per_page: 2, page: 2 });
-    assert.deepEqual(second.body.map((snippet: any) => snippet.id), [ids[0]]);
+    assert.deepEqual(
+      second.body.map((snippet: any) => snippet.id),
+      [ids[0]],
+    );
   });
 
   test('an unknown project answers 404 Project Not Found', async () => {
@@ -172,16 +198,35 @@ describe('GET /projects/:id/snippets/:snippet_id and /raw', () => {
 
 describe('POST /projects/:id/snippets', () => {
   test('creates a snippet: 201 with the entity; the content is stored from code', async () => {
-    const response = await world.reporter.client.post(base(), { title: 'made', file_name: 'made.rb', code: 'puts 1', visibility_level: '20' });
+    const response = await world.reporter.client.post(base(), {
+      title: 'made',
+      file_name: 'made.rb',
+      code: 'puts 1',
+      visibility_level: '20',
+    });
     assert.equal(response.status, 201);
-    assert.deepEqual(Object.keys(response.body), ['id', 'title', 'file_name', 'author', 'updated_at', 'created_at', 'expires_at', 'web_url']);
+    assert.deepEqual(Object.keys(response.body), [
+      'id',
+      'title',
+      'file_name',
+      'author',
+      'updated_at',
+      'created_at',
+      'expires_at',
+      'web_url',
+    ]);
     assert.equal(response.body.author.username, world.reporter.user.username);
     const row = await db().selectFrom('snippets').selectAll().where('id', '=', response.body.id).executeTakeFirstOrThrow();
     assert.deepEqual([row.content, row.visibility_level, row.project_id, row.type], ['puts 1', 20, world.id, 'ProjectSnippet']);
   });
 
   test('the form encoding works as the JSON one', async () => {
-    const response = await world.reporter.client.form('POST', base(), { title: 'form', file_name: 'form.rb', code: 'x', visibility_level: '10' });
+    const response = await world.reporter.client.form('POST', base(), {
+      title: 'form',
+      file_name: 'form.rb',
+      code: 'x',
+      visibility_level: '10',
+    });
     assert.equal(response.status, 201);
   });
 
@@ -203,11 +248,15 @@ describe('POST /projects/:id/snippets', () => {
   test('a visibility level other than 0, 10 or 20 answers 400 "is not included in the list"', async () => {
     for (const level of [5, 30, 'abc']) {
       const response = await world.reporter.client.post(base(), { title: 't', file_name: 'f.rb', code: 'c', visibility_level: level });
-      assert.deepEqual([response.status, response.body], [400, { message: { visibility_level: ['is not included in the list'] } }], String(level));
+      assert.deepEqual(
+        [response.status, response.body],
+        [400, { message: { visibility_level: ['is not included in the list'] } }],
+        String(level),
+      );
     }
   });
 
-  test('a file name with other characters answers 400 with GitLab\'s message; letters of any script, digits, _ - @ . pass', async () => {
+  test("a file name with other characters answers 400 with GitLab's message; letters of any script, digits, _ - @ . pass", async () => {
     for (const fileName of ['a b.rb', 'dir/file.rb', 'x+y']) {
       const response = await world.reporter.client.post(base(), { title: 't', file_name: fileName, code: 'c', visibility_level: 0 });
       assert.deepEqual([response.status, response.body], [400, { message: { file_name: [FILE_NAME_MESSAGE] } }], fileName);
@@ -219,7 +268,10 @@ describe('POST /projects/:id/snippets', () => {
     await setSettings({ restricted_visibility_levels: [20] });
     try {
       const response = await world.owner.client.post(base(), { title: 't', file_name: 'f.rb', code: 'c', visibility_level: 20 });
-      assert.deepEqual([response.status, response.body], [400, { message: { visibility_level: ['public has been restricted by your GitLab administrator'] } }]);
+      assert.deepEqual(
+        [response.status, response.body],
+        [400, { message: { visibility_level: ['public has been restricted by your GitLab administrator'] } }],
+      );
       await createSnippet(app.root, { visibility_level: 20 });
       await createSnippet(world.owner.client, { visibility_level: 10 });
     } finally {
@@ -234,19 +286,41 @@ describe('POST /projects/:id/snippets', () => {
       [{ code: 'x'.repeat(1024 * 1024 + 1) }, 'code', 1024 * 1024],
     ];
     for (const [fields, field, limit] of cases) {
-      const response = await world.reporter.client.post(base(), { title: 't', file_name: 'f.rb', code: 'c', visibility_level: 0, ...fields });
-      assert.deepEqual([response.status, response.body], [400, { message: { [field]: [`is too long (maximum is ${limit} characters)`] } }], field);
+      const response = await world.reporter.client.post(base(), {
+        title: 't',
+        file_name: 'f.rb',
+        code: 'c',
+        visibility_level: 0,
+        ...fields,
+      });
+      assert.deepEqual(
+        [response.status, response.body],
+        [400, { message: { [field]: [`is too long (maximum is ${limit} characters)`] } }],
+        field,
+      );
     }
     await createSnippet(world.reporter.client, { title: 'é'.repeat(255) });
   });
 
   test('a NUL byte anywhere is refused with 400, and nothing is saved', async () => {
-    const before = await db().selectFrom('snippets').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const before = await db()
+      .selectFrom('snippets')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     for (const field of ['title', 'file_name', 'code']) {
-      const response = await world.reporter.client.post(base(), { title: 't', file_name: 'f.rb', code: 'c', visibility_level: 0, [field]: 'a\u0000b' });
+      const response = await world.reporter.client.post(base(), {
+        title: 't',
+        file_name: 'f.rb',
+        code: 'c',
+        visibility_level: 0,
+        [field]: 'a\u0000b',
+      });
       assert.equal(response.status, 400, field);
     }
-    const after = await db().selectFrom('snippets').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('snippets')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(after.n), Number(before.n));
   });
 
@@ -275,7 +349,11 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
     assert.equal(code.status, 200);
     assert.equal(code.body.title, 'before');
     assert.equal((await world.developer.client.get(`${base()}/${created.id}/raw`)).text, 'new code');
-    const renamed = await world.developer.client.put(`${base()}/${created.id}`, { title: 'after', file_name: 'after.py', visibility_level: 10 });
+    const renamed = await world.developer.client.put(`${base()}/${created.id}`, {
+      title: 'after',
+      file_name: 'after.py',
+      visibility_level: 10,
+    });
     assert.deepEqual([renamed.status, renamed.body.title, renamed.body.file_name], [200, 'after', 'after.py']);
     const row = await db().selectFrom('snippets').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     assert.deepEqual([row.content, row.visibility_level], ['new code', 10]);
@@ -284,8 +362,15 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
 
   test('invalid values answer 400 with the messages and change nothing', async () => {
     const created = await createSnippet(world.developer.client, { title: 'kept' });
-    const response = await world.developer.client.put(`${base()}/${created.id}`, { title: 'changed', file_name: 'bad name', visibility_level: 7 });
-    assert.deepEqual([response.status, response.body], [400, { message: { visibility_level: ['is not included in the list'], file_name: [FILE_NAME_MESSAGE] } }]);
+    const response = await world.developer.client.put(`${base()}/${created.id}`, {
+      title: 'changed',
+      file_name: 'bad name',
+      visibility_level: 7,
+    });
+    assert.deepEqual(
+      [response.status, response.body],
+      [400, { message: { visibility_level: ['is not included in the list'], file_name: [FILE_NAME_MESSAGE] } }],
+    );
     const long = await world.developer.client.put(`${base()}/${created.id}`, { title: 'x'.repeat(256) });
     assert.deepEqual([long.status, long.body], [400, { message: { title: ['is too long (maximum is 255 characters)'] } }]);
     const nul = await world.developer.client.put(`${base()}/${created.id}`, { code: 'a\u0000b' });
@@ -300,7 +385,10 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
       const same = await world.developer.client.put(`${base()}/${created.id}`, { visibility_level: 20, title: 'still public' });
       assert.equal(same.status, 200);
       const changed = await world.developer.client.put(`${base()}/${created.id}`, { visibility_level: 10 });
-      assert.deepEqual([changed.status, changed.body], [400, { message: { visibility_level: ['internal has been restricted by your GitLab administrator'] } }]);
+      assert.deepEqual(
+        [changed.status, changed.body],
+        [400, { message: { visibility_level: ['internal has been restricted by your GitLab administrator'] } }],
+      );
     } finally {
       await setSettings({ restricted_visibility_levels: [] });
     }
@@ -333,24 +421,79 @@ describe('DELETE /projects/:id/snippets/:snippet_id', () => {
   test('removes the snippet and answers its record, every column; its notes and award emoji go with it', async () => {
     const created = await createSnippet(world.developer.client, { title: 'doomed', code: 'bye', visibility_level: 10 });
     const time = new Date().toISOString();
-    const note = await db().insertInto('notes').values({ project_id: world.id, noteable_type: 'Snippet', noteable_id: created.id, author_id: world.guest.user.id, note: 'hi', system: 0, created_at: time, updated_at: time, commit_id: null, path: null, line: null, line_type: null, attachment: null }).returning('id').executeTakeFirstOrThrow();
-    await db().insertInto('award_emoji').values([
-      { name: 'thumbsup', user_id: world.guest.user.id, awardable_type: 'Snippet', awardable_id: created.id, created_at: time, updated_at: time },
-      { name: 'tada', user_id: world.guest.user.id, awardable_type: 'Note', awardable_id: note.id, created_at: time, updated_at: time },
-    ]).execute();
+    const note = await db()
+      .insertInto('notes')
+      .values({
+        project_id: world.id,
+        noteable_type: 'Snippet',
+        noteable_id: created.id,
+        author_id: world.guest.user.id,
+        note: 'hi',
+        system: 0,
+        created_at: time,
+        updated_at: time,
+        commit_id: null,
+        path: null,
+        line: null,
+        line_type: null,
+        attachment: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('award_emoji')
+      .values([
+        {
+          name: 'thumbsup',
+          user_id: world.guest.user.id,
+          awardable_type: 'Snippet',
+          awardable_id: created.id,
+          created_at: time,
+          updated_at: time,
+        },
+        { name: 'tada', user_id: world.guest.user.id, awardable_type: 'Note', awardable_id: note.id, created_at: time, updated_at: time },
+      ])
+      .execute();
     const response = await world.developer.client.delete(`${base()}/${created.id}`);
     assert.equal(response.status, 200);
-    assert.deepEqual(Object.keys(response.body), ['id', 'title', 'content', 'author_id', 'project_id', 'created_at', 'updated_at', 'file_name', 'expires_at', 'type', 'visibility_level']);
+    assert.deepEqual(Object.keys(response.body), [
+      'id',
+      'title',
+      'content',
+      'author_id',
+      'project_id',
+      'created_at',
+      'updated_at',
+      'file_name',
+      'expires_at',
+      'type',
+      'visibility_level',
+    ]);
     assert.deepEqual(
-      [response.body.id, response.body.title, response.body.content, response.body.author_id, response.body.project_id, response.body.type, response.body.visibility_level, response.body.expires_at],
+      [
+        response.body.id,
+        response.body.title,
+        response.body.content,
+        response.body.author_id,
+        response.body.project_id,
+        response.body.type,
+        response.body.visibility_level,
+        response.body.expires_at,
+      ],
       [created.id, 'doomed', 'bye', world.developer.user.id, world.id, 'ProjectSnippet', 10, null],
     );
     assert.deepEqual((await world.developer.client.get(`${base()}/${created.id}`)).body, NOT_FOUND);
-    assert.equal((await db().selectFrom('notes').select('id').where('id', '=', note.id).executeTakeFirst()), undefined);
-    const awards = await db().selectFrom('award_emoji').select('id').where((eb) => eb.or([
-      eb.and([eb('awardable_type', '=', 'Snippet'), eb('awardable_id', '=', created.id)]),
-      eb.and([eb('awardable_type', '=', 'Note'), eb('awardable_id', '=', note.id)]),
-    ])).execute();
+    assert.equal(await db().selectFrom('notes').select('id').where('id', '=', note.id).executeTakeFirst(), undefined);
+    const awards = await db()
+      .selectFrom('award_emoji')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('awardable_type', '=', 'Snippet'), eb('awardable_id', '=', created.id)]),
+          eb.and([eb('awardable_type', '=', 'Note'), eb('awardable_id', '=', note.id)]),
+        ]),
+      )
+      .execute();
     assert.deepEqual(awards, []);
   });
 
@@ -402,21 +545,54 @@ describe('the snippets feature', () => {
   });
 });
 
-describe('a project\'s removal', () => {
+describe("a project's removal", () => {
   test('removes its snippets, their notes and their award emoji', async () => {
     const doomed = await createProjectWorld(app, { people, name: 'doomed-snippets', roles: [] });
     const created = await createSnippet(doomed.owner.client, {}, doomed);
     const time = new Date().toISOString();
-    const note = await db().insertInto('notes').values({ project_id: doomed.id, noteable_type: 'Snippet', noteable_id: created.id, author_id: doomed.owner.user.id, note: 'hi', system: 0, created_at: time, updated_at: time, commit_id: null, path: null, line: null, line_type: null, attachment: null }).returning('id').executeTakeFirstOrThrow();
-    await db().insertInto('award_emoji').values([
-      { name: 'thumbsup', user_id: doomed.owner.user.id, awardable_type: 'Snippet', awardable_id: created.id, created_at: time, updated_at: time },
-      { name: 'tada', user_id: doomed.owner.user.id, awardable_type: 'Note', awardable_id: note.id, created_at: time, updated_at: time },
-    ]).execute();
+    const note = await db()
+      .insertInto('notes')
+      .values({
+        project_id: doomed.id,
+        noteable_type: 'Snippet',
+        noteable_id: created.id,
+        author_id: doomed.owner.user.id,
+        note: 'hi',
+        system: 0,
+        created_at: time,
+        updated_at: time,
+        commit_id: null,
+        path: null,
+        line: null,
+        line_type: null,
+        attachment: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('award_emoji')
+      .values([
+        {
+          name: 'thumbsup',
+          user_id: doomed.owner.user.id,
+          awardable_type: 'Snippet',
+          awardable_id: created.id,
+          created_at: time,
+          updated_at: time,
+        },
+        { name: 'tada', user_id: doomed.owner.user.id, awardable_type: 'Note', awardable_id: note.id, created_at: time, updated_at: time },
+      ])
+      .execute();
     const removed = await doomed.owner.client.delete(`/projects/${doomed.id}`);
     assert.equal(removed.status, 200);
     assert.equal(await db().selectFrom('snippets').select('id').where('id', '=', created.id).executeTakeFirst(), undefined);
     assert.equal(await db().selectFrom('notes').select('id').where('id', '=', note.id).executeTakeFirst(), undefined);
-    const awards = await db().selectFrom('award_emoji').select('id').where('awardable_id', 'in', [created.id, note.id]).where('awardable_type', 'in', ['Snippet', 'Note']).execute();
+    const awards = await db()
+      .selectFrom('award_emoji')
+      .select('id')
+      .where('awardable_id', 'in', [created.id, note.id])
+      .where('awardable_type', 'in', ['Snippet', 'Note'])
+      .execute();
     assert.deepEqual(awards, []);
   });
 });

@@ -15,18 +15,26 @@ after(async () => {
   await listener.close();
 });
 
-const hookFor = (event: string, match: (body: any) => boolean) => listener.waitFor((hook) => hook.body?.event_name === event && match(hook.body));
+const hookFor = (event: string, match: (body: any) => boolean) =>
+  listener.waitFor((hook) => hook.body?.event_name === event && match(hook.body));
 const at = (body: any) => ({ ...body, created_at: 'T', updated_at: 'T' });
 
 describe('system hooks for projects', () => {
-  test('project_create with GitLab 8.12\'s fields, and user_add_to_team for the creator as Master', async () => {
+  test("project_create with GitLab 8.12's fields, and user_add_to_team for the creator as Master", async () => {
     const { client, user } = await app.createUser();
     const project = (await client.post('/projects', { name: 'Announced', visibility_level: 10 })).body;
     const created = await hookFor('project_create', (body) => body.project_id === project.id);
     assert.equal(created.headers['x-gitlab-event'], 'System Hook');
     assert.deepEqual(at(created.body), {
-      event_name: 'project_create', created_at: 'T', updated_at: 'T', name: 'Announced', path: 'announced',
-      path_with_namespace: `${user.username}/announced`, project_id: project.id, owner_name: user.name, owner_email: user.email,
+      event_name: 'project_create',
+      created_at: 'T',
+      updated_at: 'T',
+      name: 'Announced',
+      path: 'announced',
+      path_with_namespace: `${user.username}/announced`,
+      project_id: project.id,
+      owner_name: user.name,
+      owner_email: user.email,
       project_visibility: 'internal',
     });
     const joined = await hookFor('user_add_to_team', (body) => body.project_id === project.id);

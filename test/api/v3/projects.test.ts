@@ -25,7 +25,10 @@ describe('GET /projects', () => {
     await other.client.post('/projects', { name: 'not mine', visibility_level: 20 });
     const response = await client.get('/projects');
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((p: any) => p.id), [second.body.id, first.body.id]);
+    assert.deepEqual(
+      response.body.map((p: any) => p.id),
+      [second.body.id, first.body.id],
+    );
     assert.equal(response.body[0].owner.username, user.username);
     assert.deepEqual(response.body[0].permissions, { project_access: { access_level: 40, notification_level: 3 }, group_access: null });
     assert.ok(Array.isArray(response.body[0].tag_list));
@@ -49,7 +52,15 @@ describe('GET /projects', () => {
     const { client } = await app.createUser();
     await client.post('/projects', { name: 'simple one' });
     const response = await client.get('/projects', { simple: true });
-    assert.deepEqual(Object.keys(response.body[0]).sort(), ['http_url_to_repo', 'id', 'name', 'name_with_namespace', 'path', 'path_with_namespace', 'web_url']);
+    assert.deepEqual(Object.keys(response.body[0]).sort(), [
+      'http_url_to_repo',
+      'id',
+      'name',
+      'name_with_namespace',
+      'path',
+      'path_with_namespace',
+      'web_url',
+    ]);
   });
 
   test('search, visibility, archived and order_by/sort filter and order the list', async () => {
@@ -58,12 +69,30 @@ describe('GET /projects', () => {
     const b = await client.post('/projects', { name: 'other', visibility_level: 10 });
     const c = await client.post('/projects', { name: 'third' });
     await client.post(`/projects/${c.body.id}/archive`);
-    assert.deepEqual((await client.get('/projects', { search: 'searchable' })).body.map((p: any) => p.id), [a.body.id]);
-    assert.deepEqual((await client.get('/projects', { visibility: 'internal' })).body.map((p: any) => p.id), [b.body.id]);
-    assert.deepEqual((await client.get('/projects', { visibility: 'public' })).body.map((p: any) => p.id), [a.body.id]);
-    assert.deepEqual((await client.get('/projects', { archived: true })).body.map((p: any) => p.id), [c.body.id]);
-    assert.deepEqual((await client.get('/projects', { order_by: 'id', sort: 'asc' })).body.map((p: any) => p.id), [a.body.id, b.body.id, c.body.id]);
-    assert.deepEqual((await client.get('/projects', { order_by: 'name', sort: 'asc' })).body.map((p: any) => p.name), ['other', 'Searchable Thing', 'third']);
+    assert.deepEqual(
+      (await client.get('/projects', { search: 'searchable' })).body.map((p: any) => p.id),
+      [a.body.id],
+    );
+    assert.deepEqual(
+      (await client.get('/projects', { visibility: 'internal' })).body.map((p: any) => p.id),
+      [b.body.id],
+    );
+    assert.deepEqual(
+      (await client.get('/projects', { visibility: 'public' })).body.map((p: any) => p.id),
+      [a.body.id],
+    );
+    assert.deepEqual(
+      (await client.get('/projects', { archived: true })).body.map((p: any) => p.id),
+      [c.body.id],
+    );
+    assert.deepEqual(
+      (await client.get('/projects', { order_by: 'id', sort: 'asc' })).body.map((p: any) => p.id),
+      [a.body.id, b.body.id, c.body.id],
+    );
+    assert.deepEqual(
+      (await client.get('/projects', { order_by: 'name', sort: 'asc' })).body.map((p: any) => p.name),
+      ['other', 'Searchable Thing', 'third'],
+    );
   });
 
   test('an unknown visibility value answers 400, not 500', async () => {
@@ -125,7 +154,10 @@ describe('GET /projects/:id', () => {
     const created = await client.post('/projects', { name: 'Shape' });
     const response = await client.get(`/projects/${created.body.id}`);
     const p = response.body;
-    assert.equal(p.web_url, `${app.url.replace('127.0.0.1', 'localhost')}/${user.username}/shape`.replace(/:\/\/localhost/, '://localhost'));
+    assert.equal(
+      p.web_url,
+      `${app.url.replace('127.0.0.1', 'localhost')}/${user.username}/shape`.replace(/:\/\/localhost/, '://localhost'),
+    );
     assert.equal(p.http_url_to_repo, `${p.web_url}.git`);
     assert.equal(p.path_with_namespace, `${user.username}/shape`);
     assert.equal(p.name_with_namespace, `${user.name} / Shape`);
@@ -184,8 +216,14 @@ describe('POST /projects', () => {
   test('echoes given attributes and disables features given false', async () => {
     const { client } = await app.createUser();
     const response = await client.form('POST', '/projects', {
-      name: 'Echo', path: 'camelCasePath', description: 'desc', only_allow_merge_if_build_succeeds: 'true',
-      request_access_enabled: 'false', issues_enabled: 'false', merge_requests_enabled: 'false', wiki_enabled: 'false',
+      name: 'Echo',
+      path: 'camelCasePath',
+      description: 'desc',
+      only_allow_merge_if_build_succeeds: 'true',
+      request_access_enabled: 'false',
+      issues_enabled: 'false',
+      merge_requests_enabled: 'false',
+      wiki_enabled: 'false',
     });
     assert.equal(response.status, 201);
     const p = response.body;
@@ -202,8 +240,12 @@ describe('POST /projects', () => {
   test('visibility: visibility_level wins over public; public=true is 20, false is 0', async () => {
     const { client } = await app.createUser({ projects_limit: 20 });
     const cases: [Record<string, unknown>, number][] = [
-      [{ visibility_level: 20 }, 20], [{ public: true }, 20], [{ visibility_level: 10 }, 10],
-      [{ visibility_level: 10, public: true }, 10], [{ visibility_level: 0 }, 0], [{ public: false }, 0],
+      [{ visibility_level: 20 }, 20],
+      [{ public: true }, 20],
+      [{ visibility_level: 10 }, 10],
+      [{ visibility_level: 10, public: true }, 10],
+      [{ visibility_level: 0 }, 0],
+      [{ public: false }, 0],
     ];
     for (const [i, [params, level]] of cases.entries()) {
       const response = await client.post('/projects', { name: `vis${i}`, ...params });
@@ -249,7 +291,9 @@ describe('POST /projects', () => {
     const { client } = await app.createUser();
     const response = await client.post('/projects', { name: 'okname', path: '-bad.git' });
     assert.equal(response.status, 400);
-    assert.deepEqual(response.body.message.path, ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"]);
+    assert.deepEqual(response.body.message.path, [
+      "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'",
+    ]);
   });
 
   test('namespace_id: a group where the caller is master works; a namespace they cannot use answers 400', async () => {
@@ -334,7 +378,12 @@ describe('POST /projects/:id/archive and /unarchive', () => {
   test('the owner archives and unarchives, idempotently, with 201', async () => {
     const { client } = await app.createUser();
     const created = await client.post('/projects', { name: 'archivable' });
-    for (const [action, archived] of [['archive', true], ['archive', true], ['unarchive', false], ['unarchive', false]] as const) {
+    for (const [action, archived] of [
+      ['archive', true],
+      ['archive', true],
+      ['unarchive', false],
+      ['unarchive', false],
+    ] as const) {
       const response = await client.post(`/projects/${created.body.id}/${action}`);
       assert.equal(response.status, 201);
       assert.equal(response.body.archived, archived);
@@ -443,7 +492,9 @@ describe('POST /projects/:id/share', () => {
     const { client, user } = await app.createUser();
     const project = await client.post('/projects', { name: 'share-bad' });
     const groupId = await createGroupRow(app, 'grp-share-bad', user.id);
-    assert.deepEqual((await client.post(`/projects/${project.body.id}/share`, { group_access: 30 })).body, { message: '400 (Bad request) "group_id" not given' });
+    assert.deepEqual((await client.post(`/projects/${project.body.id}/share`, { group_access: 30 })).body, {
+      message: '400 (Bad request) "group_id" not given',
+    });
     const bad = await client.post(`/projects/${project.body.id}/share`, { group_id: groupId, group_access: 1234 });
     assert.deepEqual([bad.status, bad.body], [409, { message: 'Group access is not included in the list' }]);
   });

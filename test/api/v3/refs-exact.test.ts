@@ -77,10 +77,16 @@ describe('branches and tags kept by a Forge process', () => {
   test('branches and tags made and removed through the API of one process are read by the other at once', async () => {
     await names(here, 'tags');
     await names(there, 'tags');
-    assert.equal((await there.post(`/projects/${project.id}/repository/branches`, { branch_name: 'made-there', ref: 'master' })).status, 200);
+    assert.equal(
+      (await there.post(`/projects/${project.id}/repository/branches`, { branch_name: 'made-there', ref: 'master' })).status,
+      200,
+    );
     assert.ok((await names(here, 'branches')).includes('made-there'));
 
-    assert.equal((await here.post(`/projects/${project.id}/repository/tags`, { tag_name: 'v1.0', ref: 'master', message: 'Release 1.0' })).status, 201);
+    assert.equal(
+      (await here.post(`/projects/${project.id}/repository/tags`, { tag_name: 'v1.0', ref: 'master', message: 'Release 1.0' })).status,
+      201,
+    );
     assert.deepEqual(await names(there, 'tags'), ['v1.0']);
     assert.equal((await there.get(`/projects/${project.id}/repository/tags/v1.0`)).body.message, 'Release 1.0');
 

@@ -51,12 +51,29 @@ before(async () => {
       },
     ],
   });
-  open = await createProjectWorld(app, { people, name: 'open', visibility: 20, roles: ['stranger'], commits: [{ files: { 'README.md': 'open to all\n' } }] });
+  open = await createProjectWorld(app, {
+    people,
+    name: 'open',
+    visibility: 20,
+    roles: ['stranger'],
+    commits: [{ files: { 'README.md': 'open to all\n' } }],
+  });
   empty = await createProjectWorld(app, { people, name: 'empty', visibility: 0, roles: ['reporter'] });
 
   const [first, second] = code.shas;
-  const feature = await seedCommit(app, code.id, { branch: 'feature', startRef: 'master', files: { 'feature.txt': 'new feature\n' }, message: 'feature\n', time: new Date('2016-03-01T00:00:00Z') });
-  const slashed = await seedCommit(app, code.id, { branch: 'topic/one', startRef: 'master', files: { 'topic.txt': 'topic\n' }, message: 'topic\n' });
+  const feature = await seedCommit(app, code.id, {
+    branch: 'feature',
+    startRef: 'master',
+    files: { 'feature.txt': 'new feature\n' },
+    message: 'feature\n',
+    time: new Date('2016-03-01T00:00:00Z'),
+  });
+  const slashed = await seedCommit(app, code.id, {
+    branch: 'topic/one',
+    startRef: 'master',
+    files: { 'topic.txt': 'topic\n' },
+    message: 'topic\n',
+  });
   const manyFiles = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`many/file-${index}.txt`, `${index}\n`]));
   const many = await seedCommit(app, code.id, { branch: 'many', startRef: 'master', files: manyFiles, message: 'many files\n' });
   await createTag(repoPathOf(app.ctx, code.id), 'v1.0', first);
@@ -65,7 +82,8 @@ before(async () => {
 after(() => app.close());
 
 /** The callers a repository read allows and refuses, against the private project and the public one. */
-const assertReadPermissions = (call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) => assertCodeAccess({ private: code, public: open }, call);
+const assertReadPermissions = (call: (client: ApiClient, projectId: number) => Promise<{ status: number; body: any }>) =>
+  assertCodeAccess({ private: code, public: open }, call);
 
 describe('GET /projects/:id/repository/tree', () => {
   test('lists the root of the default branch: directories first, then files, with mode and object id', async () => {
@@ -73,7 +91,11 @@ describe('GET /projects/:id/repository/tree', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(
       response.body.map((entry: any) => [entry.name, entry.type, entry.mode]),
-      [['docs', 'tree', '040000'], ['files', 'tree', '040000'], ['README.md', 'blob', '100644']],
+      [
+        ['docs', 'tree', '040000'],
+        ['files', 'tree', '040000'],
+        ['README.md', 'blob', '100644'],
+      ],
     );
     assert.deepEqual(Object.keys(response.body[0]).sort(), ['id', 'mode', 'name', 'type']);
     assert.match(response.body[0].id, /^[0-9a-f]{40}$/);
@@ -82,7 +104,10 @@ describe('GET /projects/:id/repository/tree', () => {
 
   test('path lists a subdirectory', async () => {
     const response = await reporter.get(`${repo(code.id)}/tree`, { path: 'files' });
-    assert.deepEqual(response.body.map((entry: any) => entry.name), ['a.txt', 'b.txt', 'bin.dat', 'large.txt']);
+    assert.deepEqual(
+      response.body.map((entry: any) => entry.name),
+      ['a.txt', 'b.txt', 'bin.dat', 'large.txt'],
+    );
     const slashes = await reporter.get(`${repo(code.id)}/tree`, { path: '/files/' });
     assert.deepEqual(slashes.body, response.body);
   });
@@ -91,7 +116,10 @@ describe('GET /projects/:id/repository/tree', () => {
     const feature = await reporter.get(`${repo(code.id)}/tree`, { ref_name: 'feature' });
     assert.ok(feature.body.some((entry: any) => entry.name === 'feature.txt'));
     const tag = await reporter.get(`${repo(code.id)}/tree`, { ref_name: 'v1.0', path: 'files' });
-    assert.deepEqual(tag.body.map((entry: any) => entry.name), ['a.txt', 'bin.dat']);
+    assert.deepEqual(
+      tag.body.map((entry: any) => entry.name),
+      ['a.txt', 'bin.dat'],
+    );
   });
 
   test('a blank ref_name is the default branch', async () => {
@@ -157,14 +185,18 @@ for (const route of ['blobs/:sha', 'commits/:sha/blob']) {
     });
 
     test('binary files come as application/octet-stream, byte for byte', async () => {
-      const response = await fetch(`${app.url}/api/v3${url(code.id, 'master')}?filepath=files/bin.dat`, { headers: { 'private-token': reporter.token! } });
+      const response = await fetch(`${app.url}/api/v3${url(code.id, 'master')}?filepath=files/bin.dat`, {
+        headers: { 'private-token': reporter.token! },
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('content-type'), 'application/octet-stream');
       assert.deepEqual(Buffer.from(await response.arrayBuffer()), binary);
     });
 
     test('large files are served whole', async () => {
-      const response = await fetch(`${app.url}/api/v3${url(code.id, 'master')}?filepath=files/large.txt`, { headers: { 'private-token': reporter.token! } });
+      const response = await fetch(`${app.url}/api/v3${url(code.id, 'master')}?filepath=files/large.txt`, {
+        headers: { 'private-token': reporter.token! },
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('content-type'), 'text/plain; charset=utf-8');
       assert.equal(response.headers.get('content-length'), String(large.length));
@@ -222,7 +254,9 @@ describe('GET /projects/:id/repository/raw_blobs/:sha', () => {
   });
 
   test('binary blobs are application/octet-stream', async () => {
-    const response = await fetch(`${app.url}/api/v3${repo(code.id)}/raw_blobs/${await blobId('files', 'bin.dat')}`, { headers: { 'private-token': reporter.token! } });
+    const response = await fetch(`${app.url}/api/v3${repo(code.id)}/raw_blobs/${await blobId('files', 'bin.dat')}`, {
+      headers: { 'private-token': reporter.token! },
+    });
     assert.equal(response.headers.get('content-type'), 'application/octet-stream');
     assert.deepEqual(Buffer.from(await response.arrayBuffer()), binary);
   });
@@ -254,7 +288,9 @@ describe('GET /projects/:id/repository/archive', () => {
     const file = path.join(dir, `archive.${extension}`);
     fs.writeFileSync(file, body);
     try {
-      return execFileSync(lister[0], [...lister.slice(1), file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      return execFileSync(lister[0], [...lister.slice(1), file], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -350,11 +386,31 @@ describe('GET /projects/:id/repository/compare', () => {
   test('lists the commits of to that from lacks, oldest first, the last as commit, and the diff from the merge base', async () => {
     const response = await reporter.get(`${repo(code.id)}/compare`, { from: 'master', to: 'feature' });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.commits.map((commit: any) => commit.id), [sha.feature]);
+    assert.deepEqual(
+      response.body.commits.map((commit: any) => commit.id),
+      [sha.feature],
+    );
     assert.equal(response.body.commit.id, sha.feature);
-    assert.deepEqual(Object.keys(response.body.commit).sort(), ['author_email', 'author_name', 'created_at', 'id', 'message', 'short_id', 'title']);
+    assert.deepEqual(Object.keys(response.body.commit).sort(), [
+      'author_email',
+      'author_name',
+      'created_at',
+      'id',
+      'message',
+      'short_id',
+      'title',
+    ]);
     assert.deepEqual(response.body.diffs, [
-      { old_path: 'feature.txt', new_path: 'feature.txt', a_mode: '0', b_mode: '100644', diff: '--- /dev/null\n+++ b/feature.txt\n@@ -0,0 +1 @@\n+new feature\n', new_file: true, renamed_file: false, deleted_file: false },
+      {
+        old_path: 'feature.txt',
+        new_path: 'feature.txt',
+        a_mode: '0',
+        b_mode: '100644',
+        diff: '--- /dev/null\n+++ b/feature.txt\n@@ -0,0 +1 @@\n+new feature\n',
+        new_file: true,
+        renamed_file: false,
+        deleted_file: false,
+      },
     ]);
     assert.equal(response.body.compare_timeout, false);
     assert.equal(response.body.compare_same_ref, false);
@@ -363,20 +419,34 @@ describe('GET /projects/:id/repository/compare', () => {
   test('a comparison asked again answers the same JSON; a branch that moves is compared at its new head', async () => {
     const project = await createProjectWorld(app, { roles: [] as const });
     await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' }, message: 'first\n' });
-    const moved = await seedCommit(app, project.id, { branch: 'moving', startRef: 'master', files: { 'b.txt': 'b\n' }, message: 'second\n' });
+    const moved = await seedCommit(app, project.id, {
+      branch: 'moving',
+      startRef: 'master',
+      files: { 'b.txt': 'b\n' },
+      message: 'second\n',
+    });
     const first = await project.owner.client.get(`${repo(project.id)}/compare`, { from: 'master', to: 'moving' });
     const again = await project.owner.client.get(`${repo(project.id)}/compare`, { from: 'master', to: 'moving' });
     assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.equal(again.text, first.text);
-    assert.deepEqual(again.body.commits.map((commit: any) => commit.id), [moved]);
+    assert.deepEqual(
+      again.body.commits.map((commit: any) => commit.id),
+      [moved],
+    );
     const next = await seedCommit(app, project.id, { branch: 'moving', startRef: 'moving', files: { 'c.txt': 'c\n' }, message: 'third\n' });
     const after = await project.owner.client.get(`${repo(project.id)}/compare`, { from: 'master', to: 'moving' });
-    assert.deepEqual(after.body.commits.map((commit: any) => commit.id), [moved, next]);
+    assert.deepEqual(
+      after.body.commits.map((commit: any) => commit.id),
+      [moved, next],
+    );
   });
 
   test('tags and shas compare too; parent to child has commits, child to parent has none', async () => {
     const forward = await reporter.get(`${repo(code.id)}/compare`, { from: 'v1.0', to: sha.second });
-    assert.deepEqual(forward.body.commits.map((commit: any) => commit.id), [sha.second]);
+    assert.deepEqual(
+      forward.body.commits.map((commit: any) => commit.id),
+      [sha.second],
+    );
     assert.ok(forward.body.diffs.length > 0);
     const backward = await reporter.get(`${repo(code.id)}/compare`, { from: sha.second, to: sha.first });
     assert.deepEqual(backward.body.commits, []);
@@ -396,7 +466,7 @@ describe('GET /projects/:id/repository/compare', () => {
     assert.deepEqual(response.body, { commit: null, commits: [], diffs: [], compare_timeout: false, compare_same_ref: false });
   });
 
-  test('compare_timeout: the diff went past GitLab\'s limits (more than 100 files)', async () => {
+  test("compare_timeout: the diff went past GitLab's limits (more than 100 files)", async () => {
     const response = await reporter.get(`${repo(code.id)}/compare`, { from: 'master', to: 'many' });
     assert.equal(response.body.diffs.length, 101);
     assert.equal(response.body.compare_timeout, true);
@@ -422,7 +492,7 @@ describe('GET /projects/:id/repository/compare', () => {
 });
 
 describe('GET /projects/:id/repository/contributors', () => {
-  test('groups the default branch\'s authors by e-mail, most recent first, with commit counts and no line counts', async () => {
+  test("groups the default branch's authors by e-mail, most recent first, with commit counts and no line counts", async () => {
     const response = await reporter.get(`${repo(code.id)}/contributors`);
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, [

@@ -39,13 +39,25 @@ before(async () => {
   const owner = world.owner.client;
   const project = `/projects/${world.id}`;
   const issue = await created(owner.post(`${project}/issues`, { title: 'An issue' }));
-  const mergeRequest = await created(owner.post(`${project}/merge_requests`, { source_branch: 'feature', target_branch: 'master', title: 'A change' }));
-  const snippet = await created(owner.post(`${project}/snippets`, { title: 'A snippet', file_name: 'a.rb', code: 'puts 1', visibility_level: 0 }));
+  const mergeRequest = await created(
+    owner.post(`${project}/merge_requests`, { source_branch: 'feature', target_branch: 'master', title: 'A change' }),
+  );
+  const snippet = await created(
+    owner.post(`${project}/snippets`, { title: 'A snippet', file_name: 'a.rb', code: 'puts 1', visibility_level: 0 }),
+  );
   const note = await created(owner.post(`${project}/issues/${issue.id}/notes`, { body: 'a note' }));
   const hook = await created(owner.post(`${project}/hooks`, { url: 'http://hooks.example.com/' }));
   await created(owner.post(`${project}/repository/tags`, { tag_name: 'v1', ref: 'master' }));
   const group = await created(app.root.post('/groups', { name: 'required-group', path: 'required-group' }));
-  fixtures = { issue: issue.id, mergeRequest: mergeRequest.id, snippet: snippet.id, note: note.id, hook: hook.id, user: world.developer.user.id, group: group.id };
+  fixtures = {
+    issue: issue.id,
+    mergeRequest: mergeRequest.id,
+    snippet: snippet.id,
+    note: note.id,
+    hook: hook.id,
+    user: world.developer.user.id,
+    group: group.id,
+  };
 });
 after(() => app.close());
 
@@ -71,7 +83,14 @@ const sha = () => world.shas[0];
 const root = () => app.root;
 
 /** `required_attributes! [a, b, …]`: each missing in turn (the ones before it given), then a blank first one. */
-function requiredAttributes(source: string, method: Method, path: () => string, attributes: string[], values: Record<string, unknown>, as?: () => ApiClient): Row[] {
+function requiredAttributes(
+  source: string,
+  method: Method,
+  path: () => string,
+  attributes: string[],
+  values: Record<string, unknown>,
+  as?: () => ApiClient,
+): Row[] {
   const rows: Row[] = attributes.map((attribute, index) => ({
     source,
     method,
@@ -92,19 +111,46 @@ const ROWS: Row[] = [
   ...requiredAttributes('notes.rb', 'PUT', () => `${P()}/issues/${fixtures.issue}/notes/${fixtures.note}`, ['body'], { body: 'x' }),
   // award_emoji.rb
   ...requiredAttributes('award_emoji.rb', 'POST', () => `${P()}/issues/${fixtures.issue}/award_emoji`, ['name'], { name: 'tada' }),
-  ...requiredAttributes('award_emoji.rb', 'POST', () => `${P()}/issues/${fixtures.issue}/notes/${fixtures.note}/award_emoji`, ['name'], { name: 'tada' }),
-  ...requiredAttributes('award_emoji.rb', 'POST', () => `${P()}/merge_requests/${fixtures.mergeRequest}/award_emoji`, ['name'], { name: 'tada' }),
+  ...requiredAttributes('award_emoji.rb', 'POST', () => `${P()}/issues/${fixtures.issue}/notes/${fixtures.note}/award_emoji`, ['name'], {
+    name: 'tada',
+  }),
+  ...requiredAttributes('award_emoji.rb', 'POST', () => `${P()}/merge_requests/${fixtures.mergeRequest}/award_emoji`, ['name'], {
+    name: 'tada',
+  }),
   ...requiredAttributes('award_emoji.rb', 'POST', () => `${P()}/snippets/${fixtures.snippet}/award_emoji`, ['name'], { name: 'tada' }),
   // commit_statuses.rb: before the commit is looked up.
   ...requiredAttributes('commit_statuses.rb', 'POST', () => `${P()}/statuses/${sha()}`, ['state'], { state: 'pending' }),
-  { source: 'commit_statuses.rb', method: 'POST', path: () => `${P()}/statuses/0000000000000000000000000000000000000000`, params: {}, body: notGiven('state') },
+  {
+    source: 'commit_statuses.rb',
+    method: 'POST',
+    path: () => `${P()}/statuses/0000000000000000000000000000000000000000`,
+    params: {},
+    body: notGiven('state'),
+  },
   // commits.rb
   ...requiredAttributes('commits.rb', 'POST', () => `${P()}/repository/commits/${sha()}/comments`, ['note'], { note: 'x' }),
   // files.rb
-  ...requiredAttributes('files.rb', 'POST', () => `${P()}/repository/files`, ['file_path', 'branch_name', 'content', 'commit_message'], { file_path: 'b.txt', branch_name: 'master', content: 'b', commit_message: 'add b' }),
-  ...requiredAttributes('files.rb', 'PUT', () => `${P()}/repository/files`, ['file_path', 'branch_name', 'content', 'commit_message'], { file_path: 'README.md', branch_name: 'master', content: 'b', commit_message: 'change' }),
-  ...requiredAttributes('files.rb', 'DELETE', () => `${P()}/repository/files`, ['file_path', 'branch_name', 'commit_message'], { file_path: 'README.md', branch_name: 'master', commit_message: 'remove' }),
-  ...requiredAttributes('files.rb', 'GET', () => `${P()}/repository/files`, ['file_path', 'ref'], { file_path: 'README.md', ref: 'master' }),
+  ...requiredAttributes('files.rb', 'POST', () => `${P()}/repository/files`, ['file_path', 'branch_name', 'content', 'commit_message'], {
+    file_path: 'b.txt',
+    branch_name: 'master',
+    content: 'b',
+    commit_message: 'add b',
+  }),
+  ...requiredAttributes('files.rb', 'PUT', () => `${P()}/repository/files`, ['file_path', 'branch_name', 'content', 'commit_message'], {
+    file_path: 'README.md',
+    branch_name: 'master',
+    content: 'b',
+    commit_message: 'change',
+  }),
+  ...requiredAttributes('files.rb', 'DELETE', () => `${P()}/repository/files`, ['file_path', 'branch_name', 'commit_message'], {
+    file_path: 'README.md',
+    branch_name: 'master',
+    commit_message: 'remove',
+  }),
+  ...requiredAttributes('files.rb', 'GET', () => `${P()}/repository/files`, ['file_path', 'ref'], {
+    file_path: 'README.md',
+    ref: 'master',
+  }),
   // groups.rb
   ...requiredAttributes('groups.rb', 'POST', () => '/groups', ['name', 'path'], { name: 'g', path: 'g' }),
   // issues.rb
@@ -117,19 +163,46 @@ const ROWS: Row[] = [
   // members.rb
   ...requiredAttributes('members.rb', 'POST', () => `${P()}/members`, ['user_id', 'access_level'], { user_id: 1, access_level: 30 }),
   ...requiredAttributes('members.rb', 'PUT', () => `${P()}/members/${fixtures.user}`, ['access_level'], { access_level: 30 }),
-  ...requiredAttributes('members.rb', 'POST', () => `/groups/${fixtures.group}/members`, ['user_id', 'access_level'], { user_id: 1, access_level: 30 }, root),
-  ...requiredAttributes('members.rb', 'PUT', () => `/groups/${fixtures.group}/members/${fixtures.user}`, ['access_level'], { access_level: 30 }, root),
+  ...requiredAttributes(
+    'members.rb',
+    'POST',
+    () => `/groups/${fixtures.group}/members`,
+    ['user_id', 'access_level'],
+    { user_id: 1, access_level: 30 },
+    root,
+  ),
+  ...requiredAttributes(
+    'members.rb',
+    'PUT',
+    () => `/groups/${fixtures.group}/members/${fixtures.user}`,
+    ['access_level'],
+    { access_level: 30 },
+    root,
+  ),
   // merge_requests.rb
-  ...requiredAttributes('merge_requests.rb', 'POST', () => `${P()}/merge_requests`, ['source_branch', 'target_branch', 'title'], { source_branch: 'feature', target_branch: 'master', title: 'x' }),
-  ...requiredAttributes('merge_requests.rb', 'POST', () => `${P()}/merge_requests/${fixtures.mergeRequest}/comments`, ['note'], { note: 'x' }),
-  ...requiredAttributes('merge_requests.rb', 'POST', () => `${P()}/merge_request/${fixtures.mergeRequest}/comments`, ['note'], { note: 'x' }),
+  ...requiredAttributes('merge_requests.rb', 'POST', () => `${P()}/merge_requests`, ['source_branch', 'target_branch', 'title'], {
+    source_branch: 'feature',
+    target_branch: 'master',
+    title: 'x',
+  }),
+  ...requiredAttributes('merge_requests.rb', 'POST', () => `${P()}/merge_requests/${fixtures.mergeRequest}/comments`, ['note'], {
+    note: 'x',
+  }),
+  ...requiredAttributes('merge_requests.rb', 'POST', () => `${P()}/merge_request/${fixtures.mergeRequest}/comments`, ['note'], {
+    note: 'x',
+  }),
   // milestones.rb
   ...requiredAttributes('milestones.rb', 'POST', () => `${P()}/milestones`, ['title'], { title: 'v1' }),
   // project_hooks.rb
   ...requiredAttributes('project_hooks.rb', 'POST', () => `${P()}/hooks`, ['url'], { url: 'http://a.example.com/' }),
   ...requiredAttributes('project_hooks.rb', 'PUT', () => `${P()}/hooks/${fixtures.hook}`, ['url'], { url: 'http://a.example.com/' }),
   // project_snippets.rb
-  ...requiredAttributes('project_snippets.rb', 'POST', () => `${P()}/snippets`, ['title', 'file_name', 'code', 'visibility_level'], { title: 't', file_name: 'a.rb', code: 'x', visibility_level: 0 }),
+  ...requiredAttributes('project_snippets.rb', 'POST', () => `${P()}/snippets`, ['title', 'file_name', 'code', 'visibility_level'], {
+    title: 't',
+    file_name: 'a.rb',
+    code: 'x',
+    visibility_level: 0,
+  }),
   // projects.rb
   ...requiredAttributes('projects.rb', 'POST', () => '/projects', ['name'], { name: 'p' }),
   ...requiredAttributes('projects.rb', 'POST', () => `${P()}/share`, ['group_id', 'group_access'], { group_id: 1, group_access: 30 }),
@@ -147,8 +220,22 @@ const ROWS: Row[] = [
   // triggers.rb: checked before the project and the token.
   ...requiredAttributes('triggers.rb', 'POST', () => `${P()}/trigger/builds`, ['ref', 'token'], { ref: 'master', token: 'x' }),
   // users.rb: /users/:id/keys and emails are checked before the user is looked up.
-  ...requiredAttributes('users.rb', 'POST', () => '/users', ['email', 'password', 'name', 'username'], { email: 'a@example.com', password: 'secret123', name: 'A', username: 'a' }, root),
-  ...requiredAttributes('users.rb', 'POST', () => `/users/${fixtures.user}/keys`, ['title', 'key'], { title: 't', key: 'ssh-rsa AAAA' }, root),
+  ...requiredAttributes(
+    'users.rb',
+    'POST',
+    () => '/users',
+    ['email', 'password', 'name', 'username'],
+    { email: 'a@example.com', password: 'secret123', name: 'A', username: 'a' },
+    root,
+  ),
+  ...requiredAttributes(
+    'users.rb',
+    'POST',
+    () => `/users/${fixtures.user}/keys`,
+    ['title', 'key'],
+    { title: 't', key: 'ssh-rsa AAAA' },
+    root,
+  ),
   ...requiredAttributes('users.rb', 'POST', () => '/users/999999/keys', ['title', 'key'], { title: 't', key: 'ssh-rsa AAAA' }, root),
   ...requiredAttributes('users.rb', 'POST', () => '/user/keys', ['title', 'key'], { title: 't', key: 'ssh-rsa AAAA' }),
   ...requiredAttributes('users.rb', 'POST', () => `/users/${fixtures.user}/emails`, ['email'], { email: 'b@example.com' }, root),
@@ -157,9 +244,29 @@ const ROWS: Row[] = [
   ...requiredAttributes('variables.rb', 'POST', () => `${P()}/variables`, ['key', 'value'], { key: 'K', value: 'v' }),
 
   // Grape's `requires`: missing is Grape's answer; blank is given, and the record's to refuse.
-  { source: 'broadcast_messages.rb', method: 'POST', path: () => '/broadcast_messages', params: { color: '#fff' }, body: grapeMissing('message'), as: root },
-  { source: 'broadcast_messages.rb', method: 'POST', path: () => '/broadcast_messages', params: { message: '  ' }, body: { message: { message: ["can't be blank"] } }, as: root },
-  { source: 'environments.rb', method: 'POST', path: () => `${P()}/environments`, params: { external_url: 'https://a.example.com' }, body: grapeMissing('name') },
+  {
+    source: 'broadcast_messages.rb',
+    method: 'POST',
+    path: () => '/broadcast_messages',
+    params: { color: '#fff' },
+    body: grapeMissing('message'),
+    as: root,
+  },
+  {
+    source: 'broadcast_messages.rb',
+    method: 'POST',
+    path: () => '/broadcast_messages',
+    params: { message: '  ' },
+    body: { message: { message: ["can't be blank"] } },
+    as: root,
+  },
+  {
+    source: 'environments.rb',
+    method: 'POST',
+    path: () => `${P()}/environments`,
+    params: { external_url: 'https://a.example.com' },
+    body: grapeMissing('name'),
+  },
   {
     source: 'environments.rb',
     method: 'POST',
@@ -168,7 +275,14 @@ const ROWS: Row[] = [
     body: { message: { name: ["can't be blank", "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.' and spaces"] } },
   },
   { source: 'lint.rb', method: 'POST', path: () => '/api/v3/ci/lint', params: {}, body: grapeMissing('content') },
-  { source: 'lint.rb', method: 'POST', path: () => '/api/v3/ci/lint', params: { content: '' }, status: 200, body: { status: 'invalid', errors: ['Please provide content of .gitlab-ci.yml'] } },
+  {
+    source: 'lint.rb',
+    method: 'POST',
+    path: () => '/api/v3/ci/lint',
+    params: { content: '' },
+    status: 200,
+    body: { status: 'invalid', errors: ['Please provide content of .gitlab-ci.yml'] },
+  },
 ];
 
 /** The row's path as a route (`/projects/:id/issues/:issue/notes`), for the test's name. */
@@ -205,7 +319,12 @@ describe('the order of answers: 401, 404, 403, then 400', () => {
   });
 
   test('a project the caller may not see is 404 before its parameters', async () => {
-    for (const path of [`${P()}/issues/${fixtures.issue}/notes`, `${P()}/labels`, `${P()}/issues/${fixtures.issue}/award_emoji`, `${P()}/environments`]) {
+    for (const path of [
+      `${P()}/issues/${fixtures.issue}/notes`,
+      `${P()}/labels`,
+      `${P()}/issues/${fixtures.issue}/award_emoji`,
+      `${P()}/environments`,
+    ]) {
       const response = await world.stranger.client.post(path, {});
       assert.deepEqual([response.status, response.body], [404, { message: '404 Project Not Found' }], path);
     }

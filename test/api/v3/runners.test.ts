@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
-import type { ApiClient } from '../../support/client';
 import { createProjectWorld, type ProjectWorld, type Role } from '../../support/project-world';
 import { clearQueue, registeredRunner, runnerRow, seedPipeline } from '../../support/ci-world';
 import type { RunnerClient } from '../../support/runner-client';
@@ -50,7 +49,7 @@ function assertResponse(response: { status: number; body: unknown }, status: num
 }
 
 describe('GET /runners', () => {
-  test("lists the specific runners of the projects the caller masters, never shared ones", async () => {
+  test('lists the specific runners of the projects the caller masters, never shared ones', async () => {
     const shared = await runner();
     const ofA = await runner(a.id);
     const ofB = await runner(b.id);
@@ -76,7 +75,8 @@ describe('GET /runners', () => {
     assert.ok(!(await list('online')).includes(active.id));
     await active.client.requestBuild();
     assert.ok((await list('online')).includes(active.id));
-    for (const scope of ['specific', 'shared', 'unknown']) assertResponse(await a.owner.client.get('/runners', { scope }), 400, invalidScope);
+    for (const scope of ['specific', 'shared', 'unknown'])
+      assertResponse(await a.owner.client.get('/runners', { scope }), 400, invalidScope);
   });
 
   test('is paginated', async () => {
@@ -118,15 +118,31 @@ describe('GET /runners/:id', () => {
     const response = await a.master.client.get(`/runners/${specific.id}`);
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body), [
-      'id', 'description', 'active', 'is_shared', 'name', 'tag_list', 'run_untagged', 'locked',
-      'version', 'revision', 'platform', 'architecture', 'contacted_at', 'token', 'projects',
+      'id',
+      'description',
+      'active',
+      'is_shared',
+      'name',
+      'tag_list',
+      'run_untagged',
+      'locked',
+      'version',
+      'revision',
+      'platform',
+      'architecture',
+      'contacted_at',
+      'token',
+      'projects',
     ]);
     assert.equal(response.body.token, specific.client.token);
     assert.deepEqual(response.body.tag_list, ['docker', 'linux']);
     assert.equal(response.body.is_shared, false);
     assert.equal(response.body.version, '1.6.0');
     assert.equal(response.body.name, 'gitlab-ci-multi-runner');
-    assert.deepEqual(response.body.projects.map((project: any) => project.id), [a.id]);
+    assert.deepEqual(
+      response.body.projects.map((project: any) => project.id),
+      [a.id],
+    );
     assert.equal(response.body.projects[0].path_with_namespace, a.path);
     assert.equal(response.body.projects[0].name_with_namespace, `${a.owner.user.name} / ${a.project.name}`);
   });
@@ -134,8 +150,14 @@ describe('GET /runners/:id', () => {
   test('lists only the projects a non-administrator is a member of; administrators see them all', async () => {
     const both = await runner(a.id);
     await enable(b.id, both.id);
-    assert.deepEqual((await a.master.client.get(`/runners/${both.id}`)).body.projects.map((p: any) => p.id), [a.id]);
-    assert.deepEqual((await app.root.get(`/runners/${both.id}`)).body.projects.map((p: any) => p.id), [a.id, b.id]);
+    assert.deepEqual(
+      (await a.master.client.get(`/runners/${both.id}`)).body.projects.map((p: any) => p.id),
+      [a.id],
+    );
+    assert.deepEqual(
+      (await app.root.get(`/runners/${both.id}`)).body.projects.map((p: any) => p.id),
+      [a.id, b.id],
+    );
   });
 
   test('shows a shared runner to anyone signed in, its token only to administrators', async () => {
@@ -164,7 +186,13 @@ describe('GET /runners/:id', () => {
 describe('PUT /runners/:id', () => {
   test('an administrator changes a shared runner: description, active, tags, run_untagged and locked', async () => {
     const shared = await runner();
-    const response = await app.root.put(`/runners/${shared.id}`, { description: 'renamed', active: false, tag_list: ['ruby', 'mysql'], run_untagged: false, locked: true });
+    const response = await app.root.put(`/runners/${shared.id}`, {
+      description: 'renamed',
+      active: false,
+      tag_list: ['ruby', 'mysql'],
+      run_untagged: false,
+      locked: true,
+    });
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.equal(response.body.description, 'renamed');
     assert.equal(response.body.active, false);
@@ -172,7 +200,10 @@ describe('PUT /runners/:id', () => {
     assert.equal(response.body.run_untagged, false);
     assert.equal(response.body.locked, true);
     const row = (await runnerRow(app, shared.client.token!))!;
-    assert.deepEqual([row.description, row.active, row.run_untagged, row.locked, JSON.parse(row.tag_list)], ['renamed', 0, 0, 1, ['ruby', 'mysql']]);
+    assert.deepEqual(
+      [row.description, row.active, row.run_untagged, row.locked, JSON.parse(row.tag_list)],
+      ['renamed', 0, 0, 1, ['ruby', 'mysql']],
+    );
   });
 
   test('a master changes a specific runner of their project; tags may be a comma-separated list; blanks change nothing', async () => {
@@ -228,7 +259,13 @@ describe('DELETE /runners/:id', () => {
   test('a master removes a specific runner of their one project: 200 with the runner, and its token stops working', async () => {
     const specific = await runner(a.id);
     const response = await a.master.client.delete(`/runners/${specific.id}`);
-    assertResponse(response, 200, { id: specific.id, description: `runner ${runners}`, active: true, is_shared: false, name: 'gitlab-ci-multi-runner' });
+    assertResponse(response, 200, {
+      id: specific.id,
+      description: `runner ${runners}`,
+      active: true,
+      is_shared: false,
+      name: 'gitlab-ci-multi-runner',
+    });
     assert.equal(await runnerRow(app, specific.client.token!), undefined);
     assert.equal((await specific.client.requestBuild()).outcome, 'forbidden');
     const links = await app.ctx.db.selectFrom('ci_runner_projects').select('id').where('runner_id', '=', specific.id).execute();
@@ -284,7 +321,13 @@ describe('POST /projects/:id/runners', () => {
   test('a master enables a specific runner of another project they master: 201 with the runner, then 409', async () => {
     const ofA = await runner(a.id);
     const response = await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: ofA.id });
-    assertResponse(response, 201, { id: ofA.id, description: `runner ${runners}`, active: true, is_shared: false, name: 'gitlab-ci-multi-runner' });
+    assertResponse(response, 201, {
+      id: ofA.id,
+      description: `runner ${runners}`,
+      active: true,
+      is_shared: false,
+      name: 'gitlab-ci-multi-runner',
+    });
     const listed = ids((await a.master.client.get(`/projects/${masterProjectId}/runners`, { per_page: 100 })).body);
     assert.ok(listed.includes(ofA.id));
     assertResponse(await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: ofA.id }), 409, {
@@ -297,15 +340,29 @@ describe('POST /projects/:id/runners', () => {
     const locked = await runner(a.id);
     await app.root.put(`/runners/${locked.id}`, { locked: true });
     const ofB = await runner(b.id);
-    assertResponse(await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: shared.id }), 403, forbidden('Runner is shared'));
-    assertResponse(await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: locked.id }), 403, forbidden('Runner is locked'));
-    assertResponse(await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: ofB.id }), 403, forbidden('No access granted'));
+    assertResponse(
+      await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: shared.id }),
+      403,
+      forbidden('Runner is shared'),
+    );
+    assertResponse(
+      await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: locked.id }),
+      403,
+      forbidden('Runner is locked'),
+    );
+    assertResponse(
+      await a.master.client.post(`/projects/${masterProjectId}/runners`, { runner_id: ofB.id }),
+      403,
+      forbidden('No access granted'),
+    );
     assert.equal((await app.root.post(`/projects/${masterProjectId}/runners`, { runner_id: ofB.id })).status, 201);
   });
 
   test('bad requests: no runner_id is 400, an unknown one 404; developers 403, anonymous callers 401', async () => {
     const ofA = await runner(a.id);
-    assertResponse(await a.master.client.post(`/projects/${a.id}/runners`, {}), 400, { message: '400 (Bad request) "runner_id" not given' });
+    assertResponse(await a.master.client.post(`/projects/${a.id}/runners`, {}), 400, {
+      message: '400 (Bad request) "runner_id" not given',
+    });
     assertResponse(await a.master.client.post(`/projects/${a.id}/runners`, { runner_id: 999999 }), 404, recordNotFound);
     assertResponse(await a.master.client.post(`/projects/${a.id}/runners`, { runner_id: 'abc' }), 404, recordNotFound);
     assertResponse(await a.developer.client.post(`/projects/${a.id}/runners`, { runner_id: ofA.id }), 403, forbidden());
@@ -327,8 +384,13 @@ describe('DELETE /projects/:id/runners/:runner_id', () => {
   test("refuses to take a runner's only project; unknown runners are 404; developers 403, anonymous callers 401", async () => {
     const ofA = await runner(a.id);
     const ofB = await runner(b.id);
-    assertResponse(await a.master.client.delete(`/projects/${a.id}/runners/${ofA.id}`), 403, forbidden('Only one project associated with the runner. Please remove the runner instead'));
-    for (const id of [ofB.id, 999999, 'abc']) assertResponse(await a.master.client.delete(`/projects/${a.id}/runners/${id}`), 404, { message: '404 Runner Not Found' });
+    assertResponse(
+      await a.master.client.delete(`/projects/${a.id}/runners/${ofA.id}`),
+      403,
+      forbidden('Only one project associated with the runner. Please remove the runner instead'),
+    );
+    for (const id of [ofB.id, 999999, 'abc'])
+      assertResponse(await a.master.client.delete(`/projects/${a.id}/runners/${id}`), 404, { message: '404 Runner Not Found' });
     assertResponse(await a.developer.client.delete(`/projects/${a.id}/runners/${ofA.id}`), 403, forbidden());
     assertResponse(await app.anonymous.delete(`/projects/${a.id}/runners/${ofA.id}`), 401, unauthorized);
   });

@@ -138,7 +138,11 @@ describe('PUT /application/settings', () => {
 
   test('answers the updated settings, which are kept', async () => {
     const before = await settings();
-    const response = await app.root.form('PUT', '/application/settings', { default_projects_limit: 3, signin_enabled: false, repository_storage: 'default' });
+    const response = await app.root.form('PUT', '/application/settings', {
+      default_projects_limit: 3,
+      signin_enabled: false,
+      repository_storage: 'default',
+    });
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body).sort(), KEYS);
     assert.equal(response.body.default_projects_limit, 3);
@@ -196,7 +200,12 @@ describe('PUT /application/settings', () => {
 
   test('id, created_at and updated_at are not settable', async () => {
     const before = await settings();
-    const response = await app.root.put('/application/settings', { id: 99, created_at: '2000-01-01T00:00:00Z', updated_at: '2000-01-01T00:00:00Z', signup_enabled: false });
+    const response = await app.root.put('/application/settings', {
+      id: 99,
+      created_at: '2000-01-01T00:00:00Z',
+      updated_at: '2000-01-01T00:00:00Z',
+      signup_enabled: false,
+    });
     assert.equal(response.status, 200);
     assert.equal(response.body.id, before.body.id);
     assert.equal(response.body.created_at, before.body.created_at);
@@ -204,8 +213,18 @@ describe('PUT /application/settings', () => {
   });
 
   test('blank values leave a setting as it is; a blank text is cleared and a blank list emptied', async () => {
-    await app.root.put('/application/settings', { default_projects_limit: 4, sign_in_text: 'Hello', restricted_visibility_levels: [20], domain_whitelist: ['x.example'] });
-    const form = await app.root.form('PUT', '/application/settings', { default_projects_limit: '', signup_enabled: '', sign_in_text: '', restricted_visibility_levels: [''] });
+    await app.root.put('/application/settings', {
+      default_projects_limit: 4,
+      sign_in_text: 'Hello',
+      restricted_visibility_levels: [20],
+      domain_whitelist: ['x.example'],
+    });
+    const form = await app.root.form('PUT', '/application/settings', {
+      default_projects_limit: '',
+      signup_enabled: '',
+      sign_in_text: '',
+      restricted_visibility_levels: [''],
+    });
     assert.equal(form.status, 200);
     assert.equal(form.body.default_projects_limit, 4);
     assert.equal(form.body.signup_enabled, true);
@@ -265,8 +284,14 @@ describe('PUT /application/settings', () => {
     await assertRefused({ default_projects_limit: -1 }, { message: { default_projects_limit: ['must be greater than or equal to 0'] } });
     await assertRefused({ session_expire_delay: -5 }, { message: { session_expire_delay: ['must be greater than or equal to 0'] } });
     await assertRefused({ max_attachment_size: 0 }, { message: { max_attachment_size: ['must be greater than 0'] } });
-    await assertRefused({ container_registry_token_expire_delay: 0 }, { message: { container_registry_token_expire_delay: ['must be greater than 0'] } });
-    await assertRefused({ default_projects_limit: 2147483648 }, { message: { default_projects_limit: ['must be less than or equal to 2147483647'] } });
+    await assertRefused(
+      { container_registry_token_expire_delay: 0 },
+      { message: { container_registry_token_expire_delay: ['must be greater than 0'] } },
+    );
+    await assertRefused(
+      { default_projects_limit: 2147483648 },
+      { message: { default_projects_limit: ['must be less than or equal to 2147483647'] } },
+    );
   });
 
   test('home_page_url and after_sign_out_path must be http(s) URLs', async () => {
@@ -275,8 +300,14 @@ describe('PUT /application/settings', () => {
   });
 
   test('the domain blacklist cannot be empty while it is enabled', async () => {
-    await assertRefused({ domain_blacklist_enabled: true }, { message: { domain_blacklist: ['Domain blacklist cannot be empty if Blacklist is enabled.'] } });
-    await assertRefused({ domain_blacklist_enabled: true, domain_blacklist: [' '] }, { message: { domain_blacklist: ['Domain blacklist cannot be empty if Blacklist is enabled.'] } });
+    await assertRefused(
+      { domain_blacklist_enabled: true },
+      { message: { domain_blacklist: ['Domain blacklist cannot be empty if Blacklist is enabled.'] } },
+    );
+    await assertRefused(
+      { domain_blacklist_enabled: true, domain_blacklist: [' '] },
+      { message: { domain_blacklist: ['Domain blacklist cannot be empty if Blacklist is enabled.'] } },
+    );
   });
 
   test('repository_storage must name a configured storage', async () => {

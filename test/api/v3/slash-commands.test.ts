@@ -24,7 +24,8 @@ before(async () => {
   people = await createPeople(app);
   // Internal: a guest of a private project may not read its merge requests at all (404), and the guest rows here are about commands ignored.
   world = await createProjectWorld(app, { people, visibility: VISIBILITY_LEVELS.internal, commits: COMMITS });
-  for (const name of ['a', 'b c']) assert.equal((await world.owner.client.post(`/projects/${world.id}/labels`, { name, color: '#FF0000' })).status, 201);
+  for (const name of ['a', 'b c'])
+    assert.equal((await world.owner.client.post(`/projects/${world.id}/labels`, { name, color: '#FF0000' })).status, 201);
   milestone = (await world.owner.client.post(`/projects/${world.id}/milestones`, { title: 'v1' })).body;
 });
 after(() => app.close());
@@ -38,7 +39,12 @@ async function newIssue(fields: Record<string, unknown> = {}, client = world.own
 }
 
 async function newMergeRequest(sourceBranch: string, fields: Record<string, unknown> = {}) {
-  const response = await world.owner.client.post(`${base()}/merge_requests`, { source_branch: sourceBranch, target_branch: 'master', title: 'A change', ...fields });
+  const response = await world.owner.client.post(`${base()}/merge_requests`, {
+    source_branch: sourceBranch,
+    target_branch: 'master',
+    title: 'A change',
+    ...fields,
+  });
   assert.equal(response.status, 201, JSON.stringify(response.body));
   return response.body;
 }
@@ -51,7 +57,8 @@ async function notesOf(kind: 'issues' | 'merge_requests', id: number) {
   assert.equal(response.status, 200);
   return response.body as any[];
 }
-const systemNoteBodies = async (kind: 'issues' | 'merge_requests', id: number) => (await notesOf(kind, id)).filter((note) => note.system).map((note) => note.body);
+const systemNoteBodies = async (kind: 'issues' | 'merge_requests', id: number) =>
+  (await notesOf(kind, id)).filter((note) => note.system).map((note) => note.body);
 
 function note(kind: 'issues' | 'merge_requests', id: number, body: string, client = world.master.client) {
   return client.post(`${base()}/${kind}/${id}/notes`, { body });
@@ -62,7 +69,16 @@ describe('slash commands in notes on issues', () => {
     const developer = world.developer.user.username;
     const target = await newIssue();
     const twin = await newIssue();
-    const body = ['Looks good', '/close', '/title New title', `/assign @${developer}`, '/milestone %v1', '/label ~a ~"b c"', '/due 2026-12-31', '/todo'].join('\n');
+    const body = [
+      'Looks good',
+      '/close',
+      '/title New title',
+      `/assign @${developer}`,
+      '/milestone %v1',
+      '/label ~a ~"b c"',
+      '/due 2026-12-31',
+      '/todo',
+    ].join('\n');
     const created = await note('issues', target.id, body);
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.body, 'Looks good');
@@ -75,11 +91,19 @@ describe('slash commands in notes on issues', () => {
     assert.deepEqual(after.labels, ['a', 'b c']);
     assert.equal(after.due_date, '2026-12-31');
     const todos = (await world.master.client.get('/todos')).body;
-    assert.ok(todos.some((todo: any) => todo.target_type === 'Issue' && todo.target.id === target.id && todo.action_name === 'marked'), JSON.stringify(todos));
+    assert.ok(
+      todos.some((todo: any) => todo.target_type === 'Issue' && todo.target.id === target.id && todo.action_name === 'marked'),
+      JSON.stringify(todos),
+    );
 
     // The same change through the API, on a twin issue, writes the same system notes.
     const put = await world.master.client.put(`${base()}/issues/${twin.id}`, {
-      state_event: 'close', title: 'New title', assignee_id: world.developer.user.id, milestone_id: milestone.id, labels: 'a,b c', due_date: '2026-12-31',
+      state_event: 'close',
+      title: 'New title',
+      assignee_id: world.developer.user.id,
+      milestone_id: milestone.id,
+      labels: 'a,b c',
+      due_date: '2026-12-31',
     });
     assert.equal(put.status, 200);
     const notes = await notesOf('issues', target.id);
@@ -89,21 +113,44 @@ describe('slash commands in notes on issues', () => {
     for (const row of notes.filter((row) => row.system)) assert.equal(row.author.username, world.master.user.username);
     // The closing is an event, as through the API.
     const events = (await world.owner.client.get(`${base()}/events`)).body;
-    assert.ok(events.some((event: any) => event.action_name === 'closed' && event.target_id === target.id), JSON.stringify(events));
+    assert.ok(
+      events.some((event: any) => event.action_name === 'closed' && event.target_id === target.id),
+      JSON.stringify(events),
+    );
   });
 
   test('a note of commands only makes no note and answers 202 with what changed', async () => {
-    const target = await newIssue({ assignee_id: world.developer.user.id, milestone_id: milestone.id, labels: 'a,b c', due_date: '2026-12-31' });
+    const target = await newIssue({
+      assignee_id: world.developer.user.id,
+      milestone_id: milestone.id,
+      labels: 'a,b c',
+      due_date: '2026-12-31',
+    });
     await world.owner.client.put(`${base()}/issues/${target.id}`, { state_event: 'close' });
     await world.master.client.post(`${base()}/issues/${target.id}/todo`);
     const before = (await notesOf('issues', target.id)).length;
     const response = await note('issues', target.id, '/reopen\n/unassign\n/remove_milestone\n/unlabel ~a\n/remove_due_date\n/done');
     assert.equal(response.status, 202, JSON.stringify(response.body));
-    const labelA = (await app.ctx.db.selectFrom('labels').select('id').where('project_id', '=', world.id).where('title', '=', 'a').executeTakeFirstOrThrow()).id;
+    const labelA = (
+      await app.ctx.db
+        .selectFrom('labels')
+        .select('id')
+        .where('project_id', '=', world.id)
+        .where('title', '=', 'a')
+        .executeTakeFirstOrThrow()
+    ).id;
     assert.deepEqual(response.body.commands_changes, {
-      state_event: 'reopen', assignee_id: null, milestone_id: null, remove_label_ids: [labelA], due_date: null, todo_event: 'done',
+      state_event: 'reopen',
+      assignee_id: null,
+      milestone_id: null,
+      remove_label_ids: [labelA],
+      due_date: null,
+      todo_event: 'done',
     });
-    assert.ok(Array.isArray(response.body.summary) && response.body.summary.includes('Reopened this issue.'), JSON.stringify(response.body));
+    assert.ok(
+      Array.isArray(response.body.summary) && response.body.summary.includes('Reopened this issue.'),
+      JSON.stringify(response.body),
+    );
     const notes = await notesOf('issues', target.id);
     assert.equal(notes.filter((row) => !row.system).length, 0, 'no note was made');
     assert.ok(notes.length > before, 'the changes wrote their system notes');
@@ -137,7 +184,15 @@ describe('slash commands in notes on issues', () => {
   test("a guest's commands on someone else's issue are ignored, but taken out of the note; their own todo runs", async () => {
     const target = await newIssue();
     const guest = world.guest.client;
-    const body = ['please', '/close', '/title Mine now', `/assign @${world.guest.user.username}`, '/label ~a', '/milestone %v1', '/due tomorrow'].join('\n');
+    const body = [
+      'please',
+      '/close',
+      '/title Mine now',
+      `/assign @${world.guest.user.username}`,
+      '/label ~a',
+      '/milestone %v1',
+      '/due tomorrow',
+    ].join('\n');
     const created = await note('issues', target.id, body, guest);
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.body, 'please');
@@ -187,7 +242,9 @@ describe('slash commands in notes on issues', () => {
 describe('slash commands in issue descriptions', () => {
   test('on create: /assign, /milestone, /label and /due run; the others are taken out and ignored', async () => {
     const developer = world.developer.user.username;
-    const description = ['The body', `/assign @${developer}`, '/milestone %"v1"', '/label ~a', '/due 2026-12-31', '/close', '/todo'].join('\n');
+    const description = ['The body', `/assign @${developer}`, '/milestone %"v1"', '/label ~a', '/due 2026-12-31', '/close', '/todo'].join(
+      '\n',
+    );
     const created = await newIssue({ description }, world.master.client);
     assert.equal(created.description, 'The body');
     assert.equal(created.assignee.username, developer);
@@ -199,7 +256,9 @@ describe('slash commands in issue descriptions', () => {
 
   test('on update: the commands join the change', async () => {
     const target = await newIssue({ labels: 'a' });
-    const response = await world.master.client.put(`${base()}/issues/${target.id}`, { description: 'New body\n/close\n/title T2\n/unlabel\n/subscribe' });
+    const response = await world.master.client.put(`${base()}/issues/${target.id}`, {
+      description: 'New body\n/close\n/title T2\n/unlabel\n/subscribe',
+    });
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.equal(response.body.description, 'New body');
     assert.equal(response.body.state, 'closed');
@@ -223,7 +282,12 @@ describe('slash commands on merge requests', () => {
     const developer = world.developer.user.username;
     const target = await newMergeRequest('feature');
     const twin = await newMergeRequest('feature2');
-    const created = await note('merge_requests', target.id, `Review\n/wip\n/label ~a\n/assign @${developer}\n/milestone %v1\n/close`, world.developer.client);
+    const created = await note(
+      'merge_requests',
+      target.id,
+      `Review\n/wip\n/label ~a\n/assign @${developer}\n/milestone %v1\n/close`,
+      world.developer.client,
+    );
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.body, 'Review');
     const after = await mergeRequest(target.id);
@@ -234,7 +298,11 @@ describe('slash commands on merge requests', () => {
     assert.equal(after.milestone.id, milestone.id);
     assert.equal(after.state, 'closed');
     const put = await world.developer.client.put(`${base()}/merge_requests/${twin.id}`, {
-      title: 'WIP: A change', labels: 'a', assignee_id: world.developer.user.id, milestone_id: milestone.id, state_event: 'close',
+      title: 'WIP: A change',
+      labels: 'a',
+      assignee_id: world.developer.user.id,
+      milestone_id: milestone.id,
+      state_event: 'close',
     });
     assert.equal(put.status, 200);
     assert.deepEqual(await systemNoteBodies('merge_requests', target.id), await systemNoteBodies('merge_requests', twin.id));
@@ -276,7 +344,9 @@ describe('slash commands on merge requests', () => {
     assert.deepEqual(created.labels, ['a']);
     assert.equal(created.assignee.username, developer);
     assert.equal(created.title, 'A change', '/wip needs a merge request that exists');
-    const updated = await world.developer.client.put(`${base()}/merge_requests/${created.id}`, { description: 'Desc 2\n/wip\n/relabel ~"b c"' });
+    const updated = await world.developer.client.put(`${base()}/merge_requests/${created.id}`, {
+      description: 'Desc 2\n/wip\n/relabel ~"b c"',
+    });
     assert.equal(updated.status, 200, JSON.stringify(updated.body));
     assert.equal(updated.body.description, 'Desc 2');
     assert.equal(updated.body.title, 'WIP: A change');

@@ -67,7 +67,21 @@ describe('issue subscriptions', () => {
     const time = new Date().toISOString();
     await db()
       .insertInto('notes')
-      .values({ project_id: world.id, noteable_type: 'Issue', noteable_id: issue.id, author_id: people.reporter.user.id, note: 'me too', system: 0, created_at: time, updated_at: time, commit_id: null, path: null, line: null, line_type: null, attachment: null })
+      .values({
+        project_id: world.id,
+        noteable_type: 'Issue',
+        noteable_id: issue.id,
+        author_id: people.reporter.user.id,
+        note: 'me too',
+        system: 0,
+        created_at: time,
+        updated_at: time,
+        commit_id: null,
+        path: null,
+        line: null,
+        line_type: null,
+        attachment: null,
+      })
       .execute();
     assert.equal(await subscribedFor(people.reporter.client, world, issue.id), true);
 
@@ -76,9 +90,13 @@ describe('issue subscriptions', () => {
     assert.deepEqual([joined.status, joined.body.subscribed], [201, true]);
     assert.deepEqual(await answer(people.master.client.post(subscription(world, issue.id))), [304, undefined]);
     // Each caller sees their own state, in lists too.
-    const listed = (await people.master.client.get(`/projects/${world.id}/issues`, { per_page: 100 })).body.find((each: any) => each.id === issue.id);
+    const listed = (await people.master.client.get(`/projects/${world.id}/issues`, { per_page: 100 })).body.find(
+      (each: any) => each.id === issue.id,
+    );
     assert.equal(listed.subscribed, true);
-    const forOthers = (await people.developer.client.get(`/projects/${world.id}/issues`, { per_page: 100 })).body.find((each: any) => each.id === issue.id);
+    const forOthers = (await people.developer.client.get(`/projects/${world.id}/issues`, { per_page: 100 })).body.find(
+      (each: any) => each.id === issue.id,
+    );
     assert.equal(forOthers.subscribed, false);
     assert.deepEqual(await answer(people.developer.client.delete(subscription(world, issue.id))), [304, undefined]);
   });
@@ -99,11 +117,19 @@ describe('issue subscriptions', () => {
   test('the access table: anyone who sees the project subscribes (its author is already subscribed)', async () => {
     const issues: Record<number, number> = {};
     for (const project of [world, open]) issues[project.id] = (await createIssue(people.developer.client, project)).id;
-    await assertRouteAccess({ private: world, public: open }, (client, id) => client.post(subscription({ id }, issues[id])), (visibility, caller) => {
-      const status = expectedStatus(visibility, caller, { success: 201 });
-      return caller === 'developer' && status === 201 ? 304 : status;
-    });
-    await assertRouteAccess({ private: world, public: open }, (client, id) => client.delete(subscription({ id }, issues[id])), (visibility, caller) => expectedStatus(visibility, caller));
+    await assertRouteAccess(
+      { private: world, public: open },
+      (client, id) => client.post(subscription({ id }, issues[id])),
+      (visibility, caller) => {
+        const status = expectedStatus(visibility, caller, { success: 201 });
+        return caller === 'developer' && status === 201 ? 304 : status;
+      },
+    );
+    await assertRouteAccess(
+      { private: world, public: open },
+      (client, id) => client.delete(subscription({ id }, issues[id])),
+      (visibility, caller) => expectedStatus(visibility, caller),
+    );
   });
 });
 
@@ -112,11 +138,16 @@ describe('label subscriptions', () => {
   before(async () => {
     const created = await people.owner.client.post(`/projects/${world.id}/labels`, { name: 'bug', color: '#FF0000' });
     assert.equal(created.status, 201);
-    const row = await db().selectFrom('labels').select(['id', 'title']).where('project_id', '=', world.id).where('title', '=', 'bug').executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('labels')
+      .select(['id', 'title'])
+      .where('project_id', '=', world.id)
+      .where('title', '=', 'bug')
+      .executeTakeFirstOrThrow();
     label = { id: row.id, name: row.title };
   });
 
-  test('by title or by id: 201 then 304; unsubscribing 200 then 304; the list shows the caller\'s state', async () => {
+  test("by title or by id: 201 then 304; unsubscribing 200 then 304; the list shows the caller's state", async () => {
     const byTitle = `/projects/${world.id}/labels/${label.name}/subscription`;
     const byId = `/projects/${world.id}/labels/${label.id}/subscription`;
     const subscribed = await people.guest.client.post(byTitle);
@@ -125,29 +156,52 @@ describe('label subscriptions', () => {
     assert.deepEqual(await answer(people.guest.client.post(byId)), [304, undefined]);
     const listed = (await people.guest.client.get(`/projects/${world.id}/labels`)).body;
     assert.equal(listed.find((each: any) => each.name === 'bug').subscribed, true);
-    assert.equal((await people.reporter.client.get(`/projects/${world.id}/labels`)).body.find((each: any) => each.name === 'bug').subscribed, false);
+    assert.equal(
+      (await people.reporter.client.get(`/projects/${world.id}/labels`)).body.find((each: any) => each.name === 'bug').subscribed,
+      false,
+    );
     const left = await people.guest.client.delete(byId);
     assert.deepEqual([left.status, left.body.name, left.body.subscribed], [200, 'bug', false]);
     assert.deepEqual(await answer(people.guest.client.delete(byTitle)), [304, undefined]);
-    assert.equal((await people.guest.client.get(`/projects/${world.id}/labels`)).body.find((each: any) => each.name === 'bug').subscribed, false);
+    assert.equal(
+      (await people.guest.client.get(`/projects/${world.id}/labels`)).body.find((each: any) => each.name === 'bug').subscribed,
+      false,
+    );
   });
 
   test('an unknown label, or one of another project, is 404 Label Not Found', async () => {
     for (const name of ['99999', 'nothing']) {
-      assert.deepEqual(await answer(people.guest.client.post(`/projects/${world.id}/labels/${name}/subscription`)), [404, { message: '404 Label Not Found' }]);
-      assert.deepEqual(await answer(people.guest.client.delete(`/projects/${world.id}/labels/${name}/subscription`)), [404, { message: '404 Label Not Found' }]);
+      assert.deepEqual(await answer(people.guest.client.post(`/projects/${world.id}/labels/${name}/subscription`)), [
+        404,
+        { message: '404 Label Not Found' },
+      ]);
+      assert.deepEqual(await answer(people.guest.client.delete(`/projects/${world.id}/labels/${name}/subscription`)), [
+        404,
+        { message: '404 Label Not Found' },
+      ]);
     }
-    assert.deepEqual(await answer(people.guest.client.post(`/projects/${open.id}/labels/${label.id}/subscription`)), [404, { message: '404 Label Not Found' }]);
+    assert.deepEqual(await answer(people.guest.client.post(`/projects/${open.id}/labels/${label.id}/subscription`)), [
+      404,
+      { message: '404 Label Not Found' },
+    ]);
   });
 
   test('the access table: anyone who sees the project', async () => {
     const created = await people.owner.client.post(`/projects/${open.id}/labels`, { name: 'bug', color: '#00FF00' });
     assert.equal(created.status, 201);
-    await assertRouteAccess({ private: world, public: open }, (client, id) => client.post(`/projects/${id}/labels/bug/subscription`), (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }));
-    await assertRouteAccess({ private: world, public: open }, (client, id) => client.delete(`/projects/${id}/labels/bug/subscription`), (visibility, caller) => expectedStatus(visibility, caller));
+    await assertRouteAccess(
+      { private: world, public: open },
+      (client, id) => client.post(`/projects/${id}/labels/bug/subscription`),
+      (visibility, caller) => expectedStatus(visibility, caller, { success: 201 }),
+    );
+    await assertRouteAccess(
+      { private: world, public: open },
+      (client, id) => client.delete(`/projects/${id}/labels/bug/subscription`),
+      (visibility, caller) => expectedStatus(visibility, caller),
+    );
   });
 
-  test('a project\'s removal takes its label and issue subscriptions', async () => {
+  test("a project's removal takes its label and issue subscriptions", async () => {
     const doomed = await createProjectWorld(app, { people, name: 'doomed-subscriptions', roles: [] });
     assert.equal((await doomed.owner.client.post(`/projects/${doomed.id}/labels`, { name: 'gone', color: '#000000' })).status, 201);
     const issue = await createIssue(app.root, doomed);
@@ -158,10 +212,12 @@ describe('label subscriptions', () => {
       db()
         .selectFrom('subscriptions')
         .select('id')
-        .where((eb) => eb.or([
-          eb.and([eb('subscribable_type', '=', 'Label'), eb('subscribable_id', '=', labelRow.id)]),
-          eb.and([eb('subscribable_type', '=', 'Issue'), eb('subscribable_id', '=', issue.id)]),
-        ]))
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('subscribable_type', '=', 'Label'), eb('subscribable_id', '=', labelRow.id)]),
+            eb.and([eb('subscribable_type', '=', 'Issue'), eb('subscribable_id', '=', issue.id)]),
+          ]),
+        )
         .execute();
     assert.equal((await rows()).length, 2);
     assert.equal((await doomed.owner.client.delete(`/projects/${doomed.id}`)).status, 200);

@@ -29,44 +29,56 @@ async function systemNotes(issueId: number, projectId = world.id) {
   return response.body.filter((note: any) => note.system);
 }
 
-const change = (issueId: number, fields: Record<string, unknown>) => world.owner.client.put(`/projects/${world.id}/issues/${issueId}`, fields);
+const change = (issueId: number, fields: Record<string, unknown>) =>
+  world.owner.client.put(`/projects/${world.id}/issues/${issueId}`, fields);
 
 describe('system notes', () => {
   test('state, title, labels, milestone, assignee and confidentiality, in 8.12 order, by the actor', async () => {
     const milestone = (await world.owner.client.post(`/projects/${world.id}/milestones`, { title: 'v1' })).body;
     const issue = await createIssue({ labels: 'a' });
-    assert.equal((await change(issue.id, {
-      state_event: 'close',
-      title: 'New title',
-      labels: 'b,c',
-      milestone_id: milestone.id,
-      assignee_id: world.developer.user.id,
-      confidential: true,
-    })).status, 200);
+    assert.equal(
+      (
+        await change(issue.id, {
+          state_event: 'close',
+          title: 'New title',
+          labels: 'b,c',
+          milestone_id: milestone.id,
+          assignee_id: world.developer.user.id,
+          confidential: true,
+        })
+      ).status,
+      200,
+    );
     // The labels API shows no ids; the notes name labels by id.
     const rows = await app.ctx.db.selectFrom('labels').select(['id', 'title']).where('project_id', '=', world.id).execute();
     const ids = Object.fromEntries(rows.map((label) => [label.title, label.id]));
     const notes = await systemNotes(issue.id);
-    assert.deepEqual(notes.map((note: any) => note.body), [
-      'Status changed to closed',
-      'Changed title: **{-Old-} title** → **{+New+} title**',
-      `Added ~${ids.b} ~${ids.c} and removed ~${ids.a} labels`,
-      `Milestone changed to %${milestone.iid}`,
-      `Reassigned to @${world.developer.user.username}`,
-      'Made the issue confidential',
-    ]);
+    assert.deepEqual(
+      notes.map((note: any) => note.body),
+      [
+        'Status changed to closed',
+        'Changed title: **{-Old-} title** → **{+New+} title**',
+        `Added ~${ids.b} ~${ids.c} and removed ~${ids.a} labels`,
+        `Milestone changed to %${milestone.iid}`,
+        `Reassigned to @${world.developer.user.username}`,
+        'Made the issue confidential',
+      ],
+    );
     for (const note of notes) {
       assert.equal(note.author.username, world.owner.user.username);
       assert.equal(note.noteable_type, 'Issue');
     }
     await change(issue.id, { state_event: 'reopen', labels: '', milestone_id: 0, assignee_id: 0, confidential: false });
-    assert.deepEqual((await systemNotes(issue.id)).slice(6).map((note: any) => note.body), [
-      'Status changed to reopened',
-      `Removed ~${ids.b} ~${ids.c} labels`,
-      'Milestone removed',
-      'Assignee removed',
-      'Made the issue visible',
-    ]);
+    assert.deepEqual(
+      (await systemNotes(issue.id)).slice(6).map((note: any) => note.body),
+      [
+        'Status changed to reopened',
+        `Removed ~${ids.b} ~${ids.c} labels`,
+        'Milestone removed',
+        'Assignee removed',
+        'Made the issue visible',
+      ],
+    );
     await change(issue.id, { labels: 'a' });
     assert.equal((await systemNotes(issue.id)).at(-1).body, `Added ~${ids.a} label`);
     // A change that changes nothing writes nothing.
@@ -84,9 +96,14 @@ describe('system notes', () => {
     const target = await createIssue({ title: 'Target' });
     const mentioner = await createIssue({ title: 'Mentioner', description: `see #${target.iid} and #${target.iid}` });
     const commenter = await createIssue({ title: 'Commenter' });
-    await world.owner.client.post(`/projects/${world.id}/issues/${commenter.id}/notes`, { body: `also #${target.iid}, not #${commenter.iid}` });
+    await world.owner.client.post(`/projects/${world.id}/issues/${commenter.id}/notes`, {
+      body: `also #${target.iid}, not #${commenter.iid}`,
+    });
     await change(mentioner.id, { description: `still #${target.iid}` });
-    assert.deepEqual((await systemNotes(target.id)).map((note: any) => note.body), [`mentioned in issue #${mentioner.iid}`, `mentioned in issue #${commenter.iid}`]);
+    assert.deepEqual(
+      (await systemNotes(target.id)).map((note: any) => note.body),
+      [`mentioned in issue #${mentioner.iid}`, `mentioned in issue #${commenter.iid}`],
+    );
     assert.equal((await systemNotes(commenter.id)).length, 0);
   });
 
@@ -108,8 +125,17 @@ describe('system notes', () => {
     await world.owner.client.post(`/projects/${world.id}/issues/${issue.id}/notes`, { body: 'before the move' });
     const moved = (await world.owner.client.post(`/projects/${world.id}/issues/${issue.id}/move`, { to_project_id: elsewhere.id })).body;
     const copied = (await world.owner.client.get(`/projects/${elsewhere.id}/issues/${moved.id}/notes`)).body;
-    assert.deepEqual(copied.map((note: any) => [note.body, note.system]), [['before the move', false], [`Moved from ${world.path}#${issue.iid}`, true]]);
-    assert.deepEqual((await systemNotes(issue.id)).map((note: any) => note.body), [`Moved to ${elsewhere.path}#${moved.iid}`]);
+    assert.deepEqual(
+      copied.map((note: any) => [note.body, note.system]),
+      [
+        ['before the move', false],
+        [`Moved from ${world.path}#${issue.iid}`, true],
+      ],
+    );
+    assert.deepEqual(
+      (await systemNotes(issue.id)).map((note: any) => note.body),
+      [`Moved to ${elsewhere.path}#${moved.iid}`],
+    );
   });
 
   test('system notes record no event', async () => {

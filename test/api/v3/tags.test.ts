@@ -32,7 +32,15 @@ async function fixture(): Promise<Fixture> {
     commits: [{ files: { 'README.md': '# readme\n' } }, { files: { 'a.txt': 'a\n' } }],
   });
   const { id, owner, developer, reporter, guest } = world;
-  return { id, owner: owner.client, developer: developer.client, developerUser: developer.user, reporter: reporter.client, guest: guest.client, head: world.shas[1] };
+  return {
+    id,
+    owner: owner.client,
+    developer: developer.client,
+    developerUser: developer.user,
+    reporter: reporter.client,
+    guest: guest.client,
+    head: world.shas[1],
+  };
 }
 
 const tagsUrl = (p: Fixture) => `/projects/${p.id}/repository/tags`;
@@ -82,7 +90,10 @@ describe('GET /projects/:id/repository/tags', () => {
     await createTag(repoPath, 'tree-tag', tree!.oid);
     const response = await q.reporter.get(tagsUrl(q));
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((tag: any) => [tag.name, tag.commit]), [['tree-tag', null]]);
+    assert.deepEqual(
+      response.body.map((tag: any) => [tag.name, tag.commit]),
+      [['tree-tag', null]],
+    );
   });
 
   test('a guest of a private project gets 403; nobody reads without a token', async () => {
@@ -173,7 +184,9 @@ describe('POST /projects/:id/repository/tags', () => {
   test('the tag push is processed: an event is recorded', async () => {
     const q = await fixture();
     await q.developer.post(tagsUrl(q), { tag_name: 'v-evented', ref: q.head });
-    const event = await eventually(() => app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst());
+    const event = await eventually(() =>
+      app.ctx.db.selectFrom('events').selectAll().where('project_id', '=', q.id).where('data', 'is not', null).executeTakeFirst(),
+    );
     assert.ok(event.data?.includes('refs/tags/v-evented'));
   });
 

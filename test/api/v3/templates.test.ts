@@ -11,20 +11,46 @@ after(() => app.close());
 const year = new Date().getFullYear();
 
 const LICENSEE_8_KEYS = [
-  'agpl-3.0', 'apache-2.0', 'artistic-2.0', 'bsd-2-clause', 'bsd-3-clause', 'cc0-1.0', 'epl-1.0', 'gpl-2.0',
-  'gpl-3.0', 'isc', 'lgpl-2.1', 'lgpl-3.0', 'mit', 'mpl-2.0', 'unlicense',
+  'agpl-3.0',
+  'apache-2.0',
+  'artistic-2.0',
+  'bsd-2-clause',
+  'bsd-3-clause',
+  'cc0-1.0',
+  'epl-1.0',
+  'gpl-2.0',
+  'gpl-3.0',
+  'isc',
+  'lgpl-2.1',
+  'lgpl-3.0',
+  'mit',
+  'mpl-2.0',
+  'unlicense',
 ];
 
 const LICENSE_FIELDS = [
-  'conditions', 'content', 'description', 'featured', 'html_url', 'key', 'limitations', 'name', 'nickname',
-  'permissions', 'popular', 'source_url',
+  'conditions',
+  'content',
+  'description',
+  'featured',
+  'html_url',
+  'key',
+  'limitations',
+  'name',
+  'nickname',
+  'permissions',
+  'popular',
+  'source_url',
 ];
 
 describe('GET /licenses', () => {
   test('needs no token and lists the 15 licenses of licensee 8.0.0, in key order', async () => {
     const response = await app.anonymous.get('/licenses');
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body.map((license: any) => license.key), LICENSEE_8_KEYS);
+    assert.deepEqual(
+      response.body.map((license: any) => license.key),
+      LICENSEE_8_KEYS,
+    );
   });
 
   test('each item is a whole License template, popular and featured alike', async () => {
@@ -43,7 +69,10 @@ describe('GET /licenses', () => {
     for (const popular of ['1', 'true', 'false', 'yes']) {
       const response = await app.anonymous.get('/licenses', { popular });
       assert.equal(response.status, 200);
-      assert.deepEqual(response.body.map((license: any) => license.key), ['apache-2.0', 'gpl-3.0', 'mit']);
+      assert.deepEqual(
+        response.body.map((license: any) => license.key),
+        ['apache-2.0', 'gpl-3.0', 'mit'],
+      );
       assert.ok(response.body.every((license: any) => license.popular === true && license.featured === true));
     }
   });
@@ -93,7 +122,7 @@ describe('GET /licenses/:key', () => {
     assert.ok(apache.body.content.includes(`Copyright ${year} Anton Holder`));
   });
 
-  test('without fullname, the authenticated caller\'s name is the copyright holder', async () => {
+  test("without fullname, the authenticated caller's name is the copyright holder", async () => {
     const { client } = await app.createUser({ name: 'Caller Name' });
     const response = await client.get('/licenses/mit');
     assert.equal(response.status, 200);
@@ -102,7 +131,7 @@ describe('GET /licenses/:key', () => {
     assert.ok(blank.body.content.includes(`Copyright (c) ${year} Caller Name`));
   });
 
-  test('fullname wins over the caller\'s name', async () => {
+  test("fullname wins over the caller's name", async () => {
     const response = await app.root.get('/licenses/mit', { fullname: 'Someone Else' });
     assert.ok(response.body.content.includes(`Copyright (c) ${year} Someone Else`));
   });
@@ -171,24 +200,50 @@ describe('GET /gitignores/:name', () => {
 
 /** The names GitLab 8.12 listed, general ones then Pages ones; Forge's templates are its own. */
 const GITLAB_CI_YML_NAMES = [
-  'C++', 'Docker', 'Elixir', 'Grails', 'LaTeX', 'Maven', 'Nodejs', 'Ruby', 'Rust', 'Scala', 'Swift',
-  'Brunch', 'Doxygen', 'HTML', 'Harp', 'Hexo', 'Hugo', 'Hyde', 'JBake', 'Jekyll', 'Lektor', 'Metalsmith',
-  'Middleman', 'Nanoc', 'Octopress', 'Pelican',
+  'C++',
+  'Docker',
+  'Elixir',
+  'Grails',
+  'LaTeX',
+  'Maven',
+  'Nodejs',
+  'Ruby',
+  'Rust',
+  'Scala',
+  'Swift',
+  'Brunch',
+  'Doxygen',
+  'HTML',
+  'Harp',
+  'Hexo',
+  'Hugo',
+  'Hyde',
+  'JBake',
+  'Jekyll',
+  'Lektor',
+  'Metalsmith',
+  'Middleman',
+  'Nanoc',
+  'Octopress',
+  'Pelican',
 ];
 
 const CI_YML_EXPLANATION = '# This file is a template, and might need editing before it works on your project.\n';
 
 describe('GET /gitlab_ci_ymls', () => {
-  test('needs no token and lists 8.12\'s names by base name, general ones then Pages ones', async () => {
+  test("needs no token and lists 8.12's names by base name, general ones then Pages ones", async () => {
     const response = await app.anonymous.get('/gitlab_ci_ymls');
     assert.equal(response.status, 200);
     for (const item of response.body) assert.deepEqual(Object.keys(item), ['name']);
-    assert.deepEqual(response.body.map((item: any) => item.name), GITLAB_CI_YML_NAMES);
+    assert.deepEqual(
+      response.body.map((item: any) => item.name),
+      GITLAB_CI_YML_NAMES,
+    );
   });
 });
 
 describe('GET /gitlab_ci_ymls/:name', () => {
-  test('Ruby: its name and the file under 8.12\'s explanation line', async () => {
+  test("Ruby: its name and the file under 8.12's explanation line", async () => {
     const response = await app.anonymous.get('/gitlab_ci_ymls/Ruby');
     assert.equal(response.status, 200);
     assert.deepEqual(Object.keys(response.body).sort(), ['content', 'name']);

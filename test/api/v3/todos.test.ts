@@ -54,7 +54,10 @@ describe('todos made by issues', () => {
     assert.match(todo.created_at, /Z$/);
 
     const reporterTodos = on(await todosOf(reporter.client), issue);
-    assert.deepEqual(reporterTodos.map((t) => t.action_name), ['mentioned']);
+    assert.deepEqual(
+      reporterTodos.map((t) => t.action_name),
+      ['mentioned'],
+    );
     // A code span is no mention; a stranger cannot read a private project's issue.
     assert.equal(on(await todosOf(guest.client), issue).length, 0);
     assert.equal(on(await todosOf(stranger.client), issue).length, 0);
@@ -62,15 +65,29 @@ describe('todos made by issues', () => {
 
   test('assigning and mentioning yourself make todos, as 8.12 did', async () => {
     const { master } = people;
-    const issue = await newIssue(master.client, { title: 'Mine', description: `note to self @${master.user.username}`, assignee_id: master.user.id });
-    assert.deepEqual(on(await todosOf(master.client), issue).map((t) => t.action_name), ['assigned']);
+    const issue = await newIssue(master.client, {
+      title: 'Mine',
+      description: `note to self @${master.user.username}`,
+      assignee_id: master.user.id,
+    });
+    assert.deepEqual(
+      on(await todosOf(master.client), issue).map((t) => t.action_name),
+      ['assigned'],
+    );
     const mentioned = await newIssue(master.client, { title: 'Self mention', description: `@${master.user.username}` });
-    assert.deepEqual(on(await todosOf(master.client), mentioned).map((t) => t.action_name), ['mentioned']);
+    assert.deepEqual(
+      on(await todosOf(master.client), mentioned).map((t) => t.action_name),
+      ['mentioned'],
+    );
   });
 
   test('a confidential issue makes no todo for a mentioned user who may not see it', async () => {
     const { owner, guest, reporter } = people;
-    const issue = await newIssue(owner.client, { title: 'Secret', confidential: true, description: `@${guest.user.username} @${reporter.user.username}` });
+    const issue = await newIssue(owner.client, {
+      title: 'Secret',
+      confidential: true,
+      description: `@${guest.user.username} @${reporter.user.username}`,
+    });
     assert.equal(on(await todosOf(guest.client), issue).length, 0);
     assert.equal(on(await todosOf(reporter.client), issue).length, 1);
   });
@@ -106,9 +123,13 @@ describe('todos made by issues', () => {
     assert.equal(on(await todosOf(people.guest.client), byAdmin).length, 1);
   });
 
-  test('an edit: newly mentioned users get todos, the editor\'s are done, a new assignee gets one', async () => {
+  test("an edit: newly mentioned users get todos, the editor's are done, a new assignee gets one", async () => {
     const { owner, developer, reporter, master } = people;
-    const issue = await newIssue(owner.client, { title: 'Edited', description: `@${reporter.user.username}`, assignee_id: developer.user.id });
+    const issue = await newIssue(owner.client, {
+      title: 'Edited',
+      description: `@${reporter.user.username}`,
+      assignee_id: developer.user.id,
+    });
     await owner.client.post(`/projects/${world.id}/issues/${issue.id}/todo`);
     assert.equal(on(await todosOf(owner.client), issue).length, 1);
 
@@ -124,20 +145,36 @@ describe('todos made by issues', () => {
     // The editor's own pending todos on the issue are done.
     assert.equal(on(await todosOf(owner.client), issue).length, 0);
     assert.equal(on(await todosOf(owner.client, { state: 'done' }), issue).length, 1);
-    assert.deepEqual(on(await todosOf(master.client), issue).map((t) => t.action_name), ['mentioned']);
+    assert.deepEqual(
+      on(await todosOf(master.client), issue).map((t) => t.action_name),
+      ['mentioned'],
+    );
     // The reporter was mentioned before: the edit brings back no mention, the assignment makes one.
-    assert.deepEqual(on(await todosOf(reporter.client), issue).map((t) => t.action_name), ['assigned']);
+    assert.deepEqual(
+      on(await todosOf(reporter.client), issue).map((t) => t.action_name),
+      ['assigned'],
+    );
     // 8.12's reassigned_issue left the old assignee's todo pending.
-    assert.deepEqual(on(await todosOf(developer.client), issue).map((t) => t.action_name), ['assigned']);
+    assert.deepEqual(
+      on(await todosOf(developer.client), issue).map((t) => t.action_name),
+      ['assigned'],
+    );
   });
 
-  test('closing an issue marks the closer\'s pending todos on it done, not others\'', async () => {
+  test("closing an issue marks the closer's pending todos on it done, not others'", async () => {
     const { owner, developer, reporter } = people;
-    const issue = await newIssue(owner.client, { title: 'To close', description: `@${reporter.user.username}`, assignee_id: developer.user.id });
+    const issue = await newIssue(owner.client, {
+      title: 'To close',
+      description: `@${reporter.user.username}`,
+      assignee_id: developer.user.id,
+    });
     const closed = await developer.client.put(`/projects/${world.id}/issues/${issue.id}`, { state_event: 'close' });
     assert.equal(closed.status, 200);
     assert.equal(on(await todosOf(developer.client), issue).length, 0);
-    assert.deepEqual(on(await todosOf(developer.client, { state: 'done' }), issue).map((t) => t.action_name), ['assigned']);
+    assert.deepEqual(
+      on(await todosOf(developer.client, { state: 'done' }), issue).map((t) => t.action_name),
+      ['assigned'],
+    );
     assert.equal(on(await todosOf(reporter.client), issue).length, 1);
     // A reopening alone leaves the reopener's todos pending, as 8.12's ReopenService.
     assert.equal((await reporter.client.put(`/projects/${world.id}/issues/${issue.id}`, { state_event: 'reopen' })).status, 200);
@@ -155,7 +192,9 @@ describe('todos made by issues', () => {
   test('a note mentioning users makes todos pointing at the note', async () => {
     const { owner, developer, master } = people;
     const issue = await newIssue(owner.client, { title: 'Discussed' });
-    const created = await developer.client.post(`/projects/${world.id}/issues/${issue.id}/notes`, { body: `@${master.user.username} please look` });
+    const created = await developer.client.post(`/projects/${world.id}/issues/${issue.id}/notes`, {
+      body: `@${master.user.username} please look`,
+    });
     assert.equal(created.status, 201);
     const note = created.body;
     const [todo] = on(await todosOf(master.client), issue);
@@ -204,8 +243,30 @@ describe('GET /todos', () => {
     const person = await app.createUser();
     client = person.client;
     other = await createProjectWorld(app, { people, roles: ['master'] as Role[] });
-    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
-    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: other.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    await app.ctx.db
+      .insertInto('members')
+      .values({
+        source_type: 'Project',
+        source_id: world.id,
+        user_id: person.user.id,
+        access_level: 30,
+        notification_level: 3,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    await app.ctx.db
+      .insertInto('members')
+      .values({
+        source_type: 'Project',
+        source_id: other.id,
+        user_id: person.user.id,
+        access_level: 30,
+        notification_level: 3,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
     await newIssue(people.owner.client, { title: 'One', assignee_id: person.user.id });
     await newIssue(people.master.client, { title: 'Two', description: `@${person.user.username}` });
     await newIssue(people.owner.client, { title: 'Three', assignee_id: person.user.id }, other.id);
@@ -214,12 +275,18 @@ describe('GET /todos', () => {
     await client.delete(`/todos/${todo.id}`);
   });
 
-  test('answers the caller\'s pending todos, newest first, paginated', async () => {
+  test("answers the caller's pending todos, newest first, paginated", async () => {
     const todos = await todosOf(client);
-    assert.deepEqual(todos.map((t) => t.body), ['Three', 'Two', 'One']);
+    assert.deepEqual(
+      todos.map((t) => t.body),
+      ['Three', 'Two', 'One'],
+    );
     const page = await client.get('/todos', { per_page: 2, page: 2 });
     assert.equal(page.headers.get('x-total'), '3');
-    assert.deepEqual(page.body.map((t: any) => t.body), ['One']);
+    assert.deepEqual(
+      page.body.map((t: any) => t.body),
+      ['One'],
+    );
     assert.equal((await app.anonymous.get('/todos')).status, 401);
   });
 
@@ -239,8 +306,19 @@ describe('GET /todos', () => {
 
   test('todos on issues the caller can no longer see are not shown', async () => {
     const person = await app.createUser();
-    const { id: projectId } = (await createProjectWorld(app, { people, roles: ['master'] as Role[] }));
-    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: projectId, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    const { id: projectId } = await createProjectWorld(app, { people, roles: ['master'] as Role[] });
+    await app.ctx.db
+      .insertInto('members')
+      .values({
+        source_type: 'Project',
+        source_id: projectId,
+        user_id: person.user.id,
+        access_level: 30,
+        notification_level: 3,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
     const issue = await newIssue(people.owner.client, { title: 'Left behind', assignee_id: person.user.id }, projectId);
     assert.equal(on(await todosOf(person.client), issue).length, 1);
     await app.ctx.db.deleteFrom('members').where('user_id', '=', person.user.id).execute();
@@ -249,7 +327,7 @@ describe('GET /todos', () => {
 });
 
 describe('DELETE /todos/:id and DELETE /todos', () => {
-  test('one todo is marked done and answered; another user\'s is not found', async () => {
+  test("one todo is marked done and answered; another user's is not found", async () => {
     const issue = await newIssue(people.owner.client, { title: 'Finish', assignee_id: people.developer.user.id });
     const [todo] = on(await todosOf(people.developer.client), issue);
     const notMine = await people.reporter.client.delete(`/todos/${todo.id}`);
@@ -266,7 +344,18 @@ describe('DELETE /todos/:id and DELETE /todos', () => {
 
   test('every pending todo of the caller is marked done; the answer is their number, a bare integer', async () => {
     const person = await app.createUser();
-    await app.ctx.db.insertInto('members').values({ source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 30, notification_level: 3, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+    await app.ctx.db
+      .insertInto('members')
+      .values({
+        source_type: 'Project',
+        source_id: world.id,
+        user_id: person.user.id,
+        access_level: 30,
+        notification_level: 3,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
     for (const title of ['a', 'b', 'c']) await newIssue(people.owner.client, { title, assignee_id: person.user.id });
     const response = await person.client.delete('/todos');
     assert.equal(response.status, 200);
@@ -278,7 +367,7 @@ describe('DELETE /todos/:id and DELETE /todos', () => {
   });
 });
 
-describe('a project\'s deletion', () => {
+describe("a project's deletion", () => {
   test('removes its todos', async () => {
     const doomed = await createProjectWorld(app, { people, roles: ['developer'] as Role[] });
     await newIssue(people.owner.client, { title: 'Doomed', assignee_id: people.developer.user.id }, doomed.id);

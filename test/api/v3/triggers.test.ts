@@ -67,7 +67,8 @@ before(async () => {
 after(() => app.close());
 
 const triggersOf = (projectId: number) => `/projects/${projectId}/triggers`;
-const triggerBuilds = (project: number | string) => `/projects/${typeof project === 'number' ? project : encodeURIComponent(project)}/trigger/builds`;
+const triggerBuilds = (project: number | string) =>
+  `/projects/${typeof project === 'number' ? project : encodeURIComponent(project)}/trigger/builds`;
 
 async function newTrigger(projectId = world.id, client = master): Promise<{ token: string; created_at: string; last_used: string | null }> {
   const response = await client.post(triggersOf(projectId));
@@ -80,30 +81,49 @@ const notFound = { message: '404 Not Found' };
 const noBuilds = { message: 'No builds created' };
 
 describe('trigger management: masters only (admin_build)', () => {
-  const projects = (): Array<[Visibility, ProjectWorld<Role>]> => [['private', world], ['public', publicWorld]];
+  const projects = (): Array<[Visibility, ProjectWorld<Role>]> => [
+    ['private', world],
+    ['public', publicWorld],
+  ];
 
   test('listing: 401 anonymous, 404 to who cannot see the project, 403 below master', async () => {
     for (const [visibility, project] of projects()) {
-      await assertAccess(project.clients, (client) => client.get(triggersOf(project.id)), (caller) => expectedStatus(visibility, caller, { minimum: 'master' }), visibility);
+      await assertAccess(
+        project.clients,
+        (client) => client.get(triggersOf(project.id)),
+        (caller) => expectedStatus(visibility, caller, { minimum: 'master' }),
+        visibility,
+      );
     }
   });
 
   test('showing one', async () => {
     for (const [visibility, project] of projects()) {
       const { token } = await newTrigger(project.id, project.owner.client);
-      await assertAccess(project.clients, (client) => client.get(`${triggersOf(project.id)}/${token}`), (caller) => expectedStatus(visibility, caller, { minimum: 'master' }), visibility);
+      await assertAccess(
+        project.clients,
+        (client) => client.get(`${triggersOf(project.id)}/${token}`),
+        (caller) => expectedStatus(visibility, caller, { minimum: 'master' }),
+        visibility,
+      );
     }
   });
 
   test('creating', async () => {
     for (const [visibility, project] of projects()) {
-      await assertAccess(project.clients, (client) => client.post(triggersOf(project.id)), (caller) => expectedStatus(visibility, caller, { minimum: 'master', success: 201 }), visibility);
+      await assertAccess(
+        project.clients,
+        (client) => client.post(triggersOf(project.id)),
+        (caller) => expectedStatus(visibility, caller, { minimum: 'master', success: 201 }),
+        visibility,
+      );
     }
   });
 
   test('deleting', async () => {
     for (const [visibility, project] of projects()) {
-      const call = async (client: ApiClient) => client.delete(`${triggersOf(project.id)}/${(await newTrigger(project.id, project.owner.client)).token}`);
+      const call = async (client: ApiClient) =>
+        client.delete(`${triggersOf(project.id)}/${(await newTrigger(project.id, project.owner.client)).token}`);
       await assertAccess(project.clients, call, (caller) => expectedStatus(visibility, caller, { minimum: 'master' }), visibility);
     }
   });
@@ -149,9 +169,15 @@ describe('trigger management', () => {
     assert.equal(page.status, 200);
     assert.equal(page.headers.get('x-total'), '2');
     assert.equal(page.headers.get('x-total-pages'), '2');
-    assert.deepEqual(page.body.map((t: any) => t.token), [first.token]);
+    assert.deepEqual(
+      page.body.map((t: any) => t.token),
+      [first.token],
+    );
     const all = await master.get(triggersOf(project.id));
-    assert.deepEqual(all.body.map((t: any) => t.token), [first.token, third.token]);
+    assert.deepEqual(
+      all.body.map((t: any) => t.token),
+      [first.token, third.token],
+    );
   });
 
   test('deletion is soft: the trigger is answered with deleted_at, then gone for every look-up', async () => {
@@ -178,7 +204,14 @@ describe('trigger management', () => {
     await app.anonymous.post(triggerBuilds(world.id), { ref: 'master', token: trigger.token });
     const listed = (await master.get(triggersOf(world.id), { per_page: 100 })).body.find((t: any) => t.token === trigger.token);
     assert.ok(Date.parse(listed.last_used) >= Date.parse(afterFirst));
-    const requests = await app.ctx.db.selectFrom('ci_trigger_requests').innerJoin('ci_triggers', 'ci_triggers.id', 'ci_trigger_requests.trigger_id').select(['ci_trigger_requests.created_at', 'ci_trigger_requests.pipeline_id']).where('ci_triggers.project_id', '=', world.id).orderBy('ci_trigger_requests.id', 'desc').limit(2).execute();
+    const requests = await app.ctx.db
+      .selectFrom('ci_trigger_requests')
+      .innerJoin('ci_triggers', 'ci_triggers.id', 'ci_trigger_requests.trigger_id')
+      .select(['ci_trigger_requests.created_at', 'ci_trigger_requests.pipeline_id'])
+      .where('ci_triggers.project_id', '=', world.id)
+      .orderBy('ci_trigger_requests.id', 'desc')
+      .limit(2)
+      .execute();
     assert.equal(requests[0].created_at, listed.last_used);
     assert.equal(requests[1].pipeline_id, null, 'the request that made no pipeline is kept');
     assert.notEqual(requests[0].pipeline_id, null);
@@ -207,13 +240,21 @@ describe('POST /projects/:id/trigger/builds: its checks, in 8.12’s order', () 
   });
 
   test('an unknown project or token is 404 Not Found; a token of another project 401', async () => {
-    for (const [project, given] of [[999999, token], [world.id, 'f'.repeat(30)], ['nobody/nothing', token]] as const) {
+    for (const [project, given] of [
+      [999999, token],
+      [world.id, 'f'.repeat(30)],
+      ['nobody/nothing', token],
+    ] as const) {
       const response = await app.anonymous.post(triggerBuilds(project), { ref: 'master', token: given });
       assert.equal(response.status, 404, String(project));
       assert.deepEqual(response.body, notFound);
     }
     const foreign = await newTrigger(other.id, other.master.client);
-    const response = await app.anonymous.post(triggerBuilds(world.id), { ref: 'master', token: foreign.token, variables: 'not even a hash' });
+    const response = await app.anonymous.post(triggerBuilds(world.id), {
+      ref: 'master',
+      token: foreign.token,
+      variables: 'not even a hash',
+    });
     assert.equal(response.status, 401);
     assert.deepEqual(response.body, { message: '401 Unauthorized' });
   });
@@ -221,7 +262,14 @@ describe('POST /projects/:id/trigger/builds: its checks, in 8.12’s order', () 
   test('variables must be a hash, then a hash of strings (JSON and forms alike)', async () => {
     const hash = { message: 'variables needs to be a hash' };
     const strings = { message: 'variables needs to be a map of key-valued strings' };
-    const json: Array<[unknown, unknown]> = [['value', hash], [['a'], hash], [5, hash], [{ key: ['1', '2'] }, strings], [{ key: 1 }, strings], [{ key: { deeper: 'x' } }, strings]];
+    const json: Array<[unknown, unknown]> = [
+      ['value', hash],
+      [['a'], hash],
+      [5, hash],
+      [{ key: ['1', '2'] }, strings],
+      [{ key: 1 }, strings],
+      [{ key: { deeper: 'x' } }, strings],
+    ];
     for (const [variables, message] of json) {
       const response = await app.anonymous.post(triggerBuilds(world.id), { ref: 'master', token, variables });
       assert.equal(response.status, 400, JSON.stringify(variables));
@@ -289,7 +337,11 @@ describe('POST /projects/:id/trigger/builds: the pipeline it makes', () => {
     assert.equal(pipeline.before_sha, '0'.repeat(40));
     const builds = await buildsOf(world.shas[4]);
     assert.deepEqual(builds.map((b) => b.name).sort(), ['compile', 'on_trigger', 'unit']);
-    assert.deepEqual(Object.fromEntries(builds.map((b) => [b.name, b.status])), { compile: 'pending', unit: 'created', on_trigger: 'created' });
+    assert.deepEqual(Object.fromEntries(builds.map((b) => [b.name, b.status])), {
+      compile: 'pending',
+      unit: 'created',
+      on_trigger: 'created',
+    });
     assert.ok(builds.every((b) => b.user === null));
   });
 
@@ -342,16 +394,27 @@ describe('a triggered build, as its runner receives it', () => {
     assert.equal((await master.post(`/projects/${project.id}/variables`, { key: 'SHARED', value: 'secret' })).status, 201);
     const runner = await registeredRunner(app, { projectId: project.id });
     const { token } = await newTrigger(project.id);
-    const triggered = await app.anonymous.post(triggerBuilds(project.id), { ref: 'master', token, variables: { SHARED: 'from trigger', EXTRA: 'x' } });
+    const triggered = await app.anonymous.post(triggerBuilds(project.id), {
+      ref: 'master',
+      token,
+      variables: { SHARED: 'from trigger', EXTRA: 'x' },
+    });
     assert.equal(triggered.status, 201, triggered.text);
 
     const taken = await runner.requestBuild();
     assert.equal(taken.outcome, 'build');
-    const variables: Array<{ key: string; value: string; public: boolean }> = taken.outcome === 'build' ? taken.build.payload.variables : [];
+    const variables: Array<{ key: string; value: string; public: boolean }> =
+      taken.outcome === 'build' ? taken.build.payload.variables : [];
     const keys = variables.map((v) => v.key);
-    assert.deepEqual(variables.find((v) => v.key === 'CI_BUILD_TRIGGERED'), { key: 'CI_BUILD_TRIGGERED', value: 'true', public: true });
+    assert.deepEqual(
+      variables.find((v) => v.key === 'CI_BUILD_TRIGGERED'),
+      { key: 'CI_BUILD_TRIGGERED', value: 'true', public: true },
+    );
     // Predefined: after CI_BUILD_TAG's place, before the project's.
-    assert.ok(keys.indexOf('CI_BUILD_TRIGGERED') > keys.indexOf('CI_SERVER_REVISION') && keys.indexOf('CI_BUILD_TRIGGERED') < keys.indexOf('CI_PROJECT_ID'));
+    assert.ok(
+      keys.indexOf('CI_BUILD_TRIGGERED') > keys.indexOf('CI_SERVER_REVISION') &&
+        keys.indexOf('CI_BUILD_TRIGGERED') < keys.indexOf('CI_PROJECT_ID'),
+    );
     assert.deepEqual(variables.slice(-3), [
       { key: 'SHARED', value: 'secret', public: false },
       { key: 'SHARED', value: 'from trigger', public: false },
@@ -368,7 +431,13 @@ describe('a triggered build, as its runner receives it', () => {
     const retriedVariables: Array<{ key: string; value: string }> = again.outcome === 'build' ? again.build.payload.variables : [];
     assert.equal(again.outcome === 'build' && again.build.id, retried.body.id);
     assert.ok(retriedVariables.some((v) => v.key === 'CI_BUILD_TRIGGERED'));
-    assert.deepEqual(retriedVariables.slice(-2).map((v) => [v.key, v.value]), [['SHARED', 'from trigger'], ['EXTRA', 'x']]);
+    assert.deepEqual(
+      retriedVariables.slice(-2).map((v) => [v.key, v.value]),
+      [
+        ['SHARED', 'from trigger'],
+        ['EXTRA', 'x'],
+      ],
+    );
   });
 
   test('a triggered deploy job expands its environment with the trigger’s variables', async () => {
@@ -376,13 +445,19 @@ describe('a triggered build, as its runner receives it', () => {
     await seedCommit(app, project.id, { files: { '.gitlab-ci.yml': 'deploy:\n  script: ./deploy\n  environment: review/$TARGET\n' } });
     const runner = await registeredRunner(app, { projectId: project.id });
     const { token } = await newTrigger(project.id);
-    assert.equal((await app.anonymous.post(triggerBuilds(project.id), { ref: 'master', token, variables: { TARGET: 'nightly' } })).status, 201);
+    assert.equal(
+      (await app.anonymous.post(triggerBuilds(project.id), { ref: 'master', token, variables: { TARGET: 'nightly' } })).status,
+      201,
+    );
     const taken = await runner.requestBuild();
     assert.equal(taken.outcome, 'build');
     if (taken.outcome !== 'build') return;
     assert.equal((await runner.finish(taken.build, 'success', '$ ./deploy\n')).status, 200);
     const deployments = await master.get(`/projects/${project.id}/deployments`);
-    assert.deepEqual(deployments.body.map((d: any) => [d.environment.name, d.deployable.id]), [['review/nightly', taken.build.id]]);
+    assert.deepEqual(
+      deployments.body.map((d: any) => [d.environment.name, d.deployable.id]),
+      [['review/nightly', taken.build.id]],
+    );
   });
 
   test('a pushed pipeline’s builds are not triggered, and run the jobs except triggers', async () => {
@@ -390,13 +465,19 @@ describe('a triggered build, as its runner receives it', () => {
     const runner = await registeredRunner(app, { projectId: project.id });
     const work = await workTree('master', { '.gitlab-ci.yml': CI_YML });
     try {
-      const pushed = await git(['push', '-q', cloneUrl(app.url, project.path_with_namespace, world.master.user.username, world.master.token), 'master'], work);
+      const pushed = await git(
+        ['push', '-q', cloneUrl(app.url, project.path_with_namespace, world.master.user.username, world.master.token), 'master'],
+        work,
+      );
       assert.equal(pushed.code, 0, pushed.stderr);
       const sha = (await git(['rev-parse', 'HEAD'], work)).stdout.trim();
-      const builds = await eventually(async () => {
-        const listed = (await master.get(`/projects/${project.id}/repository/commits/${sha}/builds`)).body;
-        return listed.length > 0 && listed;
-      }, { message: 'the builds of the push' });
+      const builds = await eventually(
+        async () => {
+          const listed = (await master.get(`/projects/${project.id}/repository/commits/${sha}/builds`)).body;
+          return listed.length > 0 && listed;
+        },
+        { message: 'the builds of the push' },
+      );
       assert.deepEqual(builds.map((b: any) => b.name).sort(), ['compile', 'on_push', 'unit']);
       const taken = await runner.requestBuild();
       assert.equal(taken.outcome, 'build');

@@ -42,10 +42,21 @@ describe('DELETE /users/:id of a user with a history', () => {
     const sha = await seedCommit(app, shared.body.id, { files: { 'a.txt': 'a\n' } });
     assert.equal((await other.client.post(`/projects/${shared.body.id}/members`, { user_id: id, access_level: 30 })).status, 201);
     assert.equal((await doomed.client.post(`/projects/${shared.body.id}/star`)).status, 201);
-    assert.equal((await doomed.client.post(`/projects/${shared.body.id}/repository/commits/${sha}/comments`, { note: 'mine' })).status, 201);
-    assert.equal((await other.client.post(`/projects/${shared.body.id}/repository/commits/${sha}/comments`, { note: 'yours' })).status, 201);
+    assert.equal(
+      (await doomed.client.post(`/projects/${shared.body.id}/repository/commits/${sha}/comments`, { note: 'mine' })).status,
+      201,
+    );
+    assert.equal(
+      (await other.client.post(`/projects/${shared.body.id}/repository/commits/${sha}/comments`, { note: 'yours' })).status,
+      201,
+    );
     assert.equal((await doomed.client.post(`/projects/${shared.body.id}/statuses/${sha}`, { state: 'success', name: 'ci' })).status, 201);
-    const files = await doomed.client.post(`/projects/${shared.body.id}/repository/files`, { file_path: 'b.txt', branch_name: 'master', content: 'b', commit_message: 'b' });
+    const files = await doomed.client.post(`/projects/${shared.body.id}/repository/files`, {
+      file_path: 'b.txt',
+      branch_name: 'master',
+      content: 'b',
+      commit_message: 'b',
+    });
     assert.equal(files.status, 201, JSON.stringify(files.body));
 
     // Their account: a key, a second e-mail, a group access request.
@@ -61,7 +72,13 @@ describe('DELETE /users/:id of a user with a history', () => {
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.equal(response.body.email, doomed.user.email);
     const heard = await eventually(() => listener.received.length >= 5 && listener.received, { message: 'five system hooks' });
-    assert.deepEqual(heard.map((hook) => hook.body.event_name).sort(), ['key_destroy', 'project_destroy', 'project_destroy', 'user_destroy', 'user_remove_from_team']);
+    assert.deepEqual(heard.map((hook) => hook.body.event_name).sort(), [
+      'key_destroy',
+      'project_destroy',
+      'project_destroy',
+      'user_destroy',
+      'user_remove_from_team',
+    ]);
     const left = heard.find((hook) => hook.body.event_name === 'user_remove_from_team')!.body;
     assert.deepEqual([left.project_id, left.user_id, left.access_level], [shared.body.id, id, 'Developer']);
 
@@ -87,12 +104,21 @@ describe('DELETE /users/:id of a user with a history', () => {
     assert.equal(forked.status, 200);
     assert.equal(forked.body.forked_from_project, undefined);
     const comments = await other.client.get(`/projects/${shared.body.id}/repository/commits/${sha}/comments`);
-    assert.deepEqual(comments.body.map((note: any) => note.note), ['yours']);
+    assert.deepEqual(
+      comments.body.map((note: any) => note.note),
+      ['yours'],
+    );
     const statuses = await other.client.get(`/projects/${shared.body.id}/repository/commits/${sha}/statuses`);
     assert.equal(statuses.status, 200);
-    assert.deepEqual(statuses.body.map((status: any) => [status.name, status.author]), [['ci', null]]);
+    assert.deepEqual(
+      statuses.body.map((status: any) => [status.name, status.author]),
+      [['ci', null]],
+    );
     assert.equal((await other.client.get(`/projects/${shared.body.id}/events`)).status, 200);
     assert.equal((await other.client.get(`/groups/${group.body.id}/access_requests`)).body.length, 0);
-    assert.equal((await other.client.get(`/projects/${shared.body.id}/members`)).body.some((member: any) => member.id === id), false);
+    assert.equal(
+      (await other.client.get(`/projects/${shared.body.id}/members`)).body.some((member: any) => member.id === id),
+      false,
+    );
   });
 });

@@ -9,12 +9,29 @@ before(async () => {
 after(() => app.close());
 
 const namespaceMessage = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.'.";
-const fullKeys = ['email', 'identities', 'can_create_project', 'two_factor_enabled', 'last_sign_in_at', 'confirmed_at', 'projects_limit', 'can_create_group', 'external', 'theme_id', 'color_scheme_id', 'current_sign_in_at'];
+const fullKeys = [
+  'email',
+  'identities',
+  'can_create_project',
+  'two_factor_enabled',
+  'last_sign_in_at',
+  'confirmed_at',
+  'projects_limit',
+  'can_create_group',
+  'external',
+  'theme_id',
+  'color_scheme_id',
+  'current_sign_in_at',
+];
 
 describe('POST /session', () => {
   test('by username or e-mail, ignoring case: 201 with the private token', async () => {
     const { user, token } = await app.createUser();
-    for (const body of [{ login: user.username.toUpperCase(), password: 'password123' }, { email: user.email.toUpperCase(), password: 'password123' }, { login: user.email, password: 'password123' }]) {
+    for (const body of [
+      { login: user.username.toUpperCase(), password: 'password123' },
+      { email: user.email.toUpperCase(), password: 'password123' },
+      { login: user.email, password: 'password123' },
+    ]) {
       const response = await app.anonymous.post('/session', body);
       assert.equal(response.status, 201, JSON.stringify(body));
       assert.equal(response.body.private_token, token);
@@ -25,7 +42,12 @@ describe('POST /session', () => {
 
   test('a wrong or missing password or login answers 401 without the user', async () => {
     const { user } = await app.createUser();
-    for (const body of [{ login: user.username, password: 'wrong-password' }, { login: user.username }, { password: 'password123' }, { login: 'nobody-at-all', password: 'x' }]) {
+    for (const body of [
+      { login: user.username, password: 'wrong-password' },
+      { login: user.username },
+      { password: 'password123' },
+      { login: 'nobody-at-all', password: 'x' },
+    ]) {
       const response = await app.anonymous.post('/session', body);
       assert.equal(response.status, 401);
       assert.deepEqual(response.body, { message: '401 Unauthorized' });
@@ -67,7 +89,10 @@ describe('GET /users', () => {
   test('username is an exact look-up and is not paginated', async () => {
     const { client, user } = await app.createUser();
     const response = await client.get('/users', { username: user.username });
-    assert.deepEqual(response.body.map((u: any) => u.id), [user.id]);
+    assert.deepEqual(
+      response.body.map((u: any) => u.id),
+      [user.id],
+    );
     assert.equal(response.headers.get('x-total'), null);
   });
 
@@ -75,7 +100,11 @@ describe('GET /users', () => {
     const { user } = await app.createUser({ name: 'Findable Person', email: 'findme-xyz@example.com', username: 'findable' });
     for (const search of ['findable', 'Findable Person', 'findme-xyz']) {
       const response = await app.root.get('/users', { search });
-      assert.deepEqual(response.body.map((u: any) => u.id), [user.id], search);
+      assert.deepEqual(
+        response.body.map((u: any) => u.id),
+        [user.id],
+        search,
+      );
     }
   });
 
@@ -91,7 +120,8 @@ describe('GET /users/:id', () => {
     assert.equal(seen.status, 200);
     assert.equal(seen.body.username, user.username);
     assert.equal(seen.body.email, undefined);
-    for (const key of ['created_at', 'is_admin', 'bio', 'location', 'skype', 'linkedin', 'twitter', 'website_url']) assert.ok(key in seen.body, key);
+    for (const key of ['created_at', 'is_admin', 'bio', 'location', 'skype', 'linkedin', 'twitter', 'website_url'])
+      assert.ok(key in seen.body, key);
     assert.equal((await app.root.get(`/users/${user.id}`)).body.email, user.email);
   });
 
@@ -105,7 +135,12 @@ describe('GET /users/:id', () => {
 
 describe('POST /users', () => {
   test('administrators create users: 201, defaults admin false and external false', async () => {
-    const response = await app.root.post('/users', { email: 'new1@example.com', password: 'password123', name: 'New One', username: 'newone' });
+    const response = await app.root.post('/users', {
+      email: 'new1@example.com',
+      password: 'password123',
+      name: 'New One',
+      username: 'newone',
+    });
     assert.equal(response.status, 201);
     assert.equal(response.body.is_admin, false);
     assert.equal(response.body.external, false);
@@ -116,13 +151,29 @@ describe('POST /users', () => {
 
   test('admin, can_create_group, external, confirm=false and the profile are stored', async () => {
     const response = await app.root.form('POST', '/users', {
-      email: 'new2@example.com', password: 'password123', name: 'New Two', username: 'newtwo', admin: 'true', can_create_group: 'false',
-      external: 'true', confirm: 'false', bio: 'bio', location: 'here', skype: 's', linkedin: 'l', twitter: 't', projects_limit: '3',
-      provider: 'ldap', extern_uid: 'uid=newtwo',
+      email: 'new2@example.com',
+      password: 'password123',
+      name: 'New Two',
+      username: 'newtwo',
+      admin: 'true',
+      can_create_group: 'false',
+      external: 'true',
+      confirm: 'false',
+      bio: 'bio',
+      location: 'here',
+      skype: 's',
+      linkedin: 'l',
+      twitter: 't',
+      projects_limit: '3',
+      provider: 'ldap',
+      extern_uid: 'uid=newtwo',
     });
     assert.equal(response.status, 201);
     const u = response.body;
-    assert.deepEqual([u.is_admin, u.can_create_group, u.external, u.bio, u.location, u.skype, u.projects_limit], [true, false, true, 'bio', 'here', 's', 3]);
+    assert.deepEqual(
+      [u.is_admin, u.can_create_group, u.external, u.bio, u.location, u.skype, u.projects_limit],
+      [true, false, true, 'bio', 'here', 's', 3],
+    );
     assert.notEqual(u.confirmed_at, null);
     assert.deepEqual(u.identities, [{ provider: 'ldap', extern_uid: 'uid=newtwo' }]);
   });
@@ -137,7 +188,14 @@ describe('POST /users', () => {
   });
 
   test('validation failures answer 400 with the messages per field', async () => {
-    const response = await app.root.post('/users', { email: 'invalid', password: 'short', name: 'V', username: 'test!', bio: 'x'.repeat(256), projects_limit: -1 });
+    const response = await app.root.post('/users', {
+      email: 'invalid',
+      password: 'short',
+      name: 'V',
+      username: 'test!',
+      bio: 'x'.repeat(256),
+      projects_limit: -1,
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body.message.password, ['is too short (minimum is 8 characters)']);
     assert.deepEqual(response.body.message.bio, ['is too long (maximum is 255 characters)']);
@@ -153,9 +211,19 @@ describe('POST /users', () => {
 
   test('a taken e-mail or username answers 409, e-mail checked first, ignoring case', async () => {
     const { user } = await app.createUser();
-    const email = await app.root.post('/users', { email: user.email.toUpperCase(), password: 'password123', name: 'D', username: user.username });
+    const email = await app.root.post('/users', {
+      email: user.email.toUpperCase(),
+      password: 'password123',
+      name: 'D',
+      username: user.username,
+    });
     assert.deepEqual([email.status, email.body], [409, { message: 'Email has already been taken' }]);
-    const username = await app.root.post('/users', { email: 'other-dup@example.com', password: 'password123', name: 'D', username: user.username.toUpperCase() });
+    const username = await app.root.post('/users', {
+      email: 'other-dup@example.com',
+      password: 'password123',
+      name: 'D',
+      username: user.username.toUpperCase(),
+    });
     assert.deepEqual([username.status, username.body], [409, { message: 'Username has already been taken' }]);
   });
 
@@ -177,7 +245,9 @@ describe('POST /users', () => {
 describe('POST /users at the same time', () => {
   test('with the same username and e-mail: one 201, the others 409, never a 500', async () => {
     const attempts = await Promise.all(
-      Array.from({ length: 6 }, () => app.root.post('/users', { email: 'twin@example.com', password: 'password123', username: 'twin', name: 'Twin' })),
+      Array.from({ length: 6 }, () =>
+        app.root.post('/users', { email: 'twin@example.com', password: 'password123', username: 'twin', name: 'Twin' }),
+      ),
     );
     const statuses = attempts.map((response) => response.status).sort();
     assert.deepEqual(statuses, [201, 409, 409, 409, 409, 409]);
@@ -189,7 +259,10 @@ describe('PUT /users/:id', () => {
     const { user } = await app.createUser();
     const response = await app.root.put(`/users/${user.id}`, { bio: 'new bio', admin: true, external: true, name: 'Renamed' });
     assert.equal(response.status, 200);
-    assert.deepEqual([response.body.bio, response.body.is_admin, response.body.external, response.body.name], ['new bio', true, true, 'Renamed']);
+    assert.deepEqual(
+      [response.body.bio, response.body.is_admin, response.body.external, response.body.name],
+      ['new bio', true, true, 'Renamed'],
+    );
   });
 
   test('keeping the own e-mail and username is fine', async () => {
@@ -217,7 +290,7 @@ describe('PUT /users/:id', () => {
     assert.equal(namespace?.path, `${user.username}-renamed`);
   });
 
-  test('another user\'s e-mail or username answers 404, as the spec says', async () => {
+  test("another user's e-mail or username answers 404, as the spec says", async () => {
     const { user } = await app.createUser();
     const other = await app.createUser();
     const email = await app.root.put(`/users/${user.id}`, { email: other.user.email });

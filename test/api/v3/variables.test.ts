@@ -77,7 +77,10 @@ describe('GET /projects/:id/variables', () => {
     await owner.post(`/projects/${project.id}/variables`, { key: 'SECOND', value: 'two' });
     const response = await owner.get(`/projects/${project.id}/variables`);
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body, [{ key: 'FIRST', value: 'one' }, { key: 'SECOND', value: 'two' }]);
+    assert.deepEqual(response.body, [
+      { key: 'FIRST', value: 'one' },
+      { key: 'SECOND', value: 'two' },
+    ]);
   });
 
   test('the list is paginated', async () => {
@@ -95,7 +98,11 @@ describe('GET /projects/:id/variables', () => {
 
   test('the project may be named by its path, and the token sent as a PRIVATE_TOKEN header', async () => {
     const variable = await createVariable();
-    const response = await app.anonymous.get(`/projects/${encodeURIComponent(projectPath)}/variables`, { per_page: 100 }, { PRIVATE_TOKEN: masterToken });
+    const response = await app.anonymous.get(
+      `/projects/${encodeURIComponent(projectPath)}/variables`,
+      { per_page: 100 },
+      { PRIVATE_TOKEN: masterToken },
+    );
     assert.equal(response.status, 200);
     assert.ok(response.body.some((item: any) => item.key === variable.key));
   });
@@ -229,12 +236,19 @@ describe('POST /projects/:id/variables', () => {
   test('every broken rule is named, in GitLab order: taken, too long, format', async () => {
     const long = `${'X'.repeat(255)}-`;
     const response = await master.post(base(), { key: long, value: 'v' });
-    assert.deepEqual(response.body, { message: { key: ['is too long (maximum is 255 characters)', "can contain only letters, digits and '_'."] } });
+    assert.deepEqual(response.body, {
+      message: { key: ['is too long (maximum is 255 characters)', "can contain only letters, digits and '_'."] },
+    });
   });
 
   test('the value is not stored in clear in the database', async () => {
     await master.post(base(), { key: 'SEALED', value: 'very secret value' });
-    const row = await app.ctx.db.selectFrom('ci_variables').select('value').where('project_id', '=', projectId).where('key', '=', 'SEALED').executeTakeFirstOrThrow();
+    const row = await app.ctx.db
+      .selectFrom('ci_variables')
+      .select('value')
+      .where('project_id', '=', projectId)
+      .where('key', '=', 'SEALED')
+      .executeTakeFirstOrThrow();
     assert.ok(!row.value.includes('very secret value'));
   });
 });

@@ -2,7 +2,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import { createPeople, createProjectWorld, seedSecrets, type Caller, type Person, type ProjectWorld, type Role } from '../../support/project-world';
+import {
+  createPeople,
+  createProjectWorld,
+  seedSecrets,
+  type Caller,
+  type Person,
+  type ProjectWorld,
+  type Role,
+} from '../../support/project-world';
 import { createGroupRow } from '../../support/roles';
 import {
   assertAccess,
@@ -86,14 +94,28 @@ before(async () => {
   groupId = await createGroupRow(app, 'matrix-group', people.owner.user.id);
   const db = app.ctx.db;
   for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
-    const world = await createProjectWorld(app, { people, name: `matrix ${visibility}`, visibility: VISIBILITY_LEVELS[visibility], namespaceId: groupId });
+    const world = await createProjectWorld(app, {
+      people,
+      name: `matrix ${visibility}`,
+      visibility: VISIBILITY_LEVELS[visibility],
+      namespaceId: groupId,
+    });
     projects[visibility] = world;
     const time = new Date().toISOString();
     const member = (person: Person, requested: boolean) => ({
-      source_type: 'Project', source_id: world.id, user_id: person.user.id, access_level: 10, notification_level: 3,
-      requested_at: requested ? time : null, created_at: time, updated_at: time,
+      source_type: 'Project',
+      source_id: world.id,
+      user_id: person.user.id,
+      access_level: 10,
+      notification_level: 3,
+      requested_at: requested ? time : null,
+      created_at: time,
+      updated_at: time,
     });
-    await db.insertInto('members').values([member(extra.author, false), member(extra.assignee, false), member(extra.requester, true)]).execute();
+    await db
+      .insertInto('members')
+      .values([member(extra.author, false), member(extra.assignee, false), member(extra.requester, true)])
+      .execute();
     const seeds = await seedSecrets(app, world, visibility, {
       author: extra.author,
       assignee: extra.assignee,
@@ -109,7 +131,11 @@ for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
     for (const endpoint of ENDPOINTS) {
       test(endpoint.name, async () => {
         const project = projects[visibility];
-        await assertAccess(project.clients, (client) => endpoint.call(client, project.id), (caller) => endpoint.expected(visibility, caller));
+        await assertAccess(
+          project.clients,
+          (client) => endpoint.call(client, project.id),
+          (caller) => endpoint.expected(visibility, caller),
+        );
       });
     }
   });
@@ -134,10 +160,19 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
       assignee: extra.assignee.client,
     };
     const visibilityOf = (projectId: number) => swept.find((project) => project.id === projectId)!.visibility;
-    const { leaks, unseen, failures } = await sweepForSecrets(readers, requests, swept.flatMap((project) => project.seeds.secrets), visibilityOf);
+    const { leaks, unseen, failures } = await sweepForSecrets(
+      readers,
+      requests,
+      swept.flatMap((project) => project.seeds.secrets),
+      visibilityOf,
+    );
     const lines = leaks.map((leak) => `  ${leak.reader} saw ${leak.secret.text} in ${leak.status} GET ${leak.path}`);
     assert.deepEqual(lines, [], `${leaks.length} secrets shown to callers who may not read them:\n${lines.join('\n')}`);
-    assert.deepEqual(unseen.map((secret) => secret.text), [], 'every secret is shown to someone who may read it');
+    assert.deepEqual(
+      unseen.map((secret) => secret.text),
+      [],
+      'every secret is shown to someone who may read it',
+    );
     assert.deepEqual(failures, [], 'no answer is a 5xx');
   });
 });
@@ -145,7 +180,12 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
 describe('todos on what their owner may not read', () => {
   test('DELETE /todos/:id answers 404 and shows nothing of the target', async () => {
     const guest = projects.private.guest;
-    const todos = await app.ctx.db.selectFrom('todos').select('id').where('user_id', '=', guest.user.id).where('project_id', '=', projects.private.id).execute();
+    const todos = await app.ctx.db
+      .selectFrom('todos')
+      .select('id')
+      .where('user_id', '=', guest.user.id)
+      .where('project_id', '=', projects.private.id)
+      .execute();
     assert.equal(todos.length, 2);
     for (const { id } of todos) {
       const response = await guest.client.delete(`/todos/${id}`);
@@ -198,7 +238,11 @@ describe('merge requests: in a private project for reporters and up, in internal
           (caller) => status(visibility, caller),
           `GET …/${path}`,
         );
-        for (const body of bodies) assert.ok(['404 Not Found', '404 Project Not Found'].includes((body as { message?: string }).message ?? ''), JSON.stringify(body));
+        for (const body of bodies)
+          assert.ok(
+            ['404 Not Found', '404 Project Not Found'].includes((body as { message?: string }).message ?? ''),
+            JSON.stringify(body),
+          );
       }
     });
 

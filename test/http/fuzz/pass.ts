@@ -24,7 +24,17 @@ import { cloneUrl, commit, git, workTree } from '../../support/git';
 import { seedCommit } from '../../support/repo';
 import { eventually } from '../../support/eventually';
 import { publicKeys } from '../../fixtures/ssh-keys';
-import { bodyFieldValues, longString, PAGE_VALUES, pathSegments, queryValues, rawBodies, Rng, sizeLabel, type RawBody } from '../../support/fuzz-values';
+import {
+  bodyFieldValues,
+  longString,
+  PAGE_VALUES,
+  pathSegments,
+  queryValues,
+  rawBodies,
+  Rng,
+  sizeLabel,
+  type RawBody,
+} from '../../support/fuzz-values';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240917);
 const ROUNDS = Math.max(1, Number(process.env.FUZZ_ROUNDS ?? 1));
@@ -39,7 +49,15 @@ const PER_ROUTE = 2;
 const SPREAD_BRANCHES = 6;
 
 type Identity = 'root' | 'user' | 'anonymous';
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; anyOf?: Schema[]; items?: Schema; enum?: unknown[]; nullable?: boolean };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  anyOf?: Schema[];
+  items?: Schema;
+  enum?: unknown[];
+  nullable?: boolean;
+};
 
 interface Operation {
   method: string;
@@ -107,7 +125,15 @@ interface World {
 /** Root's projects with what alice may not read: she is a non-member of the first (public), a guest of the second (private). */
 interface SecretSeeds {
   texts: string[];
-  projects: Array<{ id: number; issue?: number; issueNote?: number; snippet?: number; snippetNote?: number; mergeRequest?: number; mergeRequestNote?: number }>;
+  projects: Array<{
+    id: number;
+    issue?: number;
+    issueNote?: number;
+    snippet?: number;
+    snippetNote?: number;
+    mergeRequest?: number;
+    mergeRequestNote?: number;
+  }>;
 }
 
 /** The server's error log lines, in order: a failing request replayed alone names its cause. */
@@ -150,8 +176,12 @@ export function fuzzShard(shard: number, shards: number): void {
     const operations = operationsOf(document.body);
     const rng = new Rng(SEED);
     // Every probe is made, in one order, before the shard's are kept: the seeded values stay the same.
-    const probes = [...operations.flatMap((op) => probesFor(op, rng)), ...gitProbes(operations, rng), ...lfsProbes(operations), ...secretProbes(operations)]
-      .filter((probe) => dealt(probe.op) && (!ONLY || ONLY.test(`${probe.op.method} ${probe.op.template}`)));
+    const probes = [
+      ...operations.flatMap((op) => probesFor(op, rng)),
+      ...gitProbes(operations, rng),
+      ...lfsProbes(operations),
+      ...secretProbes(operations),
+    ].filter((probe) => dealt(probe.op) && (!ONLY || ONLY.test(`${probe.op.method} ${probe.op.template}`)));
     const started = Date.now();
     // A phase is a barrier: the DELETEs start once everything else has answered.
     for (const current of [0, 1, 2, 3]) {
@@ -173,17 +203,28 @@ export function fuzzShard(shard: number, shards: number): void {
       const plain = [...answered].filter(([probe]) => probe.input === 'plain' && probe.identity === 'root' && probe.op.method === 'GET');
       const ok = plain.filter(([, status]) => status < 300);
       assert.ok(plain.length > 20, `only ${plain.length} plain GETs were sent`);
-      assert.ok(ok.length >= plain.length * 0.8, `only ${ok.length} of ${plain.length} plain GETs as root answered 2xx:\n${plain.filter(([, s]) => s >= 300).map(([p, s]) => `  ${s} GET ${p.url}`).join('\n')}`);
+      assert.ok(
+        ok.length >= plain.length * 0.8,
+        `only ${ok.length} of ${plain.length} plain GETs as root answered 2xx:\n${plain
+          .filter(([, s]) => s >= 300)
+          .map(([p, s]) => `  ${s} GET ${p.url}`)
+          .join('\n')}`,
+      );
     });
 
     test('the secrets are asked for: alice reads the projects that hold them', { skip: ONLY !== undefined }, () => {
       const asked = [...answered].filter(([probe]) => probe.input === SECRET_INPUT);
       assert.ok(asked.length > 20, `only ${asked.length} requests for the secrets were sent`);
-      assert.ok(asked.filter(([, status]) => status === 200).length >= 3, `alice read too little of root's projects:\n${asked.map(([p, s]) => `  ${s} GET ${p.url}`).join('\n')}`);
+      assert.ok(
+        asked.filter(([, status]) => status === 200).length >= 3,
+        `alice read too little of root's projects:\n${asked.map(([p, s]) => `  ${s} GET ${p.url}`).join('\n')}`,
+      );
     });
 
     test('no request answers 5xx, hangs, or sends JSON that does not parse, nor shows a secret to alice or an anonymous caller', () => {
-      process.stdout.write(`# fuzz shard ${shard} of ${shards}: seeded in ${(seededMs / 1000).toFixed(1)} s, ${sent} requests in ${(elapsedMs / 1000).toFixed(1)} s (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS})\n`);
+      process.stdout.write(
+        `# fuzz shard ${shard} of ${shards}: seeded in ${(seededMs / 1000).toFixed(1)} s, ${sent} requests in ${(elapsedMs / 1000).toFixed(1)} s (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS})\n`,
+      );
       if (findings.length > 0) assert.fail(report(findings));
     });
   });
@@ -208,7 +249,9 @@ function operationsOf(document: any): Operation[] {
         method: method.toUpperCase(),
         template,
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        queryParams: parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true })),
+        queryParams: parameters
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, schema: p.schema ?? {}, required: p.required === true })),
         body: operation.requestBody?.content?.['application/json']?.schema,
       });
     }
@@ -235,7 +278,7 @@ function realValues(template: string, name: string): string[] {
   const previous = segments[at - 1] ?? '';
   const { alice, bob, group, publicProject, privateProject, sha } = world;
   if (name === 'namespace') return [alice.username];
-  if (name === 'project') return [publicProject.path.split('/')[1] + '.git', privateProject.path.split('/')[1]];
+  if (name === 'project') return [`${publicProject.path.split('/')[1]}.git`, privateProject.path.split('/')[1]];
   if (name === 'format') return ['zip', 'tar.gz'];
   switch (previous) {
     case 'members':
@@ -321,12 +364,40 @@ function fill(op: Operation, overrides: Record<string, string> = {}): string {
 function plausible(name: string, schema: Schema): unknown {
   const { sha, bob, group } = world;
   const byName: Record<string, unknown> = {
-    branch_name: 'master', branch: 'master', ref: 'master', ref_name: 'master', from: 'v1.0', to: 'master', sha,
-    file_path: 'README.md', filepath: 'README.md', content: 'fuzzed\n', commit_message: 'fuzz', message: 'fuzz',
-    email: 'fuzz@example.com', url: 'http://127.0.0.1:9/hook', key: publicKeys['ed25519-1'].key, title: 'fuzz',
-    password: 'password123', tag_name: 'fuzz-tag', value: 'v', starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-01-02T00:00:00Z',
-    color: '#E75E40', font: '#FFFFFF', visibility_level: 20, access_level: 30, group_access: 30, user_id: bob.id, group_id: group.id,
-    state: 'success', note: 'fuzz', login: 'root', name: 'fuzz', path: 'fuzz', username: 'fuzz',
+    branch_name: 'master',
+    branch: 'master',
+    ref: 'master',
+    ref_name: 'master',
+    from: 'v1.0',
+    to: 'master',
+    sha,
+    file_path: 'README.md',
+    filepath: 'README.md',
+    content: 'fuzzed\n',
+    commit_message: 'fuzz',
+    message: 'fuzz',
+    email: 'fuzz@example.com',
+    url: 'http://127.0.0.1:9/hook',
+    key: publicKeys['ed25519-1'].key,
+    title: 'fuzz',
+    password: 'password123',
+    tag_name: 'fuzz-tag',
+    value: 'v',
+    starts_at: '2030-01-01T00:00:00Z',
+    ends_at: '2030-01-02T00:00:00Z',
+    color: '#E75E40',
+    font: '#FFFFFF',
+    visibility_level: 20,
+    access_level: 30,
+    group_access: 30,
+    user_id: bob.id,
+    group_id: group.id,
+    state: 'success',
+    note: 'fuzz',
+    login: 'root',
+    name: 'fuzz',
+    path: 'fuzz',
+    username: 'fuzz',
   };
   if (name in byName) return byName[name];
   const option = schema.anyOf?.[0] ?? schema;
@@ -355,7 +426,9 @@ function plausibleBody(schema: Schema, all: boolean): Record<string, unknown> {
 }
 
 const acceptsString = (schema: Schema): boolean =>
-  schema.anyOf ? schema.anyOf.some(acceptsString) : schema.type === undefined || schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+  schema.anyOf
+    ? schema.anyOf.some(acceptsString)
+    : schema.type === undefined || schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
 
 /** Fields whose value reaches git as an argument or a revision. */
 const GITISH_FIELD = /^(ref|ref_name|branch|branch_name|sha|from|to|tag_name|file_path|filepath|path)$/;
@@ -377,7 +450,10 @@ function probesFor(op: Operation, rng: Rng): Probe[] {
     return fill(op, overrides) + (query.length > 0 ? `?${query.join('&')}` : '');
   };
   const base = url();
-  const json = (fields: Record<string, unknown>) => ({ body: JSON.stringify(spread(op, fields)), headers: { 'content-type': 'application/json' } });
+  const json = (fields: Record<string, unknown>) => ({
+    body: JSON.stringify(spread(op, fields)),
+    headers: { 'content-type': 'application/json' },
+  });
   /** Root always; the normal user and anonymous for a seeded share of the probes. */
   const add = (probe: Omit<Probe, 'op' | 'identity'>) => {
     probes.push({ op, identity: 'root', ...probe });
@@ -403,12 +479,17 @@ function probesFor(op: Operation, rng: Rng): Probe[] {
 
   // Hostile query parameters, one at a time; page and per_page at their extremes.
   for (const { name } of op.queryParams) {
-    const values = name === 'page' || name === 'per_page'
-      ? PAGE_VALUES.map((value) => ({ label: `${name}=${value || '""'}`, value: `${name}=${value}` }))
-      : rng.sample(queryValues(name), 3 * ROUNDS);
+    const values =
+      name === 'page' || name === 'per_page'
+        ? PAGE_VALUES.map((value) => ({ label: `${name}=${value || '""'}`, value: `${name}=${value}` }))
+        : rng.sample(queryValues(name), 3 * ROUNDS);
     for (const value of values) withBody(url({}, { name, value: value.value }), value.label);
   }
-  if (op.queryParams.length > 0) add({ url: `${fill(op)}?${op.queryParams.map((p) => `${p.name}[x]=1`).join('&')}&unknown=1`, input: 'every query parameter an object' });
+  if (op.queryParams.length > 0)
+    add({
+      url: `${fill(op)}?${op.queryParams.map((p) => `${p.name}[x]=1`).join('&')}&unknown=1`,
+      input: 'every query parameter an object',
+    });
 
   if (!hasBody) {
     if (op.method === 'POST' || op.method === 'PUT') for (const raw of rawBodies({ a: 1 })) add(rawProbe(base, raw));
@@ -418,16 +499,30 @@ function probesFor(op: Operation, rng: Rng): Probe[] {
   // Hostile body fields, one at a time over an otherwise plausible body.
   const properties = Object.entries(op.body!.properties ?? {});
   for (const [name, schema] of properties) {
-    for (const value of rng.sample(bodyFieldValues(), 3 * ROUNDS)) withBody(base, `body.${name}=${value.label}`, { ...required, [name]: value.value });
+    for (const value of rng.sample(bodyFieldValues(), 3 * ROUNDS))
+      withBody(base, `body.${name}=${value.label}`, { ...required, [name]: value.value });
     if (acceptsString(schema)) {
       // 5 MB only where the value may reach git's command line; more with FUZZ_ROUNDS.
       const sizes = [100 * 1024, ...(GITISH_FIELD.test(name) ? [5 * 1024 * 1024] : [])];
-      for (const size of sizes) probes.push({ op, identity: 'root', url: base, input: `body.${name}=${sizeLabel(size)} string`, ...json({ ...required, [name]: longString(size) }) });
+      for (const size of sizes)
+        probes.push({
+          op,
+          identity: 'root',
+          url: base,
+          input: `body.${name}=${sizeLabel(size)} string`,
+          ...json({ ...required, [name]: longString(size) }),
+        });
     }
   }
   for (let round = 1; round < ROUNDS && properties.length > 0; round++) {
     const [name] = rng.pick(properties);
-    probes.push({ op, identity: 'root', url: base, input: `body.${name}=5 MB string`, ...json({ ...required, [name]: longString(5 * 1024 * 1024) }) });
+    probes.push({
+      op,
+      identity: 'root',
+      url: base,
+      input: `body.${name}=5 MB string`,
+      ...json({ ...required, [name]: longString(5 * 1024 * 1024) }),
+    });
   }
   for (let round = 0; round < 2 * ROUNDS; round++) {
     const fields = Object.fromEntries(properties.map(([name]) => [name, rng.pick(bodyFieldValues()).value]));
@@ -452,7 +547,12 @@ function spread(op: Operation, fields: Record<string, unknown>): Record<string, 
 }
 
 function rawProbe(url: string, raw: RawBody): Omit<Probe, 'op' | 'identity'> {
-  return { url, input: raw.label, body: raw.contentType ? raw.body : Buffer.from(raw.body), headers: { ...(raw.contentType ? { 'content-type': raw.contentType } : {}), ...raw.headers } };
+  return {
+    url,
+    input: raw.label,
+    body: raw.contentType ? raw.body : Buffer.from(raw.body),
+    headers: { ...(raw.contentType ? { 'content-type': raw.contentType } : {}), ...raw.headers },
+  };
 }
 
 /** git's smart HTTP: services, protocol headers, content types and broken pkt-lines. */
@@ -461,13 +561,27 @@ function gitProbes(operations: Operation[], rng: Rng): Probe[] {
   const find = (suffix: string) => operations.find((op) => op.template.endsWith(suffix))!;
   const infoRefs = find('/info/refs');
   const identities: Identity[] = ['root', 'user', 'anonymous'];
-  const services = ['git-upload-pack', 'git-receive-pack', 'git-bogus', '', 'git-upload-pack&service=git-receive-pack', '..%2Fgit-upload-pack'];
+  const services = [
+    'git-upload-pack',
+    'git-receive-pack',
+    'git-bogus',
+    '',
+    'git-upload-pack&service=git-receive-pack',
+    '..%2Fgit-upload-pack',
+  ];
   for (const identity of identities) {
-    for (const service of services) probes.push({ op: infoRefs, identity, url: `${fill(infoRefs)}?service=${service}`, input: `service=${service || '""'}` });
+    for (const service of services)
+      probes.push({ op: infoRefs, identity, url: `${fill(infoRefs)}?service=${service}`, input: `service=${service || '""'}` });
     probes.push({ op: infoRefs, identity, url: fill(infoRefs), input: 'no service' });
   }
   for (const protocol of ['version=2', 'version=99999999999999999999', 'version=1:version=2', longString(8 * 1024)]) {
-    probes.push({ op: infoRefs, identity: 'root', url: `${fill(infoRefs)}?service=git-upload-pack`, input: `Git-Protocol: ${protocol.slice(0, 30)}`, headers: { 'git-protocol': protocol } });
+    probes.push({
+      op: infoRefs,
+      identity: 'root',
+      url: `${fill(infoRefs)}?service=git-upload-pack`,
+      input: `Git-Protocol: ${protocol.slice(0, 30)}`,
+      headers: { 'git-protocol': protocol },
+    });
   }
 
   const zero = '0'.repeat(40);
@@ -480,14 +594,14 @@ function gitProbes(operations: Operation[], rng: Rng): Probe[] {
     { label: 'length beyond the body', body: 'ffffwant' },
     { label: 'length 0001-0003', body: '0001' },
     { label: 'empty pkt-line 0004', body: '00040000' },
-    { label: 'want of a bad sha', body: pkt('want nothex\n') + '0000' + pkt('done\n') },
+    { label: 'want of a bad sha', body: `${pkt('want nothex\n')}0000${pkt('done\n')}` },
     { label: 'want of an unknown sha, no flush', body: pkt(`want ${'1'.repeat(40)}\n`) },
-    { label: 'v2 command=ls-refs', body: pkt('command=ls-refs\n') + '0001' + pkt('ref-prefix refs/\n') + '0000' },
-    { label: 'v2 unknown command', body: pkt('command=rm-rf\n') + '0000' },
-    { label: 'update without a pack', body: pkt(`${zero} ${world.sha} refs/heads/fuzz\0 report-status\n`) + '0000' },
-    { label: 'update of a ref "refs/heads/../../x"', body: pkt(`${zero} ${world.sha} refs/heads/../../x\0 report-status\n`) + '0000PACK' },
-    { label: 'update with bad shas', body: pkt('zz zz refs/heads/master\0report-status\n') + '0000' },
-    { label: 'update line of 65520 bytes', body: pkt(`${zero} ${world.sha} refs/heads/${'y'.repeat(65_400)}\0 report-status\n`) + '0000' },
+    { label: 'v2 command=ls-refs', body: `${pkt('command=ls-refs\n')}0001${pkt('ref-prefix refs/\n')}0000` },
+    { label: 'v2 unknown command', body: `${pkt('command=rm-rf\n')}0000` },
+    { label: 'update without a pack', body: `${pkt(`${zero} ${world.sha} refs/heads/fuzz\0 report-status\n`)}0000` },
+    { label: 'update of a ref "refs/heads/../../x"', body: `${pkt(`${zero} ${world.sha} refs/heads/../../x\0 report-status\n`)}0000PACK` },
+    { label: 'update with bad shas', body: `${pkt('zz zz refs/heads/master\0report-status\n')}0000` },
+    { label: 'update line of 65520 bytes', body: `${pkt(`${zero} ${world.sha} refs/heads/${'y'.repeat(65_400)}\0 report-status\n`)}0000` },
     { label: 'gzip-labelled garbage', body: Buffer.from('not gzip at all') },
     { label: '1 MB of zeros', body: Buffer.alloc(1024 * 1024) },
     { label: 'a JSON object', body: '{"a":1}' },
@@ -496,20 +610,54 @@ function gitProbes(operations: Operation[], rng: Rng): Probe[] {
   for (const service of ['upload-pack', 'receive-pack']) {
     const op = find(`/git-${service}`);
     const right = `application/x-git-${service}-request`;
-    const wrongTypes = ['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'multipart/form-data', undefined];
+    const wrongTypes = [
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+      'multipart/form-data',
+      undefined,
+    ];
     for (const identity of identities) {
       for (const { label, body } of bodies) {
-        const headers: Record<string, string> = { 'content-type': right, ...(label.startsWith('gzip') ? { 'content-encoding': 'gzip' } : {}), ...(label.startsWith('v2') ? { 'git-protocol': 'version=2' } : {}) };
+        const headers: Record<string, string> = {
+          'content-type': right,
+          ...(label.startsWith('gzip') ? { 'content-encoding': 'gzip' } : {}),
+          ...(label.startsWith('v2') ? { 'git-protocol': 'version=2' } : {}),
+        };
         if (identity === 'root' || rng.next() < 0.3) probes.push({ op, identity, url: fill(op), input: label, headers, body });
-        if (identity === 'root') probes.push({ op, identity, url: fill(op), input: `${label}, then a request on the same connection`, headers, body, reuse: true });
+        if (identity === 'root')
+          probes.push({
+            op,
+            identity,
+            url: fill(op),
+            input: `${label}, then a request on the same connection`,
+            headers,
+            body,
+            reuse: true,
+          });
       }
     }
     for (const contentType of wrongTypes) {
       for (const { label, body } of [bodies.at(-2)!, bodies.at(-1)!, ...rng.sample(bodies.slice(0, -2), 2)]) {
-        probes.push({ op, identity: 'root', url: fill(op), input: `${label}, content type ${contentType ?? 'none'}`, headers: contentType ? { 'content-type': contentType } : {}, body: contentType ? body : Buffer.from(body) });
+        probes.push({
+          op,
+          identity: 'root',
+          url: fill(op),
+          input: `${label}, content type ${contentType ?? 'none'}`,
+          headers: contentType ? { 'content-type': contentType } : {},
+          body: contentType ? body : Buffer.from(body),
+        });
       }
     }
-    probes.push({ op, identity: 'root', url: fill(op), input: 'multipart unterminated part', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: '--b\r\ncontent-disposition: form-data; name="x"\r\n\r\nabc' });
+    probes.push({
+      op,
+      identity: 'root',
+      url: fill(op),
+      input: 'multipart unterminated part',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      body: '--b\r\ncontent-disposition: form-data; name="x"\r\n\r\nabc',
+    });
   }
   return probes;
 }
@@ -532,9 +680,21 @@ function lfsProbes(operations: Operation[]): Probe[] {
     { label: 'operation 42', body: '{"operation":42,"objects":[]}' },
     { label: 'objects a string', body: '{"operation":"download","objects":"x"}' },
     { label: 'objects of nulls', body: '{"operation":"upload","objects":[null,1]}' },
-    { label: 'oid and size of every type', body: JSON.stringify({ operation: 'upload', objects: [{ oid: 1, size: 'x' }, { oid: null }, { oid: ['a'], size: 1e300 }, { oid, size: -1 }, { oid, size: 2 ** 60 }, {}] }) },
+    {
+      label: 'oid and size of every type',
+      body: JSON.stringify({
+        operation: 'upload',
+        objects: [{ oid: 1, size: 'x' }, { oid: null }, { oid: ['a'], size: 1e300 }, { oid, size: -1 }, { oid, size: 2 ** 60 }, {}],
+      }),
+    },
     { label: 'a long oid', body: JSON.stringify({ operation: 'download', objects: [{ oid: longString(100_000), size: 1 }] }) },
-    { label: '10000 objects', body: JSON.stringify({ operation: 'download', objects: Array.from({ length: 10_000 }, (_, i) => ({ oid: i.toString(16).padStart(64, '0'), size: i })) }) },
+    {
+      label: '10000 objects',
+      body: JSON.stringify({
+        operation: 'download',
+        objects: Array.from({ length: 10_000 }, (_, i) => ({ oid: i.toString(16).padStart(64, '0'), size: i })),
+      }),
+    },
     { label: '4 MB of JSON', body: JSON.stringify({ operation: 'download', objects: [], pad: 'x'.repeat(4 * 1024 * 1024) }) },
     { label: 'a form', body: 'a=1', type: 'application/x-www-form-urlencoded' },
     { label: 'multipart', body: '--b\r\n', type: 'multipart/form-data; boundary=b' },
@@ -542,7 +702,14 @@ function lfsProbes(operations: Operation[]): Probe[] {
   ];
   for (const identity of ['root', 'user', 'anonymous'] as Identity[]) {
     for (const { label, body, type = lfsJson } of bodies) {
-      probes.push({ op: batch, identity, url: fill(batch), input: label, headers: type ? { 'content-type': type } : {}, body: type ? body : Buffer.from(body) });
+      probes.push({
+        op: batch,
+        identity,
+        url: fill(batch),
+        input: label,
+        headers: type ? { 'content-type': type } : {},
+        body: type ? body : Buffer.from(body),
+      });
     }
     for (const value of ['nothex', 'A'.repeat(64), oid, '..%2F..%2Fsecret.key', longString(5000)]) {
       probes.push({ op: download, identity, url: fill(download, { oid: value }), input: `oid=${value.slice(0, 20)}` });
@@ -556,14 +723,30 @@ function lfsProbes(operations: Operation[]): Probe[] {
       { label: 'oid a path', oid: '..%2F..%2Fsecret.key', size: '1', body: Buffer.from('a') },
     ];
     for (const { label, oid: id, size, body } of uploads) {
-      probes.push({ op: upload, identity, url: fill(upload, { oid: id, size }), input: label, headers: { 'content-type': 'application/octet-stream' }, body });
-      if (identity === 'root') probes.push({ op: upload, identity, url: fill(upload, { oid: id, size }), input: `${label}, then a request on the same connection`, headers: { 'content-type': 'application/octet-stream' }, body, reuse: true });
+      probes.push({
+        op: upload,
+        identity,
+        url: fill(upload, { oid: id, size }),
+        input: label,
+        headers: { 'content-type': 'application/octet-stream' },
+        body,
+      });
+      if (identity === 'root')
+        probes.push({
+          op: upload,
+          identity,
+          url: fill(upload, { oid: id, size }),
+          input: `${label}, then a request on the same connection`,
+          headers: { 'content-type': 'application/octet-stream' },
+          body,
+          reuse: true,
+        });
     }
   }
   return probes;
 }
 
-const SECRET_INPUT = 'the secrets of root\'s projects';
+const SECRET_INPUT = "the secrets of root's projects";
 
 /**
  * Alice asks every GET route under `/projects/{id}` of root's projects with secrets, its path
@@ -582,16 +765,30 @@ function secretProbes(operations: Operation[]): Probe[] {
         const kind = segments[name === 'note_id' ? at - 3 : at - 1];
         const note = name === 'note_id';
         const id =
-          kind === 'issues' ? (note ? target.issueNote : target.issue)
-          : kind === 'snippets' ? (note ? target.snippetNote : target.snippet)
-          : kind === 'merge_requests' || kind === 'merge_request' ? (note ? target.mergeRequestNote : target.mergeRequest)
-          : undefined;
+          kind === 'issues'
+            ? note
+              ? target.issueNote
+              : target.issue
+            : kind === 'snippets'
+              ? note
+                ? target.snippetNote
+                : target.snippet
+              : kind === 'merge_requests' || kind === 'merge_request'
+                ? note
+                  ? target.mergeRequestNote
+                  : target.mergeRequest
+                : undefined;
         if (id !== undefined) overrides[name] = String(id);
       }
       const query = op.queryParams
         .filter((p) => p.required || p.name === 'per_page')
         .map((p) => `${p.name}=${encodeURIComponent(p.name === 'per_page' ? '100' : String(plausible(p.name, p.schema)))}`);
-      probes.push({ op, identity: 'user', url: fill(op, overrides) + (query.length > 0 ? `?${query.join('&')}` : ''), input: SECRET_INPUT });
+      probes.push({
+        op,
+        identity: 'user',
+        url: fill(op, overrides) + (query.length > 0 ? `?${query.join('&')}` : ''),
+        input: SECRET_INPUT,
+      });
     }
   }
   return probes;
@@ -651,7 +848,10 @@ async function sendThenReuse(probe: Probe): Promise<string | undefined> {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));
       });
-      sent.on('timeout', () => (sent.destroy(), resolve('timeout')));
+      sent.on('timeout', () => {
+        sent.destroy();
+        resolve('timeout');
+      });
       sent.on('error', (error) => resolve(error));
       sent.end(body);
     });
@@ -743,7 +943,8 @@ function report(all: Finding[]): string {
   const lines = [`${all.length} of ${sent} requests failed (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS}), in ${groups.size} groups:`];
   for (const [key, group] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`\n${key} (${group.length})`);
-    for (const { probe } of group) lines.push(`    [${probe.identity}] ${shorten(probe.input)}  ←  ${probe.op.method} ${shorten(probe.url)}`);
+    for (const { probe } of group)
+      lines.push(`    [${probe.identity}] ${shorten(probe.input)}  ←  ${probe.op.method} ${shorten(probe.url)}`);
   }
   return lines.join('\n');
 }
@@ -771,7 +972,16 @@ async function seed(app: TestApp): Promise<World> {
   for (let i = 0; i < SPREAD_BRANCHES; i++) await git(['branch', `fuzz-${i}`], dir);
   await git(['tag', '-a', '-m', 'first', 'v1.0'], dir);
   for (const project of [publicProject, privateProject]) {
-    const pushed = await git(['push', '-q', cloneUrl(app.url, project.path_with_namespace, 'alice', alice.token), 'refs/heads/*:refs/heads/*', 'refs/tags/*:refs/tags/*'], dir);
+    const pushed = await git(
+      [
+        'push',
+        '-q',
+        cloneUrl(app.url, project.path_with_namespace, 'alice', alice.token),
+        'refs/heads/*:refs/heads/*',
+        'refs/tags/*:refs/tags/*',
+      ],
+      dir,
+    );
     if (pushed.code !== 0) throw new Error(`seeding a push: ${pushed.stderr}`);
   }
   const sha = (await git(['rev-parse', 'master'], dir)).stdout.trim();
@@ -789,15 +999,26 @@ async function seed(app: TestApp): Promise<World> {
   const email = await created('an email', app.root.post(`/users/${bob.user.id}/emails`, { email: 'bob2@example.com' }));
   const rootKey = await created('an SSH key of root', app.root.post('/user/keys', { title: 'fuzz', key: publicKeys['ed25519-2'].key }));
   const rootEmail = await created('an email of root', app.root.post('/user/emails', { email: 'root2@example.com' }));
-  const deployKey = await created('a deploy key', alice.client.post(`/projects/${p}/deploy_keys`, { title: 'fuzz', key: publicKeys['ed25519-3'].key }));
+  const deployKey = await created(
+    'a deploy key',
+    alice.client.post(`/projects/${p}/deploy_keys`, { title: 'fuzz', key: publicKeys['ed25519-3'].key }),
+  );
   await created('an access request', bob.client.post(`/groups/${group.id}/access_requests`));
   const issue = await created('an issue', alice.client.post(`/projects/${p}/issues`, { title: 'fuzz', labels: 'fuzz' }));
   const milestone = await created('a milestone', alice.client.post(`/projects/${p}/milestones`, { title: 'fuzz' }));
   const [label] = await created('the labels', alice.client.get(`/projects/${p}/labels`));
-  const snippet = await created('a snippet', alice.client.post(`/projects/${p}/snippets`, { title: 'fuzz', file_name: 'fuzz.txt', code: 'fuzz\n', visibility_level: 20 }));
-  const mergeRequest = await created('a merge request', alice.client.post(`/projects/${p}/merge_requests`, { source_branch: 'feature/x', target_branch: 'master', title: 'fuzz' }));
+  const snippet = await created(
+    'a snippet',
+    alice.client.post(`/projects/${p}/snippets`, { title: 'fuzz', file_name: 'fuzz.txt', code: 'fuzz\n', visibility_level: 20 }),
+  );
+  const mergeRequest = await created(
+    'a merge request',
+    alice.client.post(`/projects/${p}/merge_requests`, { source_branch: 'feature/x', target_branch: 'master', title: 'fuzz' }),
+  );
   const notes = {
-    merge_requests: (await created('a merge request note', alice.client.post(`/projects/${p}/merge_requests/${mergeRequest.id}/notes`, { body: 'fuzz' }))).id,
+    merge_requests: (
+      await created('a merge request note', alice.client.post(`/projects/${p}/merge_requests/${mergeRequest.id}/notes`, { body: 'fuzz' }))
+    ).id,
     issues: (await created('an issue note', alice.client.post(`/projects/${p}/issues/${issue.id}/notes`, { body: 'fuzz' }))).id,
     snippets: (await created('a snippet note', alice.client.post(`/projects/${p}/snippets/${snippet.id}/notes`, { body: 'fuzz' }))).id,
   };
@@ -805,14 +1026,20 @@ async function seed(app: TestApp): Promise<World> {
   const trigger = await created('a trigger', alice.client.post(`/projects/${p}/triggers`));
   const environment = await created('an environment', alice.client.post(`/projects/${p}/environments`, { name: 'fuzz' }));
   const registrationToken = (await app.services.settings.get()).runners_registration_token;
-  const runner = await fetch(`${app.url}/ci/api/v1/runners/register`, { method: 'POST', body: new URLSearchParams({ token: registrationToken }) });
+  const runner = await fetch(`${app.url}/ci/api/v1/runners/register`, {
+    method: 'POST',
+    body: new URLSearchParams({ token: registrationToken }),
+  });
   if (runner.status !== 201) throw new Error(`seeding a runner: ${runner.status}`);
   const secrets = await seedSecrets(app, alice.user.id, created);
   // The pushed .gitlab-ci.yml makes its pipeline in the background.
-  const [build] = await eventually(async () => {
-    const builds = (await alice.client.get(`/projects/${p}/builds`)).body;
-    return builds.length > 0 && builds;
-  }, { message: 'the seeded pipeline' });
+  const [build] = await eventually(
+    async () => {
+      const builds = (await alice.client.get(`/projects/${p}/builds`)).body;
+      return builds.length > 0 && builds;
+    },
+    { message: 'the seeded pipeline' },
+  );
   return {
     alice: { id: alice.user.id, username: 'alice', token: alice.token },
     bob: { id: bob.user.id, username: 'bob' },
@@ -849,7 +1076,11 @@ async function seed(app: TestApp): Promise<World> {
  * is no member), a private one where she is a guest with a merge request; notes on each, and
  * todos of alice's on the issue and the merge request, as if left from before she lost sight of them.
  */
-async function seedSecrets(app: TestApp, aliceId: number, created: (what: string, request: Promise<{ status: number; body: any }>) => Promise<any>): Promise<SecretSeeds> {
+async function seedSecrets(
+  app: TestApp,
+  aliceId: number,
+  created: (what: string, request: Promise<{ status: number; body: any }>) => Promise<any>,
+): Promise<SecretSeeds> {
   const root = app.root;
   const texts: string[] = [];
   const secret = (what: string) => {
@@ -857,21 +1088,72 @@ async function seedSecrets(app: TestApp, aliceId: number, created: (what: string
     return `FUZZ-SECRET-${what}`;
   };
   const open = await created('a project with secrets', root.post('/projects', { name: 'fuzz-secrets', visibility_level: 20 }));
-  const issue = await created('a confidential issue', root.post(`/projects/${open.id}/issues`, { title: secret('issue-title'), description: secret('issue-description'), confidential: true }));
-  const issueNote = await created('a note on it', root.post(`/projects/${open.id}/issues/${issue.id}/notes`, { body: secret('issue-note') }));
-  const snippet = await created('a private snippet', root.post(`/projects/${open.id}/snippets`, { title: secret('snippet-title'), file_name: 's.txt', code: secret('snippet-content'), visibility_level: 0 }));
-  const snippetNote = await created('a note on it', root.post(`/projects/${open.id}/snippets/${snippet.id}/notes`, { body: secret('snippet-note') }));
-  const closed = await created('a private project with secrets', root.post('/projects', { name: 'fuzz-secrets-private', visibility_level: 0 }));
+  const issue = await created(
+    'a confidential issue',
+    root.post(`/projects/${open.id}/issues`, {
+      title: secret('issue-title'),
+      description: secret('issue-description'),
+      confidential: true,
+    }),
+  );
+  const issueNote = await created(
+    'a note on it',
+    root.post(`/projects/${open.id}/issues/${issue.id}/notes`, { body: secret('issue-note') }),
+  );
+  const snippet = await created(
+    'a private snippet',
+    root.post(`/projects/${open.id}/snippets`, {
+      title: secret('snippet-title'),
+      file_name: 's.txt',
+      code: secret('snippet-content'),
+      visibility_level: 0,
+    }),
+  );
+  const snippetNote = await created(
+    'a note on it',
+    root.post(`/projects/${open.id}/snippets/${snippet.id}/notes`, { body: secret('snippet-note') }),
+  );
+  const closed = await created(
+    'a private project with secrets',
+    root.post('/projects', { name: 'fuzz-secrets-private', visibility_level: 0 }),
+  );
   await created('alice a guest', root.post(`/projects/${closed.id}/members`, { user_id: aliceId, access_level: 10 }));
   await seedCommit(app, closed.id, { files: { 'README.md': '# secrets\n' } });
-  await seedCommit(app, closed.id, { branch: 'topic', startRef: 'refs/heads/master', files: { 'secret.txt': secret('code') }, message: secret('commit') });
-  const mergeRequest = await created('a merge request', root.post(`/projects/${closed.id}/merge_requests`, { source_branch: 'topic', target_branch: 'master', title: secret('mr-title'), description: secret('mr-description') }));
-  const mergeRequestNote = await created('a note on it', root.post(`/projects/${closed.id}/merge_requests/${mergeRequest.id}/notes`, { body: secret('mr-note') }));
+  await seedCommit(app, closed.id, {
+    branch: 'topic',
+    startRef: 'refs/heads/master',
+    files: { 'secret.txt': secret('code') },
+    message: secret('commit'),
+  });
+  const mergeRequest = await created(
+    'a merge request',
+    root.post(`/projects/${closed.id}/merge_requests`, {
+      source_branch: 'topic',
+      target_branch: 'master',
+      title: secret('mr-title'),
+      description: secret('mr-description'),
+    }),
+  );
+  const mergeRequestNote = await created(
+    'a note on it',
+    root.post(`/projects/${closed.id}/merge_requests/${mergeRequest.id}/notes`, { body: secret('mr-note') }),
+  );
   const time = new Date().toISOString();
   const todo = (projectId: number, targetType: string, targetId: number) => ({
-    user_id: aliceId, project_id: projectId, author_id: 1, target_type: targetType, target_id: targetId, note_id: null, action: 2, created_at: time, updated_at: time,
+    user_id: aliceId,
+    project_id: projectId,
+    author_id: 1,
+    target_type: targetType,
+    target_id: targetId,
+    note_id: null,
+    action: 2,
+    created_at: time,
+    updated_at: time,
   });
-  await app.ctx.db.insertInto('todos').values([todo(open.id, 'Issue', issue.id), todo(closed.id, 'MergeRequest', mergeRequest.id)]).execute();
+  await app.ctx.db
+    .insertInto('todos')
+    .values([todo(open.id, 'Issue', issue.id), todo(closed.id, 'MergeRequest', mergeRequest.id)])
+    .execute();
   return {
     texts,
     projects: [

@@ -21,7 +21,8 @@ export const LegacyTriggerRequest = Type.Object({
 });
 
 export function presentLegacyTriggerRequest(request: TriggerRequest, pipeline: TriggeredPipeline): Static<typeof LegacyTriggerRequest> {
-  const { id, sha, project_id, created_at, status, finished_at, duration, git_commit_message, git_author_name, git_author_email } = pipeline;
+  const { id, sha, project_id, created_at, status, finished_at, duration, git_commit_message, git_author_name, git_author_email } =
+    pipeline;
   return {
     id: request.id,
     variables: request.variables,

@@ -103,7 +103,11 @@ export function presentRepoCommitDetail({ commit, stats, status }: CommitDetail)
   });
 }
 
-const presentStats = (stats: DiffStats): Static<typeof RepoCommitStats> => ({ additions: stats.additions, deletions: stats.deletions, total: stats.total });
+const presentStats = (stats: DiffStats): Static<typeof RepoCommitStats> => ({
+  additions: stats.additions,
+  deletions: stats.deletions,
+  total: stats.total,
+});
 
 export function presentRepoDiff(file: DiffFile): Static<typeof RepoDiff> {
   return {
@@ -119,7 +123,13 @@ export function presentRepoDiff(file: DiffFile): Static<typeof RepoDiff> {
 }
 
 export function presentContributor(contributor: ContributorRecord): Static<typeof Contributor> {
-  return { name: contributor.name, email: contributor.email, commits: contributor.commits, additions: contributor.additions, deletions: contributor.deletions };
+  return {
+    name: contributor.name,
+    email: contributor.email,
+    commits: contributor.commits,
+    additions: contributor.additions,
+    deletions: contributor.deletions,
+  };
 }
 
 export function presentCommitNote(note: NoteRow, author: User | undefined, presenter: Presenter): Static<typeof CommitNote> {
@@ -133,7 +143,11 @@ export function presentCommitNote(note: NoteRow, author: User | undefined, prese
   };
 }
 
-export function presentCommitNoteListItem(note: NoteRow, author: User | undefined, presenter: Presenter): Static<typeof CommitNoteListItem> {
+export function presentCommitNoteListItem(
+  note: NoteRow,
+  author: User | undefined,
+  presenter: Presenter,
+): Static<typeof CommitNoteListItem> {
   return {
     note: note.note,
     path: note.path,

@@ -21,7 +21,10 @@ export const Deployment = Type.Object({
   deployable: Nullable(Build),
 });
 
-export function presentDeployment({ deployment, environment, user, deployable }: DeploymentDetails, presenter: Presenter): Static<typeof Deployment> {
+export function presentDeployment(
+  { deployment, environment, user, deployable }: DeploymentDetails,
+  presenter: Presenter,
+): Static<typeof Deployment> {
   return {
     id: deployment.id,
     iid: deployment.iid,

@@ -22,7 +22,12 @@ export const Event = Type.Object({
   author_username: Nullable(Type.String()),
 });
 
-export function presentEvent(event: EventRow, authors: Map<number, User>, notes: Map<number, NoteRow>, presenter: Presenter): Static<typeof Event> {
+export function presentEvent(
+  event: EventRow,
+  authors: Map<number, User>,
+  notes: Map<number, NoteRow>,
+  presenter: Presenter,
+): Static<typeof Event> {
   const author = event.author_id !== null ? authors.get(event.author_id) : undefined;
   const note = event.target_type === 'Note' && event.target_id !== null ? notes.get(event.target_id) : undefined;
   return {

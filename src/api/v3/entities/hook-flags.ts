@@ -10,7 +10,8 @@ const byFlag = <F extends readonly HookFlag[], T>(flags: F, value: (flag: F[numb
 export const flagProperties = <const F extends readonly HookFlag[]>(flags: F): ByFlag<F, TBoolean> => byFlag(flags, () => Type.Boolean());
 
 /** Request properties: every flag, each optional. */
-export const optionalFlagProperties = (): ByFlag<typeof HOOK_FLAGS, TOptional<TBoolean>> => byFlag(HOOK_FLAGS, () => Type.Optional(Type.Boolean()));
+export const optionalFlagProperties = (): ByFlag<typeof HOOK_FLAGS, TOptional<TBoolean>> =>
+  byFlag(HOOK_FLAGS, () => Type.Optional(Type.Boolean()));
 
 /** A hook row's `0`/`1` flags as booleans. */
 export const presentFlags = <const F extends readonly HookFlag[]>(hook: Record<HookFlag, 0 | 1>, flags: F): ByFlag<F, boolean> =>

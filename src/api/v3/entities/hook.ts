@@ -4,7 +4,14 @@ import { Timestamp } from './common';
 import { flagProperties, presentFlags } from './hook-flags';
 
 /** The flags the spec shows of a deleted system hook's record, in its order. */
-const RECORD_FLAGS = ['enable_ssl_verification', 'push_events', 'tag_push_events', 'issues_events', 'merge_requests_events', 'note_events'] as const;
+const RECORD_FLAGS = [
+  'enable_ssl_verification',
+  'push_events',
+  'tag_push_events',
+  'issues_events',
+  'merge_requests_events',
+  'note_events',
+] as const;
 
 /** A system hook as listed and created. */
 export const SystemHook = Type.Object({

@@ -46,7 +46,17 @@ export const Project = Type.Object({
   ssh_url_to_repo: Type.String(),
   http_url_to_repo: Type.String(),
   web_url: Type.String(),
-  owner: Type.Optional(Type.Object({ name: Type.String(), username: Type.String(), id: Type.Integer(), state: Type.String(), avatar_url: Nullable(Type.String()), web_url: Type.String(), created_at: Type.Optional(Timestamp) })),
+  owner: Type.Optional(
+    Type.Object({
+      name: Type.String(),
+      username: Type.String(),
+      id: Type.Integer(),
+      state: Type.String(),
+      avatar_url: Nullable(Type.String()),
+      web_url: Type.String(),
+      created_at: Type.Optional(Timestamp),
+    }),
+  ),
   name: Type.String(),
   name_with_namespace: Type.String(),
   path: Type.String(),
@@ -90,7 +100,11 @@ function namespaceHumanName(project: ProjectRecord, details: ProjectDetails): st
   return owner?.name ?? project.namespace.name;
 }
 
-export function presentBasicProject(project: ProjectRecord, presenter: Presenter, humanNamespace = project.namespace.name): Static<typeof BasicProjectDetails> {
+export function presentBasicProject(
+  project: ProjectRecord,
+  presenter: Presenter,
+  humanNamespace = project.namespace.name,
+): Static<typeof BasicProjectDetails> {
   const { pathWithNamespace, webUrl, http } = urls(project, presenter);
   return {
     id: project.id,
@@ -110,9 +124,15 @@ export interface ProjectPresentOptions {
   withAccess?: boolean;
 }
 
-export function presentProject(project: ProjectRecord, details: ProjectDetails, presenter: Presenter, options: ProjectPresentOptions = {}): ProjectShape {
+export function presentProject(
+  project: ProjectRecord,
+  details: ProjectDetails,
+  presenter: Presenter,
+  options: ProjectPresentOptions = {},
+): ProjectShape {
   const { pathWithNamespace, webUrl, http, ssh } = urls(project, presenter);
-  const owner = project.namespace.kind === 'user' && project.namespace.owner_id !== null ? details.owners.get(project.namespace.owner_id) : undefined;
+  const owner =
+    project.namespace.kind === 'user' && project.namespace.owner_id !== null ? details.owners.get(project.namespace.owner_id) : undefined;
   const forkedFrom = project.forked_from_project_id !== null ? details.forkedFrom.get(project.forked_from_project_id) : undefined;
   const namespace = project.namespace;
   const shape: ProjectShape = {
@@ -126,9 +146,7 @@ export function presentProject(project: ProjectRecord, details: ProjectDetails, 
     ssh_url_to_repo: ssh,
     http_url_to_repo: http,
     web_url: webUrl,
-    owner: owner
-      ? Object.assign(presentUserBasic(owner, presenter), { created_at: owner.created_at })
-      : undefined,
+    owner: owner ? Object.assign(presentUserBasic(owner, presenter), { created_at: owner.created_at }) : undefined,
     name: project.name,
     name_with_namespace: `${namespaceHumanName(project, details)} / ${project.name}`,
     path: project.path,
@@ -165,7 +183,7 @@ export function presentProject(project: ProjectRecord, details: ProjectDetails, 
     star_count: project.star_count,
     forks_count: details.forksCount.get(project.id) ?? 0,
     // Shown only while issues are enabled, as GitLab 8.12 did.
-    open_issues_count: project.issues_enabled === 1 ? details.openIssuesCount.get(project.id) ?? 0 : undefined,
+    open_issues_count: project.issues_enabled === 1 ? (details.openIssuesCount.get(project.id) ?? 0) : undefined,
     runners_token: options.runnersToken,
     public_builds: project.public_builds === 1,
     shared_with_groups: details.sharedWith.get(project.id) ?? [],
@@ -176,7 +194,7 @@ export function presentProject(project: ProjectRecord, details: ProjectDetails, 
   if (options.withAccess) {
     shape.permissions = {
       project_access: details.projectAccess.get(project.id) ?? null,
-      group_access: project.namespace.kind === 'group' ? details.groupAccess.get(project.namespace_id) ?? null : null,
+      group_access: project.namespace.kind === 'group' ? (details.groupAccess.get(project.namespace_id) ?? null) : null,
     };
   }
   return shape;

@@ -35,7 +35,13 @@ export const RunnerDetails = Type.Union([
 ]);
 
 export function presentRunner(runner: RunnerRow): Static<typeof Runner> {
-  return { id: runner.id, description: runner.description, active: runner.active === 1, is_shared: runner.is_shared === 1, name: runner.name };
+  return {
+    id: runner.id,
+    description: runner.description,
+    active: runner.active === 1,
+    is_shared: runner.is_shared === 1,
+    name: runner.name,
+  };
 }
 
 export function presentRunnerDetails({ runner, token, projects }: RunnerDetailsRecord, presenter: Presenter): Static<typeof RunnerDetails> {

@@ -35,7 +35,12 @@ export const SnippetRecord = Type.Object({
 });
 
 /** `projectWebUrl` is the project's `web_url`; `authors` holds the snippets' authors, loaded in one batch. */
-export function presentProjectSnippet(snippet: SnippetRow, projectWebUrl: string, authors: Map<number, UserRow>, presenter: Presenter): Static<typeof ProjectSnippet> {
+export function presentProjectSnippet(
+  snippet: SnippetRow,
+  projectWebUrl: string,
+  authors: Map<number, UserRow>,
+  presenter: Presenter,
+): Static<typeof ProjectSnippet> {
   const author = snippet.author_id === null ? undefined : authors.get(snippet.author_id);
   return {
     id: snippet.id,

@@ -23,7 +23,10 @@ export const Todo = Type.Object({
 /** GitLab 8.12's `Entities::Todo`: the target in full, its URL (to the note when it came from one), the note's text or the target's title. */
 export function presentTodo(details: TodoDetails, presenter: Presenter): Static<typeof Todo> {
   const { todo } = details;
-  const target = details.target.type === 'MergeRequest' ? presentMergeRequest(details.target.details, presenter) : presentIssue(details.target.details, presenter);
+  const target =
+    details.target.type === 'MergeRequest'
+      ? presentMergeRequest(details.target.details, presenter)
+      : presentIssue(details.target.details, presenter);
   return {
     id: todo.id,
     project: presentBasicProject(details.project, presenter),

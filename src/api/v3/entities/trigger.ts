@@ -19,7 +19,13 @@ export const TriggerRequest = Type.Object({
 });
 
 export function presentTrigger(trigger: TriggerRecord): Static<typeof Trigger> {
-  return { token: trigger.token, created_at: trigger.created_at, updated_at: trigger.updated_at, deleted_at: trigger.deleted_at, last_used: trigger.last_used };
+  return {
+    token: trigger.token,
+    created_at: trigger.created_at,
+    updated_at: trigger.updated_at,
+    deleted_at: trigger.deleted_at,
+    last_used: trigger.last_used,
+  };
 }
 
 export function presentTriggerRequest(request: TriggerRequestRecord): Static<typeof TriggerRequest> {

@@ -44,7 +44,10 @@ export const UserFull = Type.Object({
 
 export const UserLogin = Type.Object({ ...UserFull.properties, private_token: Type.String() });
 
-export function presentUserBasic(user: Pick<UserRow, 'id' | 'name' | 'username' | 'state' | 'email'>, presenter: Presenter): Static<typeof UserBasic> {
+export function presentUserBasic(
+  user: Pick<UserRow, 'id' | 'name' | 'username' | 'state' | 'email'>,
+  presenter: Presenter,
+): Static<typeof UserBasic> {
   return {
     name: user.name,
     username: user.username,

@@ -28,7 +28,11 @@ export async function removeExpiredArtifacts(ctx: ServiceContext): Promise<numbe
     const cleared = await ctx.db
       .updateTable('ci_builds')
       .set({ artifacts_file: null, artifacts_size: null, artifacts_metadata: null, artifacts_expire_at: null, updated_at: time })
-      .where('id', 'in', expired.map((row) => row.id))
+      .where(
+        'id',
+        'in',
+        expired.map((row) => row.id),
+      )
       .where('artifacts_expire_at', '<', time)
       .returning(['id', 'project_id'])
       .execute();

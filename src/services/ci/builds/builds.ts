@@ -27,7 +27,11 @@ export class BuildsService {
   ) {}
 
   /** The project's builds, newest first, narrowed to the statuses of `scope`. */
-  async list(project: Project, scope: string | string[] | undefined, page: { offset: number; limit: number }): Promise<{ builds: BuildRecord[]; total: number }> {
+  async list(
+    project: Project,
+    scope: string | string[] | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ builds: BuildRecord[]; total: number }> {
     return this.page(project, parseScope(scope), page);
   }
 
@@ -36,7 +40,12 @@ export class BuildsService {
    * a commit without pipelines has none. The commit's full sha is used, so a branch name or a
    * short sha finds the builds too (8.12 matched the text given and listed nothing for them).
    */
-  async listForCommit(project: Project, sha: string, scope: string | string[] | undefined, page: { offset: number; limit: number }): Promise<{ builds: BuildRecord[]; total: number }> {
+  async listForCommit(
+    project: Project,
+    sha: string,
+    scope: string | string[] | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ builds: BuildRecord[]; total: number }> {
     const commitId = await resolveCommitId(repositoryPath(this.ctx.config.dataDir, project.id), sha);
     if (!commitId) throw notFound();
     return this.page(project, parseScope(scope), page, commitId);
@@ -48,7 +57,10 @@ export class BuildsService {
     if (sha) query = query.where('ci_pipelines.sha', '=', sha);
     const [builds, count] = await Promise.all([
       query.orderBy('ci_builds.id', 'desc').offset(page.offset).limit(page.limit).execute(),
-      query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      query
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { builds, total: Number(count.total) };
   }

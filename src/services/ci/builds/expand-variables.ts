@@ -9,5 +9,8 @@ const REFERENCE = /\$([a-zA-Z_][a-zA-Z0-9_]*)|\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}|%([
  */
 export function expandVariables(text: string, variables: readonly BuildVariable[]): string {
   const values = new Map(variables.map((variable) => [variable.key, variable.value ?? '']));
-  return text.replace(REFERENCE, (_match, plain?: string, braced?: string, percent?: string) => values.get((plain ?? braced ?? percent)!) ?? '');
+  return text.replace(
+    REFERENCE,
+    (_match, plain?: string, braced?: string, percent?: string) => values.get((plain ?? braced ?? percent)!) ?? '',
+  );
 }

@@ -18,7 +18,13 @@ import type { BuildRow } from '../types';
  * pipeline (`lockPipeline`) and reading its status into `pipelineStatusBefore`.
  * Returns the new builds in the order of `builds`.
  */
-export async function retryBuilds(ctx: ServiceContext, trx: Db, builds: BuildRow[], userId: number, pipelineStatusBefore: string | undefined): Promise<BuildRow[]> {
+export async function retryBuilds(
+  ctx: ServiceContext,
+  trx: Db,
+  builds: BuildRow[],
+  userId: number,
+  pipelineStatusBefore: string | undefined,
+): Promise<BuildRow[]> {
   if (builds.length === 0) return [];
   const time = now();
   const rows: Insertable<CiBuildsTable>[] = builds.map((build) => {

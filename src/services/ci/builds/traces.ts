@@ -28,7 +28,11 @@ const recentSecrets = new RecentCache<number, Buffer[]>(5 * 60 * 1000, 10_000);
 /** The secrets a build's trace must never show. */
 function secretsOf(ctx: ServiceContext, build: BuildRow): Promise<Buffer[]> {
   return recentSecrets.get(build.id, async () => {
-    const project = await ctx.db.selectFrom('projects').select('runners_token_sealed').where('id', '=', build.project_id).executeTakeFirst();
+    const project = await ctx.db
+      .selectFrom('projects')
+      .select('runners_token_sealed')
+      .where('id', '=', build.project_id)
+      .executeTakeFirst();
     const secrets = [buildToken(ctx, build), project ? ctx.secrets.unseal(project.runners_token_sealed) : ''];
     return secrets.filter((secret) => secret !== '').map((secret) => Buffer.from(secret));
   }) as Promise<Buffer[]>;
@@ -90,9 +94,12 @@ export async function replaceTrace(ctx: ServiceContext, build: BuildRow, text: s
   await traceWrites.run(traceKey(build), async () => {
     const stat = await ctx.files.stat(traceKey(build));
     if (stat && bytes.length <= stat.size) return;
-    await ctx.files.put(traceKey(build), (async function* () {
-      yield masked;
-    })());
+    await ctx.files.put(
+      traceKey(build),
+      (async function* () {
+        yield masked;
+      })(),
+    );
   });
 }
 

@@ -33,7 +33,14 @@ export async function transitionBuild(
   if (!next) return undefined;
   const updated = await trx
     .updateTable('ci_builds')
-    .set({ ...changes, status: next.status, queued_at: next.queued_at, started_at: next.started_at, finished_at: next.finished_at, updated_at: time })
+    .set({
+      ...changes,
+      status: next.status,
+      queued_at: next.queued_at,
+      started_at: next.started_at,
+      finished_at: next.finished_at,
+      updated_at: time,
+    })
     .where('id', '=', build.id)
     .where('status', '=', build.status)
     .returningAll()
@@ -58,7 +65,8 @@ export async function afterClaim(ctx: ServiceContext, trx: Db, build: BuildRow):
     .where('id', '=', build.pipeline_id)
     .where('status', '<>', 'running')
     .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) > 0) await queuePipelineHook(ctx, trx, { id: build.pipeline_id, project_id: build.project_id, status: 'running' });
+  if (Number(moved.numUpdatedRows) > 0)
+    await queuePipelineHook(ctx, trx, { id: build.pipeline_id, project_id: build.project_id, status: 'running' });
   await queueBuildHook(ctx, trx, build);
 }
 
@@ -68,11 +76,17 @@ export async function afterClaim(ctx: ServiceContext, trx: Db, build: BuildRow):
  * pipeline status, the hooks. `pipelineStatusBefore` is the pipeline's status read (and locked)
  * before the change.
  */
-export async function afterBuildChange(ctx: ServiceContext, trx: Db, build: BuildRow, pipelineStatusBefore: string | undefined): Promise<void> {
+export async function afterBuildChange(
+  ctx: ServiceContext,
+  trx: Db,
+  build: BuildRow,
+  pipelineStatusBefore: string | undefined,
+): Promise<void> {
   const isBuild = build.type === 'Build';
   if (isBuild && build.status === 'success') await recordDeployment(ctx, trx, build);
   if (isBuild && FINISHED.includes(build.status)) await processPipeline(trx, build.pipeline_id);
   const status = await updatePipelineStatus(ctx, trx, build.pipeline_id);
   if (isBuild && (build.status === 'running' || FINISHED.includes(build.status))) await queueBuildHook(ctx, trx, build);
-  if (status !== undefined && status !== pipelineStatusBefore) await queuePipelineHook(ctx, trx, { id: build.pipeline_id, project_id: build.project_id, status });
+  if (status !== undefined && status !== pipelineStatusBefore)
+    await queuePipelineHook(ctx, trx, { id: build.pipeline_id, project_id: build.project_id, status });
 }

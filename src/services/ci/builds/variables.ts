@@ -57,7 +57,11 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
     variable('CI_PROJECT_URL', project.webUrl),
   ];
   const runnerVariables = runner
-    ? [variable('CI_RUNNER_ID', String(runner.id)), variable('CI_RUNNER_DESCRIPTION', runner.description), variable('CI_RUNNER_TAGS', runner.tags.join(', '))]
+    ? [
+        variable('CI_RUNNER_ID', String(runner.id)),
+        variable('CI_RUNNER_DESCRIPTION', runner.description),
+        variable('CI_RUNNER_TAGS', runner.tags.join(', ')),
+      ]
     : [];
   const userVariables = user ? [variable('GITLAB_USER_ID', String(user.id)), variable('GITLAB_USER_EMAIL', user.email)] : [];
   return [
@@ -82,8 +86,12 @@ function yamlVariables(stored: string): BuildVariable[] {
   }
   if (!Array.isArray(parsed)) return [];
   return parsed
-    .filter((item): item is { key: unknown; value: unknown; public?: unknown } => item !== null && typeof item === 'object' && 'key' in item)
-    .map((item) => variable(String(item.key), item.value === null || item.value === undefined ? null : String(item.value), item.public !== false));
+    .filter(
+      (item): item is { key: unknown; value: unknown; public?: unknown } => item !== null && typeof item === 'object' && 'key' in item,
+    )
+    .map((item) =>
+      variable(String(item.key), item.value === null || item.value === undefined ? null : String(item.value), item.public !== false),
+    );
 }
 
 /** A trigger request's variables as stored (a JSON object of strings, or null for none). */

@@ -34,7 +34,12 @@ export class DeploymentsService {
 
   /** One deployment of the project by its id, or 8.12's `404 Not found`. */
   async find(project: Project, id: number): Promise<DeploymentDetails> {
-    const row = await this.ctx.db.selectFrom('deployments').selectAll().where('id', '=', id).where('project_id', '=', project.id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('deployments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     if (!row) throw recordNotFound();
     return (await this.details(project, [row]))[0];
   }

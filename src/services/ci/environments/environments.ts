@@ -49,7 +49,14 @@ async function insert(db: Db, projectId: number, fields: EnvironmentFields): Pro
   const time = now();
   return db
     .insertInto('environments')
-    .values({ project_id: projectId, name: fields.name, external_url: fields.external_url, environment_type: environmentType(fields.name), created_at: time, updated_at: time })
+    .values({
+      project_id: projectId,
+      name: fields.name,
+      external_url: fields.external_url,
+      environment_type: environmentType(fields.name),
+      created_at: time,
+      updated_at: time,
+    })
     .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -63,7 +70,12 @@ const byName = (db: Db, projectId: number, name: string) =>
  * `find_or_create_by` at a deployment. The URL is only set at creation. Undefined when a new one
  * would be invalid: then there is no deployment, and nothing is raised.
  */
-export async function findOrCreateEnvironment(db: Db, projectId: number, name: string, url: string | null): Promise<EnvironmentRow | undefined> {
+export async function findOrCreateEnvironment(
+  db: Db,
+  projectId: number,
+  name: string,
+  url: string | null,
+): Promise<EnvironmentRow | undefined> {
   const existing = await byName(db, projectId, name);
   if (existing) return existing;
   const fields = { name, external_url: urlOrNull(url) };
@@ -120,13 +132,23 @@ export class EnvironmentsService {
 
   /** Answers the removed environment; its deployments go with it (GitLab's `dependent: :destroy`, here the foreign key's cascade). */
   async delete(project: Project, id: number): Promise<EnvironmentRow> {
-    const removed = await this.ctx.db.deleteFrom('environments').where('id', '=', id).where('project_id', '=', project.id).returningAll().executeTakeFirst();
+    const removed = await this.ctx.db
+      .deleteFrom('environments')
+      .where('id', '=', id)
+      .where('project_id', '=', project.id)
+      .returningAll()
+      .executeTakeFirst();
     if (!removed) throw recordNotFound();
     return removed;
   }
 
   private async find(project: Project, id: number): Promise<EnvironmentRow> {
-    const environment = await this.ctx.db.selectFrom('environments').selectAll().where('id', '=', id).where('project_id', '=', project.id).executeTakeFirst();
+    const environment = await this.ctx.db
+      .selectFrom('environments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     if (!environment) throw recordNotFound();
     return environment;
   }

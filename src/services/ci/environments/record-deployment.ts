@@ -59,23 +59,45 @@ function environmentUrl(options: string): string | undefined {
  * queries, which run outside any transaction.
  */
 async function variablesOf(ctx: ServiceContext, trx: Db, build: BuildRow): Promise<{ sha: string; variables: BuildVariable[] }> {
-  const pipeline = await trx.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag']).where('id', '=', build.pipeline_id).executeTakeFirstOrThrow();
+  const pipeline = await trx
+    .selectFrom('ci_pipelines')
+    .select(['id', 'sha', 'before_sha', 'tag'])
+    .where('id', '=', build.pipeline_id)
+    .executeTakeFirstOrThrow();
   const project = await trx
     .selectFrom('projects')
     .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
     .select(['projects.id', 'projects.path', 'namespaces.path as namespacePath'])
     .where('projects.id', '=', build.project_id)
     .executeTakeFirstOrThrow();
-  const runner = build.runner_id === null ? undefined : await trx.selectFrom('ci_runners').select(['id', 'description', 'tag_list']).where('id', '=', build.runner_id).executeTakeFirst();
-  const user = build.user_id === null ? undefined : await trx.selectFrom('users').select(['id', 'email']).where('id', '=', build.user_id).executeTakeFirst();
-  const secrets = await trx.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', build.project_id).orderBy('id').execute();
+  const runner =
+    build.runner_id === null
+      ? undefined
+      : await trx.selectFrom('ci_runners').select(['id', 'description', 'tag_list']).where('id', '=', build.runner_id).executeTakeFirst();
+  const user =
+    build.user_id === null
+      ? undefined
+      : await trx.selectFrom('users').select(['id', 'email']).where('id', '=', build.user_id).executeTakeFirst();
+  const secrets = await trx
+    .selectFrom('ci_variables')
+    .select(['key', 'value'])
+    .where('project_id', '=', build.project_id)
+    .orderBy('id')
+    .execute();
   const triggerRequest =
-    build.trigger_request_id === null ? undefined : await trx.selectFrom('ci_trigger_requests').select('variables').where('id', '=', build.trigger_request_id).executeTakeFirst();
+    build.trigger_request_id === null
+      ? undefined
+      : await trx.selectFrom('ci_trigger_requests').select('variables').where('id', '=', build.trigger_request_id).executeTakeFirst();
   const variables = buildVariables({
     build,
     token: buildToken(ctx, build),
     pipeline: { id: pipeline.id, sha: pipeline.sha, before_sha: pipeline.before_sha, tag: Boolean(pipeline.tag) },
-    project: { id: project.id, path: project.path, namespacePath: project.namespacePath, webUrl: `${ctx.config.externalUrl}/${project.namespacePath}/${project.path}` },
+    project: {
+      id: project.id,
+      path: project.path,
+      namespacePath: project.namespacePath,
+      webUrl: `${ctx.config.externalUrl}/${project.namespacePath}/${project.path}`,
+    },
     runner: runner && { id: runner.id, description: runner.description, tags: JSON.parse(runner.tag_list) as string[] },
     user,
     secrets: secrets.map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),

@@ -3,7 +3,13 @@ import type { Commit } from '../../../git/objects';
 import type { Project } from '../../projects/types';
 import type { User } from '../../users/users';
 import { ZERO_OID } from '../../../git/ref-names';
-import { commitHookAttributes, currentProjectHookAttributes, hookTime, projectHookAttributes, userHookAttributes } from '../../hooks/hook-attributes';
+import {
+  commitHookAttributes,
+  currentProjectHookAttributes,
+  hookTime,
+  projectHookAttributes,
+  userHookAttributes,
+} from '../../hooks/hook-attributes';
 import type { UrlBase } from '../../../lib/urls';
 import type { BuildRow, PipelineRow, RunnerRow } from '../types';
 
@@ -137,9 +143,14 @@ export function pipelineHookData({ pipeline, status, stages, project, user, comm
         when: build.when,
         manual: build.when === 'manual',
         user: userOf(build.user_id),
-        runner: runner ? { id: runner.id, description: runner.description, active: runner.active === 1, is_shared: runner.is_shared === 1 } : null,
+        runner: runner
+          ? { id: runner.id, description: runner.description, active: runner.active === 1, is_shared: runner.is_shared === 1 }
+          : null,
         // The uploaded file's name, as CarrierWave kept it.
-        artifacts_file: { filename: build.artifacts_file === null ? null : path.posix.basename(build.artifacts_file), size: build.artifacts_size },
+        artifacts_file: {
+          filename: build.artifacts_file === null ? null : path.posix.basename(build.artifacts_file),
+          size: build.artifacts_size,
+        },
       };
     }),
   };

@@ -10,20 +10,36 @@ import { queuePipelineMergeRequestWork } from '../../merge-requests/pipeline-eve
  */
 
 async function hasHooks(trx: Db, projectId: number, flag: 'build_events' | 'pipeline_events'): Promise<boolean> {
-  const hook = await trx.selectFrom('hooks').select('id').where('project_id', '=', projectId).where(flag, '=', 1).limit(1).executeTakeFirst();
+  const hook = await trx
+    .selectFrom('hooks')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where(flag, '=', 1)
+    .limit(1)
+    .executeTakeFirst();
   return hook !== undefined;
 }
 
 /** A build started or finished (GitLab 8.12 fires build hooks on those transitions). */
-export async function queueBuildHook(ctx: ServiceContext, trx: Db, build: { id: number; project_id: number; status: string }): Promise<void> {
-  if (await hasHooks(trx, build.project_id, 'build_events')) await ctx.jobs.enqueue('ci.hook', { kind: 'build', buildId: build.id, status: build.status }, trx);
+export async function queueBuildHook(
+  ctx: ServiceContext,
+  trx: Db,
+  build: { id: number; project_id: number; status: string },
+): Promise<void> {
+  if (await hasHooks(trx, build.project_id, 'build_events'))
+    await ctx.jobs.enqueue('ci.hook', { kind: 'build', buildId: build.id, status: build.status }, trx);
 }
 
 /**
  * A pipeline changed status. Every change of a pipeline's status passes here, so the merge requests
  * of its branch hear of it here too (automatic merges, `build_failed` todos).
  */
-export async function queuePipelineHook(ctx: ServiceContext, trx: Db, pipeline: { id: number; project_id: number; status: string }): Promise<void> {
-  if (await hasHooks(trx, pipeline.project_id, 'pipeline_events')) await ctx.jobs.enqueue('ci.hook', { kind: 'pipeline', pipelineId: pipeline.id, status: pipeline.status }, trx);
+export async function queuePipelineHook(
+  ctx: ServiceContext,
+  trx: Db,
+  pipeline: { id: number; project_id: number; status: string },
+): Promise<void> {
+  if (await hasHooks(trx, pipeline.project_id, 'pipeline_events'))
+    await ctx.jobs.enqueue('ci.hook', { kind: 'pipeline', pipelineId: pipeline.id, status: pipeline.status }, trx);
   await queuePipelineMergeRequestWork(ctx, trx, pipeline);
 }

@@ -21,7 +21,10 @@ export type PostableState = (typeof POSTABLE_STATES)[number];
  */
 const EVENTS_FOR: Record<PostableState, Array<{ event: StatusEvent; strict: boolean }>> = {
   pending: [{ event: 'enqueue', strict: true }],
-  running: [{ event: 'enqueue', strict: false }, { event: 'run', strict: true }],
+  running: [
+    { event: 'enqueue', strict: false },
+    { event: 'run', strict: true },
+  ],
   success: [{ event: 'success', strict: true }],
   failed: [{ event: 'drop', strict: true }],
   canceled: [{ event: 'cancel', strict: true }],
@@ -56,7 +59,12 @@ export class CommitStatusesService {
    * GitLab 8.12 looks pipelines up by the text given, so a short sha or a branch name found
    * the commit but listed nothing; the commit's full sha is used here.
    */
-  async list(project: Project, sha: string, filters: StatusFilters, page: { offset: number; limit: number }): Promise<{ statuses: CommitStatusRow[]; total: number }> {
+  async list(
+    project: Project,
+    sha: string,
+    filters: StatusFilters,
+    page: { offset: number; limit: number },
+  ): Promise<{ statuses: CommitStatusRow[]; total: number }> {
     const commitId = await resolveCommitId(repositoryPath(this.ctx.config.dataDir, project.id), sha);
     if (!commitId) throw notFound('Commit');
     const pipelines = this.ctx.db.selectFrom('ci_pipelines').select('id').where('project_id', '=', project.id).where('sha', '=', commitId);
@@ -64,7 +72,11 @@ export class CommitStatusesService {
     // The latest of each name is chosen before the filters apply, as GitLab's `latest` scope does.
     if (!filters.all) {
       query = query.where('id', 'in', (eb) =>
-        eb.selectFrom('ci_builds').select((inner) => inner.fn.max('id').as('id')).where('pipeline_id', 'in', pipelines).groupBy(['name', 'pipeline_id']),
+        eb
+          .selectFrom('ci_builds')
+          .select((inner) => inner.fn.max('id').as('id'))
+          .where('pipeline_id', 'in', pipelines)
+          .groupBy(['name', 'pipeline_id']),
       );
     }
     if (filters.ref) query = query.where('ref', '=', filters.ref);
@@ -125,7 +137,11 @@ export class CommitStatusesService {
       let id: number;
       if (existing) {
         id = existing.id;
-        await trx.updateTable('ci_builds').set({ ...record, ...given, updated_at: time }).where('id', '=', id).execute();
+        await trx
+          .updateTable('ci_builds')
+          .set({ ...record, ...given, updated_at: time })
+          .where('id', '=', id)
+          .execute();
       } else {
         const inserted = await trx
           .insertInto('ci_builds')
@@ -156,7 +172,8 @@ export class CommitStatusesService {
       }
       const status = await updatePipelineStatus(this.ctx, trx, pipeline.id);
       // An external status moves the pipeline like a build does, and pipeline hooks hear of it (GitLab 8.12).
-      if (status !== undefined && status !== locked?.status) await queuePipelineHook(this.ctx, trx, { id: pipeline.id, project_id: project.id, status });
+      if (status !== undefined && status !== locked?.status)
+        await queuePipelineHook(this.ctx, trx, { id: pipeline.id, project_id: project.id, status });
       const row = await trx.selectFrom('ci_builds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       return { ...row, sha: commitId };
     });

@@ -68,7 +68,12 @@ interface PipelineSource {
  * before` quirk, §5.2); here it is the ref's previous commit (40 zeros for a new ref), which is
  * what `CI_BUILD_BEFORE_SHA` promises.
  */
-export async function planPushPipeline(ctx: ServiceContext, project: Project, userId: number, pushed: PushedRef): Promise<PipelinePlan | undefined> {
+export async function planPushPipeline(
+  ctx: ServiceContext,
+  project: Project,
+  userId: number,
+  pushed: PushedRef,
+): Promise<PipelinePlan | undefined> {
   if (!pushed.checkoutSha) return undefined;
   return planPipeline(ctx, project, {
     ref: pushed.ref.replace(/^refs\/(heads|tags)\//, ''),
@@ -94,7 +99,14 @@ export async function planTriggerPipeline(ctx: ServiceContext, project: Project,
   if (!target) return undefined;
   const sha = await resolveCommitId(repoPath, target);
   if (!sha) return undefined;
-  return planPipeline(ctx, project, { ref: name, tag: refs.has(`refs/tags/${name}`), sha, beforeSha: ZERO_OID, userId: null, trigger: true });
+  return planPipeline(ctx, project, {
+    ref: name,
+    tag: refs.has(`refs/tags/${name}`),
+    sha,
+    beforeSha: ZERO_OID,
+    userId: null,
+    trigger: true,
+  });
 }
 
 /**

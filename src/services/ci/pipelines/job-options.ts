@@ -19,6 +19,8 @@ export function jobOptions(job: CiJob): BuildOptions {
   if (job.cache !== null) options.cache = job.cache;
   if (job.dependencies !== null) options.dependencies = job.dependencies;
   if (job.afterScript !== null) options.after_script = job.afterScript;
-  if (job.environment !== null) options.environment = job.environment.url === undefined ? { name: job.environment.name } : { name: job.environment.name, url: job.environment.url };
+  if (job.environment !== null)
+    options.environment =
+      job.environment.url === undefined ? { name: job.environment.name } : { name: job.environment.name, url: job.environment.url };
   return options;
 }

@@ -30,8 +30,13 @@ export class PipelinesService {
   constructor(private readonly ctx: ServiceContext) {}
 
   /** Newest first (by id), narrowed by `scope`; another scope is Grape's 400 for a value not in its list. */
-  async list(project: Project, givenScope: string | undefined, page: { offset: number; limit: number }): Promise<{ pipelines: PipelineRow[]; total: number }> {
-    if (givenScope !== undefined && !(PIPELINE_SCOPES as readonly string[]).includes(givenScope)) throw grapeError(400, 'scope does not have a valid value');
+  async list(
+    project: Project,
+    givenScope: string | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ pipelines: PipelineRow[]; total: number }> {
+    if (givenScope !== undefined && !(PIPELINE_SCOPES as readonly string[]).includes(givenScope))
+      throw grapeError(400, 'scope does not have a valid value');
     const scope = givenScope as PipelineScope | undefined;
     if (scope === 'branches' || scope === 'tags') return this.latestPerRef(project, scope, page);
     let query = this.ctx.db.selectFrom('ci_pipelines').where('project_id', '=', project.id);
@@ -62,13 +67,20 @@ export class PipelinesService {
       .map((row) => Number(row.id))
       .sort((a, b) => b - a);
     const pageIds = ids.slice(page.offset, page.offset + page.limit);
-    const pipelines = pageIds.length ? await this.ctx.db.selectFrom('ci_pipelines').selectAll().where('id', 'in', pageIds).orderBy('id', 'desc').execute() : [];
+    const pipelines = pageIds.length
+      ? await this.ctx.db.selectFrom('ci_pipelines').selectAll().where('id', 'in', pageIds).orderBy('id', 'desc').execute()
+      : [];
     return { pipelines, total: ids.length };
   }
 
   /** One pipeline of the project, or 8.12's `404 Not found` (a failed record look-up). */
   async find(project: Project, pipelineId: number): Promise<PipelineRow> {
-    const pipeline = await this.ctx.db.selectFrom('ci_pipelines').selectAll().where('project_id', '=', project.id).where('id', '=', pipelineId).executeTakeFirst();
+    const pipeline = await this.ctx.db
+      .selectFrom('ci_pipelines')
+      .selectAll()
+      .where('project_id', '=', project.id)
+      .where('id', '=', pipelineId)
+      .executeTakeFirst();
     if (!pipeline) throw recordNotFound();
     return pipeline;
   }
@@ -82,7 +94,12 @@ export class PipelinesService {
         .selectFrom('ci_builds')
         .selectAll()
         .where('id', 'in', (eb) =>
-          eb.selectFrom('ci_builds').select((inner) => inner.fn.max('id').as('id')).where('pipeline_id', '=', pipeline.id).where('type', '=', 'Build').groupBy('name'),
+          eb
+            .selectFrom('ci_builds')
+            .select((inner) => inner.fn.max('id').as('id'))
+            .where('pipeline_id', '=', pipeline.id)
+            .where('type', '=', 'Build')
+            .groupBy('name'),
         )
         .where('status', '=', 'failed')
         .orderBy('id')

@@ -35,7 +35,12 @@ export async function processPipeline(trx: Db, pipelineId: number): Promise<bool
     .selectFrom('ci_builds')
     .select(['id', 'status', 'allow_failure', 'stage_idx', 'when'])
     .where('id', 'in', (eb) =>
-      eb.selectFrom('ci_builds').select((inner) => inner.fn.max('id').as('id')).where('pipeline_id', '=', pipelineId).where('type', '=', 'Build').groupBy('name'),
+      eb
+        .selectFrom('ci_builds')
+        .select((inner) => inner.fn.max('id').as('id'))
+        .where('pipeline_id', '=', pipelineId)
+        .where('type', '=', 'Build')
+        .groupBy('name'),
     )
     .execute();
   const waiting = latest.filter((build) => build.status === 'created');
@@ -57,7 +62,11 @@ export async function processPipeline(trx: Db, pipelineId: number): Promise<bool
       await trx
         .updateTable('ci_builds')
         .set({ status: 'pending', queued_at: time, updated_at: time })
-        .where('id', 'in', toPending.map((build) => build.id))
+        .where(
+          'id',
+          'in',
+          toPending.map((build) => build.id),
+        )
         .where('status', '=', 'created')
         .execute();
       enqueued = true;
@@ -66,7 +75,11 @@ export async function processPipeline(trx: Db, pipelineId: number): Promise<bool
       await trx
         .updateTable('ci_builds')
         .set({ status: 'skipped', updated_at: time })
-        .where('id', 'in', toSkipped.map((build) => build.id))
+        .where(
+          'id',
+          'in',
+          toSkipped.map((build) => build.id),
+        )
         .where('status', '=', 'created')
         .execute();
     }

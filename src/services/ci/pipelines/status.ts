@@ -67,11 +67,13 @@ export function combinedStatus(builds: readonly StatusOfBuild[]): CiStatus {
   const count: Record<string, number> = {};
   let ignored = 0;
   for (const build of builds) {
-    if (Boolean(build.allow_failure) && (build.status === 'failed' || build.status === 'canceled')) ignored += 1;
+    if (build.allow_failure && (build.status === 'failed' || build.status === 'canceled')) ignored += 1;
     else count[build.status] = (count[build.status] ?? 0) + 1;
   }
   const n = builds.length;
-  const [created, pending, running, success, canceled, skipped] = ['created', 'pending', 'running', 'success', 'canceled', 'skipped'].map((s) => count[s] ?? 0);
+  const [created, pending, running, success, canceled, skipped] = ['created', 'pending', 'running', 'success', 'canceled', 'skipped'].map(
+    (s) => count[s] ?? 0,
+  );
   if (created === n) return 'created';
   if (skipped === n) return 'skipped';
   if (success + ignored + skipped === n) return 'success';
@@ -119,7 +121,10 @@ function latestStatuses(trx: Db, pipelineId: number, type?: string): Promise<Lat
     .selectFrom('ci_builds')
     .select(['status', 'allow_failure', 'type', 'started_at', 'finished_at'])
     .where('id', 'in', (eb) => {
-      let ids = eb.selectFrom('ci_builds').select((inner) => inner.fn.max('id').as('id')).where('pipeline_id', '=', pipelineId);
+      let ids = eb
+        .selectFrom('ci_builds')
+        .select((inner) => inner.fn.max('id').as('id'))
+        .where('pipeline_id', '=', pipelineId);
       if (type) ids = ids.where('type', '=', type);
       return ids.groupBy('name');
     })
@@ -153,9 +158,17 @@ export async function updatePipelineStatus(ctx: ServiceContext, trx: Db, pipelin
     // Duration counts builds only; external statuses have no run time (one sharing a build's name
     // would hide it in `latest`, so then the builds are asked for on their own).
     const builds = latest.every((status) => status.type === 'Build') ? latest : await latestStatuses(trx, pipelineId, 'Build');
-    const duration = pipelineDuration(builds.filter((status) => status.type === 'Build'), time);
+    const duration = pipelineDuration(
+      builds.filter((status) => status.type === 'Build'),
+      time,
+    );
     if (duration !== pipeline.duration) changes.duration = duration;
   }
-  if (Object.keys(changes).length > 0) await trx.updateTable('ci_pipelines').set({ ...changes, updated_at: time }).where('id', '=', pipelineId).execute();
+  if (Object.keys(changes).length > 0)
+    await trx
+      .updateTable('ci_pipelines')
+      .set({ ...changes, updated_at: time })
+      .where('id', '=', pipelineId)
+      .execute();
   return to as CiStatus;
 }

@@ -69,7 +69,14 @@ export class TriggersService {
     const time = now();
     const row = await this.db
       .insertInto('ci_triggers')
-      .values({ project_id: projectId, token_digest: digestToken(token), token_sealed: this.ctx.secrets.seal(token), deleted_at: null, created_at: time, updated_at: time })
+      .values({
+        project_id: projectId,
+        token_digest: digestToken(token),
+        token_sealed: this.ctx.secrets.seal(token),
+        deleted_at: null,
+        created_at: time,
+        updated_at: time,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return (await this.present([row]))[0];
@@ -141,7 +148,13 @@ export class TriggersService {
       const time = now();
       const saved = await trx
         .insertInto('ci_trigger_requests')
-        .values({ trigger_id: triggerId, variables: variables === null ? null : JSON.stringify(variables), pipeline_id: null, created_at: time, updated_at: time })
+        .values({
+          trigger_id: triggerId,
+          variables: variables === null ? null : JSON.stringify(variables),
+          pipeline_id: null,
+          created_at: time,
+          updated_at: time,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       if (!plan) return { id: saved.id, variables, pipelineId: null };
@@ -161,7 +174,12 @@ export class TriggersService {
   }
 
   private liveRowByToken(token: string): Promise<TriggerRow | undefined> {
-    return this.db.selectFrom('ci_triggers').selectAll().where('token_digest', '=', digestToken(token)).where('deleted_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('ci_triggers')
+      .selectAll()
+      .where('token_digest', '=', digestToken(token))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** Rows as the API shows them, with `last_used` read for all of them in one query. */
@@ -174,7 +192,11 @@ export class TriggersService {
         eb
           .selectFrom('ci_trigger_requests')
           .select((inner) => inner.fn.max('id').as('id'))
-          .where('trigger_id', 'in', rows.map((row) => row.id))
+          .where(
+            'trigger_id',
+            'in',
+            rows.map((row) => row.id),
+          )
           .groupBy('trigger_id'),
       )
       .execute();
@@ -207,7 +229,8 @@ export interface TriggeredPipeline {
 function triggerVariables(value: unknown): Record<string, string> | null {
   // A JSON null is no variables, as 8.12's `if variables` read it.
   if (value === undefined || value === null) return null;
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value)) throw badRequest('variables needs to be a hash');
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value))
+    throw badRequest('variables needs to be a hash');
   const entries = Object.entries(value);
   if (!entries.every(([, item]) => typeof item === 'string')) throw badRequest('variables needs to be a map of key-valued strings');
   return Object.fromEntries(entries) as Record<string, string>;

@@ -66,7 +66,14 @@ export class RunnerManagementService {
   /** `GET /runners`: the specific runners of the projects the caller masters. */
   listOwned(caller: Caller, scope: unknown, page: Page): Promise<{ runners: RunnerRow[]; total: number }> {
     const filter = scopeOf(scope, OWNED_SCOPES);
-    return this.list((query) => query.where('is_shared', '=', 0).where('id', 'in', runnerIdsOf(this.db, projectIdsWithAccess(this.db, caller.id, RUNNER_MANAGER_ACCESS))), filter, page);
+    return this.list(
+      (query) =>
+        query
+          .where('is_shared', '=', 0)
+          .where('id', 'in', runnerIdsOf(this.db, projectIdsWithAccess(this.db, caller.id, RUNNER_MANAGER_ACCESS))),
+      filter,
+      page,
+    );
   }
 
   /** `GET /runners/all` (the route is for administrators): every runner. */
@@ -80,7 +87,10 @@ export class RunnerManagementService {
     return this.list(
       (query) =>
         query.where((eb) =>
-          eb.or([eb('is_shared', '=', 1), eb('id', 'in', eb.selectFrom('ci_runner_projects').select('runner_id').where('project_id', '=', projectId))]),
+          eb.or([
+            eb('is_shared', '=', 1),
+            eb('id', 'in', eb.selectFrom('ci_runner_projects').select('runner_id').where('project_id', '=', projectId)),
+          ]),
         ),
       filter,
       page,
@@ -90,7 +100,8 @@ export class RunnerManagementService {
   /** `GET /runners/:id`: a shared runner to anyone signed in; a specific one to administrators and its projects' masters. */
   async details(caller: Caller, id: string): Promise<RunnerDetails> {
     const runner = await this.find(id);
-    if (!runner.is_shared && !mayManageEveryRunner(caller) && !(await this.canManage(caller, runner.id))) throw forbidden('No access granted');
+    if (!runner.is_shared && !mayManageEveryRunner(caller) && !(await this.canManage(caller, runner.id)))
+      throw forbidden('No access granted');
     return this.detailsOf(caller, runner);
   }
 
@@ -110,7 +121,8 @@ export class RunnerManagementService {
       const tags = changes.tagList === undefined ? (JSON.parse(current.tag_list) as string[]) : parseTagList(changes.tagList);
       const runUntagged = changes.runUntagged ?? current.run_untagged === 1;
       // GitLab's `tag_constraints` validation.
-      if (!runUntagged && tags.length === 0) throw validationFailed({ tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] });
+      if (!runUntagged && tags.length === 0)
+        throw validationFailed({ tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] });
       return trx
         .updateTable('ci_runners')
         .set({
@@ -174,9 +186,17 @@ export class RunnerManagementService {
     return inTransaction(this.db, async (trx) => {
       // Locked first, so two projects disabling the same runner at once cannot leave it with none.
       const runner = id === undefined ? undefined : await lockRunner(this.ctx, trx, id);
-      const link = runner && (await trx.selectFrom('ci_runner_projects').select('id').where('runner_id', '=', runner.id).where('project_id', '=', projectId).executeTakeFirst());
+      const link =
+        runner &&
+        (await trx
+          .selectFrom('ci_runner_projects')
+          .select('id')
+          .where('runner_id', '=', runner.id)
+          .where('project_id', '=', projectId)
+          .executeTakeFirst());
       if (!runner || !link) throw notFound('Runner');
-      if ((await this.projectCount(trx, runner.id)) === 1) throw forbidden('Only one project associated with the runner. Please remove the runner instead');
+      if ((await this.projectCount(trx, runner.id)) === 1)
+        throw forbidden('Only one project associated with the runner. Please remove the runner instead');
       await trx.deleteFrom('ci_runner_projects').where('id', '=', link.id).execute();
       return runner;
     });
@@ -198,7 +218,8 @@ export class RunnerManagementService {
   /** The runner of a path or parameter; 8.12's `Ci::Runner.find` answered `404 Not found` for any unknown id. */
   private async find(id: string): Promise<RunnerRow> {
     const number = recordIdOf(id);
-    const runner = number === undefined ? undefined : await this.db.selectFrom('ci_runners').selectAll().where('id', '=', number).executeTakeFirst();
+    const runner =
+      number === undefined ? undefined : await this.db.selectFrom('ci_runners').selectAll().where('id', '=', number).executeTakeFirst();
     if (!runner) throw recordNotFound();
     return runner;
   }
@@ -216,7 +237,11 @@ export class RunnerManagementService {
   }
 
   private async projectCount(db: Db, runnerId: number): Promise<number> {
-    const row = await db.selectFrom('ci_runner_projects').select((eb) => eb.fn.countAll<number | string>().as('count')).where('runner_id', '=', runnerId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('ci_runner_projects')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('runner_id', '=', runnerId)
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 
@@ -232,15 +257,25 @@ export class RunnerManagementService {
       .where('id', 'in', this.db.selectFrom('ci_runner_projects').select('project_id').where('runner_id', '=', runner.id));
     if (!readsEverything(caller)) query = query.where('id', 'in', projectIdsWithAccess(this.db, caller.id, GUEST));
     const projects = await this.projects.attachNamespaces(await query.orderBy('id').execute());
-    const ownerIds = [...new Set(projects.flatMap((project) => (project.namespace.kind === 'user' && project.namespace.owner_id !== null ? [project.namespace.owner_id] : [])))];
-    const owners = ownerIds.length === 0 ? [] : await this.db.selectFrom('users').select(['id', 'name']).where('id', 'in', ownerIds).execute();
+    const ownerIds = [
+      ...new Set(
+        projects.flatMap((project) =>
+          project.namespace.kind === 'user' && project.namespace.owner_id !== null ? [project.namespace.owner_id] : [],
+        ),
+      ),
+    ];
+    const owners =
+      ownerIds.length === 0 ? [] : await this.db.selectFrom('users').select(['id', 'name']).where('id', 'in', ownerIds).execute();
     const ownerNames = new Map(owners.map((owner) => [owner.id, owner.name]));
     return {
       runner,
       token: mayReadRunnerToken(caller, runner) ? this.ctx.secrets.unseal(runner.token_sealed) : undefined,
       projects: projects.map((project) => ({
         project,
-        namespaceHumanName: (project.namespace.kind === 'user' && project.namespace.owner_id !== null ? ownerNames.get(project.namespace.owner_id) : undefined) ?? project.namespace.name,
+        namespaceHumanName:
+          (project.namespace.kind === 'user' && project.namespace.owner_id !== null
+            ? ownerNames.get(project.namespace.owner_id)
+            : undefined) ?? project.namespace.name,
       })),
     };
   }
@@ -248,7 +283,6 @@ export class RunnerManagementService {
 
 /** Runners before their columns are chosen: the list and its count share the conditions. */
 type RunnerQuery = SelectQueryBuilder<Database, 'ci_runners', object>;
-
 
 const flagOf = (value: boolean | undefined, current: 0 | 1): 0 | 1 => (value === undefined ? current : value ? 1 : 0);
 

@@ -53,7 +53,10 @@ async function* bounded(source: AsyncIterable<Uint8Array>, limit: number): Async
 }
 
 /** A build's archive for download: its recorded name and bytes; 404 when there is none (expiry is not checked, as in 8.12). */
-export async function readArtifacts(ctx: ServiceContext, build: BuildRow): Promise<{ filename: string; size: number | undefined; stream: Readable }> {
+export async function readArtifacts(
+  ctx: ServiceContext,
+  build: BuildRow,
+): Promise<{ filename: string; size: number | undefined; stream: Readable }> {
   if (build.artifacts_file === null) throw notFound();
   const stream = await ctx.files.read(artifactsKey(build));
   if (!stream) throw notFound();
@@ -63,7 +66,11 @@ export async function readArtifacts(ctx: ServiceContext, build: BuildRow): Promi
 /** Removes a build's archive and forgets it. */
 export async function removeArtifacts(ctx: ServiceContext, build: BuildRow): Promise<void> {
   await ctx.files.delete(artifactsKey(build));
-  await ctx.db.updateTable('ci_builds').set({ artifacts_file: null, artifacts_size: null, artifacts_expire_at: null, updated_at: now() }).where('id', '=', build.id).execute();
+  await ctx.db
+    .updateTable('ci_builds')
+    .set({ artifacts_file: null, artifacts_size: null, artifacts_expire_at: null, updated_at: now() })
+    .where('id', '=', build.id)
+    .execute();
 }
 
 /** 400 as 8.12 answered an upload without a file part. */

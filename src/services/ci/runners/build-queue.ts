@@ -40,7 +40,9 @@ export class BuildQueue {
 
   constructor(private readonly ctx: ServiceContext) {
     this.load = new SharedRunnerLoad(ctx);
-    this.sharedWindow = preparedQuery(ctx.db, () => pendingBuilds(ctx).where('p.shared_runners_enabled', '=', 1).orderBy('b.id').limit(WINDOW));
+    this.sharedWindow = preparedQuery(ctx.db, () =>
+      pendingBuilds(ctx).where('p.shared_runners_enabled', '=', 1).orderBy('b.id').limit(WINDOW),
+    );
     this.specificWindow = preparedQuery(ctx.db, (runnerId: number) =>
       pendingBuilds(ctx)
         .innerJoin('ci_runner_projects as rp', (join) => join.onRef('rp.project_id', '=', 'b.project_id').on('rp.runner_id', '=', runnerId))
@@ -57,7 +59,8 @@ export class BuildQueue {
     if (eligible.length === 0) return undefined;
     // Unlike 8.12, which answered "no build" to the loser of a race for a build, the loser takes
     // the next candidate: with many runners polling, the first candidate is often just taken.
-    const claimed = this.ctx.dialect === 'postgres' ? await claimFirstFree(this.ctx, runner, eligible) : await claimInTurn(this.ctx, runner, eligible);
+    const claimed =
+      this.ctx.dialect === 'postgres' ? await claimFirstFree(this.ctx, runner, eligible) : await claimInTurn(this.ctx, runner, eligible);
     if (claimed && runner.is_shared) this.load.claimed(claimed.project_id);
     return claimed;
   }

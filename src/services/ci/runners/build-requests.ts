@@ -61,9 +61,15 @@ export class RunnerBuildsService {
   }
 
   /** Stores the archive and answers the build's payload with it, as 8.12's upload did. */
-  async storeArtifacts(build: BuildRow, upload: { filename: string; source: AsyncIterable<Uint8Array>; expireInSeconds: number | undefined }): Promise<BuildPayload> {
+  async storeArtifacts(
+    build: BuildRow,
+    upload: { filename: string; source: AsyncIterable<Uint8Array>; expireInSeconds: number | undefined },
+  ): Promise<BuildPayload> {
     const stored = await storeArtifacts(this.ctx, build, upload);
-    const runner = stored.runner_id === null ? undefined : await this.ctx.db.selectFrom('ci_runners').selectAll().where('id', '=', stored.runner_id).executeTakeFirst();
+    const runner =
+      stored.runner_id === null
+        ? undefined
+        : await this.ctx.db.selectFrom('ci_runners').selectAll().where('id', '=', stored.runner_id).executeTakeFirst();
     return this.payloads.of(stored, runner);
   }
 

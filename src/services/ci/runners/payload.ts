@@ -55,12 +55,23 @@ export class BuildPayloads {
       db
         .selectFrom('projects')
         .innerJoin('namespaces', 'namespaces.id', 'projects.namespace_id')
-        .select(['projects.id', 'projects.name', 'projects.path', 'namespaces.path as namespacePath', 'projects.build_timeout', 'projects.build_allow_git_fetch'])
+        .select([
+          'projects.id',
+          'projects.name',
+          'projects.path',
+          'namespaces.path as namespacePath',
+          'projects.build_timeout',
+          'projects.build_allow_git_fetch',
+        ])
         .where('projects.id', '=', id),
     );
-    this.pipeline = preparedQuery(db, (id: number) => db.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag']).where('id', '=', id));
+    this.pipeline = preparedQuery(db, (id: number) =>
+      db.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag']).where('id', '=', id),
+    );
     this.user = preparedQuery(db, (id: number) => db.selectFrom('users').select(['id', 'email']).where('id', '=', id));
-    this.secrets = preparedQuery(db, (projectId: number) => db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', projectId).orderBy('id'));
+    this.secrets = preparedQuery(db, (projectId: number) =>
+      db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', projectId).orderBy('id'),
+    );
     this.triggerRequest = preparedQuery(db, (id: number) => db.selectFrom('ci_trigger_requests').select('variables').where('id', '=', id));
   }
 

@@ -46,7 +46,9 @@ export class RunnersService {
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsService,
   ) {
-    this.byDigest = preparedQuery(ctx.db, (digest: string) => ctx.db.selectFrom('ci_runners').selectAll().where('token_digest', '=', digest));
+    this.byDigest = preparedQuery(ctx.db, (digest: string) =>
+      ctx.db.selectFrom('ci_runners').selectAll().where('token_digest', '=', digest),
+    );
   }
 
   /**
@@ -60,7 +62,11 @@ export class RunnersService {
     const settings = await this.settings.get();
     let projectId: number | undefined;
     if (!sameSecret(given, settings.runners_registration_token)) {
-      const project = await this.ctx.db.selectFrom('projects').select('id').where('runners_token_digest', '=', digestToken(given)).executeTakeFirst();
+      const project = await this.ctx.db
+        .selectFrom('projects')
+        .select('id')
+        .where('runners_token_digest', '=', digestToken(given))
+        .executeTakeFirst();
       if (!project) throw forbidden();
       projectId = project.id;
     }
@@ -89,7 +95,10 @@ export class RunnersService {
         .returningAll()
         .executeTakeFirstOrThrow();
       if (projectId !== undefined) {
-        await trx.insertInto('ci_runner_projects').values({ runner_id: row.id, project_id: projectId, created_at: time, updated_at: time }).execute();
+        await trx
+          .insertInto('ci_runner_projects')
+          .values({ runner_id: row.id, project_id: projectId, created_at: time, updated_at: time })
+          .execute();
       }
       return row;
     });
@@ -126,7 +135,11 @@ export class RunnersService {
       if (runner[field] !== value) changes[field] = value;
     }
     if (Object.keys(changes).length === 0) return runner;
-    await this.ctx.db.updateTable('ci_runners').set({ ...changes, updated_at: time }).where('id', '=', runner.id).execute();
+    await this.ctx.db
+      .updateTable('ci_runners')
+      .set({ ...changes, updated_at: time })
+      .where('id', '=', runner.id)
+      .execute();
     return { ...runner, ...changes };
   }
 

@@ -18,11 +18,23 @@ export interface RunnerUpdate {
  * (an unknown id, `-1`, another runner's build, a build canceled meanwhile) is 404, which tells
  * the runner to stop. Then the full trace, then the state.
  */
-export async function updateFromRunner(ctx: ServiceContext, runner: RunnerRow, id: number | undefined, update: RunnerUpdate): Promise<BuildRow> {
+export async function updateFromRunner(
+  ctx: ServiceContext,
+  runner: RunnerRow,
+  id: number | undefined,
+  update: RunnerUpdate,
+): Promise<BuildRow> {
   const build =
     id === undefined
       ? undefined
-      : await ctx.db.selectFrom('ci_builds').selectAll().where('id', '=', id).where('runner_id', '=', runner.id).where('status', '=', 'running').where('type', '=', 'Build').executeTakeFirst();
+      : await ctx.db
+          .selectFrom('ci_builds')
+          .selectAll()
+          .where('id', '=', id)
+          .where('runner_id', '=', runner.id)
+          .where('status', '=', 'running')
+          .where('type', '=', 'Build')
+          .executeTakeFirst();
   if (!build) throw recordNotFound();
   refuseErased(build);
   if (update.trace !== undefined) await replaceTrace(ctx, build, update.trace);

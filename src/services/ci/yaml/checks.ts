@@ -20,8 +20,7 @@ export function structural(location: string, message: string): CiConfigError {
 export const isHash = (v: unknown): v is Map<unknown, unknown> => v instanceof Map;
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
-export const isStringOrSymbol = (v: unknown): v is string | RubySymbol =>
-  typeof v === 'string' || v instanceof RubySymbol;
+export const isStringOrSymbol = (v: unknown): v is string | RubySymbol => typeof v === 'string' || v instanceof RubySymbol;
 export const isArrayOfStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
 
 /** Ruby's `blank?`: nil, false, and empty strings (whitespace only), arrays and hashes. */
@@ -47,7 +46,7 @@ export function unknownKeys(map: Map<unknown, unknown>, allowed: readonly string
 
 /** Reads a key whose name was symbolized (a string or a symbol key); null counts as absent, as 8.12's `Undefined` node. */
 export function get(map: Map<unknown, unknown>, key: string): unknown {
-  let found: unknown = undefined;
+  let found: unknown;
   for (const [k, v] of map) if (isStringOrSymbol(k) && keyText(k) === key) found = v;
   return found === null ? undefined : found;
 }

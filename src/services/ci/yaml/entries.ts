@@ -75,7 +75,8 @@ export function cache(location: string, v: unknown): CiCache | null {
   }
   const policy = get(v, 'policy');
   if (policy !== undefined && policy !== '') {
-    if (typeof policy !== 'string' || !CACHE_POLICIES.includes(policy)) throw structural(location, 'policy should be pull-push, push, or pull');
+    if (typeof policy !== 'string' || !CACHE_POLICIES.includes(policy))
+      throw structural(location, 'policy should be pull-push, push, or pull');
     out.policy = policy as CiCache['policy'];
   }
   return out;

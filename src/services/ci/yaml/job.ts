@@ -39,8 +39,23 @@ export interface JobEntry {
 
 // 8.12's `Node::Job::ALLOWED_KEYS`: no `coverage`, `retry` or `extends` yet (reference §6.3).
 const JOB_KEYS = [
-  'tags', 'script', 'only', 'except', 'type', 'image', 'services', 'allow_failure', 'stage', 'when',
-  'artifacts', 'cache', 'dependencies', 'before_script', 'after_script', 'variables', 'environment',
+  'tags',
+  'script',
+  'only',
+  'except',
+  'type',
+  'image',
+  'services',
+  'allow_failure',
+  'stage',
+  'when',
+  'artifacts',
+  'cache',
+  'dependencies',
+  'before_script',
+  'after_script',
+  'variables',
+  'environment',
 ] as const;
 const JOB_WHEN: readonly JobWhen[] = ['on_success', 'on_failure', 'always', 'manual'];
 const ARTIFACTS_KEYS = ['name', 'untracked', 'paths', 'when', 'expire_in'] as const;

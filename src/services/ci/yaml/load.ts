@@ -1,4 +1,18 @@
-import { isAlias, isCollection, isPair, isSeq, parseDocument, visit, type Alias, type Document, type Node, type Pair, type ScalarTag, type Tags, type YAMLSeq } from 'yaml';
+import {
+  isAlias,
+  isCollection,
+  isPair,
+  isSeq,
+  parseDocument,
+  visit,
+  type Alias,
+  type Document,
+  type Node,
+  type Pair,
+  type ScalarTag,
+  type Tags,
+  type YAMLSeq,
+} from 'yaml';
 
 /**
  * Loading the YAML text the way 8.12 did: `YAML.safe_load(text, [Symbol], [], true)` with
