@@ -68,7 +68,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
         const merged = await merging.accept(request.project, request.standing, request.user, request.params.merge_request_id, {
           mergeCommitMessage: body.merge_commit_message,
           shouldRemoveSourceBranch: body.should_remove_source_branch,
-          mergeWhenBuildSucceeds: body.merge_when_build_succeeds,
+          mergeWhenPipelineSucceeds: body.merge_when_build_succeeds,
           sha: body.sha,
         });
         return presentMergeRequest(await reads.details(request.project, request.user, merged), presenter);

@@ -9,7 +9,7 @@ import { sendAs } from './send-as';
 import type { Project as ProjectRecord, ProjectListScope } from '../../services/projects/types';
 import type { ProjectAttributes } from '../../services/projects/attributes';
 import type { User } from '../../services/users/users';
-import { can } from '../../services/policy';
+import { PRIVATE, PUBLIC, can } from '../../services/policy';
 import { recordNotFound } from '../../errors';
 
 export const ProjectId = Type.Object({ id: Type.String() });
@@ -43,6 +43,16 @@ const projectAttributes = {
   lfs_enabled: Type.Optional(Type.Boolean()),
   request_access_enabled: Type.Optional(Type.Boolean()),
 };
+
+/**
+ * The attributes a create or update gives, as the service takes them: v3's `public` flag is its own
+ * way of asking for a visibility (20 or 0), and an explicit `visibility_level` wins over it.
+ */
+function projectAttributesOf<T extends { public?: boolean; visibility_level?: number }>(body: T): Omit<T, 'public'> {
+  const { public: isPublic, ...attributes } = givenAttributes(body);
+  if (attributes.visibility_level === undefined && isPublic !== undefined) attributes.visibility_level = isPublic ? PUBLIC : PRIVATE;
+  return attributes;
+}
 
 const ProjectList = Type.Array(Project);
 const BasicProjectList = Type.Array(BasicProjectDetails);
@@ -150,7 +160,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
       },
     },
     async (request, reply) => {
-      const { namespace_id, ...attributes } = givenAttributes(request.body);
+      const { namespace_id, ...attributes } = projectAttributesOf(request.body);
       const project = await projects.create(request.user!, attributes as ProjectAttributes, namespace_id);
       return reply.status(201).send(await presentOne(project, request.user, true));
     },
@@ -174,7 +184,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     async (request, reply) => {
       const owner = await services.users.findById(request.params.user_id);
       if (!owner) throw recordNotFound();
-      const project = await projects.createForUser(request.user!, owner, givenAttributes(request.body) as ProjectAttributes);
+      const project = await projects.createForUser(request.user!, owner, projectAttributesOf(request.body) as ProjectAttributes);
       return reply.status(201).send(await presentOne(project, request.user, true));
     },
   );
@@ -195,7 +205,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     },
     async (request) => {
       const { project, standing } = await projects.findReadable(request.params.id, request.user);
-      const updated = await projects.update(project, standing, request.user!, givenAttributes(request.body) as ProjectAttributes);
+      const updated = await projects.update(project, standing, request.user!, projectAttributesOf(request.body) as ProjectAttributes);
       return presentOne(updated, request.user, true);
     },
   );

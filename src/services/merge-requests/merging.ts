@@ -33,7 +33,8 @@ import type { VersionContentCache } from './version-contents';
 export interface MergeParams {
   mergeCommitMessage?: string;
   shouldRemoveSourceBranch?: boolean;
-  mergeWhenBuildSucceeds?: boolean;
+  /** Merge once the head pipeline succeeds, if one is running (v3 calls it `merge_when_build_succeeds`). */
+  mergeWhenPipelineSucceeds?: boolean;
   /** The source head the caller saw; a different head refuses the merge (409). */
   sha?: string;
 }
@@ -96,7 +97,7 @@ export class MergingService {
     if (!heads) throw notAllowed();
     const pipeline = await headPipeline(this.ctx.db, mergeRequest, heads.source);
     const pipelineActive = pipeline !== undefined && ACTIVE_PIPELINE.includes(pipeline.status);
-    const automatic = params.mergeWhenBuildSucceeds === true && pipelineActive;
+    const automatic = params.mergeWhenPipelineSucceeds === true && pipelineActive;
     // 8.12 refused here even a merge asked for when the pipeline succeeds, which made that option
     // useless in projects that require green builds; an automatic merge waits for green anyway.
     if (project.only_allow_merge_if_build_succeeds === 1 && pipeline !== undefined && pipeline.status !== 'success' && !automatic)

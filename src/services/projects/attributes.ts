@@ -11,7 +11,7 @@ export interface ProjectAttributes {
   snippets_enabled?: boolean;
   container_registry_enabled?: boolean;
   shared_runners_enabled?: boolean;
-  public?: boolean;
+  /** The level asked for (0, 10 or 20); a door translates its own way of saying it (v3's `public` flag). */
   visibility_level?: number;
   import_url?: string;
   public_builds?: boolean;

@@ -10,7 +10,7 @@ import { countPersonalProjects } from '../users/personal-projects';
 import type { ProjectDeps } from './deps';
 import { hookOwnerOf } from './lookup';
 import { checkTaken } from './namespaces';
-import { checkProjectName, checkProjectPath, checkVisibility, parameterize, requestedVisibility } from './rules';
+import { checkProjectName, checkProjectPath, checkVisibility, parameterize } from './rules';
 import type { NamespaceRow, Project } from './types';
 import { inTransaction } from '../../db/transaction';
 import { linkForkLfsObjects } from '../lfs-objects/records';
@@ -33,7 +33,7 @@ export async function createProject(
   if (namespace.kind === 'user') await checkProjectLimit(deps, owner);
   const name = attributes.name;
   const path = attributes.path || (name ? parameterize(name) : undefined);
-  const visibility = requestedVisibility(attributes) ?? forkedFrom?.visibility_level ?? settings.default_project_visibility;
+  const visibility = attributes.visibility_level ?? forkedFrom?.visibility_level ?? settings.default_project_visibility;
   const validation = new Validation();
   checkProjectName(validation, name);
   checkProjectPath(validation, path);

@@ -42,13 +42,6 @@ export function parameterize(name: string): string {
     .toLowerCase();
 }
 
-/** The visibility a create or update asks for: an explicit `visibility_level` wins; `public` alone means 20 or 0. */
-export function requestedVisibility(attributes: { visibility_level?: number; public?: boolean }): number | undefined {
-  if (attributes.visibility_level !== undefined) return attributes.visibility_level;
-  if (attributes.public !== undefined) return attributes.public ? PUBLIC : PRIVATE;
-  return undefined;
-}
-
 /** GitLab's visibility validations: a known level, not restricted (but for admins), not above the group's or the fork source's. */
 export function checkVisibility(
   validation: Validation,

@@ -7,7 +7,7 @@ import { PROJECT_FLAGS, type ProjectAttributes } from './attributes';
 import type { ProjectDeps } from './deps';
 import { authorize, hookOwnerOf } from './lookup';
 import { checkTaken } from './namespaces';
-import { checkProjectName, checkProjectPath, checkVisibility, requestedVisibility } from './rules';
+import { checkProjectName, checkProjectPath, checkVisibility } from './rules';
 import type { Project, ProjectRow } from './types';
 import { inTransaction } from '../../db/transaction';
 
@@ -21,7 +21,7 @@ export async function updateProject(
 ): Promise<Project> {
   const { ctx } = deps;
   authorize(standing, 'admin_project');
-  const visibility = requestedVisibility(attributes);
+  const visibility = attributes.visibility_level;
   if (attributes.name !== undefined && attributes.name !== project.name) authorize(standing, 'rename_project');
   if (visibility !== undefined && visibility !== project.visibility_level) authorize(standing, 'change_visibility_level');
   const name = attributes.name ?? project.name;
