@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
+import { createProject } from '../support/create';
 import { seedCommit } from '../support/repo';
 import { processPush } from '../../src/services/repository/push-processing';
 
@@ -45,11 +46,8 @@ before(async () => {
 });
 after(() => app.close());
 
-async function newProject(name: string, attributes: Record<string, unknown> = {}): Promise<number> {
-  const created = await app.root.post('/projects', { name, ...attributes });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  return created.body.id;
-}
+const newProject = async (name: string, attributes: Record<string, unknown> = {}): Promise<number> =>
+  (await createProject(app.root, { name, ...attributes })).id;
 
 /** Commits `files` on `branch` and processes the push as the push job does. */
 async function push(projectId: number, files: Record<string, string>, options: { branch?: string; message?: string; oldId?: string } = {}) {

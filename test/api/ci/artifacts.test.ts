@@ -31,7 +31,7 @@ async function running() {
   return { p, runner, build: got.build, seeded };
 }
 
-const zip = storedZip({ 'out/app.bin': 'compiled\n', README: 'hi\n' });
+const zip = await storedZip({ 'out/app.bin': 'compiled\n', README: 'hi\n' });
 
 describe('POST /ci/api/v1/builds/:id/artifacts', () => {
   test('a chunked multipart upload with a file part: 201 with the build payload, artifacts_file {filename, size}, no expiry', async () => {
@@ -51,7 +51,7 @@ describe('POST /ci/api/v1/builds/:id/artifacts', () => {
   test('the archive keeps the name the runner sent (<artifacts:name>.zip); uploading twice replaces it', async () => {
     const { runner, build } = await running();
     assert.equal((await runner.uploadArtifacts(build, zip, { name: 'first' })).status, 201);
-    const other = storedZip({ 'b.txt': 'second\n' });
+    const other = await storedZip({ 'b.txt': 'second\n' });
     const response = await runner.uploadArtifacts(build, other, { name: 'ci_build_artifacts' });
     assert.equal(response.status, 201);
     assert.deepEqual(response.body.artifacts_file, { filename: 'ci_build_artifacts.zip', size: other.length });

@@ -80,7 +80,7 @@ describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', (
     assert.equal((await runner.updateState(compile, 'running')).status, 200);
     assert.equal((await runner.appendTrace(compile, 'Running with gitlab-ci-multi-runner 1.6.0 (c1ecf97f)\n')).status, 202);
     assert.equal((await runner.appendTrace(compile, '$ make\n')).status, 202);
-    const zip = storedZip({ 'out/app': 'binary\n' });
+    const zip = await storedZip({ 'out/app': 'binary\n' });
     const uploaded = await runner.uploadArtifacts(compile, zip, { name: 'binaries', expireIn: '1 week' });
     assert.equal(uploaded.status, 201);
     assert.equal((await runner.finish(compile, 'success')).status, 200);

@@ -79,7 +79,7 @@ async function statusOf(url: string, init: RequestInit): Promise<number | string
 describe('POST /ci/api/v1/builds/:id/artifacts refused', () => {
   test('a small multipart body with a wrong build token: fetch sees the 403', async () => {
     const { build } = await running();
-    const { body, type } = multipart(storedZip({ 'a.txt': 'x'.repeat(300) }));
+    const { body, type } = multipart(await storedZip({ 'a.txt': 'x'.repeat(300) }));
     for (let attempt = 0; attempt < 5; attempt++) {
       const response = await fetch(artifactsUrl(build.id), {
         method: 'POST',

@@ -78,7 +78,7 @@ async function takeBuild(name: string): Promise<RunningBuild> {
 }
 
 const buildIds: Record<string, number> = {};
-const zip = storedZip({ 'out/app': 'compiled binary\n' });
+const zip = await storedZip({ 'out/app': 'compiled binary\n' });
 
 describe('a three-stage pipeline run by a gitlab-ci-multi-runner 1.6 client', () => {
   test('the push makes a pending pipeline whose first stage is pending', async () => {

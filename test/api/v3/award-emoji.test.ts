@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createIssue, createSnippet } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { assertRouteAccess, expectedStatus } from '../../support/access-matrix';
 import type { ApiClient } from '../../support/client';
@@ -27,23 +28,6 @@ const db = () => app.ctx.db;
 const NOT_FOUND = { message: '404 Not found' };
 const AWARD_NOT_FOUND = { message: '404 Award Emoji Not Found' };
 const TAKEN = { message: '404 Award Emoji {:name=>["has already been taken"]} Not Found' };
-
-async function createIssue(client: ApiClient, project: { id: number }, fields: Record<string, unknown> = {}) {
-  const response = await client.post(`/projects/${project.id}/issues`, { title: 'an issue', ...fields });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
-
-async function createSnippet(client: ApiClient, project: { id: number }, visibility = 0) {
-  const response = await client.post(`/projects/${project.id}/snippets`, {
-    title: 'a snippet',
-    file_name: 'a.rb',
-    code: 'puts 1',
-    visibility_level: visibility,
-  });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
 
 /** The notes API is built elsewhere: notes are rows written straight into the database. */
 async function insertNote(projectId: number, noteableType: 'Issue' | 'Snippet', noteableId: number, authorId: number): Promise<number> {
@@ -219,12 +203,12 @@ describe('award emoji on a snippet', () => {
   });
 
   test('a private snippet of a public project is hidden from non-members: 404 Award Emoji Not Found', async () => {
-    const hidden = await createSnippet(people.owner.client, open, 0);
+    const hidden = await createSnippet(people.owner.client, open, { visibility_level: 0 });
     const base = `/projects/${open.id}/snippets/${hidden.id}/award_emoji`;
     assert.equal((await people.guest.client.post(base, { name: 'smile' })).status, 201);
     assert.deepEqual(await status(people.stranger.client.get(base)), [404, AWARD_NOT_FOUND]);
     assert.deepEqual(await status(people.stranger.client.post(base, { name: 'smile' })), [404, AWARD_NOT_FOUND]);
-    const shown = await createSnippet(people.owner.client, open, 20);
+    const shown = await createSnippet(people.owner.client, open, { visibility_level: 20 });
     assert.equal(
       (await people.stranger.client.post(`/projects/${open.id}/snippets/${shown.id}/award_emoji`, { name: 'smile' })).status,
       201,
@@ -279,7 +263,7 @@ describe('the access table', () => {
   before(async () => {
     for (const project of [world, open]) {
       issues[project.id] = (await createIssue(people.owner.client, project)).id;
-      snippets[project.id] = (await createSnippet(people.owner.client, project, project === open ? 20 : 0)).id;
+      snippets[project.id] = (await createSnippet(people.owner.client, project, { visibility_level: project === open ? 20 : 0 })).id;
     }
   });
 

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createProject } from '../../support/create';
 import { HookListener } from '../../support/hook-listener';
 import { grantGroupRole, grantProjectRole } from '../../support/roles';
 import type { ApiClient } from '../../support/client';
@@ -62,11 +63,8 @@ async function createGroup(client: ApiClient, attributes: Record<string, unknown
   return response.body;
 }
 
-async function createProject(client: ApiClient, attributes: Record<string, unknown> = {}) {
-  const response = await client.post('/projects', { name: `project-${++seq}`, ...attributes });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
+const newProject = (client: ApiClient, attributes: Record<string, unknown> = {}) =>
+  createProject(client, { name: `project-${++seq}`, ...attributes });
 
 /** An access request: a `members` row with `requested_at` set, which is not a membership. */
 async function requestAccess(groupId: number, userId: number) {
@@ -383,9 +381,9 @@ describe('GET /groups/:id', () => {
   test('the owner gets the detail: the group, its projects (private ones too) and the projects shared with it', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 20 });
-    const open = await createProject(owner.client, { namespace_id: group.id, visibility_level: 20 });
-    const closed = await createProject(owner.client, { namespace_id: group.id });
-    const elsewhere = await createProject(owner.client);
+    const open = await newProject(owner.client, { namespace_id: group.id, visibility_level: 20 });
+    const closed = await newProject(owner.client, { namespace_id: group.id });
+    const elsewhere = await newProject(owner.client);
     const share = await owner.client.post(`/projects/${elsewhere.id}/share`, { group_id: group.id, group_access: 30 });
     assert.equal(share.status, 201);
     const response = await owner.client.get(`/groups/${group.id}`);
@@ -456,9 +454,9 @@ describe('GET /groups/:id', () => {
     const owner = await app.createUser();
     const stranger = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 20 });
-    const open = await createProject(owner.client, { namespace_id: group.id, visibility_level: 20 });
-    await createProject(owner.client, { namespace_id: group.id });
-    const elsewhere = await createProject(owner.client);
+    const open = await newProject(owner.client, { namespace_id: group.id, visibility_level: 20 });
+    await newProject(owner.client, { namespace_id: group.id });
+    const elsewhere = await newProject(owner.client);
     await owner.client.post(`/projects/${elsewhere.id}/share`, { group_id: group.id, group_access: 30 });
     const response = await stranger.client.get(`/groups/${group.id}`);
     assert.deepEqual(
@@ -472,8 +470,8 @@ describe('GET /groups/:id', () => {
     const owner = await app.createUser();
     const guest = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 0 });
-    const seen = await createProject(owner.client, { namespace_id: group.id });
-    await createProject(owner.client, { namespace_id: group.id });
+    const seen = await newProject(owner.client, { namespace_id: group.id });
+    await newProject(owner.client, { namespace_id: group.id });
     await grantProjectRole(app, seen.id, guest.user.id, 10);
     const response = await guest.client.get(`/groups/${group.id}`);
     assert.equal(response.status, 200);
@@ -487,8 +485,8 @@ describe('GET /groups/:id', () => {
     const owner = await app.createUser();
     const guest = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 0 });
-    const a = await createProject(owner.client, { namespace_id: group.id });
-    const b = await createProject(owner.client, { namespace_id: group.id });
+    const a = await newProject(owner.client, { namespace_id: group.id });
+    const b = await newProject(owner.client, { namespace_id: group.id });
     await grantGroupRole(app, group.id, guest.user.id, 10);
     assert.deepEqual(
       (await guest.client.get(`/groups/${group.id}`)).body.projects.map((p: any) => p.id),
@@ -501,7 +499,7 @@ describe('PUT /groups/:id', () => {
   test('the owner updates name, path, description, visibility_level, lfs_enabled and request_access_enabled: 200 with the detail', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 0 });
-    const project = await createProject(owner.client, { namespace_id: group.id });
+    const project = await newProject(owner.client, { namespace_id: group.id });
     const path = `renamed-${group.id}`;
     const response = await owner.client.put(`/groups/${group.id}`, {
       name: `Renamed ${group.id}`,
@@ -570,7 +568,7 @@ describe('PUT /groups/:id', () => {
   test('a group may not become less visible than one of its projects', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 20 });
-    await createProject(owner.client, { namespace_id: group.id, visibility_level: 10 });
+    await newProject(owner.client, { namespace_id: group.id, visibility_level: 10 });
     const response = await owner.client.put(`/groups/${group.id}`, { visibility_level: 0 });
     assert.deepEqual(
       [response.status, response.body],
@@ -618,8 +616,8 @@ describe('DELETE /groups/:id', () => {
     const owner = await app.createUser();
     const member = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 20 });
-    const project = await createProject(owner.client, { namespace_id: group.id });
-    const elsewhere = await createProject(owner.client);
+    const project = await newProject(owner.client, { namespace_id: group.id });
+    const elsewhere = await newProject(owner.client);
     await owner.client.post(`/projects/${elsewhere.id}/share`, { group_id: group.id, group_access: 30 });
     await grantGroupRole(app, group.id, member.user.id, 30);
     const response = await owner.client.delete(`/groups/${group.id}`);
@@ -648,7 +646,7 @@ describe('DELETE /groups/:id', () => {
   test('fires project_destroy for each project, user_remove_from_group for each member, and group_destroy', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    const project = await createProject(owner.client, { namespace_id: group.id });
+    const project = await newProject(owner.client, { namespace_id: group.id });
     await owner.client.delete(`/groups/${group.id}`);
     const destroyed = await hookFor('project_destroy', (body) => body.project_id === project.id);
     assert.equal(destroyed.body.path_with_namespace, `${group.path}/${project.path}`);
@@ -701,9 +699,9 @@ describe('GET /groups/:id/projects', () => {
   test("the owner gets the group's projects and the projects shared with it", async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    const a = await createProject(owner.client, { namespace_id: group.id });
-    const b = await createProject(owner.client, { namespace_id: group.id });
-    const shared = await createProject(owner.client);
+    const a = await newProject(owner.client, { namespace_id: group.id });
+    const b = await newProject(owner.client, { namespace_id: group.id });
+    const shared = await newProject(owner.client);
     await owner.client.post(`/projects/${shared.id}/share`, { group_id: group.id, group_access: 20 });
     const response = await owner.client.get(`/groups/${group.id}/projects`);
     assert.equal(response.status, 200);
@@ -720,8 +718,8 @@ describe('GET /groups/:id/projects', () => {
     const owner = await app.createUser();
     const guest = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 20 });
-    const seen = await createProject(owner.client, { namespace_id: group.id });
-    await createProject(owner.client, { namespace_id: group.id });
+    const seen = await newProject(owner.client, { namespace_id: group.id });
+    await newProject(owner.client, { namespace_id: group.id });
     await grantProjectRole(app, seen.id, guest.user.id, 10);
     assert.deepEqual(
       (await guest.client.get(`/groups/${group.id}/projects`)).body.map((p: any) => p.id),
@@ -734,9 +732,9 @@ describe('GET /groups/:id/projects', () => {
     const stranger = await app.createUser();
     const member = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 20 });
-    const open = await createProject(owner.client, { namespace_id: group.id, visibility_level: 20 });
-    const internal = await createProject(owner.client, { namespace_id: group.id, visibility_level: 10 });
-    const closed = await createProject(owner.client, { namespace_id: group.id });
+    const open = await newProject(owner.client, { namespace_id: group.id, visibility_level: 20 });
+    const internal = await newProject(owner.client, { namespace_id: group.id, visibility_level: 10 });
+    const closed = await newProject(owner.client, { namespace_id: group.id });
     await grantGroupRole(app, group.id, member.user.id, 10);
     const ids = async (client: ApiClient) =>
       (await client.get(`/groups/${group.id}/projects`, { sort: 'asc', order_by: 'id' })).body.map((p: any) => p.id);
@@ -748,9 +746,9 @@ describe('GET /groups/:id/projects', () => {
   test('filters archived, visibility and search, and orders by order_by and sort', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client, { visibility_level: 20 });
-    const alpha = await createProject(owner.client, { namespace_id: group.id, name: 'Alpha thing', visibility_level: 20 });
-    const beta = await createProject(owner.client, { namespace_id: group.id, name: 'beta thing' });
-    const gamma = await createProject(owner.client, { namespace_id: group.id, name: 'gamma' });
+    const alpha = await newProject(owner.client, { namespace_id: group.id, name: 'Alpha thing', visibility_level: 20 });
+    const beta = await newProject(owner.client, { namespace_id: group.id, name: 'beta thing' });
+    const gamma = await newProject(owner.client, { namespace_id: group.id, name: 'gamma' });
     await owner.client.post(`/projects/${gamma.id}/archive`);
     const ids = async (query: Record<string, unknown>) =>
       (await owner.client.get(`/groups/${group.id}/projects`, query)).body.map((p: any) => p.id);
@@ -764,8 +762,8 @@ describe('GET /groups/:id/projects', () => {
   test('ci_enabled_first puts the projects with builds enabled first', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    const first = await createProject(owner.client, { namespace_id: group.id, builds_enabled: false });
-    const second = await createProject(owner.client, { namespace_id: group.id });
+    const first = await newProject(owner.client, { namespace_id: group.id, builds_enabled: false });
+    const second = await newProject(owner.client, { namespace_id: group.id });
     const ids = async (query: Record<string, unknown>) =>
       (await owner.client.get(`/groups/${group.id}/projects`, query)).body.map((p: any) => p.id);
     assert.deepEqual(await ids({ order_by: 'id', sort: 'desc' }), [second.id, first.id]);
@@ -776,8 +774,8 @@ describe('GET /groups/:id/projects', () => {
   test('the list is paginated', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    await createProject(owner.client, { namespace_id: group.id });
-    const second = await createProject(owner.client, { namespace_id: group.id });
+    await newProject(owner.client, { namespace_id: group.id });
+    const second = await newProject(owner.client, { namespace_id: group.id });
     const response = await owner.client.get(`/groups/${group.path}/projects`, { per_page: 1 });
     assert.deepEqual(
       response.body.map((p: any) => p.id),
@@ -803,7 +801,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
   test('an administrator transfers the project into the group: 201 with the group record', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    const project = await createProject(owner.client);
+    const project = await newProject(owner.client);
     const response = await app.root.post(`/groups/${group.id}/projects/${project.id}`);
     assert.equal(response.status, 201);
     assert.deepEqual(Object.keys(response.body).sort(), RECORD_KEYS);
@@ -817,14 +815,14 @@ describe('POST /groups/:id/projects/:project_id', () => {
   test('the group may be named by its path', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    const project = await createProject(owner.client);
+    const project = await newProject(owner.client);
     assert.equal((await app.root.post(`/groups/${group.path}/projects/${project.id}`)).status, 201);
   });
 
   test('a user who is not an administrator gets 403, even the group owner', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    const project = await createProject(owner.client);
+    const project = await newProject(owner.client);
     const response = await owner.client.post(`/groups/${group.id}/projects/${project.id}`);
     assert.deepEqual([response.status, response.body], [403, forbidden]);
   });
@@ -832,7 +830,7 @@ describe('POST /groups/:id/projects/:project_id', () => {
   test('an unknown project answers 404 Not found; an unknown group 404 Group Not Found', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    const project = await createProject(owner.client);
+    const project = await newProject(owner.client);
     const noProject = await app.root.post(`/groups/${group.id}/projects/999999`);
     assert.deepEqual([noProject.status, noProject.body], [404, { message: '404 Not found' }]);
     const noGroup = await app.root.post(`/groups/no-such-group/projects/${project.id}`);
@@ -842,8 +840,8 @@ describe('POST /groups/:id/projects/:project_id', () => {
   test('a project whose path is taken in the group is not moved: 400', async () => {
     const owner = await app.createUser();
     const group = await createGroup(owner.client);
-    await createProject(owner.client, { namespace_id: group.id, name: 'same', path: 'same' });
-    const project = await createProject(owner.client, { name: 'same', path: 'same' });
+    await newProject(owner.client, { namespace_id: group.id, name: 'same', path: 'same' });
+    const project = await newProject(owner.client, { name: 'same', path: 'same' });
     const response = await app.root.post(`/groups/${group.id}/projects/${project.id}`);
     assert.equal(response.status, 400);
     assert.deepEqual(response.body, {

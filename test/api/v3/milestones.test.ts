@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createProject } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { assertAccess, expectedStatus, REFUSALS, type Visibility } from '../../support/access-matrix';
 import type { ApiClient } from '../../support/client';
@@ -26,11 +27,7 @@ let counter = 0;
 const uniqueTitle = (prefix = 'milestone') => `${prefix}-${++counter}`;
 const notFound = { message: '404 Not found' };
 
-async function newProject(name: string) {
-  const response = await people.owner.client.post('/projects', { name: `${name}-${++counter}` });
-  assert.equal(response.status, 201);
-  return response.body as { id: number };
-}
+const newProject = (name: string): Promise<{ id: number }> => createProject(people.owner.client, { name: `${name}-${++counter}` });
 
 async function createMilestone(project: { id: number }, fields: Record<string, unknown> = {}) {
   const response = await app.root.post(base(project), { title: uniqueTitle(), ...fields });

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createIssue, createSnippet } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { assertRouteAccess, expectedStatus, VISIBILITY_LEVELS, type AccessProject, type Visibility } from '../../support/access-matrix';
 import { HookListener } from '../../support/hook-listener';
@@ -18,24 +19,6 @@ before(async () => {
   world = await createProjectWorld(app, { people, visibility: VISIBILITY_LEVELS.private });
 });
 after(() => app.close());
-
-async function createIssue(client: ApiClient, projectId: number, fields: Record<string, unknown> = {}) {
-  const response = await client.post(`/projects/${projectId}/issues`, { title: 'An issue', ...fields });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
-
-async function createSnippet(client: ApiClient, projectId: number, fields: Record<string, unknown> = {}) {
-  const response = await client.post(`/projects/${projectId}/snippets`, {
-    title: 'A snippet',
-    file_name: 'a.rb',
-    code: 'puts 1',
-    visibility_level: 0,
-    ...fields,
-  });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
 
 async function comment(client: ApiClient, path: string, body: string) {
   const response = await client.post(`${path}/notes`, { body });

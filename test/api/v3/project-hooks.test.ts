@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createProject } from '../../support/create';
 import { HookListener } from '../../support/hook-listener';
 import type { ApiClient } from '../../support/client';
 import { createProjectWorld } from '../../support/project-world';
@@ -19,18 +20,14 @@ let otherProjectId: number;
 const URL_A = 'http://127.0.0.1:9/hook-a';
 const URL_B = 'https://127.0.0.1:9/hook-b';
 
-async function createProject(name: string): Promise<number> {
-  const response = await owner.post('/projects', { name });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body.id;
-}
+const newProject = async (name: string): Promise<number> => (await createProject(owner, { name })).id;
 
 before(async () => {
   app = await startApp();
   const world = await createProjectWorld(app, { name: 'hooked' });
   owner = world.owner.client;
   projectId = world.id;
-  otherProjectId = await createProject('other hooked');
+  otherProjectId = await newProject('other hooked');
   master = world.master.client;
   lesser = (['developer', 'reporter', 'guest'] as const).map((role) => ({ role, client: world[role].client }));
   outsider = world.stranger.client;
@@ -108,7 +105,7 @@ describe('GET /projects/:id/hooks', () => {
   accessRules((client) => client.get(base()));
 
   test('a master gets the project hooks with every event flag, oldest first, never the token', async () => {
-    const id = await createProject('listing hooks');
+    const id = await newProject('listing hooks');
     const first = await createHook({ url: URL_A, ...allFlags(true), token: 'secret' }, id);
     const second = await createHook({ url: URL_B }, id);
     const response = await owner.get(base(id));
@@ -122,7 +119,7 @@ describe('GET /projects/:id/hooks', () => {
   });
 
   test('the list is paginated', async () => {
-    const id = await createProject('paging hooks');
+    const id = await newProject('paging hooks');
     for (let n = 0; n < 3; n++) await createHook({ url: `${URL_A}/${n}` }, id);
     const response = await owner.get(base(id), { per_page: 2 });
     assert.deepEqual(
@@ -135,7 +132,7 @@ describe('GET /projects/:id/hooks', () => {
   });
 
   test("system hooks and other projects' hooks are not listed", async () => {
-    const id = await createProject('only own hooks');
+    const id = await newProject('only own hooks');
     const own = await createHook({ url: URL_A }, id);
     await createHook({ url: URL_B }, otherProjectId);
     const system = await app.root.post('/hooks', { url: URL_B });
@@ -228,7 +225,7 @@ describe('POST /projects/:id/hooks', () => {
   });
 
   test('url is required: missing or blank answers 400 and creates nothing', async () => {
-    const id = await createProject('no url');
+    const id = await newProject('no url');
     for (const body of [{}, { url: '' }, { url: '   ' }, { push_events: true }]) {
       const response = await owner.post(base(id), body);
       assert.equal(response.status, 400, JSON.stringify(body));
@@ -238,7 +235,7 @@ describe('POST /projects/:id/hooks', () => {
   });
 
   test('a url that is not http(s) with a host answers 422 "Invalid url given" and creates nothing', async () => {
-    const id = await createProject('bad url');
+    const id = await newProject('bad url');
     for (const url of ['ftp://example.com/hook', 'not a url', 'http://', 'javascript:alert(1)']) {
       const response = await owner.post(base(id), { url });
       assert.equal(response.status, 422, url);
@@ -353,7 +350,7 @@ describe('project hook deliveries', () => {
   test("a hook with the event's flag on receives the payload with X-Gitlab-Event and X-Gitlab-Token", async () => {
     const listener = await HookListener.start();
     try {
-      const id = await createProject('delivered');
+      const id = await newProject('delivered');
       const pushHook = await createHook({ url: `${listener.url}?push`, token: 's3cret' }, id);
       const quietHook = await createHook({ url: `${listener.url}?quiet`, push_events: false, issues_events: true }, id);
       const foreignHook = await createHook({ url: `${listener.url}?foreign` }, otherProjectId);
@@ -384,7 +381,7 @@ describe('project hook deliveries', () => {
   test('a hook without a token gets no X-Gitlab-Token header', async () => {
     const listener = await HookListener.start();
     try {
-      const id = await createProject('delivered without token');
+      const id = await newProject('delivered without token');
       await createHook({ url: listener.url, tag_push_events: true }, id);
       const { ctx } = app;
       await emitProjectEvents(ctx, ctx.db, id, 'tag_push_events', 'Tag Push Hook', [{ object_kind: 'tag_push' }]);

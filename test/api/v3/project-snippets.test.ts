@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createSnippet } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role, type Caller } from '../../support/project-world';
 import { assertAccess, expectedStatus, REFUSALS, VISIBILITY_LEVELS, type Visibility } from '../../support/access-matrix';
 import type { ApiClient } from '../../support/client';
@@ -28,17 +29,8 @@ const SNIPPET_NOT_FOUND = { message: '404 Snippet Not Found' };
 const FILE_NAME_MESSAGE = "can contain only letters, digits, '_', '-', '@' and '.'. ";
 
 let counter = 0;
-async function createSnippet(client: ApiClient, fields: Record<string, unknown> = {}, project: { id: number } = world) {
-  const response = await client.post(base(project), {
-    title: `snippet ${++counter}`,
-    file_name: 'hello.rb',
-    code: 'puts "hello"',
-    visibility_level: 0,
-    ...fields,
-  });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
+const newSnippet = (client: ApiClient, fields: Record<string, unknown> = {}, project: { id: number } = world) =>
+  createSnippet(client, project, { title: `snippet ${++counter}`, file_name: 'hello.rb', code: 'puts "hello"', ...fields });
 
 async function setSettings(values: Record<string, unknown>) {
   const response = await app.root.put('/application/settings', values);
@@ -57,7 +49,7 @@ describe('the visibility table: snippet × project × caller, by list, by id and
       snippets[projectLevel] = {};
       for (const snippetLevel of LEVELS) {
         snippets[projectLevel]![snippetLevel] = (
-          await createSnippet(project.owner.client, { visibility_level: VISIBILITY_LEVELS[snippetLevel] }, project)
+          await newSnippet(project.owner.client, { visibility_level: VISIBILITY_LEVELS[snippetLevel] }, project)
         ).id;
       }
     }
@@ -132,7 +124,7 @@ describe('the visibility table: snippet × project × caller, by list, by id and
 
 describe('GET /projects/:id/snippets', () => {
   test("answers the ProjectSnippet entity in 8.12's order, with its author, a null expires_at and its web_url", async () => {
-    const created = await createSnippet(world.reporter.client, { title: 'entity', file_name: 'entity.rb' });
+    const created = await newSnippet(world.reporter.client, { title: 'entity', file_name: 'entity.rb' });
     const response = await world.guest.client.get(base());
     assert.equal(response.status, 200);
     const shown = response.body.find((snippet: any) => snippet.id === created.id);
@@ -149,7 +141,7 @@ describe('GET /projects/:id/snippets', () => {
   test('is paginated, newest first', async () => {
     const paged = await createProjectWorld(app, { people, name: 'paged-snippets', roles: [] });
     const ids: number[] = [];
-    for (let i = 0; i < 3; i += 1) ids.push((await createSnippet(paged.owner.client, {}, paged)).id);
+    for (let i = 0; i < 3; i += 1) ids.push((await newSnippet(paged.owner.client, {}, paged)).id);
     const first = await paged.owner.client.get(base(paged), { per_page: 2 });
     assert.deepEqual(
       first.body.map((snippet: any) => snippet.id),
@@ -172,7 +164,7 @@ describe('GET /projects/:id/snippets', () => {
 
 describe('GET /projects/:id/snippets/:snippet_id and /raw', () => {
   test('shows one snippet; raw answers its content as text/plain', async () => {
-    const created = await createSnippet(world.owner.client, { code: 'line one\nline two ✓\n' });
+    const created = await newSnippet(world.owner.client, { code: 'line one\nline two ✓\n' });
     const shown = await world.guest.client.get(`${base()}/${created.id}`);
     assert.equal(shown.status, 200);
     assert.deepEqual(shown.body, created);
@@ -184,7 +176,7 @@ describe('GET /projects/:id/snippets/:snippet_id and /raw', () => {
 
   test('an unknown snippet, a snippet of another project or an id that is not one answers 404', async () => {
     const other = await createProjectWorld(app, { people, name: 'other-snippets', roles: [] });
-    const elsewhere = await createSnippet(other.owner.client, {}, other);
+    const elsewhere = await newSnippet(other.owner.client, {}, other);
     for (const id of ['999999', String(elsewhere.id)]) {
       for (const suffix of ['', '/raw']) {
         const response = await app.root.get(`${base()}/${id}${suffix}`);
@@ -261,7 +253,7 @@ describe('POST /projects/:id/snippets', () => {
       const response = await world.reporter.client.post(base(), { title: 't', file_name: fileName, code: 'c', visibility_level: 0 });
       assert.deepEqual([response.status, response.body], [400, { message: { file_name: [FILE_NAME_MESSAGE] } }], fileName);
     }
-    await createSnippet(world.reporter.client, { file_name: 'ñandú_2-x@y.rb' });
+    await newSnippet(world.reporter.client, { file_name: 'ñandú_2-x@y.rb' });
   });
 
   test('a level the administrator restricted is refused to users (400), allowed to admins', async () => {
@@ -272,8 +264,8 @@ describe('POST /projects/:id/snippets', () => {
         [response.status, response.body],
         [400, { message: { visibility_level: ['public has been restricted by your GitLab administrator'] } }],
       );
-      await createSnippet(app.root, { visibility_level: 20 });
-      await createSnippet(world.owner.client, { visibility_level: 10 });
+      await newSnippet(app.root, { visibility_level: 20 });
+      await newSnippet(world.owner.client, { visibility_level: 10 });
     } finally {
       await setSettings({ restricted_visibility_levels: [] });
     }
@@ -299,7 +291,7 @@ describe('POST /projects/:id/snippets', () => {
         field,
       );
     }
-    await createSnippet(world.reporter.client, { title: 'é'.repeat(255) });
+    await newSnippet(world.reporter.client, { title: 'é'.repeat(255) });
   });
 
   test('a NUL byte anywhere is refused with 400, and nothing is saved', async () => {
@@ -344,7 +336,7 @@ describe('POST /projects/:id/snippets', () => {
 
 describe('PUT /projects/:id/snippets/:snippet_id', () => {
   test('changes the fields given; blank ones keep their value', async () => {
-    const created = await createSnippet(world.developer.client, { title: 'before', code: 'old' });
+    const created = await newSnippet(world.developer.client, { title: 'before', code: 'old' });
     const code = await world.developer.client.put(`${base()}/${created.id}`, { code: 'new code', title: '' });
     assert.equal(code.status, 200);
     assert.equal(code.body.title, 'before');
@@ -361,7 +353,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
   });
 
   test('invalid values answer 400 with the messages and change nothing', async () => {
-    const created = await createSnippet(world.developer.client, { title: 'kept' });
+    const created = await newSnippet(world.developer.client, { title: 'kept' });
     const response = await world.developer.client.put(`${base()}/${created.id}`, {
       title: 'changed',
       file_name: 'bad name',
@@ -379,7 +371,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
   });
 
   test('a restricted level is refused when it changes; a snippet already at it may still be edited', async () => {
-    const created = await createSnippet(world.developer.client, { visibility_level: 20 });
+    const created = await newSnippet(world.developer.client, { visibility_level: 20 });
     await setSettings({ restricted_visibility_levels: [20, 10] });
     try {
       const same = await world.developer.client.put(`${base()}/${created.id}`, { visibility_level: 20, title: 'still public' });
@@ -396,7 +388,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
 
   test('an unknown or hidden snippet answers 404 Not found', async () => {
     const open = await createProjectWorld(app, { people, name: 'put-hidden-snippets', visibility: 20, roles: ['stranger'] });
-    const hidden = await createSnippet(open.owner.client, { visibility_level: 0 }, open);
+    const hidden = await newSnippet(open.owner.client, { visibility_level: 0 }, open);
     const response = await open.stranger.client.put(`${base(open)}/${hidden.id}`, { title: 'x' });
     assert.deepEqual([response.status, response.body], [404, NOT_FOUND]);
     const unknown = await app.root.put(`${base()}/999999`, { title: 'x' });
@@ -405,7 +397,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
 
   test('only the author and admins change a snippet, whatever the project role: others 403', async () => {
     const open = await createProjectWorld(app, { people, name: 'put-access-snippets', visibility: 20 });
-    const created = await createSnippet(open.developer.client, { visibility_level: 20 }, open);
+    const created = await newSnippet(open.developer.client, { visibility_level: 20 }, open);
     const allowed: Caller[] = ['developer', 'admin'];
     await assertAccess(
       open.clients,
@@ -419,7 +411,7 @@ describe('PUT /projects/:id/snippets/:snippet_id', () => {
 
 describe('DELETE /projects/:id/snippets/:snippet_id', () => {
   test('removes the snippet and answers its record, every column; its notes and award emoji go with it', async () => {
-    const created = await createSnippet(world.developer.client, { title: 'doomed', code: 'bye', visibility_level: 10 });
+    const created = await newSnippet(world.developer.client, { title: 'doomed', code: 'bye', visibility_level: 10 });
     const time = new Date().toISOString();
     const note = await db()
       .insertInto('notes')
@@ -499,7 +491,7 @@ describe('DELETE /projects/:id/snippets/:snippet_id', () => {
 
   test('an unknown snippet, or one the caller may not see, answers 404 Snippet Not Found', async () => {
     const open = await createProjectWorld(app, { people, name: 'delete-hidden-snippets', visibility: 20, roles: ['stranger'] });
-    const hidden = await createSnippet(open.owner.client, { visibility_level: 0 }, open);
+    const hidden = await newSnippet(open.owner.client, { visibility_level: 0 }, open);
     const response = await open.stranger.client.delete(`${base(open)}/${hidden.id}`);
     assert.deepEqual([response.status, response.body], [404, SNIPPET_NOT_FOUND]);
     const unknown = await app.root.delete(`${base()}/999999`);
@@ -513,12 +505,12 @@ describe('DELETE /projects/:id/snippets/:snippet_id', () => {
     await assertAccess(
       open.clients,
       async (client) => {
-        const created = await createSnippet(open.developer.client, { visibility_level: 20 }, open);
+        const created = await newSnippet(open.developer.client, { visibility_level: 20 }, open);
         return client.delete(`${base(open)}/${created.id}`);
       },
       (caller) => (caller === 'anonymous' ? 401 : allowed.includes(caller) ? 200 : 403),
     );
-    const created = await createSnippet(open.developer.client, { visibility_level: 20 }, open);
+    const created = await newSnippet(open.developer.client, { visibility_level: 20 }, open);
     const refused = await open.master.client.delete(`${base(open)}/${created.id}`);
     assert.deepEqual([refused.status, refused.body], [403, REFUSALS[403]]);
   });
@@ -527,7 +519,7 @@ describe('DELETE /projects/:id/snippets/:snippet_id', () => {
 describe('the snippets feature', () => {
   test('turned off, nobody reads, writes or removes snippets, not even the owner or an admin: 403', async () => {
     const off = await createProjectWorld(app, { people, name: 'no-snippets', visibility: 20, roles: ['reporter'] });
-    const created = await createSnippet(off.owner.client, { visibility_level: 20 }, off);
+    const created = await newSnippet(off.owner.client, { visibility_level: 20 }, off);
     const disabled = await off.owner.client.put(`/projects/${off.id}`, { snippets_enabled: false });
     assert.equal(disabled.status, 200);
     assert.equal(disabled.body.snippets_enabled, false);
@@ -548,7 +540,7 @@ describe('the snippets feature', () => {
 describe("a project's removal", () => {
   test('removes its snippets, their notes and their award emoji', async () => {
     const doomed = await createProjectWorld(app, { people, name: 'doomed-snippets', roles: [] });
-    const created = await createSnippet(doomed.owner.client, {}, doomed);
+    const created = await newSnippet(doomed.owner.client, {}, doomed);
     const time = new Date().toISOString();
     const note = await db()
       .insertInto('notes')

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createIssue } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import type { SeedCommit } from '../../support/repo';
 import { VISIBILITY_LEVELS } from '../../support/access-matrix';
@@ -32,11 +33,8 @@ after(() => app.close());
 
 const base = () => `/projects/${world.id}`;
 
-async function newIssue(fields: Record<string, unknown> = {}, client = world.owner.client) {
-  const response = await client.post(`${base()}/issues`, { title: 'Old title', ...fields });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
+const newIssue = (fields: Record<string, unknown> = {}, client = world.owner.client) =>
+  createIssue(client, world, { title: 'Old title', ...fields });
 
 async function newMergeRequest(sourceBranch: string, fields: Record<string, unknown> = {}) {
   const response = await world.owner.client.post(`${base()}/merge_requests`, {

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createIssue } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { assertRouteAccess, expectedStatus } from '../../support/access-matrix';
 import type { ApiClient } from '../../support/client';
@@ -24,12 +25,6 @@ before(async () => {
 after(() => app.close());
 
 const db = () => app.ctx.db;
-
-async function createIssue(client: ApiClient, project: { id: number }, fields: Record<string, unknown> = {}) {
-  const response = await client.post(`/projects/${project.id}/issues`, { title: 'an issue', ...fields });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
 
 async function answer(pending: Promise<{ status: number; body: any }>): Promise<[number, unknown]> {
   const response = await pending;

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
+import { createIssue } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { VISIBILITY_LEVELS } from '../../support/access-matrix';
 
@@ -17,11 +18,7 @@ before(async () => {
 });
 after(() => app.close());
 
-async function createIssue(fields: Record<string, unknown> = {}) {
-  const response = await world.owner.client.post(`/projects/${world.id}/issues`, { title: 'Old title', ...fields });
-  assert.equal(response.status, 201, JSON.stringify(response.body));
-  return response.body;
-}
+const newIssue = (fields: Record<string, unknown> = {}) => createIssue(world.owner.client, world, { title: 'Old title', ...fields });
 
 async function systemNotes(issueId: number, projectId = world.id) {
   const response = await world.owner.client.get(`/projects/${projectId}/issues/${issueId}/notes`);
@@ -35,7 +32,7 @@ const change = (issueId: number, fields: Record<string, unknown>) =>
 describe('system notes', () => {
   test('state, title, labels, milestone, assignee and confidentiality, in 8.12 order, by the actor', async () => {
     const milestone = (await world.owner.client.post(`/projects/${world.id}/milestones`, { title: 'v1' })).body;
-    const issue = await createIssue({ labels: 'a' });
+    const issue = await newIssue({ labels: 'a' });
     assert.equal(
       (
         await change(issue.id, {
@@ -87,15 +84,15 @@ describe('system notes', () => {
   });
 
   test('a title change marks only what differs', async () => {
-    const issue = await createIssue({ title: 'abc' });
+    const issue = await newIssue({ title: 'abc' });
     await change(issue.id, { title: 'abcd' });
     assert.equal((await systemNotes(issue.id))[0].body, 'Changed title: **abc** → **abc{+d+}**');
   });
 
   test('a mention of another issue of the project, from a description or a comment, once', async () => {
-    const target = await createIssue({ title: 'Target' });
-    const mentioner = await createIssue({ title: 'Mentioner', description: `see #${target.iid} and #${target.iid}` });
-    const commenter = await createIssue({ title: 'Commenter' });
+    const target = await newIssue({ title: 'Target' });
+    const mentioner = await newIssue({ title: 'Mentioner', description: `see #${target.iid} and #${target.iid}` });
+    const commenter = await newIssue({ title: 'Commenter' });
     await world.owner.client.post(`/projects/${world.id}/issues/${commenter.id}/notes`, {
       body: `also #${target.iid}, not #${commenter.iid}`,
     });
@@ -108,8 +105,8 @@ describe('system notes', () => {
   });
 
   test('a mention from a confidential issue is hidden from those who may not see it', async () => {
-    const target = await createIssue({ title: 'Public target' });
-    const secret = await createIssue({ title: 'Secret', confidential: true, description: `about #${target.iid}` });
+    const target = await newIssue({ title: 'Public target' });
+    const secret = await newIssue({ title: 'Secret', confidential: true, description: `about #${target.iid}` });
     const notes = (await world.reporter.client.get(`/projects/${world.id}/issues/${target.id}/notes`)).body;
     const reference = notes.find((note: any) => note.body === `mentioned in issue #${secret.iid}`);
     assert.ok(reference);
@@ -121,7 +118,7 @@ describe('system notes', () => {
 
   test('a move copies the notes and writes Moved to and Moved from', async () => {
     const elsewhere = await createProjectWorld(app, { people, roles: [] });
-    const issue = await createIssue({ title: 'Moving' });
+    const issue = await newIssue({ title: 'Moving' });
     await world.owner.client.post(`/projects/${world.id}/issues/${issue.id}/notes`, { body: 'before the move' });
     const moved = (await world.owner.client.post(`/projects/${world.id}/issues/${issue.id}/move`, { to_project_id: elsewhere.id })).body;
     const copied = (await world.owner.client.get(`/projects/${elsewhere.id}/issues/${moved.id}/notes`)).body;
@@ -139,7 +136,7 @@ describe('system notes', () => {
   });
 
   test('system notes record no event', async () => {
-    const issue = await createIssue({ title: 'Quiet' });
+    const issue = await newIssue({ title: 'Quiet' });
     await change(issue.id, { title: 'Quieter' });
     const events = (await world.owner.client.get(`/projects/${world.id}/events`)).body;
     assert.equal(events.filter((event: any) => event.action_name === 'commented on' && event.note?.noteable_id === issue.id).length, 0);
