@@ -4,7 +4,6 @@ import { startApp, type TestApp } from '../../support/app';
 import { createIssue, createSnippet } from '../../support/create';
 import { createPeople, createProjectWorld, type People, type ProjectWorld, type Role } from '../../support/project-world';
 import { assertRouteAccess, expectedStatus } from '../../support/access-matrix';
-import type { ApiClient } from '../../support/client';
 
 /* Award emoji on issues, snippets and their notes (GitLab 8.12's `award_emoji.rb`). */
 
