@@ -46,7 +46,7 @@ export class BuildsService {
     scope: string | string[] | undefined,
     page: { offset: number; limit: number },
   ): Promise<{ builds: BuildRecord[]; total: number }> {
-    const commitId = await resolveCommitId(repositoryPath(this.ctx.config.dataDir, project.id), sha);
+    const commitId = await resolveCommitId(this.ctx.git, repositoryPath(this.ctx.config.dataDir, project.id), sha);
     if (!commitId) throw notFound();
     return this.page(project, parseScope(scope), page, commitId);
   }
@@ -80,7 +80,7 @@ export class BuildsService {
     const userIds = builds.flatMap((build) => (build.user_id === null ? [] : [build.user_id]));
     const runnerIds = [...new Set(builds.flatMap((build) => (build.runner_id === null ? [] : [build.runner_id])))];
     const [commits, users, runners] = await Promise.all([
-      shas.length ? readCommits(repositoryPath(this.ctx.config.dataDir, project.id), shas) : [],
+      shas.length ? readCommits(this.ctx.git, repositoryPath(this.ctx.config.dataDir, project.id), shas) : [],
       this.users.findMany(userIds),
       runnerIds.length ? this.ctx.db.selectFrom('ci_runners').selectAll().where('id', 'in', runnerIds).execute() : [],
     ]);

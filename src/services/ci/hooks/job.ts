@@ -93,7 +93,7 @@ async function usersById(ctx: ServiceContext, ids: Array<number | null>): Promis
 /** The pipeline's commit; like GitLab's `Ci::Pipeline#commit`, nothing (not a failure) when the repository cannot show it. */
 async function readCommit(ctx: ServiceContext, project: Project, sha: string): Promise<Commit | undefined> {
   try {
-    return await resolveCommit(repositoryPath(ctx.config.dataDir, project.id), sha);
+    return await resolveCommit(ctx.git, repositoryPath(ctx.config.dataDir, project.id), sha);
   } catch (error) {
     ctx.log.warn({ err: error, projectId: project.id, sha }, 'ci hook: commit unreadable');
     return undefined;

@@ -131,7 +131,7 @@ export class TriggersService {
       .select(['id', 'sha', 'project_id', 'created_at', 'status', 'finished_at', 'duration'])
       .where('id', '=', request.pipelineId!)
       .executeTakeFirstOrThrow();
-    const [commit] = await readCommits(repositoryPath(this.ctx.config.dataDir, row.project_id), [row.sha]);
+    const [commit] = await readCommits(this.ctx.git, repositoryPath(this.ctx.config.dataDir, row.project_id), [row.sha]);
     const pipeline = {
       ...row,
       git_commit_message: commit?.message ?? null,
