@@ -42,7 +42,9 @@ async function walkedPage(git: GitReader, repoPath: string, options: LogOptions)
   if (limit === 0) return [];
   const start = await resolveCommit(git, repoPath, options.ref);
   if (start === undefined) return [];
-  const walked = await git.walks.get(`${repoPath}\0${start.id}\0${offset + limit}`, () => walkHistory(git, repoPath, start, offset + limit));
+  const walked = await git.walks.get(`${repoPath}\0${start.id}\0${offset + limit}`, () =>
+    walkHistory(git, repoPath, start, offset + limit),
+  );
   return walked?.slice(offset);
 }
 

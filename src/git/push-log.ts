@@ -61,7 +61,8 @@ export async function commitsChanges(git: GitReader, repoPath: string, commitIds
 
 /** The parsed changes joined to their commits (read through cat-file), in log order. */
 async function withCommits(git: GitReader, repoPath: string, entries: ChangedPaths[]): Promise<Map<string, PushedCommit>> {
-  const commits = await readCommits(git, 
+  const commits = await readCommits(
+    git,
     repoPath,
     entries.map((entry) => entry.id),
   );

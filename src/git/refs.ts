@@ -63,7 +63,8 @@ export async function findTag(git: GitReader, repoPath: string, name: string): P
   if (!isValidRefName(`refs/tags/${name}`)) return undefined;
   const ref = `refs/tags/${name}`;
   return (
-    await toTags(git, 
+    await toTags(
+      git,
       repoPath,
       (await forEachRef(repoPath, [ref])).filter((raw) => raw.ref === ref),
     )

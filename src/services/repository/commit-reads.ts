@@ -85,7 +85,14 @@ export class CommitReadsService {
     const perPage = given > 0 ? Math.min(given, LIMITS.perPage) : DEFAULT_PER_PAGE;
     const page = Math.min(Math.max(0, toInteger(options.page) ?? 0), LIMITS.page);
     const ref = await this.reads.refOrDefault(project, options.ref);
-    return log(this.ctx.git, repoPathOf(this.ctx, project.id), { ref, path: options.path, since, until, offset: page * perPage, limit: perPage });
+    return log(this.ctx.git, repoPathOf(this.ctx, project.id), {
+      ref,
+      path: options.path,
+      since,
+      until,
+      offset: page * perPage,
+      limit: perPage,
+    });
   }
 
   /** The commit a sha, branch or tag names, or `404 Commit Not Found`. */

@@ -77,7 +77,10 @@ export class FilesService {
     const repoPath = repoPathOf(this.ctx, project.id);
     const commit = await resolveCommit(this.ctx.git, repoPath, ref);
     if (!commit) throw notFound('Commit');
-    const [blob, last] = await Promise.all([blobAtPath(this.ctx.git, repoPath, commit.id, filePath), lastCommitForPath(this.ctx.git, repoPath, commit.id, filePath)]);
+    const [blob, last] = await Promise.all([
+      blobAtPath(this.ctx.git, repoPath, commit.id, filePath),
+      lastCommitForPath(this.ctx.git, repoPath, commit.id, filePath),
+    ]);
     if (!blob || !last) throw notFound('File');
     const normalized = normalizeRepoPath(filePath)!;
     return {
@@ -125,7 +128,9 @@ export class FilesService {
       // Should the branch vanish meanwhile, commit on the head that was checked, never on an empty tree.
       startRef: head?.commit.id,
     });
-    const oldId = result.branchCreated ? ZERO_OID : ((await resolveCommit(this.ctx.git, repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
+    const oldId = result.branchCreated
+      ? ZERO_OID
+      : ((await resolveCommit(this.ctx.git, repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
     await refsMoved(this.ctx, project);
     if (empty && result.branchCreated) await this.defaultBranch.adopt(project, request.branch);
     await enqueuePushProcessing(this.ctx, project.id, writer.id, [{ oldId, newId: result.commitId, ref: `refs/heads/${request.branch}` }]);

@@ -159,7 +159,8 @@ async function readTags(git: GitReader, repoPath: string, reads: PushRead[]): Pr
     reads.flatMap((read) => [read.newId, `${read.newId}^{commit}`]),
   );
   const peeled = reads.map((_, index) => objects[2 * index + 1]);
-  const changes = await commitsChanges(git, 
+  const changes = await commitsChanges(
+    git,
     repoPath,
     peeled.flatMap((object) => (object?.type === 'commit' ? [object.oid] : [])),
   );

@@ -129,7 +129,10 @@ export class RepositoryReadsService {
    */
   async compare(project: Project, from: string, to: string): Promise<CompareResult> {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const [fromId, toId] = await Promise.all([resolveCommitId(this.ctx.git, repoPath, from.trim()), resolveCommitId(this.ctx.git, repoPath, to.trim())]);
+    const [fromId, toId] = await Promise.all([
+      resolveCommitId(this.ctx.git, repoPath, from.trim()),
+      resolveCommitId(this.ctx.git, repoPath, to.trim()),
+    ]);
     if (fromId === undefined || toId === undefined) return { commits: [], diffs: [], sameRef: false, timeout: false };
     return this.comparisons.get(`${repoPath}\0${fromId}\0${toId}`, async () => {
       const result = await compare(this.ctx.git, repoPath, fromId, toId);
