@@ -121,7 +121,7 @@ export function createServices(ctx: ServiceContext) {
     commitStatuses: new CommitStatusesService(ctx),
     runners: new RunnersService(ctx, settings),
     runnerManagement: new RunnerManagementService(ctx, projects),
-    runnerBuilds: new RunnerBuildsService(ctx),
+    runnerBuilds: new RunnerBuildsService(ctx, builds.traces),
     builds,
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),

@@ -6,7 +6,7 @@ import { notFound, recordNotFound } from '../../../errors';
 import { readCommits, resolveCommitId } from '../../../git/commits';
 import { repositoryPath } from '../../../git/paths';
 import { artifactsKey } from './files';
-import { readTrace } from './traces';
+import { BuildTraces } from './traces';
 import { toInteger } from '../../../lib/to-integer';
 import { MAX_RECORD_ID } from '../../../lib/record-id';
 import { buildsOf, hasArtifacts, parseScope, type BuildDetails } from './records';
@@ -21,10 +21,15 @@ export interface StoredFile {
 
 /** Reading a project's builds: lists, one build, what each shows, its trace and its artifacts. */
 export class BuildsService {
+  /** Every build's trace: read here, written by the runner API's service, which is handed this one. */
+  readonly traces: BuildTraces;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly users: UsersService,
-  ) {}
+  ) {
+    this.traces = new BuildTraces(ctx);
+  }
 
   /** The project's builds, newest first, narrowed to the statuses of `scope`. */
   async list(
@@ -141,7 +146,7 @@ export class BuildsService {
    */
   async trace(project: Project, buildId: number | string): Promise<StoredFile> {
     const build = await this.find(project, buildId);
-    const trace = (await readTrace(this.ctx, build)) ?? Buffer.alloc(0);
+    const trace = (await this.traces.read(build)) ?? Buffer.alloc(0);
     return { body: Readable.from([trace]), size: trace.length, fileName: `${build.id}.log` };
   }
 
