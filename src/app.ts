@@ -37,7 +37,7 @@ import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
-import { removeUnlinkedLfsObjects } from './services/lfs-objects/records';
+import { removeUnlinkedLfsObjects } from './services/lfs-objects/queries';
 import { startSshServer, type RunningSshServer } from './ssh/server';
 
 /*

@@ -5,7 +5,7 @@ import type { Caller } from '../policy';
 import type { MergeRequestRow, Project } from './types';
 import { readCommits } from '../../git/commits';
 import { repoPathOf } from '../repository/repositories';
-import { attachNamespaces } from '../projects/lookup';
+import { attachNamespaces } from '../projects/queries';
 import { emitProjectEvents } from '../hooks/project-events';
 import { buildMergeRequestHookData, type MergeRequestHookAction, type MergeRequestHookParts } from './hook-data';
 import { latestVersions } from './versions';

@@ -21,7 +21,7 @@ import { enqueuePushProcessing } from '../repository/pushes';
 import { insertSystemNote } from '../issuables/system-notes';
 import { announceMergeRequests } from './announce';
 import { closesIssues } from './closes-issues';
-import { findMergeRequest } from './find';
+import { findMergeRequest } from './queries';
 import { ACTIVE_PIPELINE, headPipeline } from './head-pipeline';
 import { cancelMergeWhenPipelineSucceeds, enableMergeWhenPipelineSucceeds } from './merge-when-pipeline';
 import { insertVersion, latestVersions, readVersion, type VersionReading } from './versions';

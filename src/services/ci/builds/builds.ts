@@ -9,7 +9,8 @@ import { artifactsKey } from './files';
 import { BuildTraces } from './traces';
 import { toInteger } from '../../../lib/to-integer';
 import { MAX_RECORD_ID } from '../../../lib/record-id';
-import { buildsOf, hasArtifacts, parseScope, type BuildDetails } from './records';
+import { buildsOf, type BuildDetails } from './queries';
+import { hasArtifacts, parseScope } from './rules';
 import type { BuildRecord } from '../types';
 
 export interface StoredFile {

@@ -5,7 +5,7 @@ import type { Project } from '../../projects/types';
 import type { User } from '../../users/users';
 import { resolveCommit } from '../../../git/commits';
 import { now } from '../../../lib/time';
-import { findProject } from '../../projects/lookup';
+import { findProject } from '../../projects/queries';
 import { repositoryPath } from '../../../git/paths';
 import { emitProjectEvents } from '../../hooks/project-events';
 import { buildHookData, pipelineHookData } from './data';

@@ -8,7 +8,7 @@ import { repositoryPath } from '../../../git/paths';
 import { lockPipeline } from './status';
 import { transitionBuild } from '../builds/transitions';
 import { retryBuilds } from '../builds/retry';
-import { isRetryable } from '../builds/records';
+import { isRetryable } from '../builds/rules';
 import type { PipelineRow } from '../types';
 
 /**

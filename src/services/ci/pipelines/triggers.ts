@@ -5,7 +5,7 @@ import { badRequest, notFound, unauthorized } from '../../../errors';
 import { inTransaction } from '../../../db/transaction';
 import { digestToken, randomHex } from '../../../lib/secrets';
 import { now } from '../../../lib/time';
-import { findProject } from '../../projects/lookup';
+import { findProject } from '../../projects/queries';
 import { repositoryPath } from '../../../git/paths';
 import { readCommits } from '../../../git/commits';
 import { insertPipelines, planTriggerPipeline } from './creation';

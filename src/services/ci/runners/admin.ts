@@ -6,7 +6,7 @@ import type { Project } from '../../projects/types';
 import type { ProjectsService } from '../../projects/projects';
 import type { RunnerRow } from '../types';
 import { parseTagList } from './registration';
-import { projectIdsWithAccess } from '../../projects/projects-with-access';
+import { projectIdsWithAccess } from '../../projects/queries';
 import { GUEST, mayManageEveryRunner, mayReadRunnerToken, readsEverything, RUNNER_MANAGER_ACCESS, type Caller } from '../../policy';
 import { inTransaction } from '../../../db/transaction';
 import { now } from '../../../lib/time';
