@@ -11,7 +11,7 @@ import { parseDuration } from '../yaml/checks';
 import { grapeError, invalidParam } from '../../../errors';
 
 /** What the runner API (`/ci/api/v1/builds`) does with builds: hand them out, take their state, traces and artifacts. */
-export class RunnerBuildsService {
+export class BuildRequestsService {
   private readonly queue: BuildQueue;
   private readonly payloads: BuildPayloads;
 
