@@ -195,11 +195,11 @@ export function mergeRequestProjectIds(db: Db, caller: Caller) {
  * up, the author or the assignee.
  */
 export function readableIssues(db: Db, caller: Caller, projectIds = issueProjectIds(db, caller)): (eb: IssuesEb) => Expression<SqlBool> {
-  return (eb) => eb.and([eb('issues.project_id', 'in', projectIds), confidentialFilter(db, caller)(eb)]);
+  return (eb) => eb.and([eb('issues.project_id', 'in', projectIds), confidentialFilter(caller)(eb)]);
 }
 
 /** The confidential part of `readableIssues`, for a query that has checked the project elsewhere. */
-export function confidentialFilter(db: Db, caller: Caller): (eb: IssuesEb) => Expression<SqlBool> {
+export function confidentialFilter(caller: Caller): (eb: IssuesEb) => Expression<SqlBool> {
   return (eb) =>
     caller.admin === 1
       ? TRUE

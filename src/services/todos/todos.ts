@@ -152,7 +152,7 @@ export class TodosService {
               .selectFrom('issues')
               .select('issues.id')
               .whereRef('issues.id', '=', 'todos.target_id')
-              .where(confidentialFilter(db, caller))
+              .where(confidentialFilter(caller))
               .limit(1)
               .offset(0),
           ),
