@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { settleListeningPort, settleSshPort, type Config } from './config';
 import { openDatabase, type DbHandle } from './db/index';
 import { migrateToLatest } from './db/migrate';
-import { catFile } from './git/cat-file';
-import { patchProcesses } from './git/diff';
+import { GitReader } from './git/reader';
+import { RefLocks } from './git/ref-lock';
 import { RefsCache } from './git/refs-cache';
 import path from 'node:path';
 import { SecretBox } from './lib/secrets';
@@ -40,7 +40,7 @@ import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
-import { removeUnlinkedLfsObjects } from './services/lfs-objects/records';
+import { removeUnlinkedLfsObjects } from './services/lfs-objects/queries';
 import { startSshServer, type RunningSshServer } from './ssh/server';
 
 /*
@@ -105,6 +105,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
 /** What every service is given; `forge admin` builds the same over the instance it acts on. */
 export function serviceContext(config: Config, database: DbHandle, log: Logger): ServiceContext {
+  const git = new GitReader();
   return {
     config,
     db: database.db,
@@ -112,7 +113,9 @@ export function serviceContext(config: Config, database: DbHandle, log: Logger):
     secrets: SecretBox.open(config.dataDir),
     jobs: new JobQueue(database.db, database.dialect, config.jobMaxAttempts),
     files: new DiskFileStore(path.join(config.dataDir, 'files')),
-    refs: new RefsCache(),
+    git,
+    refs: new RefsCache(git),
+    refLocks: new RefLocks(),
     log,
   };
 }
@@ -201,7 +204,7 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
   } catch (error) {
     // A port taken, say: nothing of this start stays behind.
     await server.close();
-    await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]);
+    await ctx.git.close();
     await database.db.destroy();
     throw error;
   }
@@ -225,7 +228,7 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
       await ssh?.close();
       await server.close();
       await background.stop();
-      await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]);
+      await ctx.git.close();
       await database.db.destroy();
     },
   };

@@ -4,7 +4,7 @@ import { chunksOf } from '../../src/db/chunks';
 import type { Database, Flag, UsersTable } from '../../src/db/schema';
 import type { SecretBox } from '../../src/lib/secrets';
 import { digestToken } from '../../src/lib/secrets';
-import { TODO_ACTIONS } from '../../src/services/todos/records';
+import { TODO_ACTIONS } from '../../src/services/todos/queries';
 import { seedProjects } from './seed-projects';
 
 export interface CollaborationShape {

@@ -57,8 +57,17 @@ export async function openInstance(prefix: string): Promise<Instance> {
     await database.db.destroy();
     throw error;
   }
-  const services = createServices(serviceContext(config, database, stderrLogger));
-  return { config, database, services, close: () => database.db.destroy() };
+  const ctx = serviceContext(config, database, stderrLogger);
+  const services = createServices(ctx);
+  return {
+    config,
+    database,
+    services,
+    close: async () => {
+      await ctx.git.close();
+      await database.db.destroy();
+    },
+  };
 }
 
 /** Runs `work` on the instance, closing it afterwards whatever happens. */

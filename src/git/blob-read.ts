@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { catFile } from './cat-file';
 import { normalizeRepoPath } from './paths';
 import { blobStream } from './tree';
+import type { GitReader } from './reader';
 
 export interface BlobInfo {
   id: string;
@@ -20,24 +20,24 @@ const IN_MEMORY_LIMIT = 1024 * 1024;
 const SNIFF_BYTES = 8000;
 
 /** The blob at a path in a commit (a symlink is the blob of its target text); undefined for a directory, a submodule or nothing. */
-export async function blobInfoAtPath(repoPath: string, commitId: string, path: string): Promise<BlobInfo | undefined> {
+export async function blobInfoAtPath(git: GitReader, repoPath: string, commitId: string, path: string): Promise<BlobInfo | undefined> {
   const file = normalizeRepoPath(path);
   if (!file) return undefined;
-  const info = await catFile.info(repoPath, `${commitId}:${file}`);
+  const info = await git.objects.info(repoPath, `${commitId}:${file}`);
   return info?.type === 'blob' ? { id: info.oid, size: info.size } : undefined;
 }
 
 /** A blob by (possibly abbreviated) sha; undefined when no blob has it or the abbreviation is ambiguous. */
-export async function blobInfo(repoPath: string, blobId: string): Promise<BlobInfo | undefined> {
+export async function blobInfo(git: GitReader, repoPath: string, blobId: string): Promise<BlobInfo | undefined> {
   if (!/^[0-9a-f]{4,64}$/i.test(blobId)) return undefined;
-  const info = await catFile.info(repoPath, blobId.toLowerCase());
+  const info = await git.objects.info(repoPath, blobId.toLowerCase());
   return info?.type === 'blob' ? { id: info.oid, size: info.size } : undefined;
 }
 
 /** A blob's content: read whole when small, streamed when large (without holding it in memory). */
-export async function openBlob(repoPath: string, blob: BlobInfo): Promise<OpenBlob> {
+export async function openBlob(git: GitReader, repoPath: string, blob: BlobInfo): Promise<OpenBlob> {
   if (blob.size <= IN_MEMORY_LIMIT) {
-    const object = await catFile.read(repoPath, blob.id);
+    const object = await git.objects.read(repoPath, blob.id);
     const content = object?.content ?? Buffer.alloc(0);
     return { ...blob, head: content.subarray(0, SNIFF_BYTES), body: content };
   }

@@ -172,6 +172,3 @@ export class CatFilePool {
     return this.processes.get(repoPath).request(kind, rev);
   }
 }
-
-/** The process-wide pool every read goes through. */
-export const catFile = new CatFilePool();

@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { catFile } from './cat-file';
 import { resolveCommitId } from './commits';
 import { GitStoreError } from './errors';
 import { identityEnvironment, type Identity } from './identity';
@@ -12,6 +11,7 @@ import { refValues } from './refs';
 import { runGit } from './run';
 import { listTree } from './tree';
 import { updateRef } from './write';
+import type { GitReader } from './reader';
 
 export type FileChange = { action: 'create' | 'update'; path: string; content: Buffer } | { action: 'delete'; path: string };
 
@@ -43,17 +43,17 @@ const ZERO = '0'.repeat(40);
  * branch moved meanwhile this fails with `ref_moved` (or `ref_exists` for a new branch) and changes
  * nothing visible: read again and retry.
  */
-export async function commitFiles(repoPath: string, options: CommitFilesOptions): Promise<CommitFilesResult> {
+export async function commitFiles(git: GitReader, repoPath: string, options: CommitFilesOptions): Promise<CommitFilesResult> {
   if (!isValidBranchName(options.branch)) throw new GitStoreError('invalid_ref_name', 'Branch name is invalid');
   checkMessage(options.message);
   const ref = `refs/heads/${options.branch}`;
   const changes = options.changes.map((change) => ({ ...change, path: checkedPath(change.path) }));
   const head = (await refValues(repoPath, [ref])).get(ref);
-  const parent = head ?? (options.startRef === undefined ? undefined : await resolveCommitId(repoPath, options.startRef));
+  const parent = head ?? (options.startRef === undefined ? undefined : await resolveCommitId(git, repoPath, options.startRef));
   if (head === undefined && options.startRef !== undefined && parent === undefined) {
     throw new GitStoreError('invalid_revision', `${options.startRef} is not a commit`);
   }
-  const modes = await checkChanges(repoPath, parent, changes);
+  const modes = await checkChanges(git, repoPath, parent, changes);
 
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'forge-commit-'));
   try {
@@ -109,6 +109,7 @@ function checkedPath(value: string): string {
  * Returns the mode each written file gets (an update keeps the executable bit).
  */
 async function checkChanges(
+  git: GitReader,
   repoPath: string,
   parent: string | undefined,
   changes: Array<FileChange & { path: string }>,
@@ -120,8 +121,8 @@ async function checkChanges(
   const infos =
     parent === undefined
       ? []
-      : await Promise.all(lookups.map((paths) => Promise.all(paths.map((p) => catFile.info(repoPath, `${parent}:${p}`)))));
-  const modes = parent === undefined ? [] : await currentModes(repoPath, parent, changes);
+      : await Promise.all(lookups.map((paths) => Promise.all(paths.map((p) => git.objects.info(repoPath, `${parent}:${p}`)))));
+  const modes = parent === undefined ? [] : await currentModes(git, repoPath, parent, changes);
   return changes.map((change, index) => {
     const [self, ...ancestors] = infos[index] ?? [];
     if (ancestors.some((info) => info !== undefined && info.type !== 'tree')) {
@@ -137,13 +138,14 @@ async function checkChanges(
 
 /** Modes of the files to update, from their directories' trees (pipelined reads, no process). */
 async function currentModes(
+  git: GitReader,
   repoPath: string,
   commitId: string,
   changes: Array<FileChange & { path: string }>,
 ): Promise<Array<string | undefined>> {
   const directories = await Promise.all(
     changes.map((change) =>
-      change.action === 'update' ? listTree(repoPath, commitId, path.posix.dirname(change.path).replace(/^\.$/, '')) : undefined,
+      change.action === 'update' ? listTree(git, repoPath, commitId, path.posix.dirname(change.path).replace(/^\.$/, '')) : undefined,
     ),
   );
   return changes.map((change, index) => directories[index]?.find((entry) => entry.path === change.path)?.mode);

@@ -1,10 +1,7 @@
 import { diffStats, smallCommitDiff, type DiffStats } from './diff';
-import { ImmutableCache } from './immutable-cache';
 import type { Commit } from './objects';
 import { runGit } from './run';
-
-/** Recent commits' counts: they never change. */
-const stats = new ImmutableCache<DiffStats>({ maxEntries: 5000 });
+import type { GitReader } from './reader';
 
 /** Past this much output the patch is not read for the counts alone. */
 const SMALL_PATCH_BYTES = 512 * 1024;
@@ -15,9 +12,9 @@ const SMALL_PATCH_BYTES = 512 * 1024;
  * kept, so the commit's diff, usually asked next, is ready; with no rename in it, its counts are
  * those. Otherwise git counts them without the patch text.
  */
-export function commitStats(repoPath: string, commit: Commit): Promise<DiffStats> {
-  return stats.get(`${repoPath}\0${commit.id}`, async () => {
-    const diff = await smallCommitDiff(repoPath, commit, SMALL_PATCH_BYTES);
+export function commitStats(git: GitReader, repoPath: string, commit: Commit): Promise<DiffStats> {
+  return git.commitStats.get(`${repoPath}\0${commit.id}`, async () => {
+    const diff = await smallCommitDiff(git, repoPath, commit, SMALL_PATCH_BYTES);
     if (diff && !diff.files.some((file) => file.renamedFile)) return diffStats(diff.files);
     return countLines(repoPath, commit);
   });

@@ -1,26 +1,26 @@
-import { catFile } from './cat-file';
 import { parseCommit, type Commit } from './objects';
 import { isFullOid, isSafeRevision } from './ref-names';
+import type { GitReader } from './reader';
 
 /**
  * The commit a client names (sha, short sha, branch, tag, `HEAD`, with `~n`/`^n`), or undefined.
  * Names resolve as git resolves them (a tag before a branch of the same name).
  */
-export async function resolveCommit(repoPath: string, rev: string): Promise<Commit | undefined> {
+export async function resolveCommit(git: GitReader, repoPath: string, rev: string): Promise<Commit | undefined> {
   if (!isFullOid(rev) && !isSafeRevision(rev)) return undefined;
-  const object = await catFile.read(repoPath, `${rev}^{commit}`);
+  const object = await git.objects.read(repoPath, `${rev}^{commit}`);
   return object?.type === 'commit' ? parseCommit(object.oid, object.content) : undefined;
 }
 
 /** The full sha of the commit a revision names, or undefined. */
-export async function resolveCommitId(repoPath: string, rev: string): Promise<string | undefined> {
+export async function resolveCommitId(git: GitReader, repoPath: string, rev: string): Promise<string | undefined> {
   if (!isFullOid(rev) && !isSafeRevision(rev)) return undefined;
-  const info = await catFile.info(repoPath, `${rev}^{commit}`);
+  const info = await git.objects.info(repoPath, `${rev}^{commit}`);
   return info?.type === 'commit' ? info.oid : undefined;
 }
 
 /** Commits by full sha, in the order given, in one pipelined exchange; unknown ones are left out. */
-export async function readCommits(repoPath: string, ids: readonly string[]): Promise<Commit[]> {
-  const objects = await catFile.readMany(repoPath, ids);
+export async function readCommits(git: GitReader, repoPath: string, ids: readonly string[]): Promise<Commit[]> {
+  const objects = await git.objects.readMany(repoPath, ids);
   return objects.flatMap((object) => (object?.type === 'commit' ? [parseCommit(object.oid, object.content)] : []));
 }

@@ -3,6 +3,7 @@ import { diffTrees, type DiffFile } from './diff';
 import { commitsBetween } from './log';
 import type { Commit } from './objects';
 import { runGit } from './run';
+import type { GitReader } from './reader';
 
 export interface Comparison {
   /** Commits in `to` and not in `from`, oldest first. */
@@ -16,15 +17,15 @@ export interface Comparison {
 }
 
 /** GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison. */
-export async function compare(repoPath: string, from: string, to: string): Promise<Comparison> {
-  const [baseId, headId] = await Promise.all([resolveCommitId(repoPath, from.trim()), resolveCommitId(repoPath, to.trim())]);
+export async function compare(git: GitReader, repoPath: string, from: string, to: string): Promise<Comparison> {
+  const [baseId, headId] = await Promise.all([resolveCommitId(git, repoPath, from.trim()), resolveCommitId(git, repoPath, to.trim())]);
   const empty: Comparison = { commits: [], diffs: [], sameRef: false, overflow: false };
   if (baseId === undefined || headId === undefined) return empty;
   if (baseId === headId) return { ...empty, sameRef: true };
   // The history and the diff do not depend on each other: they run side by side.
   const [commits, { files, overflow }] = await Promise.all([
-    commitsBetween(repoPath, baseId, headId),
-    mergeBase(repoPath, baseId, headId).then((mergeBaseId) => diffTrees(repoPath, mergeBaseId ?? null, headId)),
+    commitsBetween(git, repoPath, baseId, headId),
+    mergeBase(repoPath, baseId, headId).then((mergeBaseId) => diffTrees(git, repoPath, mergeBaseId ?? null, headId)),
   ]);
   return { commits, diffs: files, sameRef: false, overflow };
 }

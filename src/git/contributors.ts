@@ -1,5 +1,6 @@
 import { resolveCommitId } from './commits';
 import { runGit } from './run';
+import type { GitReader } from './reader';
 
 export interface Contributor {
   name: string;
@@ -28,8 +29,8 @@ const MARK = '\u0001commit';
  * Authors of the newest non-merge commits, grouped by e-mail in order of first appearance (most
  * recent first), named by their newest non-blank name. One `git log` process.
  */
-export async function contributors(repoPath: string, options: ContributorOptions = {}): Promise<Contributor[]> {
-  const start = await resolveCommitId(repoPath, options.ref ?? 'HEAD');
+export async function contributors(git: GitReader, repoPath: string, options: ContributorOptions = {}): Promise<Contributor[]> {
+  const start = await resolveCommitId(git, repoPath, options.ref ?? 'HEAD');
   if (start === undefined) return [];
   const args = [
     '-c',

@@ -1,36 +1,10 @@
-import { catFile } from './cat-file';
-import { DiffTreePool } from './diff-tree-pool';
+import { DIFF_TREE, type DiffFile, type DiffResult, type DiffStats } from './diff-types';
 import { GitCommandError } from './errors';
-import { ImmutableCache } from './immutable-cache';
 import type { Commit } from './objects';
+import type { GitReader } from './reader';
 import { runGit } from './run';
 
-export interface DiffFile {
-  oldPath: string;
-  newPath: string;
-  /** Octal mode as GitLab shows it (`100644`; `0` for the missing side). */
-  aMode: string;
-  bMode: string;
-  /** The unified diff from the `---` line on (or `Binary files … differ`); empty when only a name or mode changed. */
-  diff: string;
-  newFile: boolean;
-  renamedFile: boolean;
-  deletedFile: boolean;
-  additions: number;
-  deletions: number;
-}
-
-export interface DiffResult {
-  files: DiffFile[];
-  /** The patch text exceeded the limit: files are listed without their `diff`. */
-  overflow: boolean;
-}
-
-export interface DiffStats {
-  additions: number;
-  deletions: number;
-  total: number;
-}
+export type { DiffFile, DiffResult, DiffStats } from './diff-types';
 
 const EMPTY_TREE: Record<number, string> = {
   40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
@@ -40,30 +14,23 @@ const EMPTY_TREE: Record<number, string> = {
 /** Above this much patch text a diff is listed without its text (GitLab's `compare_timeout`). */
 const MAX_PATCH_BYTES = 32 * 1024 * 1024;
 
-/** Recent commits' diffs, up to 32 MiB of them: a commit page and its diff page ask for the same one. */
-const commitDiffs = new ImmutableCache<DiffResult>({
-  maxEntries: 500,
-  maxBytes: 32 * 1024 * 1024,
-  weigh: ({ files }) => files.reduce((sum, file) => sum + 2 * (file.diff.length + file.oldPath.length + file.newPath.length) + 200, 200),
-});
-
 /** What a commit changed against its first parent (against nothing for a root commit), renames detected. */
-export function commitDiff(repoPath: string, commit: Commit): Promise<DiffResult> {
-  return commitDiffs.get(commitKey(repoPath, commit), () => diffTrees(repoPath, parentOf(commit), commit.id));
+export function commitDiff(git: GitReader, repoPath: string, commit: Commit): Promise<DiffResult> {
+  return git.commitDiffs.get(commitKey(repoPath, commit), () => diffTrees(git, repoPath, parentOf(commit), commit.id));
 }
 
 /**
  * `commitDiff` when git's output stays within `maxBytes`, else undefined: for callers that want
  * the diff only when it is cheap. What it reads is kept for `commitDiff`.
  */
-export async function smallCommitDiff(repoPath: string, commit: Commit, maxBytes: number): Promise<DiffResult | undefined> {
+export async function smallCommitDiff(git: GitReader, repoPath: string, commit: Commit, maxBytes: number): Promise<DiffResult | undefined> {
   const key = commitKey(repoPath, commit);
-  const known = commitDiffs.peek(key);
+  const known = git.commitDiffs.peek(key);
   if (known) return known;
-  const files = await patchDiff(repoPath, baseOf(parentOf(commit), commit.id), commit.id, maxBytes);
+  const files = await patchDiff(git, repoPath, baseOf(parentOf(commit), commit.id), commit.id, maxBytes);
   if (files === undefined) return undefined;
   const result = { files, overflow: false };
-  commitDiffs.set(key, result);
+  git.commitDiffs.set(key, result);
   return result;
 }
 
@@ -71,29 +38,24 @@ const commitKey = (repoPath: string, commit: Commit): string => `${repoPath}\0${
 const parentOf = (commit: Commit): string | null => commit.parentIds[0] ?? null;
 const baseOf = (from: string | null, to: string): string => from ?? EMPTY_TREE[to.length] ?? EMPTY_TREE[40];
 
-const DIFF_TREE = ['-c', 'core.quotePath=false', 'diff-tree', '-r', '-z', '-M', '--raw', '--no-commit-id'];
-
 /**
  * The diff between two commits or trees; `from` null means the empty tree. Read from the
  * repository's long-lived `diff-tree`; one git process more when the patch is too large to carry.
  */
-export async function diffTrees(repoPath: string, from: string | null, to: string): Promise<DiffResult> {
+export async function diffTrees(git: GitReader, repoPath: string, from: string | null, to: string): Promise<DiffResult> {
   const base = baseOf(from, to);
-  const files = await patchDiff(repoPath, base, to, MAX_PATCH_BYTES);
+  const files = await patchDiff(git, repoPath, base, to, MAX_PATCH_BYTES);
   if (files !== undefined) return { files, overflow: false };
   const { stdout } = await runGit(repoPath, [...DIFF_TREE, '--numstat', '--end-of-options', base, to]);
   return { files: parseDiffTree(stdout, false), overflow: true };
 }
 
-/** Each recently used repository's long-lived `diff-tree --stdin`, printing what `patchDiff` reads. */
-export const patchProcesses = new DiffTreePool([...DIFF_TREE, '-p']);
-
 /**
  * Files with their patch text, or undefined past `maxBytes` of output. Line counts are read from
  * the patch: `--numstat` beside `-p` would make git diff every file twice.
  */
-async function patchDiff(repoPath: string, base: string, to: string, maxBytes: number): Promise<DiffFile[] | undefined> {
-  const stdout = await patchOutput(repoPath, base, to, maxBytes);
+async function patchDiff(git: GitReader, repoPath: string, base: string, to: string, maxBytes: number): Promise<DiffFile[] | undefined> {
+  const stdout = await patchOutput(git, repoPath, base, to, maxBytes);
   return stdout && parseDiffTree(stdout, true);
 }
 
@@ -102,11 +64,11 @@ async function patchDiff(repoPath: string, base: string, to: string, maxBytes: n
  * that cannot answer (an object it cannot read, a process gone), git is run once, and answers or
  * fails exactly as it always did.
  */
-async function patchOutput(repoPath: string, base: string, to: string, maxBytes: number): Promise<Buffer | undefined> {
-  const [baseTree, toTree] = await Promise.all([treeOf(repoPath, base), treeOf(repoPath, to)]);
+async function patchOutput(git: GitReader, repoPath: string, base: string, to: string, maxBytes: number): Promise<Buffer | undefined> {
+  const [baseTree, toTree] = await Promise.all([treeOf(git, repoPath, base), treeOf(git, repoPath, to)]);
   if (baseTree !== undefined && toTree !== undefined) {
     try {
-      return await patchProcesses.diff(repoPath, baseTree, toTree, maxBytes);
+      return await git.patches.diff(repoPath, baseTree, toTree, maxBytes);
     } catch {
       // Run once below, for git's own answer.
     }
@@ -121,9 +83,9 @@ async function patchOutput(repoPath: string, base: string, to: string, maxBytes:
 }
 
 /** The tree a commit or tree names (`diff-tree --stdin` reads ids of trees), or undefined. */
-function treeOf(repoPath: string, rev: string): Promise<string | undefined> {
+function treeOf(git: GitReader, repoPath: string, rev: string): Promise<string | undefined> {
   if (rev === EMPTY_TREE[rev.length]) return Promise.resolve(rev);
-  return catFile.info(repoPath, `${rev}^{tree}`).then(
+  return git.objects.info(repoPath, `${rev}^{tree}`).then(
     (info) => info?.oid,
     () => undefined,
   );

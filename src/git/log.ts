@@ -3,8 +3,8 @@ import { readCommits, resolveCommit, resolveCommitId } from './commits';
 import type { Commit } from './objects';
 import { normalizeRepoPath } from './paths';
 import { WALK_LIMIT, walkHistory } from './walk';
-import { ImmutableCache } from './immutable-cache';
 import { isFullOid } from './ref-names';
+import type { GitReader } from './reader';
 
 export interface LogOptions {
   /** Where history starts: sha, branch or tag. */
@@ -22,44 +22,35 @@ export interface LogOptions {
 }
 
 /** History newest first, as `git log` walks it; empty for an unknown ref or path. */
-export async function log(repoPath: string, options: LogOptions): Promise<Commit[]> {
-  const walked = await walkedPage(repoPath, options);
+export async function log(git: GitReader, repoPath: string, options: LogOptions): Promise<Commit[]> {
+  const walked = await walkedPage(git, repoPath, options);
   if (walked) return walked;
-  const ids = await logIds(repoPath, options);
-  return ids.length === 0 ? [] : readCommits(repoPath, ids);
+  const ids = await logIds(git, repoPath, options);
+  return ids.length === 0 ? [] : readCommits(git, repoPath, ids);
 }
 
 /**
  * A first page of the whole history (no path, dates or merge filter) read through the cat-file
  * process; undefined when git must walk it.
  */
-async function walkedPage(repoPath: string, options: LogOptions): Promise<Commit[] | undefined> {
+async function walkedPage(git: GitReader, repoPath: string, options: LogOptions): Promise<Commit[] | undefined> {
   const offset = Math.max(0, Math.floor(options.offset ?? 0)) || 0;
   const limit = Math.max(0, Math.floor(options.limit ?? Number.NaN));
   const plain =
     (options.path === undefined || normalizeRepoPath(options.path) === '') && !options.since && !options.until && !options.noMerges;
   if (!plain || !Number.isFinite(limit) || offset + limit > WALK_LIMIT) return undefined;
   if (limit === 0) return [];
-  const start = await resolveCommit(repoPath, options.ref);
+  const start = await resolveCommit(git, repoPath, options.ref);
   if (start === undefined) return [];
-  const walked = await walks.get(`${repoPath}\0${start.id}\0${offset + limit}`, () => walkHistory(repoPath, start, offset + limit));
+  const walked = await git.walks.get(`${repoPath}\0${start.id}\0${offset + limit}`, () =>
+    walkHistory(git, repoPath, start, offset + limit),
+  );
   return walked?.slice(offset);
 }
 
-/**
- * The history a commit starts never changes: a page of it is kept by the commit's id, so that
- * listing a branch's commits again costs one look-up of its head (a walk is a round trip to
- * cat-file per commit).
- */
-const walks = new ImmutableCache<Commit[] | undefined>({
-  maxEntries: 2_000,
-  maxBytes: 32 * 1024 * 1024,
-  weigh: (commits) => (commits ?? []).reduce((bytes, commit) => bytes + 500 + 2 * commit.message.length, 0),
-});
-
 /** Only the shas of `log`. */
-export async function logIds(repoPath: string, options: LogOptions): Promise<string[]> {
-  const start = await resolveCommitId(repoPath, options.ref);
+export async function logIds(git: GitReader, repoPath: string, options: LogOptions): Promise<string[]> {
+  const start = await resolveCommitId(git, repoPath, options.ref);
   const path = options.path === undefined ? '' : normalizeRepoPath(options.path);
   if (start === undefined || path === undefined) return [];
   const args = ['rev-list'];
@@ -73,26 +64,16 @@ export async function logIds(repoPath: string, options: LogOptions): Promise<str
   return lines(await gitText(repoPath, args));
 }
 
-/**
- * The last commit to touch a path at a commit never changes; finding it may walk much of the
- * history (a file untouched for years), so answers at a commit id are kept.
- */
-const lastCommits = new ImmutableCache<Commit | undefined>({
-  maxEntries: 10_000,
-  maxBytes: 16 * 1024 * 1024,
-  weigh: (commit) => 500 + 2 * (commit?.message.length ?? 0),
-});
-
 /** The newest commit at or before `ref` that touched `path` (the files API's `last_commit_id`). */
-export async function lastCommitForPath(repoPath: string, ref: string, path: string): Promise<Commit | undefined> {
-  const find = async () => (await log(repoPath, { ref, path, limit: 1 }))[0];
-  return isFullOid(ref) ? lastCommits.get(`${repoPath}\0${ref}\0${path}`, find) : find();
+export async function lastCommitForPath(git: GitReader, repoPath: string, ref: string, path: string): Promise<Commit | undefined> {
+  const find = async () => (await log(git, repoPath, { ref, path, limit: 1 }))[0];
+  return isFullOid(ref) ? git.lastCommits.get(`${repoPath}\0${ref}\0${path}`, find) : find();
 }
 
 /** Commits reachable from `head` and not from `base`, oldest first (GitLab's `commits_between`). */
-export async function commitsBetween(repoPath: string, baseId: string, headId: string): Promise<Commit[]> {
+export async function commitsBetween(git: GitReader, repoPath: string, baseId: string, headId: string): Promise<Commit[]> {
   const ids = lines(await gitText(repoPath, ['rev-list', '--reverse', '--date-order', '--end-of-options', headId, `^${baseId}`, '--']));
-  return ids.length === 0 ? [] : readCommits(repoPath, ids);
+  return ids.length === 0 ? [] : readCommits(git, repoPath, ids);
 }
 
 const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '');

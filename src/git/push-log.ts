@@ -3,6 +3,7 @@ import { GitStoreError } from './errors';
 import type { Commit } from './objects';
 import { isFullOid, isValidBranchName } from './ref-names';
 import { runGit } from './run';
+import type { GitReader } from './reader';
 
 /** A pushed commit and the paths it changed against its first parent, as GitLab's push data lists them. */
 export interface PushedCommit {
@@ -32,7 +33,7 @@ const LOG_ARGS = ['log', '-z', '--name-status', '-M', '--diff-merges=first-paren
  * `limit` (names and statuses, renames detected, merges against their first parent) and one
  * `rev-list --count` for the total, side by side.
  */
-export async function pushCommits(repoPath: string, newId: string, range: PushRange, limit: number): Promise<PushCommits> {
+export async function pushCommits(git: GitReader, repoPath: string, newId: string, range: PushRange, limit: number): Promise<PushCommits> {
   if (!isFullOid(newId) || ('oldId' in range && !isFullOid(range.oldId)))
     throw new GitStoreError('invalid_revision', 'a push names full object ids');
   if ('newBranch' in range && !isValidBranchName(range.newBranch)) throw new GitStoreError('invalid_ref_name', 'Branch name is invalid');
@@ -45,22 +46,23 @@ export async function pushCommits(repoPath: string, newId: string, range: PushRa
     runGit(repoPath, [...LOG_ARGS, '--topo-order', `--max-count=${Math.max(0, Math.floor(limit))}`, ...revisions, '--']),
     runGit(repoPath, ['rev-list', '--count', ...revisions, '--']),
   ]);
-  const pushed = await withCommits(repoPath, parseNameStatus(logged.stdout.toString('utf8')));
+  const pushed = await withCommits(git, repoPath, parseNameStatus(logged.stdout.toString('utf8')));
   return { commits: [...pushed.values()].reverse(), total: Number(counted.stdout.toString('utf8').trim()) };
 }
 
 /** Given commits with the paths each changed (the commits pushed tags name), in one `git log`. */
-export async function commitsChanges(repoPath: string, commitIds: readonly string[]): Promise<Map<string, PushedCommit>> {
+export async function commitsChanges(git: GitReader, repoPath: string, commitIds: readonly string[]): Promise<Map<string, PushedCommit>> {
   const wanted = [...new Set(commitIds.filter(isFullOid))];
   // Without revisions git would log HEAD.
   if (wanted.length === 0) return new Map();
   const { stdout } = await runGit(repoPath, [...LOG_ARGS, '--no-walk=unsorted', '--stdin', '--'], { input: `${wanted.join('\n')}\n` });
-  return withCommits(repoPath, parseNameStatus(stdout.toString('utf8')));
+  return withCommits(git, repoPath, parseNameStatus(stdout.toString('utf8')));
 }
 
 /** The parsed changes joined to their commits (read through cat-file), in log order. */
-async function withCommits(repoPath: string, entries: ChangedPaths[]): Promise<Map<string, PushedCommit>> {
+async function withCommits(git: GitReader, repoPath: string, entries: ChangedPaths[]): Promise<Map<string, PushedCommit>> {
   const commits = await readCommits(
+    git,
     repoPath,
     entries.map((entry) => entry.id),
   );

@@ -1,4 +1,5 @@
 import { forEachRef, toBranches, toTags, type Branch, type RawRef, type TagRef } from './refs';
+import type { GitReader } from './reader';
 
 /**
  * A repository's branches and tags as one `for-each-ref` read them, with what was read of their
@@ -11,6 +12,7 @@ export class RefsSnapshot {
   private tagList: Promise<TagRef[]> | undefined;
 
   constructor(
+    private readonly git: GitReader,
     private readonly repoPath: string,
     refs: RawRef[],
   ) {
@@ -22,13 +24,13 @@ export class RefsSnapshot {
 
   /** All branches with their head commits, sorted by name. */
   branches(): Promise<Branch[]> {
-    this.branchList ??= toBranches(this.repoPath, [...this.branchRefs.values()]);
+    this.branchList ??= toBranches(this.git, this.repoPath, [...this.branchRefs.values()]);
     return this.branchList;
   }
 
   /** All tags, sorted by name ascending. */
   tags(): Promise<TagRef[]> {
-    this.tagList ??= toTags(this.repoPath, [...this.tagRefs.values()]);
+    this.tagList ??= toTags(this.git, this.repoPath, [...this.tagRefs.values()]);
     return this.tagList;
   }
 
@@ -36,14 +38,14 @@ export class RefsSnapshot {
     const raw = this.branchRefs.get(name);
     if (!raw) return undefined;
     if (this.branchList) return (await this.branchList).find((branch) => branch.name === name);
-    return (await toBranches(this.repoPath, [raw]))[0];
+    return (await toBranches(this.git, this.repoPath, [raw]))[0];
   }
 
   async tag(name: string): Promise<TagRef | undefined> {
     const raw = this.tagRefs.get(name);
     if (!raw) return undefined;
     if (this.tagList) return (await this.tagList).find((tag) => tag.name === name);
-    return (await toTags(this.repoPath, [raw]))[0];
+    return (await toTags(this.git, this.repoPath, [raw]))[0];
   }
 }
 
@@ -72,6 +74,8 @@ const MAX_AGE_MS = 10_000;
 export class RefsCache {
   private readonly entries = new Map<string, Entry>();
 
+  constructor(private readonly git: GitReader) {}
+
   /** The refs of `repoPath` at `version` (or newer): kept, being read, or read now. */
   get(repoPath: string, version: number): Promise<RefsSnapshot> {
     const time = Date.now();
@@ -82,7 +86,7 @@ export class RefsCache {
       return known.snapshot;
     }
     // The caller read `version` before git is asked here, so what git answers is at least that new.
-    const entry: Entry = { version, readAt: time, snapshot: readSnapshot(repoPath) };
+    const entry: Entry = { version, readAt: time, snapshot: readSnapshot(this.git, repoPath) };
     this.entries.delete(repoPath);
     this.entries.set(repoPath, entry);
     entry.snapshot.catch(() => {
@@ -93,6 +97,6 @@ export class RefsCache {
   }
 }
 
-async function readSnapshot(repoPath: string): Promise<RefsSnapshot> {
-  return new RefsSnapshot(repoPath, await forEachRef(repoPath, ['refs/heads/', 'refs/tags/']));
+async function readSnapshot(git: GitReader, repoPath: string): Promise<RefsSnapshot> {
+  return new RefsSnapshot(git, repoPath, await forEachRef(repoPath, ['refs/heads/', 'refs/tags/']));
 }

@@ -1,7 +1,7 @@
-import { catFile } from './cat-file';
 import { gitText, runGit } from './run';
 import { parseCommit, parseTag, type Commit } from './objects';
 import { isValidRefName } from './ref-names';
+import type { GitReader } from './reader';
 
 export interface Branch {
   name: string;
@@ -39,15 +39,15 @@ export async function forEachRef(repoPath: string, patterns: string[]): Promise<
 }
 
 /** All branches with their head commits, sorted by name. */
-export async function listBranches(repoPath: string): Promise<Branch[]> {
-  return toBranches(repoPath, await forEachRef(repoPath, ['refs/heads/']));
+export async function listBranches(git: GitReader, repoPath: string): Promise<Branch[]> {
+  return toBranches(git, repoPath, await forEachRef(repoPath, ['refs/heads/']));
 }
 
-export async function findBranch(repoPath: string, name: string): Promise<Branch | undefined> {
+export async function findBranch(git: GitReader, repoPath: string, name: string): Promise<Branch | undefined> {
   if (!isValidRefName(`refs/heads/${name}`)) return undefined;
   const ref = `refs/heads/${name}`;
   const refs = (await forEachRef(repoPath, [ref])).filter((raw) => raw.ref === ref);
-  return (await toBranches(repoPath, refs))[0];
+  return (await toBranches(git, repoPath, refs))[0];
 }
 
 export async function branchNames(repoPath: string): Promise<string[]> {
@@ -55,15 +55,16 @@ export async function branchNames(repoPath: string): Promise<string[]> {
 }
 
 /** All tags, sorted by name ascending (GitLab's API lists them descending: reverse this). */
-export async function listTags(repoPath: string): Promise<TagRef[]> {
-  return toTags(repoPath, await forEachRef(repoPath, ['refs/tags/']));
+export async function listTags(git: GitReader, repoPath: string): Promise<TagRef[]> {
+  return toTags(git, repoPath, await forEachRef(repoPath, ['refs/tags/']));
 }
 
-export async function findTag(repoPath: string, name: string): Promise<TagRef | undefined> {
+export async function findTag(git: GitReader, repoPath: string, name: string): Promise<TagRef | undefined> {
   if (!isValidRefName(`refs/tags/${name}`)) return undefined;
   const ref = `refs/tags/${name}`;
   return (
     await toTags(
+      git,
       repoPath,
       (await forEachRef(repoPath, [ref])).filter((raw) => raw.ref === ref),
     )
@@ -96,8 +97,8 @@ export async function defaultBranch(repoPath: string): Promise<string | undefine
 }
 
 /** Branch refs (`refs/heads/…`) with their commits read; refs that lead to no commit are left out. */
-export async function toBranches(repoPath: string, refs: RawRef[]): Promise<Branch[]> {
-  const objects = await catFile.readMany(
+export async function toBranches(git: GitReader, repoPath: string, refs: RawRef[]): Promise<Branch[]> {
+  const objects = await git.objects.readMany(
     repoPath,
     refs.map((raw) => (raw.type === 'commit' ? raw.oid : `${raw.oid}^{commit}`)),
   );
@@ -110,13 +111,13 @@ export async function toBranches(repoPath: string, refs: RawRef[]): Promise<Bran
 }
 
 /** Tag refs (`refs/tags/…`) with their annotations and commits read. */
-export async function toTags(repoPath: string, refs: RawRef[]): Promise<TagRef[]> {
+export async function toTags(git: GitReader, repoPath: string, refs: RawRef[]): Promise<TagRef[]> {
   const [annotations, commits] = await Promise.all([
-    catFile.readMany(
+    git.objects.readMany(
       repoPath,
       refs.map((raw) => (raw.type === 'tag' ? raw.oid : '')),
     ),
-    catFile.readMany(
+    git.objects.readMany(
       repoPath,
       refs.map((raw) => (raw.type === 'commit' ? raw.oid : `${raw.oid}^{commit}`)),
     ),

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { catFile } from './cat-file';
-import { patchProcesses } from './diff';
 import { GitCommandError, GitStoreError } from './errors';
 import { runGit } from './run';
 import { headBranch } from './refs';
 import { isValidBranchName } from './ref-names';
+import type { GitReader } from './reader';
 
 /**
  * Repositories are built under a temporary name beside their final place and renamed in, so a
@@ -53,9 +52,8 @@ export async function createRepository(repoPath: string): Promise<void> {
 }
 
 /** Removes a repository; a missing one is already removed. */
-export async function deleteRepository(repoPath: string): Promise<void> {
-  catFile.close(repoPath);
-  patchProcesses.close(repoPath);
+export async function deleteRepository(git: GitReader, repoPath: string): Promise<void> {
+  git.forget(repoPath);
   const trash = await scratchPath(repoPath, 'deleted');
   try {
     await fs.rename(repoPath, trash);
@@ -101,7 +99,7 @@ export interface ImportOptions {
  * The target may already exist if it is still empty (a project created before its import ran).
  * Failures say what git said, with any credentials in the URL removed.
  */
-export async function importRepository(repoPath: string, url: string, options: ImportOptions = {}): Promise<void> {
+export async function importRepository(git: GitReader, repoPath: string, url: string, options: ImportOptions = {}): Promise<void> {
   const protocols = options.allowFileUrls ? ['http', 'https', 'git', 'file'] : ['http', 'https', 'git'];
   let parsed: URL;
   try {
@@ -124,7 +122,7 @@ export async function importRepository(repoPath: string, url: string, options: I
     const said = error instanceof GitCommandError ? error.stderr : (error as Error).message;
     throw new GitStoreError('import_failed', withoutCredentials(said, parsed).trim() || 'import failed');
   }
-  if (await isEmpty(repoPath)) await deleteRepository(repoPath);
+  if (await isEmpty(repoPath)) await deleteRepository(git, repoPath);
   await moveIntoPlace(scratch, repoPath);
 }
 

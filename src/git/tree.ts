@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { catFile } from './cat-file';
 import { normalizeRepoPath } from './paths';
 import { spawnGit } from './run';
+import type { GitReader } from './reader';
 
 export interface TreeEntry {
   id: string;
@@ -24,10 +24,10 @@ export interface Blob {
  * The entries of a directory at a commit: directories, then files, then submodules, each group in
  * tree order (as GitLab lists them). Undefined when the path is not a directory there.
  */
-export async function listTree(repoPath: string, commitId: string, path = ''): Promise<TreeEntry[] | undefined> {
+export async function listTree(git: GitReader, repoPath: string, commitId: string, path = ''): Promise<TreeEntry[] | undefined> {
   const dir = normalizeRepoPath(path);
   if (dir === undefined) return undefined;
-  const object = await catFile.read(repoPath, dir === '' ? `${commitId}^{tree}` : `${commitId}:${dir}`);
+  const object = await git.objects.read(repoPath, dir === '' ? `${commitId}^{tree}` : `${commitId}:${dir}`);
   if (object?.type !== 'tree') return undefined;
   const entries = parseTree(object.content, object.oid.length / 2, dir);
   const order = { tree: 0, blob: 1, commit: 2 };
@@ -35,10 +35,10 @@ export async function listTree(repoPath: string, commitId: string, path = ''): P
 }
 
 /** The file at a path in a commit, or undefined when there is none (or it is a directory). */
-export async function blobAtPath(repoPath: string, commitId: string, path: string): Promise<Blob | undefined> {
+export async function blobAtPath(git: GitReader, repoPath: string, commitId: string, path: string): Promise<Blob | undefined> {
   const file = normalizeRepoPath(path);
   if (!file) return undefined;
-  const object = await catFile.read(repoPath, `${commitId}:${file}`);
+  const object = await git.objects.read(repoPath, `${commitId}:${file}`);
   return object?.type === 'blob' ? { id: object.oid, size: object.size, content: object.content } : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { readCommits } from './commits';
 import type { Commit } from './objects';
+import type { GitReader } from './reader';
 
 /** Past this many commits one `rev-list` process costs less than a round trip per commit. */
 export const WALK_LIMIT = 50;
@@ -10,7 +11,7 @@ export const WALK_LIMIT = 50;
  * in the order they were reached, each commit once. Undefined when a parent cannot be read (a
  * shallow or damaged repository) or a date may not read as git reads it: the caller asks git instead.
  */
-export async function walkHistory(repoPath: string, start: Commit, count: number): Promise<Commit[] | undefined> {
+export async function walkHistory(git: GitReader, repoPath: string, start: Commit, count: number): Promise<Commit[] | undefined> {
   if (!plainDate(start)) return undefined;
   const walked: Commit[] = [];
   const seen = new Set([start.id]);
@@ -25,7 +26,7 @@ export async function walkHistory(repoPath: string, start: Commit, count: number
     if (unseen.length === 0) continue;
     for (const id of unseen) seen.add(id);
     // One pipelined exchange per commit: each step needs the parents the previous one named.
-    const parents = await readCommits(repoPath, unseen);
+    const parents = await readCommits(git, repoPath, unseen);
     if (parents.length !== unseen.length || !parents.every(plainDate)) return undefined;
     for (const parent of parents) insertByDate(queue, parent);
   }

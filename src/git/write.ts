@@ -1,4 +1,3 @@
-import { catFile } from './cat-file';
 import { resolveCommitId } from './commits';
 import { GitCommandError, GitStoreError } from './errors';
 import { signatureLine, type Identity } from './identity';
@@ -6,6 +5,7 @@ import { checkMessage } from './message';
 import { isFullOid, isSafeRevision, isValidBranchName, isValidTagName, ZERO_OID } from './ref-names';
 import { refValues } from './refs';
 import { runGit } from './run';
+import type { GitReader } from './reader';
 
 /**
  * Sets a ref only if it still has the value the caller read (`expected` null: only if it does not
@@ -33,9 +33,9 @@ export async function deleteRef(repoPath: string, ref: string, expected?: string
 }
 
 /** Creates a branch at the commit `rev` names. Returns the commit id. */
-export async function createBranch(repoPath: string, name: string, rev: string): Promise<string> {
+export async function createBranch(git: GitReader, repoPath: string, name: string, rev: string): Promise<string> {
   if (!isValidBranchName(name)) throw new GitStoreError('invalid_ref_name', 'Branch name is invalid');
-  const commitId = await resolveCommitId(repoPath, rev);
+  const commitId = await resolveCommitId(git, repoPath, rev);
   if (commitId === undefined) throw new GitStoreError('invalid_revision', 'Invalid reference name');
   await updateRef(repoPath, `refs/heads/${name}`, commitId, null);
   return commitId;
@@ -55,10 +55,10 @@ export interface TagAnnotation {
  * Creates a tag at the object `rev` names: lightweight, or annotated when given a message.
  * Returns the id the ref points at (the tag object's for annotated tags).
  */
-export async function createTag(repoPath: string, name: string, rev: string, annotation?: TagAnnotation): Promise<string> {
+export async function createTag(git: GitReader, repoPath: string, name: string, rev: string, annotation?: TagAnnotation): Promise<string> {
   if (!isValidTagName(name)) throw new GitStoreError('invalid_ref_name', 'Tag name invalid');
   if (annotation) checkMessage(annotation.message);
-  const target = isFullOid(rev) || isSafeRevision(rev) ? await catFile.info(repoPath, rev) : undefined;
+  const target = isFullOid(rev) || isSafeRevision(rev) ? await git.objects.info(repoPath, rev) : undefined;
   if (!target) throw new GitStoreError('invalid_revision', `Target ${rev} is invalid`);
   let id = target.oid;
   if (annotation) {

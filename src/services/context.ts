@@ -5,6 +5,8 @@ import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../lib/logger';
 import type { FileStore } from '../storage/index';
 import type { RefsCache } from '../git/refs-cache';
+import type { GitReader } from '../git/reader';
+import type { RefLocks } from '../git/ref-lock';
 
 /** What every service is given: the stores and settings, never HTTP. */
 export interface ServiceContext {
@@ -15,7 +17,11 @@ export interface ServiceContext {
   jobs: JobQueue;
   /** Files beside the database: CI traces and artifacts. */
   files: FileStore;
+  /** git's long-lived processes and caches of what never changes: the app's own, closed with it. */
+  git: GitReader;
   /** Branches and tags of recently read repositories, by refs version: the app's own, made beside the database. */
   refs: RefsCache;
+  /** Writers of one ref in this process queue here. */
+  refLocks: RefLocks;
   log: Logger;
 }

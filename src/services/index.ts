@@ -28,9 +28,9 @@ import { TagsService } from './repository/tags';
 import { FilesService } from './repository/files';
 import { CommitStatusesService } from './ci/pipelines/commit-statuses';
 import { BuildTokensService } from './ci/builds/tokens';
-import { RunnersService } from './ci/runners/registration';
-import { RunnerManagementService } from './ci/runners/admin';
-import { RunnerBuildsService } from './ci/runners/build-requests';
+import { RunnerRegistrationService } from './ci/runners/registration';
+import { RunnerAdminService } from './ci/runners/admin';
+import { BuildRequestsService } from './ci/runners/build-requests';
 import { BuildsService } from './ci/builds/builds';
 import { BuildActionsService } from './ci/builds/actions';
 import { PipelinesService } from './ci/pipelines/pipelines';
@@ -119,9 +119,9 @@ export function createServices(ctx: ServiceContext) {
     variables: new VariablesService(ctx),
     projectHooks: new ProjectHooksService(ctx),
     commitStatuses: new CommitStatusesService(ctx),
-    runners: new RunnersService(ctx, settings),
-    runnerManagement: new RunnerManagementService(ctx, projects),
-    runnerBuilds: new RunnerBuildsService(ctx),
+    runnerRegistration: new RunnerRegistrationService(ctx, settings),
+    runnerAdmin: new RunnerAdminService(ctx, projects),
+    buildRequests: new BuildRequestsService(ctx, builds.traces),
     builds,
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/index';
 import type { Database } from '../db/schema';
+import { reachedProjectIds } from './policy-reach';
 import { can, effectiveAccess, GUEST, INTERNAL, PRIVATE, PUBLIC, REPORTER, type Caller, type ProjectStanding } from './policy';
 
 /**
@@ -153,38 +154,6 @@ export function visibleEventsIn(db: Db, projectId: number, standing: ProjectStan
 
 // ---- Across projects, from the caller alone ----
 
-/**
- * Ids of the projects where the user holds at least `minimumAccess`, through any route: a
- * membership of the project or of its group, the personal namespace, or a share with a group where
- * both the share and the membership reach it (the lower of the two counts).
- */
-function memberProjectIds(db: Db, userId: number, minimumAccess: number) {
-  const groups = db
-    .selectFrom('members')
-    .select('source_id')
-    .where('source_type', '=', 'Namespace')
-    .where('user_id', '=', userId)
-    .where('requested_at', 'is', null)
-    .where('access_level', '>=', minimumAccess);
-  const personalNamespaces = db.selectFrom('namespaces').select('id').where('owner_id', '=', userId).where('kind', '=', 'user');
-  return db
-    .selectFrom('members')
-    .select('source_id as id')
-    .where('source_type', '=', 'Project')
-    .where('user_id', '=', userId)
-    .where('requested_at', 'is', null)
-    .where('access_level', '>=', minimumAccess)
-    .union(db.selectFrom('projects').select('id').where('namespace_id', 'in', groups))
-    .union(db.selectFrom('projects').select('id').where('namespace_id', 'in', personalNamespaces))
-    .union(
-      db
-        .selectFrom('project_group_links')
-        .select('project_id as id')
-        .where('group_access', '>=', minimumAccess)
-        .where('group_id', 'in', groups),
-    );
-}
-
 /** Ids of the projects whose issues the caller may read (`read_issue`): readable, not being deleted, issues on. */
 export function issueProjectIds(db: Db, caller: Caller) {
   const query = db
@@ -195,7 +164,7 @@ export function issueProjectIds(db: Db, caller: Caller) {
   if (caller.admin === 1) return query;
   const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
   return query.where((eb) =>
-    eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', memberProjectIds(db, caller.id, GUEST))]),
+    eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', reachedProjectIds(caller.id, GUEST))]),
   );
 }
 
@@ -214,8 +183,8 @@ export function mergeRequestProjectIds(db: Db, caller: Caller) {
   return query.where((eb) =>
     eb.or([
       eb('projects.visibility_level', '>=', openLevel),
-      eb('projects.id', 'in', memberProjectIds(db, caller.id, REPORTER)),
-      eb.and([eb('projects.visibility_level', '>', PRIVATE), eb('projects.id', 'in', memberProjectIds(db, caller.id, GUEST))]),
+      eb('projects.id', 'in', reachedProjectIds(caller.id, REPORTER)),
+      eb.and([eb('projects.visibility_level', '>', PRIVATE), eb('projects.id', 'in', reachedProjectIds(caller.id, GUEST))]),
     ]),
   );
 }
@@ -226,13 +195,13 @@ export function mergeRequestProjectIds(db: Db, caller: Caller) {
  * up, the author or the assignee.
  */
 export function readableIssues(db: Db, caller: Caller, projectIds = issueProjectIds(db, caller)): (eb: IssuesEb) => Expression<SqlBool> {
-  return (eb) => eb.and([eb('issues.project_id', 'in', projectIds), confidentialFilter(db, caller)(eb)]);
+  return (eb) => eb.and([eb('issues.project_id', 'in', projectIds), confidentialFilter(caller)(eb)]);
 }
 
 /** The confidential part of `readableIssues`, for a query that has checked the project elsewhere. */
-export function confidentialFilter(db: Db, caller: Caller): (eb: IssuesEb) => Expression<SqlBool> {
+export function confidentialFilter(caller: Caller): (eb: IssuesEb) => Expression<SqlBool> {
   return (eb) =>
     caller.admin === 1
       ? TRUE
-      : eb.or([notConfidentialOrOwn(eb, caller.id), eb('issues.project_id', 'in', memberProjectIds(db, caller.id, REPORTER))]);
+      : eb.or([notConfidentialOrOwn(eb, caller.id), eb('issues.project_id', 'in', reachedProjectIds(caller.id, REPORTER))]);
 }

@@ -7,7 +7,7 @@ import { startApp, type TestApp } from '../support/app';
 import { grantProjectRole } from '../support/roles';
 import { cloneUrl, tempDir } from '../support/git';
 import { eventually } from '../support/eventually';
-import { projectLfsSize } from '../../src/services/lfs-objects/records';
+import { projectLfsSize } from '../../src/services/lfs-objects/queries';
 import { lfsGitOk, lfsWorkTree, sha256, storedObjectPath } from '../support/git-lfs';
 
 let app: TestApp;

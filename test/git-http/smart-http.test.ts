@@ -5,7 +5,6 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildFixture, git, tempDir, type Fixture } from '../git/fixture';
-import { catFile } from '../../src/git/cat-file';
 import { ZERO_OID } from '../../src/git/ref-names';
 import { createRepository } from '../../src/git/repositories';
 import {
@@ -53,7 +52,6 @@ before(async () => {
 });
 after(async () => {
   await app.close();
-  await catFile.closeAll();
   fs.rmSync(root, { recursive: true, force: true });
 });
 

@@ -5,13 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { clientEnv, git, tempDir } from './fixture';
 import { eventually } from '../support/eventually';
-import { catFile } from '../../src/git/cat-file';
+import { GitReader } from '../../src/git/reader';
 import { resolveCommit } from '../../src/git/commits';
 import { commitStats } from '../../src/git/commit-stats';
-import { commitDiff, diffTrees, patchProcesses } from '../../src/git/diff';
+import { commitDiff, diffTrees } from '../../src/git/diff';
 import { DiffTreePool } from '../../src/git/diff-tree-pool';
 import { GitCommandError } from '../../src/git/errors';
 import { runGit } from '../../src/git/run';
+
+/** The long-lived processes and caches the functions under test read through, as the app's own. */
+const reader = new GitReader();
 
 /** What `src/git/diff.ts` asks git for, run once per diff as before the pool. */
 const DIFF_TREE = ['-c', 'core.quotePath=false', 'diff-tree', '-r', '-z', '-M', '--raw', '--no-commit-id', '-p'];
@@ -154,7 +157,7 @@ before(() => {
   sha256 = buildHistory(root, 'sha256');
 });
 after(async () => {
-  await Promise.all([catFile.closeAll(), patchProcesses.closeAll()]);
+  await reader.close();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -308,7 +311,7 @@ describe('the diff-tree pool', () => {
 
 describe('commit diffs read through the pool', () => {
   test('commit diffs and comparisons come from the long-lived process, named as git names them', async () => {
-    const diff = await diffTrees(sha1.repo, null, sha1.root);
+    const diff = await diffTrees(reader, sha1.repo, null, sha1.root);
     assert.deepEqual(pool(sha1.repo).length, 1);
     assert.deepEqual(
       diff.files
@@ -317,7 +320,7 @@ describe('commit diffs read through the pool', () => {
         .sort(),
       [...ODD_NAMES].sort(),
     );
-    const changes = await diffTrees(sha1.repo, sha1.root, `${sha1.empty}~1`);
+    const changes = await diffTrees(reader, sha1.repo, sha1.root, `${sha1.empty}~1`);
     const renamed = changes.files.find((file) => file.oldPath === 'with space.txt')!;
     assert.deepEqual([renamed.newPath, renamed.renamedFile, renamed.diff], [`renamed\n${END_LINE}\n`, true, '']);
     const looks = changes.files.find((file) => file.newPath === 'looks.txt')!;
@@ -328,21 +331,24 @@ describe('commit diffs read through the pool', () => {
       changes.files.map((file) => `${file.additions} ${file.deletions}`),
       numstat(sha1.repo, sha1.root, `${sha1.empty}~1`),
     );
-    assert.deepEqual((await diffTrees(sha256.repo, null, sha256.root)).files.length, diff.files.length);
+    assert.deepEqual((await diffTrees(reader, sha256.repo, null, sha256.root)).files.length, diff.files.length);
   });
 
   test('an empty commit has no files; a root commit is diffed against the empty tree of its hash', async () => {
     for (const history of [sha1, sha256]) {
-      assert.deepEqual(await commitDiff(history.repo, (await resolveCommit(history.repo, history.empty))!), { files: [], overflow: false });
-      const root = (await resolveCommit(history.repo, history.root))!;
-      assert.equal((await commitDiff(history.repo, root)).files.length, ODD_NAMES.length + 6);
+      assert.deepEqual(await commitDiff(reader, history.repo, (await resolveCommit(reader, history.repo, history.empty))!), {
+        files: [],
+        overflow: false,
+      });
+      const root = (await resolveCommit(reader, history.repo, history.root))!;
+      assert.equal((await commitDiff(reader, history.repo, root)).files.length, ODD_NAMES.length + 6);
     }
   });
 
   test('a commit past the stats limit is counted by git and its diff still read whole', async () => {
-    const commit = (await resolveCommit(sha1.repo, sha1.big))!;
-    assert.deepEqual(await commitStats(sha1.repo, commit), { additions: 40_000, deletions: 0, total: 40_000 });
-    const { files, overflow } = await commitDiff(sha1.repo, commit);
+    const commit = (await resolveCommit(reader, sha1.repo, sha1.big))!;
+    assert.deepEqual(await commitStats(reader, sha1.repo, commit), { additions: 40_000, deletions: 0, total: 40_000 });
+    const { files, overflow } = await commitDiff(reader, sha1.repo, commit);
     assert.deepEqual([files.length, overflow, files[0].additions], [1, false, 40_000]);
   });
 
@@ -358,24 +364,24 @@ describe('commit diffs read through the pool', () => {
         (error: GitCommandError) => error,
       );
       await assert.rejects(
-        diffTrees(sha1.repo, from, to),
+        diffTrees(reader, sha1.repo, from, to),
         (error) => error instanceof GitCommandError && error.message === expected.message,
       );
     }
   });
 
   test('when the process dies the diff is still read, and the next one starts another process', async () => {
-    const expected = await diffTrees(sha1.repo, sha1.root, sha1.empty);
+    const expected = await diffTrees(reader, sha1.repo, sha1.root, sha1.empty);
     const [{ pid }] = pool(sha1.repo);
     process.kill(pid!, 'SIGKILL');
-    assert.deepEqual(await diffTrees(sha1.repo, sha1.root, sha1.empty), expected);
+    assert.deepEqual(await diffTrees(reader, sha1.repo, sha1.root, sha1.empty), expected);
     await eventually(() => pool(sha1.repo).every((p) => p.pid !== pid));
-    assert.deepEqual(await diffTrees(sha1.repo, sha1.root, sha1.empty), expected);
+    assert.deepEqual(await diffTrees(reader, sha1.repo, sha1.root, sha1.empty), expected);
     assert.equal(pool(sha1.repo).length, 1);
   });
 });
 
-const pool = (repo: string) => patchProcesses.active().filter((p) => p.repoPath === repo);
+const pool = (repo: string) => reader.patches.active().filter((p) => p.repoPath === repo);
 
 function numstat(repo: string, from: string, to: string): string[] {
   const records = git(repo, ['diff-tree', '-r', '-z', '-M', '--numstat', from, to]).split('\0');

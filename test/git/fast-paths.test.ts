@@ -3,13 +3,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildFixture, git, tempDir, type Fixture } from './fixture';
-import { catFile } from '../../src/git/cat-file';
+import { GitReader } from '../../src/git/reader';
 import { resolveCommit } from '../../src/git/commits';
 import { commitStats } from '../../src/git/commit-stats';
 import { commitDiff, diffTrees } from '../../src/git/diff';
 import { ImmutableCache } from '../../src/git/immutable-cache';
 import { log, logIds } from '../../src/git/log';
 import { createRepository } from '../../src/git/repositories';
+
+/** The long-lived processes and caches the functions under test read through, as the app's own. */
+const reader = new GitReader();
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -22,7 +25,7 @@ before(async () => {
   merges = await buildMergeHistory(root);
 });
 after(async () => {
-  await catFile.closeAll();
+  await reader.close();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -76,18 +79,18 @@ describe('history pages read through cat-file', () => {
         [3, 7],
         [5, 45],
       ]) {
-        const walked = (await log(merges, { ref, offset, limit })).map((commit) => commit.id);
-        assert.deepEqual(walked, await logIds(merges, { ref, offset, limit }), `${ref} ${offset}+${limit}`);
+        const walked = (await log(reader, merges, { ref, offset, limit })).map((commit) => commit.id);
+        assert.deepEqual(walked, await logIds(reader, merges, { ref, offset, limit }), `${ref} ${offset}+${limit}`);
       }
     }
   });
 
   test('a page of nothing, an unknown ref and a blank path', async () => {
-    assert.deepEqual(await log(merges, { ref: 'master', limit: 0 }), []);
-    assert.deepEqual(await log(merges, { ref: 'nope', limit: 20 }), []);
+    assert.deepEqual(await log(reader, merges, { ref: 'master', limit: 0 }), []);
+    assert.deepEqual(await log(reader, merges, { ref: 'nope', limit: 20 }), []);
     assert.deepEqual(
-      (await log(merges, { ref: 'master', path: '', limit: 5 })).map((c) => c.id),
-      await logIds(merges, { ref: 'master', limit: 5 }),
+      (await log(reader, merges, { ref: 'master', path: '', limit: 5 })).map((c) => c.id),
+      await logIds(reader, merges, { ref: 'master', limit: 5 }),
     );
   });
 });
@@ -100,7 +103,7 @@ describe('line counts', () => {
       [fx.c1, fx.c4],
       [null, fx.c4],
     ] as const) {
-      const counted = (await diffTrees(fx.repoPath, from, to)).files.map((file) => `${file.additions} ${file.deletions}`);
+      const counted = (await diffTrees(reader, fx.repoPath, from, to)).files.map((file) => `${file.additions} ${file.deletions}`);
       const numstat = git(fx.repoPath, ['diff-tree', '-r', '-M', '--numstat', from ?? EMPTY_TREE, to])
         .trim()
         .split('\n');
@@ -120,21 +123,21 @@ describe('line counts', () => {
   });
 
   test('a commit’s stats ignore renames: a moved file counts as deleted and added', async () => {
-    const commit = (await resolveCommit(fx.repoPath, fx.c3))!;
+    const commit = (await resolveCommit(reader, fx.repoPath, fx.c3))!;
     const numstat = git(fx.repoPath, ['diff-tree', '-r', '--no-renames', '--numstat', fx.c2, fx.c3]).trim().split('\n');
     const additions = numstat.reduce((sum, line) => sum + Number(line.split('\t')[0]), 0);
     const deletions = numstat.reduce((sum, line) => sum + Number(line.split('\t')[1]), 0);
     assert.ok(deletions > 0);
-    assert.deepEqual(await commitStats(fx.repoPath, commit), { additions, deletions, total: additions + deletions });
-    assert.equal((await commitDiff(fx.repoPath, commit)).files.filter((file) => file.renamedFile).length, 1);
+    assert.deepEqual(await commitStats(reader, fx.repoPath, commit), { additions, deletions, total: additions + deletions });
+    assert.equal((await commitDiff(reader, fx.repoPath, commit)).files.filter((file) => file.renamedFile).length, 1);
   });
 
   test('a commit’s stats leave its diff ready, and both are the same as read cold', async () => {
-    const commit = (await resolveCommit(fx.repoPath, fx.c4))!;
-    const stats = await commitStats(fx.repoPath, commit);
-    const diff = await commitDiff(fx.repoPath, commit);
-    assert.equal(await commitDiff(fx.repoPath, commit), diff);
-    assert.deepEqual(diff, await diffTrees(fx.repoPath, fx.c3, fx.c4));
+    const commit = (await resolveCommit(reader, fx.repoPath, fx.c4))!;
+    const stats = await commitStats(reader, fx.repoPath, commit);
+    const diff = await commitDiff(reader, fx.repoPath, commit);
+    assert.equal(await commitDiff(reader, fx.repoPath, commit), diff);
+    assert.deepEqual(diff, await diffTrees(reader, fx.repoPath, fx.c3, fx.c4));
     assert.deepEqual(stats, { additions: 1, deletions: 0, total: 1 });
   });
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { buildFixture, tempDir, type Fixture } from './fixture';
-import { catFile } from '../../src/git/cat-file';
+import { GitReader } from '../../src/git/reader';
 import { readCommits, resolveCommit, resolveCommitId } from '../../src/git/commits';
 import { commitDiff, diffStats } from '../../src/git/diff';
 import { blobAtPath, blobStream, listTree } from '../../src/git/tree';
@@ -15,6 +15,9 @@ import { lastCommitForPath, log } from '../../src/git/log';
 import { branchNames, defaultBranch, findBranch, findTag, headBranch, listBranches, listTags } from '../../src/git/refs';
 import { commitTitle, gitTime } from '../../src/git/objects';
 
+/** The long-lived processes and caches the functions under test read through, as the app's own. */
+const reader = new GitReader();
+
 let root: string;
 let fx: Fixture;
 before(async () => {
@@ -22,23 +25,23 @@ before(async () => {
   fx = await buildFixture(root);
 });
 after(async () => {
-  await catFile.closeAll();
+  await reader.close();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
 describe('commit objects', () => {
   test('dates keep the commit’s own UTC offset, with milliseconds', async () => {
-    const commit = (await resolveCommit(fx.repoPath, fx.c1))!;
+    const commit = (await resolveCommit(reader, fx.repoPath, fx.c1))!;
     assert.equal(commit.author.date, '2012-09-20T09:06:12.000+03:00');
     assert.equal(commit.committer.date, '2012-09-20T09:06:12.000+03:00');
-    const alice = (await resolveCommit(fx.repoPath, fx.c2))!;
+    const alice = (await resolveCommit(reader, fx.repoPath, fx.c2))!;
     assert.equal(alice.author.date, '2012-09-21T10:00:00.000-07:00');
-    const utc = (await resolveCommit(fx.repoPath, fx.c3))!;
+    const utc = (await resolveCommit(reader, fx.repoPath, fx.c3))!;
     assert.equal(utc.author.date, '2012-09-22T12:00:00.000+00:00');
   });
 
   test('id, short_id of 8 characters, message with its newline, title, people and parents', async () => {
-    const commit = (await resolveCommit(fx.repoPath, fx.c1))!;
+    const commit = (await resolveCommit(reader, fx.repoPath, fx.c1))!;
     assert.equal(commit.id, fx.c1);
     assert.equal(commit.shortId, fx.c1.slice(0, 8));
     assert.equal(commit.message, 'Initial commit\n\nWith a body line.\n');
@@ -50,11 +53,11 @@ describe('commit objects', () => {
       time: 1348121172,
     });
     assert.deepEqual(commit.parentIds, []);
-    assert.deepEqual((await resolveCommit(fx.repoPath, fx.c2))!.parentIds, [fx.c1]);
+    assert.deepEqual((await resolveCommit(reader, fx.repoPath, fx.c2))!.parentIds, [fx.c1]);
   });
 
   test('a first line over 100 characters is cut to 80 and an ellipsis', async () => {
-    const commit = (await resolveCommit(fx.repoPath, fx.c2))!;
+    const commit = (await resolveCommit(reader, fx.repoPath, fx.c2))!;
     assert.equal(commit.title, `${'x'.repeat(80)}…`);
     assert.equal(commitTitle('a'.repeat(100)), 'a'.repeat(100));
     assert.equal(commitTitle('  \n'), '--no commit message');
@@ -69,22 +72,22 @@ describe('commit objects', () => {
 
 describe('resolving revisions', () => {
   test('a sha, a short sha, a branch, a tag, HEAD and ~n all resolve', async () => {
-    assert.equal(await resolveCommitId(fx.repoPath, fx.c2), fx.c2);
-    assert.equal(await resolveCommitId(fx.repoPath, fx.c2.slice(0, 10)), fx.c2);
-    assert.equal(await resolveCommitId(fx.repoPath, 'feature'), fx.feature);
-    assert.equal(await resolveCommitId(fx.repoPath, 'v1.1.0'), fx.c2);
-    assert.equal(await resolveCommitId(fx.repoPath, 'HEAD'), fx.c4);
-    assert.equal(await resolveCommitId(fx.repoPath, 'master~3'), fx.c1);
+    assert.equal(await resolveCommitId(reader, fx.repoPath, fx.c2), fx.c2);
+    assert.equal(await resolveCommitId(reader, fx.repoPath, fx.c2.slice(0, 10)), fx.c2);
+    assert.equal(await resolveCommitId(reader, fx.repoPath, 'feature'), fx.feature);
+    assert.equal(await resolveCommitId(reader, fx.repoPath, 'v1.1.0'), fx.c2);
+    assert.equal(await resolveCommitId(reader, fx.repoPath, 'HEAD'), fx.c4);
+    assert.equal(await resolveCommitId(reader, fx.repoPath, 'master~3'), fx.c1);
   });
 
   test('unknown names, options and history searches resolve to nothing', async () => {
     for (const rev of ['invalid_sha', '1234ab', '--all', ':/Initial', 'master@{1}', 'a..b', 'master\ninfo HEAD', '']) {
-      assert.equal(await resolveCommit(fx.repoPath, rev), undefined, rev);
+      assert.equal(await resolveCommit(reader, fx.repoPath, rev), undefined, rev);
     }
   });
 
   test('many commits are read in one pipelined exchange, in the order asked', async () => {
-    const commits = await readCommits(fx.repoPath, [fx.c3, fx.c1, fx.c2]);
+    const commits = await readCommits(reader, fx.repoPath, [fx.c3, fx.c1, fx.c2]);
     assert.deepEqual(
       commits.map((c) => c.id),
       [fx.c3, fx.c1, fx.c2],
@@ -94,20 +97,20 @@ describe('resolving revisions', () => {
 
 describe('branches and tags', () => {
   test('branches are sorted by name with their head commit', async () => {
-    const branches = await listBranches(fx.repoPath);
+    const branches = await listBranches(reader, fx.repoPath);
     assert.deepEqual(
       branches.map((b) => b.name),
       ['feature', 'master'],
     );
     assert.equal(branches[1].commit.id, fx.c4);
     assert.deepEqual(await branchNames(fx.repoPath), ['feature', 'master']);
-    assert.equal((await findBranch(fx.repoPath, 'feature'))!.commit.id, fx.feature);
-    assert.equal(await findBranch(fx.repoPath, 'feat'), undefined);
-    assert.equal(await findBranch(fx.repoPath, '../master'), undefined);
+    assert.equal((await findBranch(reader, fx.repoPath, 'feature'))!.commit.id, fx.feature);
+    assert.equal(await findBranch(reader, fx.repoPath, 'feat'), undefined);
+    assert.equal(await findBranch(reader, fx.repoPath, '../master'), undefined);
   });
 
   test('annotated tags carry their message (without the final newline), lightweight ones null', async () => {
-    const tags = await listTags(fx.repoPath);
+    const tags = await listTags(reader, fx.repoPath);
     assert.deepEqual(
       tags.map((t) => [t.name, t.message, t.commit?.id]),
       [
@@ -116,8 +119,8 @@ describe('branches and tags', () => {
       ],
     );
     assert.notEqual(tags[1].targetId, fx.c2);
-    assert.equal((await findTag(fx.repoPath, 'v1.1.0'))!.message, 'Version 1.1.0');
-    assert.equal(await findTag(fx.repoPath, 'v9'), undefined);
+    assert.equal((await findTag(reader, fx.repoPath, 'v1.1.0'))!.message, 'Version 1.1.0');
+    assert.equal(await findTag(reader, fx.repoPath, 'v9'), undefined);
   });
 
   test('the default branch is HEAD’s, else master, else the first', async () => {
@@ -129,11 +132,11 @@ describe('branches and tags', () => {
 describe('log', () => {
   test('newest first from a ref, with offset and limit', async () => {
     assert.deepEqual(
-      (await log(fx.repoPath, { ref: 'master' })).map((c) => c.id),
+      (await log(reader, fx.repoPath, { ref: 'master' })).map((c) => c.id),
       [fx.c4, fx.c3, fx.c2, fx.c1],
     );
     assert.deepEqual(
-      (await log(fx.repoPath, { ref: 'master', offset: 1, limit: 2 })).map((c) => c.id),
+      (await log(reader, fx.repoPath, { ref: 'master', offset: 1, limit: 2 })).map((c) => c.id),
       [fx.c3, fx.c2],
     );
   });
@@ -141,32 +144,32 @@ describe('log', () => {
   test('since and until are inclusive committer dates', async () => {
     const c3Time = new Date('2012-09-22T12:00:00Z');
     assert.deepEqual(
-      (await log(fx.repoPath, { ref: 'master', since: c3Time })).map((c) => c.id),
+      (await log(reader, fx.repoPath, { ref: 'master', since: c3Time })).map((c) => c.id),
       [fx.c4, fx.c3],
     );
     assert.deepEqual(
-      (await log(fx.repoPath, { ref: 'master', until: c3Time })).map((c) => c.id),
+      (await log(reader, fx.repoPath, { ref: 'master', until: c3Time })).map((c) => c.id),
       [fx.c3, fx.c2, fx.c1],
     );
   });
 
   test('a path keeps the commits that touched it', async () => {
     assert.deepEqual(
-      (await log(fx.repoPath, { ref: 'master', path: 'README.md' })).map((c) => c.id),
+      (await log(reader, fx.repoPath, { ref: 'master', path: 'README.md' })).map((c) => c.id),
       [fx.c4, fx.c2, fx.c1],
     );
-    assert.equal((await lastCommitForPath(fx.repoPath, 'master', 'files/ruby/open.rb'))!.id, fx.c3);
-    assert.deepEqual(await log(fx.repoPath, { ref: 'master', path: '../etc/passwd' }), []);
+    assert.equal((await lastCommitForPath(reader, fx.repoPath, 'master', 'files/ruby/open.rb'))!.id, fx.c3);
+    assert.deepEqual(await log(reader, fx.repoPath, { ref: 'master', path: '../etc/passwd' }), []);
   });
 
   test('an unknown ref has no history', async () => {
-    assert.deepEqual(await log(fx.repoPath, { ref: 'nope' }), []);
+    assert.deepEqual(await log(reader, fx.repoPath, { ref: 'nope' }), []);
   });
 });
 
 describe('commit diffs', () => {
   test('a root commit: every file new, a_mode 0, the text from the --- line', async () => {
-    const { files, overflow } = await commitDiff(fx.repoPath, (await resolveCommit(fx.repoPath, fx.c1))!);
+    const { files, overflow } = await commitDiff(reader, fx.repoPath, (await resolveCommit(reader, fx.repoPath, fx.c1))!);
     assert.equal(overflow, false);
     assert.deepEqual(
       files.map((f) => f.newPath),
@@ -180,7 +183,7 @@ describe('commit diffs', () => {
   });
 
   test('modified, added, deleted, binary and submodule entries', async () => {
-    const { files } = await commitDiff(fx.repoPath, (await resolveCommit(fx.repoPath, fx.c2))!);
+    const { files } = await commitDiff(reader, fx.repoPath, (await resolveCommit(reader, fx.repoPath, fx.c2))!);
     const byPath = new Map(files.map((f) => [f.newPath, f]));
     assert.equal(
       byPath.get('README.md')!.diff,
@@ -196,7 +199,7 @@ describe('commit diffs', () => {
   });
 
   test('a rename is one entry, renamed_file true, with an empty diff when the content is the same', async () => {
-    const { files } = await commitDiff(fx.repoPath, (await resolveCommit(fx.repoPath, fx.c3))!);
+    const { files } = await commitDiff(reader, fx.repoPath, (await resolveCommit(reader, fx.repoPath, fx.c3))!);
     const rename = files.find((f) => f.renamedFile)!;
     assert.equal(rename.oldPath, 'files/ruby/popen.rb');
     assert.equal(rename.newPath, 'files/ruby/open.rb');
@@ -208,7 +211,7 @@ describe('commit diffs', () => {
 
 describe('trees and blobs', () => {
   test('directories first, then files, then submodules, with 6-character modes', async () => {
-    const entries = (await listTree(fx.repoPath, fx.c3))!;
+    const entries = (await listTree(reader, fx.repoPath, fx.c3))!;
     assert.deepEqual(
       entries.map((e) => [e.name, e.type, e.mode]),
       [
@@ -219,7 +222,7 @@ describe('trees and blobs', () => {
         ['gitlab-grack', 'commit', '160000'],
       ],
     );
-    const ruby = (await listTree(fx.repoPath, fx.c3, 'files/ruby/'))!;
+    const ruby = (await listTree(reader, fx.repoPath, fx.c3, 'files/ruby/'))!;
     assert.deepEqual(
       ruby.map((e) => e.path),
       ['files/ruby/open.rb'],
@@ -227,21 +230,21 @@ describe('trees and blobs', () => {
   });
 
   test('a path that is not a directory lists nothing', async () => {
-    assert.equal(await listTree(fx.repoPath, fx.c3, 'README.md'), undefined);
-    assert.equal(await listTree(fx.repoPath, fx.c3, 'nope'), undefined);
-    assert.equal(await listTree(fx.repoPath, fx.c3, '../..'), undefined);
+    assert.equal(await listTree(reader, fx.repoPath, fx.c3, 'README.md'), undefined);
+    assert.equal(await listTree(reader, fx.repoPath, fx.c3, 'nope'), undefined);
+    assert.equal(await listTree(reader, fx.repoPath, fx.c3, '../..'), undefined);
   });
 
   test('a blob by path at a commit', async () => {
-    const blob = (await blobAtPath(fx.repoPath, fx.c1, '/files/ruby/popen.rb'))!;
+    const blob = (await blobAtPath(reader, fx.repoPath, fx.c1, '/files/ruby/popen.rb'))!;
     assert.match(blob.content.toString(), /^require 'fileutils'\n/);
     assert.equal(blob.size, blob.content.length);
-    assert.equal(await blobAtPath(fx.repoPath, fx.c1, 'files'), undefined);
-    assert.equal(await blobAtPath(fx.repoPath, fx.c1, 'files/../README.md'), undefined);
+    assert.equal(await blobAtPath(reader, fx.repoPath, fx.c1, 'files'), undefined);
+    assert.equal(await blobAtPath(reader, fx.repoPath, fx.c1, 'files/../README.md'), undefined);
   });
 
   test('a blob streams without being held in memory', async () => {
-    const blob = (await blobAtPath(fx.repoPath, fx.c1, 'files/ruby/popen.rb'))!;
+    const blob = (await blobAtPath(reader, fx.repoPath, fx.c1, 'files/ruby/popen.rb'))!;
     const chunks: Buffer[] = [];
     for await (const chunk of blobStream(fx.repoPath, blob.id)) chunks.push(chunk as Buffer);
     assert.deepEqual(Buffer.concat(chunks), blob.content);
@@ -251,7 +254,7 @@ describe('trees and blobs', () => {
 
 describe('compare', () => {
   test('from master to feature: commits oldest first, diffs from the merge base', async () => {
-    const result = await compare(fx.repoPath, 'master', 'feature');
+    const result = await compare(reader, fx.repoPath, 'master', 'feature');
     assert.deepEqual(
       result.commits.map((c) => c.id),
       [fx.feature],
@@ -265,32 +268,32 @@ describe('compare', () => {
   });
 
   test('tags compare too; parent to child has commits, child to parent none', async () => {
-    const forward = await compare(fx.repoPath, 'v1.0.0', 'v1.1.0');
+    const forward = await compare(reader, fx.repoPath, 'v1.0.0', 'v1.1.0');
     assert.deepEqual(
       forward.commits.map((c) => c.id),
       [fx.c2],
     );
     assert.ok(forward.diffs.length > 0);
-    const backward = await compare(fx.repoPath, 'v1.1.0', 'v1.0.0');
+    const backward = await compare(reader, fx.repoPath, 'v1.1.0', 'v1.0.0');
     assert.deepEqual([backward.commits, backward.diffs, backward.sameRef], [[], [], false]);
   });
 
   test('the same ref compares empty with compare_same_ref; unknown refs compare empty', async () => {
-    assert.deepEqual(await compare(fx.repoPath, 'master', 'master'), { commits: [], diffs: [], sameRef: true, overflow: false });
-    assert.deepEqual(await compare(fx.repoPath, 'master', 'nope'), { commits: [], diffs: [], sameRef: false, overflow: false });
+    assert.deepEqual(await compare(reader, fx.repoPath, 'master', 'master'), { commits: [], diffs: [], sameRef: true, overflow: false });
+    assert.deepEqual(await compare(reader, fx.repoPath, 'master', 'nope'), { commits: [], diffs: [], sameRef: false, overflow: false });
   });
 });
 
 describe('contributors', () => {
   test('grouped by e-mail in order of first appearance, newest first', async () => {
-    assert.deepEqual(await contributors(fx.repoPath), [
+    assert.deepEqual(await contributors(reader, fx.repoPath), [
       { name: 'Dmitriy Zaporozhets', email: 'dmitriy.zaporozhets@gmail.com', commits: 3, additions: 0, deletions: 0 },
       { name: 'Alice Liddell', email: 'alice@example.com', commits: 1, additions: 0, deletions: 0 },
     ]);
   });
 
   test('line counts from one git log --numstat', async () => {
-    const counted = await contributors(fx.repoPath, { lineCounts: true });
+    const counted = await contributors(reader, fx.repoPath, { lineCounts: true });
     assert.deepEqual(
       counted.map((c) => [c.email, c.commits, c.additions, c.deletions]),
       [

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildFixture, git, tempDir, type Fixture } from './fixture';
-import { catFile } from '../../src/git/cat-file';
+import { GitReader } from '../../src/git/reader';
 import { GitStoreError } from '../../src/git/errors';
 import { normalizeRepoPath, repositoryPath } from '../../src/git/paths';
 import {
@@ -18,6 +18,9 @@ import {
 import { headBranch, listBranches, listTags } from '../../src/git/refs';
 import { resolveCommitId } from '../../src/git/commits';
 
+/** The long-lived processes and caches the functions under test read through, as the app's own. */
+const reader = new GitReader();
+
 let root: string;
 let fx: Fixture;
 before(async () => {
@@ -25,7 +28,7 @@ before(async () => {
   fx = await buildFixture(root);
 });
 after(async () => {
-  await catFile.closeAll();
+  await reader.close();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -67,10 +70,10 @@ describe('create and delete', () => {
   test('delete removes the repository and is idempotent', async () => {
     const repo = path.join(root, 'gone.git');
     await createRepository(repo);
-    await catFile.info(repo, 'HEAD');
-    await deleteRepository(repo);
+    await reader.objects.info(repo, 'HEAD');
+    await deleteRepository(reader, repo);
     assert.equal(fs.existsSync(repo), false);
-    await deleteRepository(repo);
+    await deleteRepository(reader, repo);
     assert.equal(await isEmpty(repo), true);
   });
 
@@ -90,17 +93,17 @@ describe('fork', () => {
     git(source, ['symbolic-ref', 'HEAD', 'refs/heads/feature']);
     const fork = path.join(root, 'forks', 'fork.git');
     await forkRepository(source, fork);
-    await deleteRepository(source);
+    await deleteRepository(reader, source);
 
     assert.deepEqual(
-      (await listBranches(fork)).map((b) => [b.name, b.commit.id]),
+      (await listBranches(reader, fork)).map((b) => [b.name, b.commit.id]),
       [
         ['feature', fx.feature],
         ['master', fx.c4],
       ],
     );
     assert.deepEqual(
-      (await listTags(fork)).map((t) => t.name),
+      (await listTags(reader, fork)).map((t) => t.name),
       ['v1.0.0', 'v1.1.0'],
     );
     assert.equal(await headBranch(fork), 'feature');
@@ -121,19 +124,19 @@ describe('fork', () => {
 describe('import', () => {
   test('from a file:// URL (when allowed): heads, tags and HEAD; the URL is not kept', async () => {
     const repo = path.join(root, 'imported.git');
-    await importRepository(repo, `file://${fx.repoPath}`, { allowFileUrls: true });
+    await importRepository(reader, repo, `file://${fx.repoPath}`, { allowFileUrls: true });
     assert.deepEqual(
-      (await listBranches(repo)).map((b) => b.name),
+      (await listBranches(reader, repo)).map((b) => b.name),
       ['feature', 'master'],
     );
     assert.deepEqual(
-      (await listTags(repo)).map((t) => [t.name, t.message]),
+      (await listTags(reader, repo)).map((t) => [t.name, t.message]),
       [
         ['v1.0.0', null],
         ['v1.1.0', 'Version 1.1.0'],
       ],
     );
-    assert.equal(await resolveCommitId(repo, 'HEAD'), fx.c4);
+    assert.equal(await resolveCommitId(reader, repo, 'HEAD'), fx.c4);
     assert.doesNotMatch(fs.readFileSync(path.join(repo, 'config'), 'utf8'), /remote|file:/);
     assert.deepEqual(fs.readdirSync(path.join(repo, 'hooks')), []);
   });
@@ -141,26 +144,29 @@ describe('import', () => {
   test('into an existing empty repository (a project created before its import ran)', async () => {
     const repo = path.join(root, 'import-into-empty.git');
     await createRepository(repo);
-    await importRepository(repo, `file://${fx.repoPath}`, { allowFileUrls: true });
-    assert.equal(await resolveCommitId(repo, 'master'), fx.c4);
-    await assert.rejects(importRepository(repo, `file://${fx.repoPath}`, { allowFileUrls: true }), failure('repository_exists'));
+    await importRepository(reader, repo, `file://${fx.repoPath}`, { allowFileUrls: true });
+    assert.equal(await resolveCommitId(reader, repo, 'master'), fx.c4);
+    await assert.rejects(importRepository(reader, repo, `file://${fx.repoPath}`, { allowFileUrls: true }), failure('repository_exists'));
   });
 
   test('file:// URLs, local paths and other transports are refused unless allowed', async () => {
     const repo = path.join(root, 'refused.git');
     for (const url of [`file://${fx.repoPath}`, fx.repoPath, 'ext::sh -c touch% /tmp/pwned', 'ssh://host/repo.git', 'not a url']) {
-      await assert.rejects(importRepository(repo, url), failure('invalid_url'), url);
+      await assert.rejects(importRepository(reader, repo, url), failure('invalid_url'), url);
     }
     assert.equal(fs.existsSync(repo), false);
   });
 
   test('a failing import says why, without the credentials of the URL, and leaves nothing behind', async () => {
     const repo = path.join(root, 'failed.git');
-    await assert.rejects(importRepository(repo, 'http://user:s3cret@127.0.0.1:1/repo.git', { timeoutMs: 20_000 }), (error: unknown) => {
-      assert.ok(error instanceof GitStoreError && error.code === 'import_failed');
-      assert.doesNotMatch(error.message, /s3cret/);
-      return true;
-    });
+    await assert.rejects(
+      importRepository(reader, repo, 'http://user:s3cret@127.0.0.1:1/repo.git', { timeoutMs: 20_000 }),
+      (error: unknown) => {
+        assert.ok(error instanceof GitStoreError && error.code === 'import_failed');
+        assert.doesNotMatch(error.message, /s3cret/);
+        return true;
+      },
+    );
     assert.equal(fs.existsSync(repo), false);
     assert.deepEqual(
       fs.readdirSync(root).filter((name) => name.includes('failed')),

@@ -274,7 +274,7 @@ describe('push processing: tags', () => {
   test('an annotated tag push records the event and fires a Tag Push Hook with the tagged commit and the annotation', async () => {
     const project = await hookedProject('tagged');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    const tagId = await createTag(repoPathOf(app.ctx, project.id), 'v1.0', head, {
+    const tagId = await createTag(app.ctx.git, repoPathOf(app.ctx, project.id), 'v1.0', head, {
       message: 'Release 1.0\n',
       tagger: { name: 'Pat', email: 'pat@example.com' },
     });
@@ -303,7 +303,7 @@ describe('push processing: tags', () => {
   test('a lightweight tag has a null message; deleting it records `deleted`', async () => {
     const project = await hookedProject('light-tag');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    await createTag(repoPathOf(app.ctx, project.id), 'light', head);
+    await createTag(app.ctx.git, repoPathOf(app.ctx, project.id), 'light', head);
     await processPush(
       { ...app.services, ctx: app.ctx },
       { projectId: project.id, userId: pusher.user.id, updates: [{ oldId: ZERO, newId: head, ref: 'refs/tags/light' }] },
@@ -325,8 +325,11 @@ describe('push processing: tags', () => {
     const repo = repoPathOf(app.ctx, project.id);
     const first = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
     const second = await seedCommit(app, project.id, { files: { 'b.txt': 'b\n' } });
-    const annotated = await createTag(repo, 'v1', first, { message: 'one', tagger: { name: 'Pat', email: 'pat@example.com' } });
-    await createTag(repo, 'v2', second);
+    const annotated = await createTag(app.ctx.git, repo, 'v1', first, {
+      message: 'one',
+      tagger: { name: 'Pat', email: 'pat@example.com' },
+    });
+    await createTag(app.ctx.git, repo, 'v2', second);
     await processPush(
       { ...app.services, ctx: app.ctx },
       {
@@ -356,7 +359,7 @@ describe('push processing: tags', () => {
     await app.ctx.db.updateTable('hooks').set({ tag_push_events: 1 }).where('id', '=', tagHook.body[0].id).execute();
     const project = await hookedProject('system-tags');
     const head = await seedCommit(app, project.id, { files: { 'a.txt': 'a\n' } });
-    const tagId = await createTag(repoPathOf(app.ctx, project.id), 'v2', head, {
+    const tagId = await createTag(app.ctx.git, repoPathOf(app.ctx, project.id), 'v2', head, {
       message: 'two',
       tagger: { name: 'Pat', email: 'pat@example.com' },
     });

@@ -111,7 +111,7 @@ export async function buildRow(app: TestApp, id: number) {
 }
 
 export async function runnerRow(app: TestApp, token: string) {
-  return app.services.runners.findByToken(token);
+  return app.services.runnerRegistration.findByToken(token);
 }
 
 /** Cancels every pending build, so a shared runner's test sees only the builds it seeds. */

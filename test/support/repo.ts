@@ -29,10 +29,10 @@ export async function seedCommit(app: TestApp, projectId: number, commit: SeedCo
   const repoPath = repoPathOf(app.ctx, projectId);
   const branch = commit.branch ?? 'master';
   const parent =
-    (await resolveCommitId(repoPath, `refs/heads/${branch}`)) ??
-    (commit.startRef ? await resolveCommitId(repoPath, commit.startRef) : undefined);
+    (await resolveCommitId(app.ctx.git, repoPath, `refs/heads/${branch}`)) ??
+    (commit.startRef ? await resolveCommitId(app.ctx.git, repoPath, commit.startRef) : undefined);
   const entries = Object.entries(commit.files ?? {});
-  const existing = await Promise.all(entries.map(([path]) => (parent ? blobInfoAtPath(repoPath, parent, path) : undefined)));
+  const existing = await Promise.all(entries.map(([path]) => (parent ? blobInfoAtPath(app.ctx.git, repoPath, parent, path) : undefined)));
   const changes: FileChange[] = [
     ...entries.map(
       ([path, content], index): FileChange => ({ action: existing[index] ? 'update' : 'create', path, content: Buffer.from(content) }),
@@ -40,7 +40,7 @@ export async function seedCommit(app: TestApp, projectId: number, commit: SeedCo
     ...(commit.deletes ?? []).map((path): FileChange => ({ action: 'delete', path })),
   ];
   const author = { ...(commit.author ?? { name: 'Ada Tester', email: 'ada@example.com' }), time: commit.time };
-  const result = await commitFiles(repoPath, {
+  const result = await commitFiles(app.ctx.git, repoPath, {
     branch,
     changes,
     message: commit.message ?? 'a commit\n',

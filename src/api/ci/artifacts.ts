@@ -12,7 +12,7 @@ import { ApiError, badRequest, tooLarge } from '../../errors';
 
 /** A build's artifacts archive: upload (streamed), download, removal (reference §2.7–2.9). */
 export function artifactsRoutes(api: Api, { services }: RunnerApiDeps): void {
-  const builds = services.runnerBuilds;
+  const builds = services.buildRequests;
   const authorized = async (request: FastifyRequest) => {
     const token = await authenticate(buildCredential, request, request.query as Record<string, unknown>);
     return builds.authorize(idOf((request.params as { id: string }).id), token);

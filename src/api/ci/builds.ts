@@ -8,14 +8,14 @@ import { notFound } from '../../errors';
 
 /** Runners asking for builds and reporting on them (reference §2.3, §2.4). */
 export function buildsRoutes(api: Api, { services }: RunnerApiDeps): void {
-  const runnerTokens = runnerToken(services.runners);
+  const runnerTokens = runnerToken(services.runnerRegistration);
 
   api.post('/builds/register', { schema: { response: { 201: BuildPayload, 204: Type.Null() } } }, async (request, reply) => {
     const params = paramsOf(request);
     let runner = await requireRunner(runnerTokens, request, params);
-    runner = await services.runners.contacted(runner, infoOf(params));
+    runner = await services.runnerRegistration.contacted(runner, infoOf(params));
     if (!runner.active) throw notFound();
-    const payload = await services.runnerBuilds.next(runner);
+    const payload = await services.buildRequests.next(runner);
     if (payload) return sendRunnerJson(reply, 201, payload);
     // 8.12 answered 500 when there was no User-Agent at all; Forge answers 404 like any other client.
     if (knowsNoContent(request)) return reply.code(204).send(null);
@@ -26,8 +26,8 @@ export function buildsRoutes(api: Api, { services }: RunnerApiDeps): void {
   api.put('/builds/:id', async (request) => {
     const params = paramsOf(request);
     // 8.12 ignores the `info` a PUT carries; only the last contact is noted.
-    const runner = await services.runners.contacted(await requireRunner(runnerTokens, request, params));
-    await services.runnerBuilds.update(runner, idOf((request.params as { id: string }).id), {
+    const runner = await services.runnerRegistration.contacted(await requireRunner(runnerTokens, request, params));
+    await services.buildRequests.update(runner, idOf((request.params as { id: string }).id), {
       state: textOf(params.state),
       trace: textOf(params.trace),
     });

@@ -17,7 +17,7 @@ export function runnersRoutes(api: Api, { services }: RunnerApiDeps): void {
   api.post('/runners/register', { schema: { response: { 201: RegisteredRunner } } }, async (request, reply) => {
     const params = paramsOf(request);
     const tagList = params.tag_list;
-    const { runner, token } = await services.runners.register({
+    const { runner, token } = await services.runnerRegistration.register({
       token: textOf(params.token),
       description: textOf(params.description),
       tagList: typeof tagList === 'string' || Array.isArray(tagList) ? (tagList as string | string[]) : undefined,
@@ -29,7 +29,7 @@ export function runnersRoutes(api: Api, { services }: RunnerApiDeps): void {
   });
 
   api.delete('/runners/delete', { schema: { response: { 200: DeletedRunner } } }, async (request) => {
-    const runner = await services.runners.remove(textOf(paramsOf(request).token));
+    const runner = await services.runnerRegistration.remove(textOf(paramsOf(request).token));
     return { id: runner.id, description: runner.description, active: Boolean(runner.active), is_shared: Boolean(runner.is_shared) };
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { authenticate, headerValue, stringParam, type TokenStrategy } from '../../http/tokens';
-import type { RunnersService } from '../../services/ci/runners/registration';
+import type { RunnerRegistrationService } from '../../services/ci/runners/registration';
 import type { RunnerRow } from '../../services/ci/types';
 import { forbidden } from '../../errors';
 
@@ -11,7 +11,7 @@ import { forbidden } from '../../errors';
  * the path (its own token or its project's runners token).
  */
 
-export function runnerToken(runners: RunnersService): TokenStrategy<RunnerRow> {
+export function runnerToken(runners: RunnerRegistrationService): TokenStrategy<RunnerRow> {
   return {
     kind: 'runner',
     read: (_request, params) => stringParam(params.token),

@@ -21,14 +21,14 @@ export function tracesRoutes(api: Api, { services }: RunnerApiDeps): void {
       // whole first (up to 16 MiB), only its first MiB is dropped so the runner sees the 403.
       onRequest: async (request) => {
         const token = await authenticate(buildCredential, request, request.query as Record<string, unknown>);
-        authorized.set(request, await services.runnerBuilds.authorize(idOf((request.params as { id: string }).id), token));
+        authorized.set(request, await services.buildRequests.authorize(idOf((request.params as { id: string }).id), token));
       },
     },
     async (request, reply) => {
       const build = authorized.get(request)!;
       const range = request.headers['content-range'];
       const part = Buffer.isBuffer(request.body) ? request.body : Buffer.from(typeof request.body === 'string' ? request.body : '');
-      const { length, status } = await services.runnerBuilds.appendTrace(build, typeof range === 'string' ? range : undefined, part);
+      const { length, status } = await services.buildRequests.appendTrace(build, typeof range === 'string' ? range : undefined, part);
       return reply
         .code(202)
         .headers({ 'Build-Status': status, Range: `0-${length}` })

@@ -25,7 +25,7 @@ const adminProject = { project: 'admin_build' } as const;
 
 /** Runners as users and administrators manage them (GitLab 8.12's `API::Runners`). */
 export function runnersRoutes(api: Api, { services, presenter }: RouteDeps): void {
-  const runners = services.runnerManagement;
+  const runners = services.runnerAdmin;
 
   api.get('/runners', { schema: { querystring: ListQuery, response: { 200: Type.Array(Runner) } } }, async (request, reply) => {
     const page = pageOf(request.query);

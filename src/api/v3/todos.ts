@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
 import type { TodoFilters } from '../../services/todos/todos';
-import { TODO_ACTIONS, type TodoActionName } from '../../services/todos/records';
+import { TODO_ACTIONS, type TodoActionName } from '../../services/todos/queries';
 import { Todo, presentTodo } from './entities/todo';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { RecordId, filterId } from '../shared/params';

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import { DEPLOY_KEY_SHARING_ACCESS, mayUseEveryDeployKey, type Caller } from '../policy';
 import { fingerprintOf, validateKey, type Key } from '../users/keys';
-import { projectIdsWithAccess } from '../projects/projects-with-access';
+import { projectIdsWithAccess } from '../projects/queries';
 import { isUniqueViolation } from '../../db/errors';
 import { inTransaction } from '../../db/transaction';
 import { notFound, recordNotFound, validationFailed } from '../../errors';

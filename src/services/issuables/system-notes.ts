@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import { chunksOf } from '../../db/chunks';
-import type { IssueRow, MergeRequestRow } from './rows';
+import type { IssueRow, MergeRequestRow } from './types';
 import { isWorkInProgress, wiplessTitle } from './work-in-progress';
 import { now } from '../../lib/time';
 import { MAX_RECORD_ID } from '../../lib/record-id';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import { preparedPerHandle } from '../../db/prepared';
 import type { Project } from '../projects/types';
 import type { UsersService } from '../users/users';
-import { attachNamespaces } from '../projects/lookup';
+import { attachNamespaces } from '../projects/queries';
 import { participantSubscriptions } from '../issuables/subscribed';
 import { userNoteCounts } from '../issuables/note-counts';
 import { voteCounts } from '../award-emoji/votes';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index';
-import type { IssueRow } from '../issuables/rows';
+import type { IssueRow } from '../issuables/types';
 import type { MilestoneRow } from '../milestones/milestones';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';

@@ -7,7 +7,7 @@ import { apiError, notFound } from '../../errors';
 import { projectUrls } from '../../lib/urls';
 import { isLfsToken, readLfsToken, type LfsGrant, type LfsOperation } from './tokens';
 import { isObjectSize, isOid, objectKey, verifiedContent } from '../lfs-objects/object-files';
-import { linkedOids, objectRecorded, recordObject } from '../lfs-objects/records';
+import { linkedOids, objectRecorded, recordObject } from '../lfs-objects/queries';
 import { lfsAuthentication, type LfsActor, type LfsAuthentication } from './ssh-authenticate';
 
 const MIB = 1024 * 1024;

@@ -5,7 +5,7 @@ import { DEVELOPER, mayRemoveMember, type Caller } from '../policy';
 import { forbidden, recordNotFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
 import { announceJoin } from './announce';
-import { findRow, pageOfRows, withUsers } from './rows';
+import { findRow, pageOfRows, withUsers } from './queries';
 import { accessLevelFor, isBlank, type LooseParam } from './rules';
 import type { MemberSource, MemberWithUser } from './types';
 import { inTransaction } from '../../db/transaction';

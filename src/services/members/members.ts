@@ -7,7 +7,7 @@ import type { Group } from '../groups/groups';
 import { conflict, forbidden, notFound, notGiven, recordNotFound, validationFailed } from '../../errors';
 import { now } from '../../lib/time';
 import { announceJoin, announceLeave } from './announce';
-import { findRow, isLastOwner, pageOfRows, withUsers } from './rows';
+import { findRow, isLastOwner, pageOfRows, withUsers } from './queries';
 import { accessLevelFor, expiryDate, isBlank, type LooseParam } from './rules';
 import { toInteger } from '../../lib/to-integer';
 import { groupSource, personalOwnerId, projectSource, sourceOfRow, type SourceFinders } from './sources';

@@ -5,7 +5,7 @@ import type { Caller } from '../policy';
 import type { MergeRequestRow, Project } from './types';
 import { readCommits } from '../../git/commits';
 import { repoPathOf } from '../repository/repositories';
-import { attachNamespaces } from '../projects/lookup';
+import { attachNamespaces } from '../projects/queries';
 import { emitProjectEvents } from '../hooks/project-events';
 import { buildMergeRequestHookData, type MergeRequestHookAction, type MergeRequestHookParts } from './hook-data';
 import { latestVersions } from './versions';
@@ -101,7 +101,7 @@ async function hookParts(ctx: ServiceContext, trx: Db, actor: Caller, announceme
     const head = versions.get(mergeRequest.id)?.head_commit_sha;
     if (!head || lastCommits.has(mergeRequest.id)) continue;
     // The source head is kept in the target repository (`versions.ts`), so it is read there.
-    const [commit] = await readCommits(repoPathOf(ctx, project.id), [head]);
+    const [commit] = await readCommits(ctx.git, repoPathOf(ctx, project.id), [head]);
     if (commit) lastCommits.set(mergeRequest.id, commit);
   }
   return { actor: userById.get(actor.id), assignees: userById, sources, lastCommits };

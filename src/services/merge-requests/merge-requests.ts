@@ -14,7 +14,7 @@ import { announceMergeRequests, type MergeRequestAnnouncement } from './announce
 import { queueMergeStatusCheck } from './checks';
 import { loadMergeRequestDetails } from './details';
 import { mergeRequestsPage } from './lists';
-import { findMergeRequest } from './find';
+import { findMergeRequest } from './queries';
 import { deleteIssuableTraces } from '../issuables/traces';
 import { insertVersion, readVersion, type VersionReading } from './versions';
 import {

@@ -13,7 +13,6 @@ import { now } from '../../lib/time';
 import { refValues } from '../../git/refs';
 import { mergeTrees, writeMergeCommit } from '../../git/merge';
 import { updateRef, deleteBranch } from '../../git/write';
-import { withRefLock } from '../../git/ref-lock';
 import { GitStoreError } from '../../git/errors';
 import { ZERO_OID } from '../../git/ref-names';
 import { repoPathOf } from '../repository/repositories';
@@ -22,7 +21,7 @@ import { enqueuePushProcessing } from '../repository/pushes';
 import { insertSystemNote } from '../issuables/system-notes';
 import { announceMergeRequests } from './announce';
 import { closesIssues } from './closes-issues';
-import { findMergeRequest } from './find';
+import { findMergeRequest } from './queries';
 import { ACTIVE_PIPELINE, headPipeline } from './head-pipeline';
 import { cancelMergeWhenPipelineSucceeds, enableMergeWhenPipelineSucceeds } from './merge-when-pipeline';
 import { insertVersion, latestVersions, readVersion, type VersionReading } from './versions';
@@ -296,7 +295,7 @@ export class MergingService {
     const repoPath = repoPathOf(this.ctx, project.id);
     const ref = `refs/heads/${mergeRequest.target_branch}`;
     const identity = { name: user.name, email: user.email };
-    return withRefLock(repoPath, ref, async () => {
+    return this.ctx.refLocks.run(repoPath, ref, async () => {
       for (let attempt = 1; ; attempt++) {
         const targetHead = (await refValues(repoPath, [ref])).get(ref);
         if (targetHead === undefined) throw notAllowed();

@@ -9,7 +9,7 @@ import { loadIssueDetails } from '../issues/details';
 import { mayReadIssue } from '../policy-reads';
 import { closesIssues } from './closes-issues';
 import { loadMergeRequestDetails } from './details';
-import { findMergeRequest } from './find';
+import { findMergeRequest } from './queries';
 import { latestVersions } from './versions';
 import type { VersionContentCache } from './version-contents';
 import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';

@@ -119,7 +119,7 @@ async function readReload(
   const reading = await readVersion(ctx, ends).catch(() => undefined);
   if (!reading || reading.shas.head === latest?.head_commit_sha) return undefined;
   const repoPath = repoPathOf(ctx, target.id);
-  const added = await commitsBetween(repoPath, latest?.head_commit_sha ?? reading.shas.base, reading.shas.head);
+  const added = await commitsBetween(ctx.git, repoPath, latest?.head_commit_sha ?? reading.shas.base, reading.shas.head);
   return { mergeRequest, reading, note: addedCommitsNote(added.reverse()) };
 }
 

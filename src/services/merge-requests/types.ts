@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { MergeRequestDiffsTable } from '../../db/schema';
 import type { Db } from '../../db/index';
-import type { MergeRequestRow } from '../issuables/rows';
+import type { MergeRequestRow } from '../issuables/types';
 import type { MilestoneRow } from '../milestones/milestones';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';

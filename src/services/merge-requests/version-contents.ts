@@ -24,7 +24,7 @@ export class VersionContentCache {
     const { base_commit_sha: base, head_commit_sha: head } = version;
     if (!base || !head) return Promise.resolve([]);
     const repoPath = repoPathOf(this.ctx, targetProjectId);
-    return this.diffs.get(`${repoPath}\0${base}\0${head}`, async () => (await diffTrees(repoPath, base, head)).files);
+    return this.diffs.get(`${repoPath}\0${base}\0${head}`, async () => (await diffTrees(this.ctx.git, repoPath, base, head)).files);
   }
 
   /** A version's commits, newest first. */
@@ -32,7 +32,9 @@ export class VersionContentCache {
     const { base_commit_sha: base, head_commit_sha: head } = version;
     if (!base || !head) return Promise.resolve([]);
     const repoPath = repoPathOf(this.ctx, targetProjectId);
-    return this.commits.get(`${repoPath}\0${base}\0${head}`, async () => (await commitsBetween(repoPath, base, head)).reverse());
+    return this.commits.get(`${repoPath}\0${base}\0${head}`, async () =>
+      (await commitsBetween(this.ctx.git, repoPath, base, head)).reverse(),
+    );
   }
 
   /** Empties the caches: for the benchmark's cold reads. */

@@ -89,7 +89,7 @@ export class CommitCommentsService {
     const line = Number.parseInt(String(comment.line ?? ''), 10);
     if (!comment.path || !comment.lineType || !Number.isFinite(line)) return undefined;
     const wanted = { path: comment.path, line, lineType: comment.lineType };
-    const { files } = await commitDiff(repoPathOf(this.ctx, project.id), commit);
+    const { files } = await commitDiff(this.ctx.git, repoPathOf(this.ctx, project.id), commit);
     const found = findLine(files, wanted);
     return found && { ...wanted, ...found };
   }

@@ -8,12 +8,12 @@ import { emitSystemEvents, eventProject, projectEventData, projectMemberEventDat
 import { PROJECT_FLAGS, type ProjectAttributes } from './attributes';
 import { countPersonalProjects } from '../users/personal-projects';
 import type { ProjectDeps } from './deps';
-import { hookOwnerOf } from './lookup';
+import { hookOwnerOf } from './queries';
 import { checkTaken } from './namespaces';
 import { checkProjectName, checkProjectPath, checkVisibility, parameterize } from './rules';
 import type { NamespaceRow, Project } from './types';
 import { inTransaction } from '../../db/transaction';
-import { linkForkLfsObjects } from '../lfs-objects/records';
+import { linkForkLfsObjects } from '../lfs-objects/queries';
 
 /**
  * Creates a project in `namespace` for `owner`, `actor` acting: validated as GitLab 8.12 does, its

@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import type { ProjectStanding } from '../policy';
 import { emitSystemEvent, eventProject, projectEventData } from '../hooks/system-events';
 import type { ProjectDeps } from './deps';
-import { authorize, hookOwnerOf } from './lookup';
+import { authorize, hookOwnerOf } from './queries';
 import type { Project } from './types';
 import { inTransaction } from '../../db/transaction';
 import { removeProjectSnippetTraces } from '../snippets/project-snippets';

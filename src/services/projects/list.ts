@@ -5,8 +5,7 @@ import { preparedShapes } from '../../db/prepared';
 import { pageLimit } from '../../db/page-limit';
 import { containsText } from '../../db/search';
 import { INTERNAL, PRIVATE, PUBLIC, readsEverything, type Caller } from '../policy';
-import { authorizedFor, ownedBy, visibleTo } from './queries';
-import { attachNamespaces } from './lookup';
+import { attachNamespaces, authorizedFor, ownedBy, visibleTo } from './queries';
 import type { Project, ProjectListOptions } from './types';
 
 /** The values of a list's query; its shape is the options' (which filters, which order). */

@@ -9,7 +9,7 @@ import type { NamespaceRow, Project, ProjectListOptions, ProjectRow } from './ty
 import type { ProjectAttributes } from './attributes';
 import type { ProjectDeps, RepositoryLifecycle } from './deps';
 import { loadProjectDetails, type ProjectDetails } from './details';
-import { attachNamespaces, authorize, findProject, findReadable, loadStanding } from './lookup';
+import { attachNamespaces, authorize, findProject, findReadable, loadStanding } from './queries';
 import { listProjects } from './list';
 import { personalNamespace, usableNamespace } from './namespaces';
 import { createProject } from './create';

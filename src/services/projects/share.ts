@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import { badRequest, conflict, notFound } from '../../errors';
 import { now } from '../../lib/time';
 import { GROUP_ACCESS_LEVELS, type ProjectStanding } from '../policy';
-import { authorize } from './lookup';
+import { authorize } from './queries';
 import type { Project } from './types';
 
 /** Shares the project with a group at an access level (masters), unless its namespace forbids sharing. */

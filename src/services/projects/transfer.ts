@@ -3,7 +3,7 @@ import { now } from '../../lib/time';
 import { visibilityName } from '../policy';
 import { emitSystemEvent, eventProject, projectMovedEventData } from '../hooks/system-events';
 import type { ProjectDeps } from './deps';
-import { hookOwnerOf } from './lookup';
+import { hookOwnerOf } from './queries';
 import { checkTaken } from './namespaces';
 import type { NamespaceRow, Project } from './types';
 import { inTransaction } from '../../db/transaction';

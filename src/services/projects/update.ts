@@ -5,7 +5,7 @@ import type { User } from '../users/users';
 import { emitSystemEvent, eventProject, projectMovedEventData } from '../hooks/system-events';
 import { PROJECT_FLAGS, type ProjectAttributes } from './attributes';
 import type { ProjectDeps } from './deps';
-import { authorize, hookOwnerOf } from './lookup';
+import { authorize, hookOwnerOf } from './queries';
 import { checkTaken } from './namespaces';
 import { checkProjectName, checkProjectPath, checkVisibility } from './rules';
 import type { Project, ProjectRow } from './types';

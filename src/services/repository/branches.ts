@@ -67,8 +67,8 @@ export class BranchesService {
     if (!isValidBranchName(name)) throw badRequest('Branch name is invalid');
     // A repository with a commit to branch from is not empty.
     const [existing, target, ground] = await Promise.all([
-      findBranch(repoPath, name),
-      resolveCommitId(repoPath, ref),
+      findBranch(this.ctx.git, repoPath, name),
+      resolveCommitId(this.ctx.git, repoPath, ref),
       this.pushRules.ground(project, standing, false),
     ]);
     if (existing) throw badRequest('Branch already exists');
@@ -76,7 +76,7 @@ export class BranchesService {
     const ruling = ruleFor(ground, { oldId: ZERO_OID, newId: target, ref: `refs/heads/${name}` });
     if ('refusal' in ruling) throw badRequest(ruling.refusal);
     try {
-      await createBranch(repoPath, name, target);
+      await createBranch(this.ctx.git, repoPath, name, target);
     } catch (error) {
       throw createFailure(error);
     }
@@ -92,7 +92,7 @@ export class BranchesService {
   async remove(project: Project, userId: number, name: string): Promise<void> {
     const repoPath = repoPathOf(this.ctx, project.id);
     const [branch, head, rules] = await Promise.all([
-      findBranch(repoPath, name),
+      findBranch(this.ctx.git, repoPath, name),
       defaultBranch(repoPath),
       this.protectedBranches.list(project.id),
     ]);

@@ -85,12 +85,19 @@ export class CommitReadsService {
     const perPage = given > 0 ? Math.min(given, LIMITS.perPage) : DEFAULT_PER_PAGE;
     const page = Math.min(Math.max(0, toInteger(options.page) ?? 0), LIMITS.page);
     const ref = await this.reads.refOrDefault(project, options.ref);
-    return log(repoPathOf(this.ctx, project.id), { ref, path: options.path, since, until, offset: page * perPage, limit: perPage });
+    return log(this.ctx.git, repoPathOf(this.ctx, project.id), {
+      ref,
+      path: options.path,
+      since,
+      until,
+      offset: page * perPage,
+      limit: perPage,
+    });
   }
 
   /** The commit a sha, branch or tag names, or `404 Commit Not Found`. */
   async find(project: Project, sha: string): Promise<Commit> {
-    const commit = await resolveCommit(repoPathOf(this.ctx, project.id), sha);
+    const commit = await resolveCommit(this.ctx.git, repoPathOf(this.ctx, project.id), sha);
     if (!commit) throw notFound('Commit');
     return commit;
   }
@@ -98,7 +105,7 @@ export class CommitReadsService {
   async detail(project: Project, sha: string): Promise<CommitDetail> {
     const commit = await this.find(project, sha);
     const [stats, pipeline] = await Promise.all([
-      commitStats(repoPathOf(this.ctx, project.id), commit),
+      commitStats(this.ctx.git, repoPathOf(this.ctx, project.id), commit),
       this.ctx.db
         .selectFrom('ci_pipelines')
         .select('status')
@@ -114,6 +121,6 @@ export class CommitReadsService {
   /** What the commit changed against its first parent. */
   async diff(project: Project, sha: string): Promise<DiffFile[]> {
     const commit = await this.find(project, sha);
-    return (await commitDiff(repoPathOf(this.ctx, project.id), commit)).files;
+    return (await commitDiff(this.ctx.git, repoPathOf(this.ctx, project.id), commit)).files;
   }
 }

@@ -15,7 +15,6 @@ import { lastCommitForPath } from '../../git/log';
 import { normalizeRepoPath } from '../../git/paths';
 import { ZERO_OID } from '../../git/ref-names';
 import { findBranch } from '../../git/refs';
-import { withRefLock } from '../../git/ref-lock';
 import { isEmpty } from '../../git/repositories';
 import { blobAtPath } from '../../git/tree';
 
@@ -76,9 +75,12 @@ export class FilesService {
 
   async get(project: Project, filePath: string, ref: string): Promise<RepositoryFile> {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const commit = await resolveCommit(repoPath, ref);
+    const commit = await resolveCommit(this.ctx.git, repoPath, ref);
     if (!commit) throw notFound('Commit');
-    const [blob, last] = await Promise.all([blobAtPath(repoPath, commit.id, filePath), lastCommitForPath(repoPath, commit.id, filePath)]);
+    const [blob, last] = await Promise.all([
+      blobAtPath(this.ctx.git, repoPath, commit.id, filePath),
+      lastCommitForPath(this.ctx.git, repoPath, commit.id, filePath),
+    ]);
     if (!blob || !last) throw notFound('File');
     const normalized = normalizeRepoPath(filePath)!;
     return {
@@ -99,7 +101,7 @@ export class FilesService {
    */
   async write(project: Project, standing: ProjectStanding, writer: Writer, request: FileWrite): Promise<string> {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const [empty, head] = await Promise.all([isEmpty(repoPath), findBranch(repoPath, request.branch)]);
+    const [empty, head] = await Promise.all([isEmpty(repoPath), findBranch(this.ctx.git, repoPath, request.branch)]);
     if (!mayCommitTo(await this.pushRules.ground(project, standing, empty), request.branch)) throw badRequest(MESSAGES.notAllowed);
     if (!empty && !head) throw badRequest(MESSAGES.notOnBranch);
     const filePath = request.action === 'create' ? checkedNewPath(request.filePath) : request.filePath;
@@ -126,7 +128,9 @@ export class FilesService {
       // Should the branch vanish meanwhile, commit on the head that was checked, never on an empty tree.
       startRef: head?.commit.id,
     });
-    const oldId = result.branchCreated ? ZERO_OID : ((await resolveCommit(repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
+    const oldId = result.branchCreated
+      ? ZERO_OID
+      : ((await resolveCommit(this.ctx.git, repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
     await refsMoved(this.ctx, project);
     if (empty && result.branchCreated) await this.defaultBranch.adopt(project, request.branch);
     await enqueuePushProcessing(this.ctx, project.id, writer.id, [{ oldId, newId: result.commitId, ref: `refs/heads/${request.branch}` }]);
@@ -134,11 +138,11 @@ export class FilesService {
   }
 
   /** Local writers of the branch queue; a writer elsewhere that moved it first makes this one read again and retry. */
-  private commitWithRetries(repoPath: string, branch: string, options: Parameters<typeof commitFiles>[1]): Promise<CommitFilesResult> {
-    return withRefLock(repoPath, `refs/heads/${branch}`, async () => {
+  private commitWithRetries(repoPath: string, branch: string, options: Parameters<typeof commitFiles>[2]): Promise<CommitFilesResult> {
+    return this.ctx.refLocks.run(repoPath, `refs/heads/${branch}`, async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await commitFiles(repoPath, options);
+          return await commitFiles(this.ctx.git, repoPath, options);
         } catch (error) {
           const raced = error instanceof GitStoreError && (error.code === 'ref_moved' || error.code === 'ref_exists');
           if (raced && attempt < ATTEMPTS) continue;

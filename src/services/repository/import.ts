@@ -28,7 +28,7 @@ export async function importProjectRepository(
   await setStatus('started');
   try {
     if (insideDataDir(job.url, ctx.config.dataDir)) throw new Error('Import url is invalid');
-    await importRepository(repoPath, job.url, { allowFileUrls: true });
+    await importRepository(ctx.git, repoPath, job.url, { allowFileUrls: true });
     await refsMoved(ctx, { id: job.projectId });
     await setStatus('finished', (await defaultBranch(repoPath)) ?? null);
   } catch (error) {

@@ -4,7 +4,7 @@ import type { RepositoryStore } from './repositories';
 import { importProjectRepository } from './import';
 import { processPush, type PushProcessingDeps } from './push-processing';
 import { removeProjectFiles } from '../ci/builds/files';
-import { removeUnlinkedLfsObjects } from '../lfs-objects/records';
+import { removeUnlinkedLfsObjects } from '../lfs-objects/queries';
 
 /** The background work of repositories: imports, removals, and what follows a push. */
 export function repositoryJobs(

@@ -4,7 +4,7 @@ import type { UsersService } from '../users/users';
 import type { EventsService } from '../events/events';
 import type { PushJob } from '../../jobs/kinds';
 import type { RefUpdate } from '../../git/ref-update';
-import { catFile } from '../../git/cat-file';
+import type { GitReader } from '../../git/reader';
 import { parseTag } from '../../git/objects';
 import { commitsChanges, pushCommits } from '../../git/push-log';
 import { ZERO_OID } from '../../git/ref-names';
@@ -39,7 +39,7 @@ export async function processPush(services: PushProcessingDeps, job: PushJob): P
   // Other refs (notes, merge request heads) make no events, as in GitLab's `PostReceive`.
   const changes = job.updates.filter((change) => isBranch(change.ref) || isTag(change.ref));
   if (changes.length === 0) return;
-  const reads = await readPushes(repoPath, changes);
+  const reads = await readPushes(ctx.git, repoPath, changes);
   const base = { project, user, urls: ctx.config };
 
   const events = reads.map((read) => ({ read, data: buildPushData({ ...base, ...read }) }));
@@ -124,26 +124,28 @@ const PARALLEL_READS = 4;
  * the commits after the old head (for a new branch, those no other branch has); a tag lists the
  * commit it names, with its annotation.
  */
-async function readPushes(repoPath: string, changes: RefUpdate[]): Promise<PushRead[]> {
+async function readPushes(git: GitReader, repoPath: string, changes: RefUpdate[]): Promise<PushRead[]> {
   const reads: PushRead[] = changes.map((change) => ({ ...change, commits: [], totalCommits: 0, checkoutSha: null, message: null }));
   const live = reads.filter((read) => read.newId !== ZERO_OID);
   await readBranches(
+    git,
     repoPath,
     live.filter((read) => isBranch(read.ref)),
   );
   await readTags(
+    git,
     repoPath,
     live.filter((read) => isTag(read.ref)),
   );
   return reads;
 }
 
-async function readBranches(repoPath: string, reads: PushRead[]): Promise<void> {
+async function readBranches(git: GitReader, repoPath: string, reads: PushRead[]): Promise<void> {
   for (let start = 0; start < reads.length; start += PARALLEL_READS) {
     await Promise.all(
       reads.slice(start, start + PARALLEL_READS).map(async (read) => {
         const range = read.oldId === ZERO_OID ? { newBranch: read.ref.slice('refs/heads/'.length) } : { oldId: read.oldId };
-        const { commits, total } = await pushCommits(repoPath, read.newId, range, PUSH_DATA_COMMITS);
+        const { commits, total } = await pushCommits(git, repoPath, read.newId, range, PUSH_DATA_COMMITS);
         Object.assign(read, { commits, totalCommits: total, checkoutSha: read.newId });
       }),
     );
@@ -151,13 +153,14 @@ async function readBranches(repoPath: string, reads: PushRead[]): Promise<void> 
 }
 
 /** All tags in one pipelined cat-file exchange and one `git log`. */
-async function readTags(repoPath: string, reads: PushRead[]): Promise<void> {
-  const objects = await catFile.readMany(
+async function readTags(git: GitReader, repoPath: string, reads: PushRead[]): Promise<void> {
+  const objects = await git.objects.readMany(
     repoPath,
     reads.flatMap((read) => [read.newId, `${read.newId}^{commit}`]),
   );
   const peeled = reads.map((_, index) => objects[2 * index + 1]);
   const changes = await commitsChanges(
+    git,
     repoPath,
     peeled.flatMap((object) => (object?.type === 'commit' ? [object.oid] : [])),
   );

@@ -81,17 +81,17 @@ export class RepositoryReadsService {
   /** A directory at a ref: an unknown ref is `404 Tree Not Found`, a path that is no directory there an empty list. */
   async tree(project: Project, options: { ref?: string; path?: string }): Promise<TreeEntry[]> {
     const repo = repoPathOf(this.ctx, project.id);
-    const commitId = await resolveCommitId(repo, await this.refOrDefault(project, options.ref));
+    const commitId = await resolveCommitId(this.ctx.git, repo, await this.refOrDefault(project, options.ref));
     if (commitId === undefined) throw notFound('Tree');
-    return (await listTree(repo, commitId, options.path ?? '')) ?? [];
+    return (await listTree(this.ctx.git, repo, commitId, options.path ?? '')) ?? [];
   }
 
   /** The file at a path in a commit (sha, branch or tag). */
   async blobAt(project: Project, rev: string, filePath: string): Promise<RawBlob> {
     const repo = repoPathOf(this.ctx, project.id);
-    const commitId = await resolveCommitId(repo, rev);
+    const commitId = await resolveCommitId(this.ctx.git, repo, rev);
     if (commitId === undefined) throw notFound('Commit');
-    const info = await blobInfoAtPath(repo, commitId, filePath);
+    const info = await blobInfoAtPath(this.ctx.git, repo, commitId, filePath);
     if (!info) throw notFound('File');
     return this.open(repo, info);
   }
@@ -99,7 +99,7 @@ export class RepositoryReadsService {
   /** A blob by its own sha. */
   async rawBlob(project: Project, sha: string): Promise<RawBlob> {
     const repo = repoPathOf(this.ctx, project.id);
-    const info = await blobInfo(repo, sha);
+    const info = await blobInfo(this.ctx.git, repo, sha);
     if (!info) throw notFound('Blob');
     return this.open(repo, info);
   }
@@ -111,7 +111,7 @@ export class RepositoryReadsService {
   async archive(project: Project, options: { sha?: string; format?: string }): Promise<Archive> {
     const repo = repoPathOf(this.ctx, project.id);
     const ref = await this.refOrDefault(project, options.sha);
-    const commitId = await resolveCommitId(repo, ref);
+    const commitId = await resolveCommitId(this.ctx.git, repo, ref);
     if (commitId === undefined) throw notFound('File');
     const format: ArchiveFormat = archiveFormat(options.format);
     const prefix = `${project.path}-${ref.replaceAll('/', '-')}-${commitId}`;
@@ -129,10 +129,13 @@ export class RepositoryReadsService {
    */
   async compare(project: Project, from: string, to: string): Promise<CompareResult> {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const [fromId, toId] = await Promise.all([resolveCommitId(repoPath, from.trim()), resolveCommitId(repoPath, to.trim())]);
+    const [fromId, toId] = await Promise.all([
+      resolveCommitId(this.ctx.git, repoPath, from.trim()),
+      resolveCommitId(this.ctx.git, repoPath, to.trim()),
+    ]);
     if (fromId === undefined || toId === undefined) return { commits: [], diffs: [], sameRef: false, timeout: false };
     return this.comparisons.get(`${repoPath}\0${fromId}\0${toId}`, async () => {
-      const result = await compare(repoPath, fromId, toId);
+      const result = await compare(this.ctx.git, repoPath, fromId, toId);
       const lines = result.diffs.reduce((sum, file) => sum + lineCount(file.diff), 0);
       const bytes = result.diffs.reduce((sum, file) => sum + Buffer.byteLength(file.diff), 0);
       const timeout =
@@ -143,11 +146,11 @@ export class RepositoryReadsService {
 
   /** Authors of the default branch's newest 2000 non-merge commits; an empty repository has none. */
   async contributors(project: Project): Promise<Contributor[]> {
-    return contributors(repoPathOf(this.ctx, project.id), { ref: await this.defaultRef(project) });
+    return contributors(this.ctx.git, repoPathOf(this.ctx, project.id), { ref: await this.defaultRef(project) });
   }
 
   private async open(repo: string, info: BlobInfo): Promise<RawBlob> {
-    const blob = await openBlob(repo, info);
+    const blob = await openBlob(this.ctx.git, repo, info);
     return { size: blob.size, contentType: blobContentType(blob.head), body: blob.body };
   }
 }

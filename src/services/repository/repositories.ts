@@ -36,6 +36,6 @@ export class RepositoryStore implements RepositoryLifecycle {
   }
 
   async remove(projectId: number): Promise<void> {
-    await deleteRepository(this.path(projectId));
+    await deleteRepository(this.ctx.git, this.path(projectId));
   }
 }

@@ -50,13 +50,13 @@ export class TagsService {
   async create(project: Project, tagger: { id: number; name: string; email: string }, tag: NewTag): Promise<TagView> {
     const repoPath = repoPathOf(this.ctx, project.id);
     if (!isValidTagName(tag.name)) throw badRequest('Tag name invalid');
-    const target = await resolveCommitId(repoPath, tag.ref);
+    const target = await resolveCommitId(this.ctx.git, repoPath, tag.ref);
     if (target === undefined) throw badRequest(`Target ${tag.ref} is invalid`);
     const annotation =
       tag.message === undefined ? undefined : { message: tag.message.trim(), tagger: { name: tagger.name, email: tagger.email } };
     let id: string;
     try {
-      id = await createTag(repoPath, tag.name, target, annotation);
+      id = await createTag(this.ctx.git, repoPath, tag.name, target, annotation);
     } catch (error) {
       if (error instanceof GitStoreError && error.code === 'ref_exists') throw badRequest(`Tag ${tag.name} already exists`);
       // Git cannot store it (mktag would keep it and readers cut the message there).
@@ -78,7 +78,7 @@ export class TagsService {
   /** Deletes the tag and its release notes. */
   async remove(project: Project, userId: number, name: string): Promise<void> {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const tag = await findTag(repoPath, name);
+    const tag = await findTag(this.ctx.git, repoPath, name);
     if (!tag) throw notFoundMessage('No such tag');
     try {
       await deleteTag(repoPath, name, tag.targetId);
@@ -93,7 +93,7 @@ export class TagsService {
   }
 
   async createRelease(project: Project, tagName: string, description: string): Promise<Release> {
-    if (!(await findTag(repoPathOf(this.ctx, project.id), tagName))) throw tagMissing();
+    if (!(await findTag(this.ctx.git, repoPathOf(this.ctx, project.id), tagName))) throw tagMissing();
     const time = now();
     // The unique (project, tag) index decides between two concurrent creators.
     const created = await this.ctx.db
@@ -107,7 +107,7 @@ export class TagsService {
   }
 
   async updateRelease(project: Project, tagName: string, description: string): Promise<Release> {
-    if (!(await findTag(repoPathOf(this.ctx, project.id), tagName))) throw tagMissing();
+    if (!(await findTag(this.ctx.git, repoPathOf(this.ctx, project.id), tagName))) throw tagMissing();
     const updated = await this.ctx.db
       .updateTable('releases')
       .set({ description, updated_at: now() })

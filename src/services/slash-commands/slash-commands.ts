@@ -14,7 +14,7 @@ import { findNoteable } from '../notes/noteables';
 import { mayUpdateIssue } from '../policy-reads';
 import { OPEN_STATES } from '../merge-requests/types';
 import { isWorkInProgress, wiplessTitle } from '../issuables/work-in-progress';
-import { hasPendingTodo } from '../todos/records';
+import { hasPendingTodo } from '../todos/queries';
 import { extractCommands } from './extract';
 import { interpretCommands, summarize, type CommandsChanges, type Target, type Vocabulary } from './interpret';
 

@@ -10,7 +10,7 @@ import { now } from '../../lib/time';
 import { loadIssueDetails } from '../issues/details';
 import { mayReadIssue } from '../policy-reads';
 import type { MergeRequestDetails } from '../merge-requests/types';
-import { findMergeRequest } from '../merge-requests/find';
+import { findMergeRequest } from '../merge-requests/queries';
 import { loadMergeRequestDetails } from '../merge-requests/details';
 
 type Subscribable = { type: 'Issue' | 'MergeRequest' | 'Label'; id: number };

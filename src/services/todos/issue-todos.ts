@@ -2,7 +2,7 @@ import type { Db } from '../../db/index';
 import type { Project } from '../projects/types';
 import type { IssueChange, IssueRow } from '../issues/types';
 import type { Caller } from '../policy';
-import { createTodos, markPendingDone, TODO_ACTIONS, type TodoTarget } from './records';
+import { createTodos, markPendingDone, TODO_ACTIONS, type TodoTarget } from './queries';
 import { issueReaders, mentionedUserIds } from './recipients';
 
 /*

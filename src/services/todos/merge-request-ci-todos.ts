@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import { now } from '../../lib/time';
 import type { MergeRequestRow } from '../merge-requests/types';
-import { createTodos, TODO_ACTIONS } from './records';
+import { createTodos, TODO_ACTIONS } from './queries';
 
 /*
  * GitLab 8.12's `MergeRequests::AddTodoWhenBuildFailsService`: when the head pipeline of an open

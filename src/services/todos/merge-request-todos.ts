@@ -3,7 +3,7 @@ import type { Project } from '../projects/types';
 import type { MergeRequestChange, MergeRequestRow } from '../merge-requests/types';
 import type { Caller } from '../policy';
 import { now } from '../../lib/time';
-import { createTodos, markPendingDone, TODO_ACTIONS, type TodoTarget } from './records';
+import { createTodos, markPendingDone, TODO_ACTIONS, type TodoTarget } from './queries';
 import { mentionedUserIds, mergeRequestReaders } from './recipients';
 
 /*

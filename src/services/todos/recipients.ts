@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import type { Project } from '../projects/types';
 import type { IssueRow } from '../issues/types';
-import { loadStanding } from '../projects/lookup';
+import { loadStanding } from '../projects/queries';
 import { can, readsGroupItself, type Caller } from '../policy';
 import { mayReadIssue } from '../policy-reads';
 import { mentionedNames } from './mentions';

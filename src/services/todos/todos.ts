@@ -8,12 +8,12 @@ import { confidentialFilter, issueProjectIds, mayReadIssue, mergeRequestProjectI
 import { loadIssueDetails } from '../issues/details';
 import type { MergeRequestDetails } from '../merge-requests/types';
 import { loadMergeRequestDetails } from '../merge-requests/details';
-import { findMergeRequest } from '../merge-requests/find';
+import { findMergeRequest } from '../merge-requests/queries';
 import { notFound, notModified, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import type { Caller, ProjectStanding } from '../policy';
-import { createTodos, markPendingDone, TODO_ACTIONS, type TodoRow, type TodoTarget } from './records';
+import { createTodos, markPendingDone, TODO_ACTIONS, type TodoRow, type TodoTarget } from './queries';
 
 /** GitLab 8.12's `TodosFinder` parameters; each undefined one does not filter. */
 export interface TodoFilters {
@@ -152,7 +152,7 @@ export class TodosService {
               .selectFrom('issues')
               .select('issues.id')
               .whereRef('issues.id', '=', 'todos.target_id')
-              .where(confidentialFilter(db, caller))
+              .where(confidentialFilter(caller))
               .limit(1)
               .offset(0),
           ),

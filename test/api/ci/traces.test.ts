@@ -4,7 +4,6 @@ import { startApp, type TestApp } from '../../support/app';
 import { createRootProject } from '../../support/repo';
 import { RUNNER_USER_AGENT } from '../../support/runner-client';
 import { buildRow, projectRunnersToken, registeredRunner, seedPipeline } from '../../support/ci-world';
-import { readTrace } from '../../../src/services/ci/builds/traces';
 
 let app: TestApp;
 let projects = 0;
@@ -183,7 +182,7 @@ describe('PATCH /ci/api/v1/builds/:id/trace.txt', () => {
     await runner.appendTrace(build, `a ${build.token.slice(0, half)}`);
     await runner.appendTrace(build, `${build.token.slice(half)} b`);
     assert.ok((await storedTrace(build.id)).includes(build.token));
-    const read = await readTrace(app.ctx, await buildRow(app, build.id));
+    const read = await app.services.builds.traces.read(await buildRow(app, build.id));
     assert.equal(read!.toString(), `a ${'x'.repeat(build.token.length)} b`);
   });
 

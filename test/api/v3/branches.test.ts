@@ -140,7 +140,7 @@ describe('GET /projects/:id/repository/branches/:branch', () => {
   test('Branch with the raw commit hash', async () => {
     const response = await p.reporter.get(branchUrl(p, 'master'));
     assert.equal(response.status, 200);
-    const parent = (await resolveCommit(repoPathOf(app.ctx, p.id), `${p.head}~1`))!.id;
+    const parent = (await resolveCommit(app.ctx.git, repoPathOf(app.ctx, p.id), `${p.head}~1`))!.id;
     assert.deepEqual(response.body, {
       name: 'master',
       commit: {
@@ -304,7 +304,7 @@ describe('POST /projects/:id/repository/branches', () => {
     assert.equal(response.body.name, 'feature1');
     assert.equal(response.body.commit.id, q.head);
     assert.equal(response.body.protected, false);
-    assert.equal((await findBranch(repoPathOf(app.ctx, q.id), 'feature1'))?.commit.id, q.head);
+    assert.equal((await findBranch(app.ctx.git, repoPathOf(app.ctx, q.id), 'feature1'))?.commit.id, q.head);
   });
 
   test('from a branch name or a tag', async () => {
@@ -379,7 +379,7 @@ describe('DELETE /projects/:id/repository/branches/:branch', () => {
     const response = await q.developer.delete(branchUrl(q, 'feature'));
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { branch_name: 'feature' });
-    assert.equal(await findBranch(repoPathOf(app.ctx, q.id), 'feature'), undefined);
+    assert.equal(await findBranch(app.ctx.git, repoPathOf(app.ctx, q.id), 'feature'), undefined);
   });
 
   test('names with a slash and dots', async () => {

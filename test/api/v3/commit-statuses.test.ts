@@ -62,7 +62,7 @@ before(async () => {
   outsider = world.stranger.client;
 
   sha = await seedCommit(app, projectId, { files: { 'README.md': '# statuses\n' } });
-  await createBranch(repoPath(), 'develop', sha);
+  await createBranch(app.ctx.git, repoPath(), 'develop', sha);
   const [master, develop] = await app.ctx.db
     .transaction()
     .execute(async (trx) => [

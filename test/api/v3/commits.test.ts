@@ -78,7 +78,7 @@ before(async () => {
     message: 'feature\n',
     time: new Date('2016-01-15T10:00:00Z'),
   });
-  await createTag(repoPathOf(app.ctx, code.id), 'v1.0', first);
+  await createTag(app.ctx.git, repoPathOf(app.ctx, code.id), 'v1.0', first);
   sha = { first, second, third, feature, openHead: open.shas[0] };
 });
 after(() => app.close());

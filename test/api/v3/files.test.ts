@@ -53,8 +53,8 @@ async function fixture(options: { empty?: boolean } = {}): Promise<Fixture> {
 const filesUrl = (p: Fixture) => `/projects/${p.id}/repository/files`;
 const repoPath = (p: Fixture) => repoPathOf(app.ctx, p.id);
 const fileAt = async (p: Fixture, path: string, ref = 'master') => {
-  const commit = await resolveCommit(repoPath(p), ref);
-  return commit ? (await blobAtPath(repoPath(p), commit.id, path))?.content.toString('utf8') : undefined;
+  const commit = await resolveCommit(app.ctx.git, repoPath(p), ref);
+  return commit ? (await blobAtPath(app.ctx.git, repoPath(p), commit.id, path))?.content.toString('utf8') : undefined;
 };
 const newFile = (overrides: Record<string, unknown> = {}) => ({
   file_path: 'newfile.rb',
@@ -76,7 +76,7 @@ describe('GET /projects/:id/repository/files', () => {
   test('the file with base64 content, its blob, commit and last commit', async () => {
     const response = await p.reporter.client.get(filesUrl(p), { file_path: 'files/ruby/popen.rb', ref: 'master' });
     assert.equal(response.status, 200);
-    const blob = await blobAtPath(repoPath(p), p.head, 'files/ruby/popen.rb');
+    const blob = await blobAtPath(app.ctx.git, repoPath(p), p.head, 'files/ruby/popen.rb');
     assert.deepEqual(response.body, {
       file_name: 'popen.rb',
       file_path: 'files/ruby/popen.rb',
@@ -134,7 +134,7 @@ describe('POST /projects/:id/repository/files', () => {
     assert.equal(response.status, 201);
     assert.deepEqual(response.body, { file_path: 'newfile.rb', branch_name: 'master' });
     assert.equal(await fileAt(q, 'newfile.rb'), 'puts 8');
-    const commit = (await resolveCommit(repoPath(q), 'master'))!;
+    const commit = (await resolveCommit(app.ctx.git, repoPath(q), 'master'))!;
     assert.deepEqual(commit.parentIds, [q.head]);
     assert.equal(commit.message, 'Added newfile');
     assert.deepEqual([commit.author.name, commit.author.email], [q.developer.user.name, q.developer.user.email]);
@@ -149,7 +149,7 @@ describe('POST /projects/:id/repository/files', () => {
       newFile({ author_email: 'jane@example.com', author_name: 'Jane Doe' }),
     );
     assert.equal(response.status, 201);
-    const commit = (await resolveCommit(repoPath(q), 'master'))!;
+    const commit = (await resolveCommit(app.ctx.git, repoPath(q), 'master'))!;
     assert.deepEqual([commit.author.name, commit.author.email], ['Jane Doe', 'jane@example.com']);
     assert.equal(commit.committer.email, q.developer.user.email);
   });
@@ -258,9 +258,9 @@ describe('POST /projects/:id/repository/files', () => {
       responses.map((response) => response.status),
       names.map(() => 201),
     );
-    const tree = await listTree(repoPath(q), 'master', 'concurrent');
+    const tree = await listTree(app.ctx.git, repoPath(q), 'master', 'concurrent');
     assert.deepEqual(tree?.map((entry) => entry.path).sort(), [...names].sort());
-    const history = await log(repoPath(q), { ref: 'master', limit: names.length + 1 });
+    const history = await log(app.ctx.git, repoPath(q), { ref: 'master', limit: names.length + 1 });
     assert.equal(history[names.length].id, q.head, 'one commit per request, in a line');
   });
 
@@ -281,7 +281,7 @@ describe('POST /projects/:id/repository/files', () => {
         assert.deepEqual(response.body, { message: 'Could not update branch master. Please refresh and try again.' });
     }
     assert.ok(responses.some((response) => response.status === 201));
-    const root = (await listTree(repoPath(q), 'master'))!.map((entry) => entry.path);
+    const root = (await listTree(app.ctx.git, repoPath(q), 'master'))!.map((entry) => entry.path);
     for (const name of written) assert.ok(root.includes(name), `${name} was lost`);
   });
 });
@@ -292,7 +292,7 @@ describe('POST /projects/:id/repository/files to an empty repository', () => {
     const response = await q.owner.client.post(filesUrl(q), newFile({ branch_name: 'develop', file_path: '/README.md' }));
     assert.equal(response.status, 201);
     assert.deepEqual(response.body, { file_path: 'README.md', branch_name: 'develop' });
-    const commit = (await resolveCommit(repoPath(q), 'develop'))!;
+    const commit = (await resolveCommit(app.ctx.git, repoPath(q), 'develop'))!;
     assert.deepEqual(commit.parentIds, []);
     assert.equal(await headBranch(repoPath(q)), 'develop');
     assert.equal((await q.owner.client.get(`/projects/${q.id}`)).body.default_branch, 'develop');
@@ -340,7 +340,7 @@ describe('PUT /projects/:id/repository/files', () => {
       filesUrl(q),
       newFile({ file_path: 'README.md', author_email: 'jane@example.com', author_name: 'Jane Doe' }),
     );
-    const commit = (await resolveCommit(repoPath(q), 'master'))!;
+    const commit = (await resolveCommit(app.ctx.git, repoPath(q), 'master'))!;
     assert.deepEqual([commit.author.name, commit.author.email], ['Jane Doe', 'jane@example.com']);
   });
 
@@ -372,7 +372,7 @@ describe('DELETE /projects/:id/repository/files', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { file_path: 'README.md', branch_name: 'master' });
     assert.equal(await fileAt(q, 'README.md'), undefined);
-    assert.equal((await resolveCommit(repoPath(q), 'master'))!.message, 'Remove');
+    assert.equal((await resolveCommit(app.ctx.git, repoPath(q), 'master'))!.message, 'Remove');
   });
 
   test('author_email and author_name set the author', async () => {
@@ -384,7 +384,7 @@ describe('DELETE /projects/:id/repository/files', () => {
       author_email: 'jane@example.com',
       author_name: 'Jane Doe',
     });
-    const commit = (await resolveCommit(repoPath(q), 'master'))!;
+    const commit = (await resolveCommit(app.ctx.git, repoPath(q), 'master'))!;
     assert.deepEqual([commit.author.name, commit.author.email], ['Jane Doe', 'jane@example.com']);
   });
 
@@ -429,7 +429,7 @@ describe('NUL bytes in what the files API hands to git', () => {
       commit_message: '\u0000',
     });
     assert.deepEqual([deleted.status, deleted.body], [400, invalid('commit_message')]);
-    assert.equal((await resolveCommit(repoPath(p), 'master'))!.id, p.head);
+    assert.equal((await resolveCommit(app.ctx.git, repoPath(p), 'master'))!.id, p.head);
   });
 
   test('a NUL byte in a file path, branch name, author name or e-mail is refused', async () => {
@@ -446,7 +446,7 @@ describe('NUL bytes in what the files API hands to git', () => {
     ] as const) {
       assert.deepEqual([response.status, response.body], [400, invalid(field)]);
     }
-    assert.equal((await resolveCommit(repoPath(p), 'master'))!.id, p.head);
+    assert.equal((await resolveCommit(app.ctx.git, repoPath(p), 'master'))!.id, p.head);
   });
 
   test('file content may hold NUL bytes: it goes to git only', async () => {

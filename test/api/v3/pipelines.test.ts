@@ -90,7 +90,7 @@ describe('GET /projects/:id/pipelines', () => {
     });
     const sha = listed.shas[0];
     await seedCommit(app, listed.id, { branch: 'feature', startRef: sha, files: { 'b.txt': 'b\n' } });
-    await createTag(repoPathOf(app.ctx, listed.id), 'v1.0', sha);
+    await createTag(app.ctx.git, repoPathOf(app.ctx, listed.id), 'v1.0', sha);
     const seed = (ref: string, status: string, tag = false) =>
       seedPipeline(app, listed.id, { sha, ref, status, tag, user_id: listed.developer.user.id }).then((p) => p.id);
     ids = {

@@ -76,7 +76,7 @@ before(async () => {
   });
   const manyFiles = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`many/file-${index}.txt`, `${index}\n`]));
   const many = await seedCommit(app, code.id, { branch: 'many', startRef: 'master', files: manyFiles, message: 'many files\n' });
-  await createTag(repoPathOf(app.ctx, code.id), 'v1.0', first);
+  await createTag(app.ctx.git, repoPathOf(app.ctx, code.id), 'v1.0', first);
   sha = { first, second, feature, slashed, many };
 });
 after(() => app.close());

@@ -4,7 +4,6 @@ import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
 import { createProjectWorld } from '../../support/project-world';
 import { eventually } from '../../support/eventually';
-import { catFile } from '../../../src/git/cat-file';
 import { parseTag } from '../../../src/git/objects';
 import { findTag } from '../../../src/git/refs';
 import { createTag } from '../../../src/git/write';
@@ -86,8 +85,8 @@ describe('GET /projects/:id/repository/tags', () => {
   test('a tag of a tree has a null commit', async () => {
     const q = await fixture();
     const repoPath = repoPathOf(app.ctx, q.id);
-    const tree = await catFile.info(repoPath, `${q.head}^{tree}`);
-    await createTag(repoPath, 'tree-tag', tree!.oid);
+    const tree = await app.ctx.git.objects.info(repoPath, `${q.head}^{tree}`);
+    await createTag(app.ctx.git, repoPath, 'tree-tag', tree!.oid);
     const response = await q.reporter.get(tagsUrl(q));
     assert.equal(response.status, 200);
     assert.deepEqual(
@@ -142,7 +141,7 @@ describe('POST /projects/:id/repository/tags', () => {
     assert.equal(response.body.message, null);
     assert.equal(response.body.commit.id, q.head);
     assert.equal(response.body.release, null);
-    assert.equal((await findTag(repoPathOf(app.ctx, q.id), 'v7.0.1'))?.targetId, q.head);
+    assert.equal((await findTag(app.ctx.git, repoPathOf(app.ctx, q.id), 'v7.0.1'))?.targetId, q.head);
   });
 
   test('with release_description, the Tag has its release', async () => {
@@ -166,8 +165,8 @@ describe('POST /projects/:id/repository/tags', () => {
     assert.equal(response.body.message, 'Release 7.1.0');
     assert.equal(response.body.commit.id, q.head);
     const repoPath = repoPathOf(app.ctx, q.id);
-    const ref = await findTag(repoPath, 'v7.1.0');
-    const object = await catFile.read(repoPath, ref!.targetId);
+    const ref = await findTag(app.ctx.git, repoPath, 'v7.1.0');
+    const object = await app.ctx.git.objects.read(repoPath, ref!.targetId);
     assert.equal(object?.type, 'tag');
     const tag = parseTag(object!.oid, object!.content);
     assert.equal(tag.targetId, q.head);
@@ -177,7 +176,7 @@ describe('POST /projects/:id/repository/tags', () => {
   test('a tag of an annotated tag points at its commit', async () => {
     const response = await p.owner.post(tagsUrl(p), { tag_name: 'copy-of-v1.1.0', ref: 'v1.1.0' });
     assert.equal(response.status, 201);
-    assert.equal((await findTag(repoPathOf(app.ctx, p.id), 'copy-of-v1.1.0'))?.targetId, p.head);
+    assert.equal((await findTag(app.ctx.git, repoPathOf(app.ctx, p.id), 'copy-of-v1.1.0'))?.targetId, p.head);
     await p.owner.delete(tagUrl(p, 'copy-of-v1.1.0'));
   });
 
@@ -230,7 +229,7 @@ describe('DELETE /projects/:id/repository/tags/:tag_name', () => {
     const response = await q.developer.delete(tagUrl(q, 'v1'));
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { tag_name: 'v1' });
-    assert.equal(await findTag(repoPathOf(app.ctx, q.id), 'v1'), undefined);
+    assert.equal(await findTag(app.ctx.git, repoPathOf(app.ctx, q.id), 'v1'), undefined);
     const again = await q.developer.post(tagsUrl(q), { tag_name: 'v1', ref: 'master' });
     assert.equal(again.body.release, null);
   });
@@ -331,7 +330,7 @@ describe('NUL bytes in what POST /repository/tags hands to git', () => {
   test('a tag message with a NUL byte: 400, and no tag is made (git would keep the byte and cut the message there)', async () => {
     const response = await p.developer.post(tagsUrl(p), { tag_name: 'v-nul', ref: 'master', message: 'Release\u0000 notes' });
     assert.deepEqual([response.status, response.body], [400, { message: '400 (Bad request) "message" is invalid' }]);
-    assert.equal(await findTag(repoPathOf(app.ctx, p.id), 'v-nul'), undefined);
+    assert.equal(await findTag(app.ctx.git, repoPathOf(app.ctx, p.id), 'v-nul'), undefined);
   });
 
   test('a NUL byte in the tag name or ref is refused as an invalid one', async () => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { BuildDetails } from '../../../services/ci/builds/records';
-import { hasArtifacts } from '../../../services/ci/builds/records';
+import type { BuildDetails } from '../../../services/ci/builds/queries';
+import { hasArtifacts } from '../../../services/ci/builds/rules';
 import { User, presentUser } from '../../shared/entities/user';
 import { Runner, presentRunner } from './runner';
 import { RepoCommit, presentRepoCommit } from './commit';

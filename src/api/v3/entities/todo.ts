@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { TodoDetails } from '../../../services/todos/todos';
-import { actionName } from '../../../services/todos/records';
+import { actionName } from '../../../services/todos/queries';
 import { BasicProjectDetails, presentBasicProject } from './project';
 import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 import { Issue, presentIssue } from './issue';

@@ -8,7 +8,7 @@ import { artifactsKey, traceKey } from './files';
 import { lockPipeline } from '../pipelines/status';
 import { transitionBuild } from './transitions';
 import { retryBuilds } from './retry';
-import { hasArtifacts, isFinished, isRetryable } from './records';
+import { hasArtifacts, isFinished, isRetryable } from './rules';
 import type { BuildRecord } from '../types';
 import type { BuildsService } from './builds';
 

@@ -6,10 +6,11 @@ import { notFound, recordNotFound } from '../../../errors';
 import { readCommits, resolveCommitId } from '../../../git/commits';
 import { repositoryPath } from '../../../git/paths';
 import { artifactsKey } from './files';
-import { readTrace } from './traces';
+import { BuildTraces } from './traces';
 import { toInteger } from '../../../lib/to-integer';
 import { MAX_RECORD_ID } from '../../../lib/record-id';
-import { buildsOf, hasArtifacts, parseScope, type BuildDetails } from './records';
+import { buildsOf, type BuildDetails } from './queries';
+import { hasArtifacts, parseScope } from './rules';
 import type { BuildRecord } from '../types';
 
 export interface StoredFile {
@@ -21,10 +22,15 @@ export interface StoredFile {
 
 /** Reading a project's builds: lists, one build, what each shows, its trace and its artifacts. */
 export class BuildsService {
+  /** Every build's trace: read here, written by the runner API's service, which is handed this one. */
+  readonly traces: BuildTraces;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly users: UsersService,
-  ) {}
+  ) {
+    this.traces = new BuildTraces(ctx);
+  }
 
   /** The project's builds, newest first, narrowed to the statuses of `scope`. */
   async list(
@@ -46,7 +52,7 @@ export class BuildsService {
     scope: string | string[] | undefined,
     page: { offset: number; limit: number },
   ): Promise<{ builds: BuildRecord[]; total: number }> {
-    const commitId = await resolveCommitId(repositoryPath(this.ctx.config.dataDir, project.id), sha);
+    const commitId = await resolveCommitId(this.ctx.git, repositoryPath(this.ctx.config.dataDir, project.id), sha);
     if (!commitId) throw notFound();
     return this.page(project, parseScope(scope), page, commitId);
   }
@@ -80,7 +86,7 @@ export class BuildsService {
     const userIds = builds.flatMap((build) => (build.user_id === null ? [] : [build.user_id]));
     const runnerIds = [...new Set(builds.flatMap((build) => (build.runner_id === null ? [] : [build.runner_id])))];
     const [commits, users, runners] = await Promise.all([
-      shas.length ? readCommits(repositoryPath(this.ctx.config.dataDir, project.id), shas) : [],
+      shas.length ? readCommits(this.ctx.git, repositoryPath(this.ctx.config.dataDir, project.id), shas) : [],
       this.users.findMany(userIds),
       runnerIds.length ? this.ctx.db.selectFrom('ci_runners').selectAll().where('id', 'in', runnerIds).execute() : [],
     ]);
@@ -141,7 +147,7 @@ export class BuildsService {
    */
   async trace(project: Project, buildId: number | string): Promise<StoredFile> {
     const build = await this.find(project, buildId);
-    const trace = (await readTrace(this.ctx, build)) ?? Buffer.alloc(0);
+    const trace = (await this.traces.read(build)) ?? Buffer.alloc(0);
     return { body: Readable.from([trace]), size: trace.length, fileName: `${build.id}.log` };
   }
 

@@ -3,7 +3,7 @@ import type { Project } from '../../projects/types';
 import type { User, UsersService } from '../../users/users';
 import type { BuildsService } from '../builds/builds';
 import { recordNotFound } from '../../../errors';
-import { buildsOf, type BuildDetails } from '../builds/records';
+import { buildsOf, type BuildDetails } from '../builds/queries';
 import type { DeploymentRow, EnvironmentRow } from '../types';
 
 /** A deployment and what its answer shows: its environment, who deployed and the build that did. */

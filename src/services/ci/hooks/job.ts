@@ -5,7 +5,7 @@ import type { Project } from '../../projects/types';
 import type { User } from '../../users/users';
 import { resolveCommit } from '../../../git/commits';
 import { now } from '../../../lib/time';
-import { findProject } from '../../projects/lookup';
+import { findProject } from '../../projects/queries';
 import { repositoryPath } from '../../../git/paths';
 import { emitProjectEvents } from '../../hooks/project-events';
 import { buildHookData, pipelineHookData } from './data';
@@ -93,7 +93,7 @@ async function usersById(ctx: ServiceContext, ids: Array<number | null>): Promis
 /** The pipeline's commit; like GitLab's `Ci::Pipeline#commit`, nothing (not a failure) when the repository cannot show it. */
 async function readCommit(ctx: ServiceContext, project: Project, sha: string): Promise<Commit | undefined> {
   try {
-    return await resolveCommit(repositoryPath(ctx.config.dataDir, project.id), sha);
+    return await resolveCommit(ctx.git, repositoryPath(ctx.config.dataDir, project.id), sha);
   } catch (error) {
     ctx.log.warn({ err: error, projectId: project.id, sha }, 'ci hook: commit unreadable');
     return undefined;

@@ -65,7 +65,7 @@ export class CommitStatusesService {
     filters: StatusFilters,
     page: { offset: number; limit: number },
   ): Promise<{ statuses: CommitStatusRow[]; total: number }> {
-    const commitId = await resolveCommitId(repositoryPath(this.ctx.config.dataDir, project.id), sha);
+    const commitId = await resolveCommitId(this.ctx.git, repositoryPath(this.ctx.config.dataDir, project.id), sha);
     if (!commitId) throw notFound('Commit');
     const pipelines = this.ctx.db.selectFrom('ci_pipelines').select('id').where('project_id', '=', project.id).where('sha', '=', commitId);
     let query = this.ctx.db.selectFrom('ci_builds').where('pipeline_id', 'in', pipelines);
@@ -96,7 +96,7 @@ export class CommitStatusesService {
    */
   async post(project: Project, user: User, input: PostedStatus): Promise<CommitStatusRow> {
     const repoPath = repositoryPath(this.ctx.config.dataDir, project.id);
-    const commitId = await resolveCommitId(repoPath, input.sha);
+    const commitId = await resolveCommitId(this.ctx.git, repoPath, input.sha);
     if (!commitId) throw notFound('Commit');
     const ref = input.ref || (await branchesContaining(repoPath, commitId))[0];
     if (!ref) throw notFound('References for commit');

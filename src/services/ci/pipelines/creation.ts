@@ -2,7 +2,6 @@ import type { Db } from '../../../db/index';
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import type { CiJob } from '../yaml/types';
-import { catFile } from '../../../git/cat-file';
 import { readCommits, resolveCommitId } from '../../../git/commits';
 import { refValues } from '../../../git/refs';
 import { blobInfoAtPath } from '../../../git/blob-read';
@@ -97,7 +96,7 @@ export async function planTriggerPipeline(ctx: ServiceContext, project: Project,
   const refs = await refValues(repoPath, [`refs/heads/${name}`, `refs/tags/${name}`]);
   const target = refs.get(`refs/tags/${name}`) ?? refs.get(`refs/heads/${name}`);
   if (!target) return undefined;
-  const sha = await resolveCommitId(repoPath, target);
+  const sha = await resolveCommitId(ctx.git, repoPath, target);
   if (!sha) return undefined;
   return planPipeline(ctx, project, {
     ref: name,
@@ -117,9 +116,9 @@ export async function planTriggerPipeline(ctx: ServiceContext, project: Project,
 async function planPipeline(ctx: ServiceContext, project: Project, source: PipelineSource): Promise<PipelinePlan | undefined> {
   if (project.builds_enabled !== 1) return undefined;
   const repoPath = repositoryPath(ctx.config.dataDir, project.id);
-  const [commit] = await readCommits(repoPath, [source.sha]);
+  const [commit] = await readCommits(ctx.git, repoPath, [source.sha]);
   if (!commit) return undefined;
-  const file = await blobInfoAtPath(repoPath, source.sha, CI_CONFIG_FILE);
+  const file = await blobInfoAtPath(ctx.git, repoPath, source.sha, CI_CONFIG_FILE);
   if (!file) return undefined;
   const base = {
     projectId: project.id,
@@ -135,7 +134,7 @@ async function planPipeline(ctx: ServiceContext, project: Project, source: Pipel
   };
   const error = (message: string): PipelinePlan => ({ ...base, status: 'failed', yamlErrors: message });
   if (file.size > LIMITS.ciConfigBytes) return error(CI_CONFIG_TOO_LARGE);
-  const blob = await catFile.read(repoPath, file.id);
+  const blob = await ctx.git.objects.read(repoPath, file.id);
   const parsed = parseCiConfig(blob?.content.toString('utf8') ?? '');
   // An invalid file fails the pipeline even with `[ci skip]` (8.12 validates first).
   if (!parsed.ok) return error(parsed.error);

@@ -8,7 +8,7 @@ import { repositoryPath } from '../../../git/paths';
 import { lockPipeline } from './status';
 import { transitionBuild } from '../builds/transitions';
 import { retryBuilds } from '../builds/retry';
-import { isRetryable } from '../builds/records';
+import { isRetryable } from '../builds/rules';
 import type { PipelineRow } from '../types';
 
 /**
@@ -55,7 +55,9 @@ export class PipelinesService {
    */
   private async latestPerRef(project: Project, scope: 'branches' | 'tags', page: { offset: number; limit: number }) {
     const repoPath = repositoryPath(this.ctx.config.dataDir, project.id);
-    const names = new Set(scope === 'branches' ? await branchNames(repoPath) : (await listTags(repoPath)).map((tag) => tag.name));
+    const names = new Set(
+      scope === 'branches' ? await branchNames(repoPath) : (await listTags(this.ctx.git, repoPath)).map((tag) => tag.name),
+    );
     const latest = await this.ctx.db
       .selectFrom('ci_pipelines')
       .select(['ref', (eb) => eb.fn.max('id').as('id')])

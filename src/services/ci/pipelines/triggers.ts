@@ -5,7 +5,7 @@ import { badRequest, notFound, unauthorized } from '../../../errors';
 import { inTransaction } from '../../../db/transaction';
 import { digestToken, randomHex } from '../../../lib/secrets';
 import { now } from '../../../lib/time';
-import { findProject } from '../../projects/lookup';
+import { findProject } from '../../projects/queries';
 import { repositoryPath } from '../../../git/paths';
 import { readCommits } from '../../../git/commits';
 import { insertPipelines, planTriggerPipeline } from './creation';
@@ -131,7 +131,7 @@ export class TriggersService {
       .select(['id', 'sha', 'project_id', 'created_at', 'status', 'finished_at', 'duration'])
       .where('id', '=', request.pipelineId!)
       .executeTakeFirstOrThrow();
-    const [commit] = await readCommits(repositoryPath(this.ctx.config.dataDir, row.project_id), [row.sha]);
+    const [commit] = await readCommits(this.ctx.git, repositoryPath(this.ctx.config.dataDir, row.project_id), [row.sha]);
     const pipeline = {
       ...row,
       git_commit_message: commit?.message ?? null,

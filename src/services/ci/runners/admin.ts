@@ -6,7 +6,7 @@ import type { Project } from '../../projects/types';
 import type { ProjectsService } from '../../projects/projects';
 import type { RunnerRow } from '../types';
 import { parseTagList } from './registration';
-import { projectIdsWithAccess } from '../../projects/projects-with-access';
+import { projectIdsWithAccess } from '../../projects/queries';
 import { GUEST, mayManageEveryRunner, mayReadRunnerToken, readsEverything, RUNNER_MANAGER_ACCESS, type Caller } from '../../policy';
 import { inTransaction } from '../../../db/transaction';
 import { now } from '../../../lib/time';
@@ -53,7 +53,7 @@ export interface Page {
  * and enabling or disabling a specific runner for a project. A user manages the specific runners
  * of the projects they are a master or owner of; administrators manage every runner.
  */
-export class RunnerManagementService {
+export class RunnerAdminService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly projects: ProjectsService,
@@ -106,7 +106,7 @@ export class RunnerManagementService {
   }
 
   /**
-   * `PUT /runners/:id`. The runner's row is read again on each poll (`RunnersService.findByToken`
+   * `PUT /runners/:id`. The runner's row is read again on each poll (`RunnerRegistrationService.findByToken`
    * keeps nothing), so a pause or new tags apply to the runner's next request.
    */
   async update(caller: Caller, id: string, changes: RunnerChanges): Promise<RunnerDetails> {

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../context';
 import type { Db } from '../../../db/index';
-import { preparedQuery } from '../../../db/prepared';
+import { preparedPerHandle } from '../../../db/prepared';
 import type { BuildRow } from '../types';
 import { digestToken, sameSecret } from '../../../lib/secrets';
 import { forbidden, notFound } from '../../../errors';
@@ -11,7 +11,7 @@ import { forbidden, notFound } from '../../../errors';
  * latter is kept for old runners). Digests are compared, in constant time.
  */
 export async function authorizeBuild(ctx: ServiceContext, id: number | undefined, token: string | undefined): Promise<BuildRow> {
-  const build = id === undefined ? undefined : (await buildById(ctx.db)(id))[0];
+  const build = id === undefined ? undefined : (await buildById(ctx.db, id))[0];
   if (!build) throw notFound();
   if (!token) throw forbidden();
   const digest = digestToken(token);
@@ -21,17 +21,10 @@ export async function authorizeBuild(ctx: ServiceContext, id: number | undefined
   throw forbidden();
 }
 
-const compiled = new WeakMap<Db, (id: number) => Promise<BuildRow[]>>();
-
 /** Every trace part looks its build up: the query is compiled once per database. */
-function buildById(db: Db): (id: number) => Promise<BuildRow[]> {
-  let query = compiled.get(db);
-  if (!query) {
-    query = preparedQuery(db, (id: number) => db.selectFrom('ci_builds').selectAll().where('id', '=', id).where('type', '=', 'Build'));
-    compiled.set(db, query);
-  }
-  return query;
-}
+const buildById = preparedPerHandle((db: Db, id: number) =>
+  db.selectFrom('ci_builds').selectAll().where('id', '=', id).where('type', '=', 'Build'),
+);
 
 /** Erased builds take no more trace, state or artifacts (403, GitLab's words). */
 export function refuseErased(build: Pick<BuildRow, 'erased_at'>): void {

@@ -5,17 +5,20 @@ import { BuildQueue } from './build-queue';
 import { BuildPayloads, type BuildPayload } from './payload';
 import { updateFromRunner, type RunnerUpdate } from './updates';
 import { authorizeBuild, refuseErased } from './build-access';
-import { appendTrace } from '../builds/traces';
+import type { BuildTraces } from '../builds/traces';
 import { artifactsLimitBytes, checkUploadable, readArtifacts, removeArtifacts, storeArtifacts } from './artifacts';
 import { parseDuration } from '../yaml/checks';
 import { grapeError, invalidParam } from '../../../errors';
 
 /** What the runner API (`/ci/api/v1/builds`) does with builds: hand them out, take their state, traces and artifacts. */
-export class RunnerBuildsService {
+export class BuildRequestsService {
   private readonly queue: BuildQueue;
   private readonly payloads: BuildPayloads;
 
-  constructor(private readonly ctx: ServiceContext) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly traces: BuildTraces,
+  ) {
     this.queue = new BuildQueue(ctx);
     this.payloads = new BuildPayloads(ctx);
   }
@@ -27,7 +30,7 @@ export class RunnerBuildsService {
   }
 
   update(runner: RunnerRow, id: number | undefined, update: RunnerUpdate): Promise<BuildRow> {
-    return updateFromRunner(this.ctx, runner, id, update);
+    return updateFromRunner(this.ctx, this.traces, runner, id, update);
   }
 
   /** The build of the path, when the token is its own or its project's runners token (404, then 403). */
@@ -39,7 +42,7 @@ export class RunnerBuildsService {
   async appendTrace(build: BuildRow, contentRange: string | undefined, part: Buffer): Promise<{ length: number; status: string }> {
     refuseErased(build);
     if (contentRange === undefined) throw grapeError(400, '400 Missing header Content-Range');
-    const length = await appendTrace(this.ctx, build, rangeStart(contentRange), part);
+    const length = await this.traces.append(build, rangeStart(contentRange), part);
     return { length, status: build.status };
   }
 

@@ -38,7 +38,7 @@ const CONTACT_SPREAD_MS = 40 * 60 * 1000;
  * registration token, removal, and look-up by their own token. Users and administrators manage
  * runners through `admin.ts` instead.
  */
-export class RunnersService {
+export class RunnerRegistrationService {
   // Every runner request looks its runner up: built and compiled once (src/db/prepared.ts).
   private readonly byDigest: (digest: string) => Promise<RunnerRow[]>;
 

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../context';
 import type { BuildRow, RunnerRow } from '../types';
 import { transitionBuild } from '../builds/transitions';
 import { refuseErased } from './build-access';
-import { replaceTrace } from '../builds/traces';
+import type { BuildTraces } from '../builds/traces';
 import { recordNotFound } from '../../../errors';
 import { inTransaction } from '../../../db/transaction';
 
@@ -20,6 +20,7 @@ export interface RunnerUpdate {
  */
 export async function updateFromRunner(
   ctx: ServiceContext,
+  traces: BuildTraces,
   runner: RunnerRow,
   id: number | undefined,
   update: RunnerUpdate,
@@ -37,7 +38,7 @@ export async function updateFromRunner(
           .executeTakeFirst();
   if (!build) throw recordNotFound();
   refuseErased(build);
-  if (update.trace !== undefined) await replaceTrace(ctx, build, update.trace);
+  if (update.trace !== undefined) await traces.replace(build, update.trace);
   const event = update.state === 'success' ? 'success' : update.state === 'failed' ? 'drop' : undefined;
   if (!event) return build;
   return (await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, build, event))) ?? build;

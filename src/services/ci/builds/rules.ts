@@ -1,16 +1,5 @@
-import type { Db } from '../../../db/index';
-import type { Commit } from '../../../git/objects';
-import type { User } from '../../users/users';
 import { badRequest } from '../../../errors';
-import type { BuildRecord, RunnerRow } from '../types';
-
-/** A build and what its answer shows besides its own columns, each read in one batch for a whole list. */
-export interface BuildDetails {
-  build: BuildRecord;
-  commit: Commit | undefined;
-  user: User | undefined;
-  runner: RunnerRow | undefined;
-}
+import type { BuildRecord } from '../types';
 
 /** The statuses a build list may be narrowed to (GitLab 8.12's `AVAILABLE_STATUSES`). */
 export const BUILD_STATUSES: readonly string[] = ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped'];
@@ -39,15 +28,4 @@ export function parseScope(scope: string | string[] | undefined): string[] | und
  */
 export function hasArtifacts(build: Pick<BuildRecord, 'artifacts_file' | 'artifacts_expire_at'>, time = new Date().toISOString()): boolean {
   return build.artifacts_file !== null && (build.artifacts_expire_at === null || build.artifacts_expire_at > time);
-}
-
-/** Builds of a project (type `Build`: external statuses are not builds) with their pipeline's sha. */
-export function buildsOf(db: Db, projectId: number) {
-  return db
-    .selectFrom('ci_builds')
-    .innerJoin('ci_pipelines', 'ci_pipelines.id', 'ci_builds.pipeline_id')
-    .selectAll('ci_builds')
-    .select('ci_pipelines.sha as sha')
-    .where('ci_builds.project_id', '=', projectId)
-    .where('ci_builds.type', '=', 'Build');
 }
