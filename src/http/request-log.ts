@@ -14,8 +14,7 @@ export function requestSummary(request: { method: string; url: string; ip?: stri
  * line a second per runner would bury everything else. A build handed out (201) and a build's
  * final state stay at `info`.
  */
-function isRunnerPolling(request: FastifyRequest, reply: FastifyReply): boolean {
-  const route = request.routeOptions.url;
+function isRunnerPolling(request: FastifyRequest, reply: FastifyReply, route: string | undefined): boolean {
   if (route === '/ci/api/v1/builds/register') return reply.statusCode === 204;
   if (route === '/ci/api/v1/builds/:id/trace.txt') return true;
   // gitlab-runner 1.x also sends the whole trace with state "running" now and then.
@@ -37,9 +36,11 @@ export class RequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const fields = { req: request, route: request.routeOptions.url, res: reply, responseTime: reply.elapsedTime };
+    // Read once: Fastify builds `routeOptions` anew on each read.
+    const route = request.is404 ? undefined : request.routeOptions.url;
+    const fields = { req: request, route, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
-    else if (isRunnerPolling(request, reply)) reply.log.debug(fields, 'request completed');
+    else if (isRunnerPolling(request, reply, route)) reply.log.debug(fields, 'request completed');
     else reply.log.info(fields, 'request completed');
   }
 
