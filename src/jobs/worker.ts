@@ -135,7 +135,7 @@ export class JobWorker {
       kind: job.kind,
       attempt: job.attempts,
       reqId: requestId,
-      responseTime: performance.now() - started,
+      durationMs: performance.now() - started,
     });
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);

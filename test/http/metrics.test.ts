@@ -89,6 +89,25 @@ describe('GET /-/metrics', () => {
     await eventually(async () => sample((await scrape(app)).text, series) === before + 1, { message: 'the removal job counted' });
   });
 
+  test('jobs are counted by kind and state on each scrape', async () => {
+    const time = new Date().toISOString();
+    const row = { payload: '{}', attempts: 1, max_attempts: 1, created_at: time, last_error: 'boom' };
+    await app.ctx.db
+      .insertInto('jobs')
+      .values([
+        // Given up (as JobQueue.fail parks it), and waiting a day for its retry.
+        { ...row, kind: 'metrics.test', run_at: time, locked_at: '9999-12-31T00:00:00.000Z', locked_by: 'failed' },
+        { ...row, kind: 'metrics.test', run_at: new Date(Date.now() + 86_400_000).toISOString(), locked_at: null, locked_by: null },
+      ])
+      .execute();
+    const { text } = await scrape(app);
+    assert.equal(sample(text, 'forge_jobs{kind="metrics.test",state="failed"}'), 1);
+    assert.equal(sample(text, 'forge_jobs{kind="metrics.test",state="scheduled"}'), 1);
+    assert.equal(sample(text, 'forge_jobs{kind="metrics.test",state="queued"}'), 0);
+    assert.equal(sample(text, 'forge_jobs{kind="metrics.test",state="running"}'), 0);
+    assert.equal(sample(text, 'forge_jobs_oldest_queued_age_seconds'), 0);
+  });
+
   test('builds pending and running, and runners online, are read on each scrape', async () => {
     const project = await createProject(app.root, { name: 'ci-counted' });
     await seedPipeline(app, project.id, {

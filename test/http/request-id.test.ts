@@ -129,4 +129,25 @@ describe('the request id in background jobs', () => {
       assert.equal(line.reqId, 'push-abc-123', kind);
     }
   });
+
+  test('a job enqueued outside any request, and the jobs it enqueues, carry no request id, whichever request woke the worker', async () => {
+    const pushed = await createRootProject(app, 'pushed-outside-requests');
+    const doomed = await createProject(app.root, { name: 'wakes-the-worker' });
+    // A push's job as git over SSH enqueues it (no request), due before anything the request below
+    // enqueues: the worker that request wakes takes it first. It enqueues merge_requests.refresh.
+    const time = new Date(Date.now() - 60_000).toISOString();
+    const payload = { projectId: pushed.id, userId: 1, updates: [{ ref: 'refs/heads/master', oldId: '0'.repeat(40), newId: pushed.head }] };
+    await app.ctx.db
+      .insertInto('jobs')
+      .values({ kind: 'push.process', payload: JSON.stringify(payload), run_at: time, attempts: 0, max_attempts: 3, created_at: time })
+      .execute();
+    await call(`/api/v3/projects/${doomed.id}`, { method: 'DELETE', ...asRoot({ 'x-request-id': 'wakes-worker-3' }) });
+    await eventually(() =>
+      records.find((record) => record.msg === 'job completed' && record.kind === 'repository.remove' && record.reqId === 'wakes-worker-3'),
+    );
+    const ofPush = (kind: string) =>
+      eventually(() => records.find((record) => record.msg === 'job completed' && record.kind === kind && record.reqId !== 'push-abc-123'));
+    assert.equal((await ofPush('push.process')).reqId, undefined);
+    assert.equal((await ofPush('merge_requests.refresh')).reqId, undefined);
+  });
 });
