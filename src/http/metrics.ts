@@ -26,10 +26,17 @@ export function registerMetrics(app: FastifyInstance, metrics: MetricsReporter, 
     );
     done();
   });
-  // Not in the OpenAPI document: an operator's page, not part of the API.
-  app.get('/-/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-    if (!mayRead(request)) throw notFound();
-    const text = await metrics.text((source, error) => request.log.warn({ err: error, source }, 'a metrics source failed'));
-    return reply.type(metrics.contentType).send(text);
+  // Not in the OpenAPI document: an operator's page, not part of the API. Every method is routed
+  // here, so that a refused caller gets 404 whatever it asks (a 405 would say the page exists).
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/-/metrics',
+    config: { access: 'public' },
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !mayRead(request)) throw notFound();
+      const text = await metrics.text((source, error) => request.log.warn({ err: error, source }, 'a metrics source failed'));
+      return reply.type(metrics.contentType).send(text);
+    },
   });
 }

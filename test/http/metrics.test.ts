@@ -147,6 +147,9 @@ describe('who may read /-/metrics', () => {
         assert.equal(refused.status, 404);
         assert.deepEqual(JSON.parse(refused.text), { message: '404 Not Found' });
       }
+      // Nor does another method tell the page exists (a 405 would).
+      for (const method of ['POST', 'DELETE', 'OPTIONS'])
+        assert.equal((await fetch(`${app.url}/-/metrics`, { method })).status, 404, method);
     } finally {
       await app.close();
     }
