@@ -145,19 +145,21 @@ export class ForgeMetrics {
 
   /** Every metric, the sources read now; a source that fails is left out and told to `onError`. */
   async text(onError: (source: string, error: unknown) => void): Promise<string> {
-    const read = async (source: keyof MetricSources, update: () => Promise<void> | void) => {
+    // A source that fails reports nothing this time, rather than what it said last time.
+    const read = async (source: keyof MetricSources, update: () => Promise<void> | void, gauges: Gauge[]) => {
       try {
         if (this.sources[source]) await update();
       } catch (error) {
+        for (const gauge of gauges) gauge.reset();
         onError(source, error);
       }
     };
     await Promise.all([
-      read('jobs', async () => this.updateJobs(await this.sources.jobs!())),
-      read('ci', async () => this.updateCi(await this.sources.ci!())),
-      read('gitPools', () => this.updateGitPools(this.sources.gitPools!())),
-      read('databasePool', () => this.updateDatabasePool(this.sources.databasePool!())),
-      read('ssh', () => this.updateSsh(this.sources.ssh!())),
+      read('jobs', async () => this.updateJobs(await this.sources.jobs!()), [this.jobs, this.oldestQueued]),
+      read('ci', async () => this.updateCi(await this.sources.ci!()), [this.builds, this.runners]),
+      read('gitPools', () => this.updateGitPools(this.sources.gitPools!()), [this.gitProcesses]),
+      read('databasePool', () => this.updateDatabasePool(this.sources.databasePool!()), [this.dbConnections, this.dbWaiting]),
+      read('ssh', () => this.updateSsh(this.sources.ssh!()), [this.sshConnections, this.sshSessions]),
     ]);
     return (await processMetrics().metrics()) + (await this.registry.metrics());
   }
