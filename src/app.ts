@@ -28,10 +28,13 @@ import { createHttpServer, type HttpLogging } from './http/server';
 import { registerErrorHandling } from './http/errors';
 import { registerAuthentication } from './http/auth';
 import { registerParamParsing } from './http/params';
-import { registerProjectGuard } from './api/v3/project-guard';
-import { registerGroupGuard } from './api/v3/group-guard';
+import { registerProjectGuard } from './api/shared/project-guard';
+import { registerGroupGuard } from './api/shared/group-guard';
 import { registerOperability } from './http/operability';
 import { registerApiV3 } from './api/v3/index';
+import { registerApiV4, API_V4_VERSION } from './api/v4/index';
+import { registerOpenApi } from './http/openapi';
+import { presenterFor } from './api/shared/presenter';
 import { registerRunnerApi } from './api/ci/index';
 import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
@@ -71,7 +74,7 @@ export interface App {
 
 /** Builds the services and every door over a migrated database; listening and background work are `startServer`'s. */
 export async function buildApp({ config, database, logger, metrics }: AppOptions): Promise<App> {
-  const server = await createHttpServer({ logLevel: config.logLevel, logger, config });
+  const server = await createHttpServer({ logLevel: config.logLevel, logger });
   const ctx = serviceContext(config, database, server.log);
   const services = createServices(ctx);
 
@@ -93,13 +96,25 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
   await registerParamParsing(server);
   registerProjectGuard(server, services.projects);
   registerGroupGuard(server, services.groups);
-  registerOperability(server, async () => {
-    await sql`select 1`.execute(database.db);
-  });
 
-  // The doors.
-  await server.register(async (api) => registerApiV3(api as Api, { services, presenter: config }), { prefix: '/api/v3' });
-  await server.register(async (api) => registerRunnerApi(api as Api, { services }), { prefix: '/ci/api/v1' });
+  // The doors. Each API version is a scope of its own with its own OpenAPI document; v3's also
+  // describes the runner API v1 and the health checks, as it always has.
+  await server.register(async (scope) => {
+    await registerOpenApi(scope, { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0', path: '/api/v3/openapi.json' }, config);
+    registerOperability(scope, async () => {
+      await sql`select 1`.execute(database.db);
+    });
+    await scope.register(async (api) => registerApiV3(api as Api, { services, presenter: presenterFor(config, '/u/') }), {
+      prefix: '/api/v3',
+    });
+    await scope.register(async (api) => registerRunnerApi(api as Api, { services }), { prefix: '/ci/api/v1' });
+  });
+  await server.register(async (scope) => {
+    await registerOpenApi(scope, { title: 'Forge: GitLab API v4', version: API_V4_VERSION, path: '/api/v4/openapi.json' }, config);
+    await scope.register(async (api) => registerApiV4(api as Api, { services, presenter: presenterFor(config, '/') }), {
+      prefix: '/api/v4',
+    });
+  });
   await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
   await registerGitLfs(server, services.lfs, config);
   return { server, services, ctx };

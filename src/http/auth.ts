@@ -19,7 +19,7 @@ declare module 'fastify' {
 
 /**
  * What authentication needs to know of a user. The door declares `request.user` with its own,
- * fuller type (`src/api/v3/request.ts`); this layer knows no service.
+ * fuller type (`src/api/shared/request.ts`); this layer knows no service.
  */
 export interface Principal {
   id: number;

@@ -1,5 +1,4 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { RequestLog, requestSummary } from './request-log';
 import { routerErrorOptions } from './errors';
@@ -11,10 +10,9 @@ export type HttpLogging = false | { level?: string; stream?: NodeJS.WritableStre
 
 /**
  * The Fastify instance every door is mounted on: logging (one line per request), request ids, GitLab's `.json`
- * suffixes, body limits, validation settings and the OpenAPI document of the routes added later.
+ * suffixes, body limits and validation settings. Each API version's OpenAPI document is its door's (`http/openapi.ts`).
  */
-export async function createHttpServer(options: { logLevel: string; logger?: HttpLogging; config: { readonly externalUrl: string } }) {
-  const { config } = options;
+export async function createHttpServer(options: { logLevel: string; logger?: HttpLogging }) {
   const { logger } = options;
   const server = Fastify({
     logger: logger === false ? false : { level: options.logLevel, ...logger, serializers: { req: requestSummary } },
@@ -31,20 +29,6 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
     schemaController: { compilersFactory: lazyCompilersFactory } as FastifyServerOptions['schemaController'],
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerRequestId(server);
-  // The URL is read when shown, not copied now: with PORT=0 the external URL is settled after listening.
-  await server.register(swagger, {
-    openapi: {
-      info: { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0' },
-      servers: [
-        {
-          get url() {
-            return config.externalUrl;
-          },
-        },
-      ],
-    },
-  });
-  server.get('/api/v3/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => server.swagger());
   return server;
 }
 

@@ -7,12 +7,19 @@ export interface ApiResponse {
 
 type Params = Record<string, unknown>;
 
-/** A small raw-HTTP client for /api/v3, sending the private token as GitLab clients do. */
+/** A small raw-HTTP client for /api/v3 (or `/api/v4` through `v4()`), sending the private token as GitLab clients do. */
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
     readonly token?: string,
+    /** What paths not starting with `/api/`, `/-/` or `/ci/` are under. */
+    readonly prefix = '/api/v3',
   ) {}
+
+  /** The same caller on API v4. */
+  v4(): ApiClient {
+    return new ApiClient(this.baseUrl, this.token, '/api/v4');
+  }
 
   get(path: string, query?: Params, headers?: Record<string, string>) {
     return this.request('GET', withQuery(path, query), undefined, headers);
@@ -49,7 +56,7 @@ export class ApiClient {
     if (this.token && !('private-token' in headers)) headers['private-token'] = this.token;
     const url = path.startsWith('http')
       ? path
-      : `${this.baseUrl}${path.startsWith('/api/') || path.startsWith('/-/') || path.startsWith('/ci/') ? '' : '/api/v3'}${path}`;
+      : `${this.baseUrl}${path.startsWith('/api/') || path.startsWith('/-/') || path.startsWith('/ci/') ? '' : this.prefix}${path}`;
     const response = await fetch(url, { method, headers, body: init.body as BodyInit | undefined });
     const text = await response.text();
     let body: any = text;

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
-import { RecordId } from './params';
+import type { Api, RouteDeps } from '../shared/types';
+import { RecordId } from '../shared/params';
 import { AccessRequester, Member, presentAccessRequester, presentMember } from './entities/member';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { SOURCE_KINDS } from '../../services/members/types';
-import { guardedSource, sourceGuard } from './member-source';
+import { guardedSource, sourceGuard } from '../shared/member-source';
 
 const SourceId = Type.Object({ id: Type.String() });
 const RequesterPath = Type.Object({ id: Type.String(), user_id: RecordId });

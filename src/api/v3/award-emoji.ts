@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import type { AwardRow, AwardTarget } from '../../services/award-emoji/award-emoji';
 import { AwardEmoji, presentAwardEmoji } from './entities/award-emoji';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { NameString, RecordId } from './params';
+import { NameString, RecordId } from '../shared/params';
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
 const NoParams = Type.Object({});

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { RepoBranch, presentBranch } from './entities/branch';
 import { notFound } from '../../errors';
 import { toBoolean } from '../../http/params';

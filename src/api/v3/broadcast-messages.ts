@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { BroadcastMessage, presentBroadcastMessage } from './entities/broadcast-message';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { NameString, TextString, RecordId } from './params';
+import { NameString, TextString, RecordId } from '../shared/params';
 
 const MessageId = Type.Object({ id: RecordId });
 

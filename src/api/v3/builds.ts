@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Build, BuildWithDownloadUrl, presentBuild, presentBuildWithDownloadUrl } from './entities/build';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { notFound } from '../../errors';

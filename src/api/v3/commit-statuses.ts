@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { CommitStatus, presentCommitStatus } from './entities/commit-status';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
-import { NameString, TextString } from './params';
+import { NameString, TextString } from '../shared/params';
 
 const CommitPath = Type.Object({ id: Type.String(), sha: Type.String() });
 // GitLab keeps a status's ref and name in `varchar(255)` columns, its URL and description in text.

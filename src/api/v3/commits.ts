@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import {
   CommitNote,
   CommitNoteListItem,
@@ -13,7 +13,7 @@ import {
   presentRepoDiff,
 } from './entities/commit';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { FilePathString, NameString, TextString } from './params';
+import { FilePathString, NameString, TextString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { KeyRecord, SSHKey, presentKey, presentKeyRecord } from './entities/key';
 import { recordId } from './keys';
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Deployment, presentDeployment } from './entities/deployment';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId } from './params';
+import { RecordId } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // 8.12 declared `deployment_id` an Integer; a path that is not one names no deployment here (404).

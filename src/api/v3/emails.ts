@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Email, presentEmail } from './entities/email';
 import { UserIdParam, recordId } from './keys';
-import { NameString } from './params';
+import { NameString } from '../shared/params';
 
 const CreateEmail = Type.Object({ email: NameString() });
 

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Environment, presentEnvironment } from './entities/environment';
 import { presentProject } from './entities/project';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId, TextString } from './params';
+import { RecordId, TextString } from '../shared/params';
 import type { EnvironmentRow } from '../../services/ci/types';
 
 const ProjectId = Type.Object({ id: Type.String() });

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { FileCommit, RepoFile, presentFile } from './entities/file';
 import type { FileWrite } from '../../services/repository/files';
-import { FilePathString, NameString, TextString } from './params';
+import { FilePathString, NameString, TextString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 

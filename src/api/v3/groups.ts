@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Group, GroupDetail, GroupRecord, presentGroup, presentGroupRecord } from './entities/group';
 import { Project, presentProject } from './entities/project';
 import { ListFilters } from './projects';
@@ -8,7 +8,7 @@ import type { Group as GroupRow, GroupAttributes } from '../../services/groups/g
 import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
 import { recordNotFound } from '../../errors';
-import { NameString, givenAttributes, RecordId } from './params';
+import { NameString, givenAttributes, RecordId } from '../shared/params';
 
 const GroupId = Type.Object({ id: Type.String() });
 const Paging = { page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) };

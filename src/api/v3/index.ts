@@ -1,4 +1,4 @@
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { sessionRoutes } from './session';
 import { usersRoutes } from './users';
 import { templatesRoutes } from './templates';

@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import type { IssueAttributes, IssueFilters } from '../../services/issues/types';
 import { Issue, IssueRecord, presentIssue, presentIssueRecord } from './entities/issue';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
 import { filterTitles, labelTitles } from '../../services/issues/label-names';
 import { invalidParam, validationFailed } from '../../errors';
-import { filterId, idParam, NameString, RecordId, TextString } from './params';
+import { filterId, idParam, NameString, RecordId, TextString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const IssuePath = Type.Object({ id: Type.String(), issue_id: RecordId });

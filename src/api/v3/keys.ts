@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { KeyRecord, SSHKey, SSHKeyWithUser, presentKey, presentKeyRecord } from './entities/key';
-import { presentUserFull } from './entities/user';
+import { presentUserFull } from '../shared/entities/user';
 import { recordIdOf } from '../../lib/record-id';
 
 /** A user id under /users: GitLab's route requirement `[0-9]*`, so anything else matches no route (404). */

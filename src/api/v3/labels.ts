@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Label, LabelRecord, presentLabel, presentLabelRecord } from './entities/label';
-import { TextString, givenAttributes } from './params';
+import { TextString, givenAttributes } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // Titles and colours are checked by the service, with 8.12's messages beside the record's other errors.

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { LintResult, presentLintResult } from './entities/lint';
 
 /** `.gitlab-ci.yml` validation: no token needed, as in 8.12. */

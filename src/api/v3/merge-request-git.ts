@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { MergeRequest, presentMergeRequest } from './entities/merge-request';
 import {
   MergeRequestDiff,
@@ -10,7 +10,7 @@ import {
 import { RepoCommit, RepoDiff, presentRepoCommit, presentRepoDiff } from './entities/commit';
 import { Issue, presentIssue } from './entities/issue';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId, TextString } from './params';
+import { RecordId, TextString } from '../shared/params';
 
 const MergeRequestPath = Type.Object({ id: Type.String(), merge_request_id: RecordId });
 const VersionPath = Type.Object({ id: Type.String(), merge_request_id: RecordId, version_id: RecordId });

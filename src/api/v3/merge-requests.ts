@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import type { MergeRequestAttributes, MergeRequestFilters } from '../../services/merge-requests/types';
 import {
   MergeRequest,
@@ -14,7 +14,7 @@ import { NoteCommands, presentNoteCommands } from './entities/note-commands';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { labelTitles } from '../../services/issues/label-names';
 import { badRequest } from '../../errors';
-import { FilePathString, filterId, idParam, NameString, RecordId, TextString } from './params';
+import { FilePathString, filterId, idParam, NameString, RecordId, TextString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const MergeRequestPath = Type.Object({ id: Type.String(), merge_request_id: RecordId });

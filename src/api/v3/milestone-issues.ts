@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Issue, presentIssue } from './entities/issue';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId } from './params';
+import { RecordId } from '../shared/params';
 
 const MilestonePath = Type.Object({ id: Type.String(), milestone_id: RecordId });
 const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Milestone, presentMilestone } from './entities/milestone';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId, TextString, givenAttributes } from './params';
+import { RecordId, TextString, givenAttributes } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // A path that is not a record id names no milestone (404).

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Namespace, presentNamespace } from './entities/namespace';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { NameString } from './params';
+import { NameString } from '../shared/params';
 
 export function namespacesRoutes(api: Api, { services, presenter }: RouteDeps): void {
   api.get(

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import type { NoteRow } from '../../services/notes/types';
 import type { NoteableKind } from '../../services/notes/noteables';
 import type { NoteOrCommands } from '../../services/slash-commands/slash-commands';
@@ -8,7 +8,7 @@ import { AwardEmoji, presentAwardEmoji } from './entities/award-emoji';
 import { NoteCommands, presentNoteCommands } from './entities/note-commands';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { invalidParam } from '../../errors';
-import { RecordId, TextString } from './params';
+import { RecordId, TextString } from '../shared/params';
 
 const NoteablePath = Type.Object({ id: Type.String(), noteable_id: RecordId });
 const NotePath = Type.Object({ id: Type.String(), noteable_id: RecordId, note_id: RecordId });

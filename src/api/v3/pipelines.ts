@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Pipeline, presentPipeline } from './entities/pipeline';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId } from './params';
+import { RecordId } from '../shared/params';
 import type { PipelineRow } from '../../services/ci/types';
 
 const ProjectId = Type.Object({ id: Type.String() });

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { ProjectHook, presentProjectHook } from './entities/project-hook';
 import { optionalFlagProperties } from './entities/hook-flags';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { NameString, TextString } from './params';
+import { NameString, TextString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 // A string, so that `abc` is an unknown hook (404) as in GitLab, not an unmatched route.

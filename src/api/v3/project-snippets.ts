@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { ProjectSnippet, SnippetRecord, presentProjectSnippet, presentSnippetRecord } from './entities/snippet';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { projectUrls } from '../../lib/urls';
-import { NameString, RecordId, TextString } from './params';
+import { NameString, RecordId, TextString } from '../shared/params';
 import type { SnippetRow } from '../../services/snippets/project-snippets';
 
 const ProjectId = Type.Object({ id: Type.String() });

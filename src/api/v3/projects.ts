@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Api, RouteDeps } from './types';
-import { NameString, RecordId, TextString, givenAttributes } from './params';
+import type { Api, RouteDeps } from '../shared/types';
+import { NameString, RecordId, TextString, givenAttributes } from '../shared/params';
 import { BasicProjectDetails, Project, presentBasicProject, presentProject } from './entities/project';
 import { Event, presentEvent } from './entities/event';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { sendAs } from './send-as';
+import { sendAs } from '../shared/send-as';
 import type { Project as ProjectRecord, ProjectListScope } from '../../services/projects/types';
 import type { ProjectAttributes } from '../../services/projects/attributes';
 import type { User } from '../../services/users/users';

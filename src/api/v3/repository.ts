@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { RepoTreeObject, presentTreeObject } from './entities/tree';
 import { Compare, presentCompare } from './entities/compare';
 import { Contributor, presentContributor } from './entities/commit';
 import { notFound } from '../../errors';
 import { ARCHIVE_EXTENSIONS, type RawBlob } from '../../services/repository/reads';
 import type { Project } from '../../services/projects/types';
-import { FilePathString } from './params';
+import { FilePathString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Runner, RunnerDetails, presentRunner, presentRunnerDetails } from './entities/runner';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { givenAttributes, NameString, TextString } from './params';
+import { givenAttributes, NameString, TextString } from '../shared/params';
 
 // Strings, so that an id naming no runner (`abc`, past 32 bits) is 8.12's `404 Not found`, not a 400.
 const RunnerPath = Type.Object({ id: Type.String() });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
-import { NameString } from './params';
-import { UserLogin, presentUserFull } from './entities/user';
+import type { Api, RouteDeps } from '../shared/types';
+import { NameString } from '../shared/params';
+import { UserLogin, presentUserFull } from '../shared/entities/user';
 
 export function sessionRoutes(api: Api, { services, presenter }: RouteDeps): void {
   api.post(

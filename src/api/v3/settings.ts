@@ -1,8 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { ApplicationSetting, presentSettings } from './entities/settings';
 import type { SettingChanges } from '../../services/settings/settings';
-import { NameString, TextString } from './params';
+import { NameString, TextString } from '../shared/params';
 
 /**
  * A setting that may also come blank (null). A list of types, not `anyOf`: Ajv then

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Issue, presentIssue } from './entities/issue';
 import { Label, presentLabel } from './entities/label';
-import { RecordId } from './params';
+import { RecordId } from '../shared/params';
 
 const IssuePath = Type.Object({ id: Type.String(), issue_id: RecordId });
 // A label by id or, failing that, by title (8.12's `find_project_label`).

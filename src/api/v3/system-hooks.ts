@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
-import { TextString, RecordId } from './params';
+import type { Api, RouteDeps } from '../shared/types';
+import { TextString, RecordId } from '../shared/params';
 import { HookTestResult, SystemHook, SystemHookRecord, presentSystemHook, presentSystemHookRecord } from './entities/hook';
 
 const HookId = Type.Object({ id: RecordId });

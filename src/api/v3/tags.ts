@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Release, RepoTag, presentRelease, presentTag } from './entities/tag';
 import { notFound } from '../../errors';
-import { TextString } from './params';
+import { TextString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 /** Tag names may hold `/` (encoded or not) and dots, so the name is the rest of the path. */

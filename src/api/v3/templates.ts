@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { LicenseTemplate, Template, TemplateListItem, presentLicense, presentTemplate, presentTemplateListItem } from './entities/template';
 
 const TemplateName = Type.Object({ name: Type.String() });

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import type { TodoFilters } from '../../services/todos/todos';
 import { TODO_ACTIONS, type TodoActionName } from '../../services/todos/records';
 import { Todo, presentTodo } from './entities/todo';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { RecordId, filterId } from './params';
+import { RecordId, filterId } from '../shared/params';
 
 const Loose = Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Boolean(), Type.Null()]));
 const Text = Type.Optional(Type.String());

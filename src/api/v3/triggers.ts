@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Trigger, TriggerRequest, presentTrigger, presentTriggerRequest } from './entities/trigger';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { hashParam } from '../../http/params';

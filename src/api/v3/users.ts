@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
-import { NameString, RecordId, givenAttributes } from './params';
-import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFull } from './entities/user';
+import type { Api, RouteDeps } from '../shared/types';
+import { NameString, RecordId, givenAttributes } from '../shared/params';
+import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFull } from '../shared/entities/user';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { sendAs } from './send-as';
+import { sendAs } from '../shared/send-as';
 import { recordNotFound } from '../../errors';
 import type { User as UserRow, UserAttributes } from '../../services/users/users';
 import { seesUserDetails } from '../../services/policy';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Api, RouteDeps } from './types';
+import type { Api, RouteDeps } from '../shared/types';
 import { Variable, presentVariable } from './entities/variable';
 import { pageOf, setPageHeaders } from '../../http/pagination';
-import { TextString } from './params';
+import { TextString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const VariableKey = Type.Object({ id: Type.String(), key: Type.String() });

@@ -6,7 +6,7 @@ import type { CommitDetail } from '../../../services/repository/commit-reads';
 import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
 import { Nullable, Timestamp, type Presenter } from './common';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 
 /** A git time in the commit's own offset (`2012-09-20T09:06:12.000+03:00`). */
 const GitTime = Type.String({ format: 'date-time' });

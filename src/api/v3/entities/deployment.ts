@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { DeploymentDetails } from '../../../services/ci/environments/deployments';
 import { Nullable, Timestamp, type Presenter } from './common';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 import { EnvironmentBasic, presentEnvironmentBasic } from './environment';
 import { Build, presentBuild } from './build';
 

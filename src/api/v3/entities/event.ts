@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { EventRow } from '../../../services/events/events';
 import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 import { Note, presentNote } from './note';
 import { Nullable, Timestamp, type Presenter } from './common';
 

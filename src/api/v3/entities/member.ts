@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { MemberWithUser } from '../../../services/members/types';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 /**

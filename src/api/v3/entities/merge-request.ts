@@ -4,7 +4,7 @@ import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
 import { isWorkInProgress } from '../../../services/issuables/work-in-progress';
 import { projectUrls } from '../../../lib/urls';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 import { Milestone, PROJECT_ENTITY_FIELDS, presentMilestone } from './milestone';
 import { Nullable, Timestamp, type Presenter } from './common';
 

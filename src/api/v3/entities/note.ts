@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { NoteRow } from '../../../services/notes/types';
 import type { User } from '../../../services/users/users';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 /**

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Project as ProjectRecord } from '../../../services/projects/types';
 import type { ProjectDetails } from '../../../services/projects/details';
 import { projectUrls } from '../../../lib/urls';
-import { presentUserBasic } from './user';
+import { presentUserBasic } from '../../shared/entities/user';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
 
 export const BasicProjectDetails = Type.Object({

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { SnippetRow } from '../../../services/snippets/project-snippets';
 import type { User as UserRow } from '../../../services/users/users';
 import { Nullable, Timestamp, type Presenter } from './common';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 
 /**
  * GitLab 8.12's `Entities::ProjectSnippet`, in its order. `expires_at` is always null (project

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { TodoDetails } from '../../../services/todos/todos';
 import { actionName } from '../../../services/todos/records';
 import { BasicProjectDetails, presentBasicProject } from './project';
-import { UserBasic, presentUserBasic } from './user';
+import { UserBasic, presentUserBasic } from '../../shared/entities/user';
 import { Issue, presentIssue } from './issue';
 import { MergeRequest, presentMergeRequest } from './merge-request';
 import { Nullable, Timestamp, type Presenter } from './common';

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { User as UserRow, Identity as IdentityRow } from '../../../services/users/users';
-import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
+import { Nullable, NullableTimestamp, Timestamp } from '../schemas';
+import type { Presenter } from '../types';
 import { avatarUrl } from '../../../lib/urls';
 
 export const UserBasic = Type.Object({
@@ -54,7 +55,7 @@ export function presentUserBasic(
     id: user.id,
     state: user.state,
     avatar_url: avatarUrl(user.email),
-    web_url: `${presenter.externalUrl}/u/${user.username}`,
+    web_url: presenter.userWebUrl(user.username),
   };
 }
 

@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 /**
- * The v3 door's `/projects/:id` resolution (it knows services' project types, which `src/http` may
+ * Every door's `/projects/:id` resolution (it knows services' project types, which `src/http` may
  * not). Declared where routes are declared: `config: { project: 'download_code' }`. In GitLab's order:
  * 401 (anonymous, by the auth hook) → 404 Project Not Found (missing or hidden) → 403 (ability)
  * → 400 (parameters, by validation afterwards).

@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 /**
- * The v3 door's `/groups/:id` resolution, the group twin of `project-guard.ts`. Declared where routes
+ * Every door's `/groups/:id` resolution, the group twin of `project-guard.ts`. Declared where routes
  * are declared: `config: { group: 'admin_group' }`. `:id` is the group's id or path. In GitLab's order:
  * 401 (anonymous, by the auth hook) → 404 Group Not Found (missing or hidden) → 403 (ability)
  * → 400 (parameters, by validation afterwards).
