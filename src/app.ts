@@ -42,6 +42,9 @@ import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
 import { removeUnlinkedLfsObjects } from './services/lfs-objects/queries';
 import { startSshServer, type RunningSshServer } from './ssh/server';
+import { ForgeMetrics } from './metrics';
+import { registerMetrics } from './http/metrics';
+import { ciActivity } from './services/ci/activity';
 
 /*
  * The composition root: the one place that knows everybody. It builds the stores, the services,
@@ -58,6 +61,8 @@ export interface AppOptions {
   /** A migrated database. */
   database: DbHandle;
   logger?: HttpLogging;
+  /** The app's metrics (`/-/metrics`); none when off (`METRICS_ENABLED=false`). */
+  metrics?: ForgeMetrics;
 }
 
 export interface App {
@@ -68,13 +73,25 @@ export interface App {
 }
 
 /** Builds the services and every door over a migrated database; listening and background work are `startServer`'s. */
-export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, logger, metrics }: AppOptions): Promise<App> {
   const server = await createHttpServer({ logLevel: config.logLevel, logger });
   const ctx = serviceContext(config, database, server.log);
   const services = createServices(ctx);
 
   // HTTP concerns every door shares, in the order they act on a request.
   registerErrorHandling(server);
+  if (metrics) {
+    registerMetrics(server, metrics, { token: config.metricsToken, allow: config.metricsAllow });
+    Object.assign(metrics.sources, {
+      jobs: () => ctx.jobs.counts(),
+      ci: () => ciActivity(ctx),
+      gitPools: () => [
+        { pool: 'cat-file', ...catFile.stats() },
+        { pool: 'diff-tree', ...patchProcesses.stats() },
+      ],
+      databasePool: database.poolStats,
+    });
+  }
   registerAuthentication(server, services.users);
   await registerParamParsing(server);
   registerProjectGuard(server, services.projects);
@@ -178,7 +195,7 @@ export interface RunningServer extends App {
   database: DbHandle;
   /** The administrator's credentials when this start created them (an empty database). */
   root: RootCredentials | undefined;
-  /** Stops accepting, lets requests in flight finish, stops background work, closes the git processes and the database. */
+  /** Stops accepting, lets requests in flight finish, stops background work, closes the git processes, the database and the metrics. */
   close(): Promise<void>;
 }
 
@@ -188,24 +205,32 @@ export interface RunningServer extends App {
  * start that fails (a port taken) leaves no account whose generated password nobody saw.
  */
 export async function startServer(config: Config, options: { logger?: HttpLogging } = {}): Promise<RunningServer> {
-  const database = openDatabase({ ...config, onIdleError: (error) => console.error(`database connection lost: ${error.message}`) });
+  // One registry per app: two apps in one process (tests, benchmarks) count apart.
+  const metrics = config.metricsEnabled ? new ForgeMetrics() : undefined;
+  const database = openDatabase({
+    ...config,
+    onIdleError: (error) => console.error(`database connection lost: ${error.message}`),
+    onStatement: metrics?.observeStatement,
+  });
   try {
     await migrateToLatest(database);
   } catch (error) {
     await database.db.destroy();
     throw error;
   }
-  const { server, services, ctx } = await buildApp({ config, database, logger: options.logger });
+  const { server, services, ctx } = await buildApp({ config, database, logger: options.logger, metrics });
   let ssh: RunningSshServer | undefined;
   try {
     await server.listen({ port: config.port, host: config.host });
     settleListeningPort(config, (server.server.address() as AddressInfo).port);
     if (config.sshPort !== null) ssh = await startSsh(ctx, services);
+    if (ssh && metrics) metrics.sources.ssh = ssh.stats;
   } catch (error) {
     // A port taken, say: nothing of this start stays behind.
     await server.close();
     await ctx.git.close();
     await database.db.destroy();
+    metrics?.close();
     throw error;
   }
   // Only once both ports are held: a start that fails leaves no root whose password nobody saw.
@@ -217,6 +242,7 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
     sweeps: sweeps(ctx, services),
     log: ctx.log,
     retryBaseMs: config.jobRetryBaseMs,
+    onJobRun: metrics?.observeJobRun,
   });
   return {
     server,
@@ -230,6 +256,7 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
       await background.stop();
       await ctx.git.close();
       await database.db.destroy();
+      metrics?.close();
     },
   };
 }

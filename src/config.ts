@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Every setting Forge reads, typed, read once from the environment. */
@@ -29,6 +30,12 @@ export interface Config {
   sshPort: number | null;
   /** The host shown in SSH clone URLs (SSH_HOST); empty: the external URL's host. */
   sshHost: string;
+  /** `/-/metrics` and the measuring behind it (METRICS_ENABLED); off, the route answers 404 and nothing is measured. */
+  metricsEnabled: boolean;
+  /** A token that opens `/-/metrics` from any address (METRICS_TOKEN, as `Authorization: Bearer` or `?token=`); empty: none. */
+  metricsToken: string;
+  /** Addresses and CIDR ranges that may read `/-/metrics` without the token (METRICS_ALLOW); loopback by default, empty with `none`. */
+  metricsAllow: string[];
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +47,25 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, max = N
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   if (value > max) throw new ConfigError(`${name} must be at most ${max}${why}, got "${raw}"`);
   return value;
+}
+
+/** Loopback only: metrics name routes, runners and load, nothing for the world to read. */
+const METRICS_ALLOW_DEFAULT = '127.0.0.0/8, ::1';
+
+/** A list of IP addresses and CIDR ranges, separated by commas or spaces; `none` for the empty list. */
+function addressList(env: NodeJS.ProcessEnv, name: string, fallback: string): string[] {
+  const raw = env[name]?.trim() || fallback;
+  if (raw.toLowerCase() === 'none') return [];
+  const entries = raw.split(/[\s,]+/).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || extra !== undefined)
+      throw new ConfigError(`${name} must list IP addresses or CIDR ranges (or be "none"), got "${entry}"`);
+  }
+  return entries;
 }
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -80,6 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxLfsObjectSizeMb: integer(env, 'MAX_LFS_OBJECT_SIZE_MB', 1024, 1024 * 1024),
     sshPort: env.SSH_PORT === 'any' ? 0 : integer(env, 'SSH_PORT', 2222, 65535) || null,
     sshHost: env.SSH_HOST || '',
+    metricsEnabled: boolean(env, 'METRICS_ENABLED', true),
+    metricsToken: env.METRICS_TOKEN || '',
+    metricsAllow: addressList(env, 'METRICS_ALLOW', METRICS_ALLOW_DEFAULT),
   };
 }
 

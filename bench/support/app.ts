@@ -25,7 +25,8 @@ const ROOT_TOKEN = 'bench-root-private-token';
 
 export const databaseKind = (): string => (process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite');
 
-export async function startBenchApp(): Promise<BenchApp> {
+/** `env`: settings beside the bench's own (`METRICS_ENABLED=false` for a baseline). */
+export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-bench-'));
   const database = await freshDatabaseUrl(process.env.BENCH_DATABASE_URL ?? '', 'forge_bench');
   const config = loadConfig({
@@ -39,6 +40,7 @@ export async function startBenchApp(): Promise<BenchApp> {
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     // A port the system picks, as for HTTP (bench/ssh.ts clones over it).
     SSH_PORT: 'any',
+    ...env,
   });
   const running = await startServer(config, { logger: false });
   return {

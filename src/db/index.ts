@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from './schema';
 import { readingStatement } from './sqlite-rows';
-import { forgePool } from './postgres';
+import { forgePool, type PoolStats } from './postgres';
 
 export type Db = Kysely<Database>;
 export type DialectName = 'sqlite' | 'postgres';
@@ -13,12 +13,25 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DbHandle {
   db: Db;
   dialect: DialectName;
+  /** PostgreSQL's connections (SQLite has one, in the process). */
+  poolStats?: () => PoolStats;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string;
+  dataDir: string;
+  onIdleError?: (error: Error) => void;
+  /** Told how long each statement took, in seconds (metrics); unset, statements are not timed. */
+  onStatement?: (seconds: number) => void;
 }
 
 // PostgreSQL returns int8 (count(*), sums) as strings; our counts fit in a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-export function openDatabase(options: { databaseUrl: string; dataDir: string; onIdleError?: (error: Error) => void }): DbHandle {
+export function openDatabase(options: DatabaseOptions): DbHandle {
+  const onStatement = options.onStatement;
+  // Kysely times every statement it runs once given a log function; failed ones count as well.
+  const log = onStatement && ((event: LogEvent) => onStatement(event.queryDurationMillis / 1000));
   if (options.databaseUrl) {
     // JIT compilation pays off for long analytic queries; Forge's are short and indexed, and
     // PostgreSQL's cost estimate can still start it on them, costing milliseconds each time.
@@ -28,7 +41,12 @@ export function openDatabase(options: { databaseUrl: string; dataDir: string; on
     // administrator) must not crash the process: the pool drops it and opens a new one when asked.
     const pool = new pg.Pool({ ...config, max: 10 });
     pool.on('error', lost);
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: forgePool(pool, config, lost) }) }), dialect: 'postgres' };
+    const forge = forgePool(pool, config, lost);
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: forge }), log }),
+      dialect: 'postgres',
+      poolStats: forge.stats,
+    };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(options.dataDir, 'forge.db'));
@@ -40,7 +58,7 @@ export function openDatabase(options: { databaseUrl: string; dataDir: string; on
   // costs more than a small query's own work (a page of projects: 350 → 200 µs). They hold a
   // query's candidate rows, at most a table's worth: memory enough at the sizes SQLite serves.
   sqlite.pragma('temp_store = MEMORY');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log }), dialect: 'sqlite' };
 }
 
 /**

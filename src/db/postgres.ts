@@ -38,7 +38,7 @@ type Run = (client: pg.Client, sql: string, parameters: ReadonlyArray<unknown> |
  * other statements come in between: session state outside a transaction (Kysely's migration lock,
  * a session-level advisory lock) is held by the connection, not by the holder alone.
  */
-export function forgePool(pool: pg.Pool, config: pg.ClientConfig, onError: (error: Error) => void): PostgresPool {
+export function forgePool(pool: pg.Pool, config: pg.ClientConfig, onError: (error: Error) => void): PostgresPool & { stats(): PoolStats } {
   const leases: Leases = { pool, shared: sharedConnections(config, onError), run: namedStatements(), free: [] };
   return {
     connect: async () => (leases.free.pop() ?? new Lease(leases)).take() as unknown as PostgresPoolClient,
@@ -46,7 +46,26 @@ export function forgePool(pool: pg.Pool, config: pg.ClientConfig, onError: (erro
       await leases.shared.end();
       await pool.end();
     },
+    stats: () => ({
+      transactionConnections: pool.totalCount,
+      idleTransactionConnections: pool.idleCount,
+      waitingForTransactionConnection: pool.waitingCount,
+      ...leases.shared.stats(),
+    }),
   };
+}
+
+/** The connections' state, for metrics. */
+export interface PoolStats {
+  /** Connections of the pool transactions take (open, and idle among them). */
+  transactionConnections: number;
+  idleTransactionConnections: number;
+  /** Transactions waiting for a connection of that pool. */
+  waitingForTransactionConnection: number;
+  /** Shared, pipelined connections (statements outside transactions). */
+  sharedConnections: number;
+  /** Statements sent on them and not yet answered. */
+  sharedPendingStatements: number;
 }
 
 /** Released leases kept for reuse at most: Kysely wraps each lease object once and remembers it. */
@@ -207,6 +226,10 @@ function sharedConnections(config: pg.ClientConfig, onError: (error: Error) => v
       }
     },
     end: () => Promise.all(connections.splice(0).map(({ client }) => client.end().catch(() => undefined))),
+    stats: () => ({
+      sharedConnections: connections.length,
+      sharedPendingStatements: connections.reduce((sum, entry) => sum + entry.pending, 0),
+    }),
   };
 }
 

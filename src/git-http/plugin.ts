@@ -55,6 +55,8 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
   const config = { access: 'public' as const };
+  // A fetch changes nothing: it needs no request scope (http/request-id.ts) for its whole length.
+  const fetchConfig = { ...config, changesNothing: true };
 
   /** git's http-backend answers 415 to a service request of any other content type. */
   const unsupportedMedia = (request: FastifyRequest, reply: FastifyReply, service: GitService) => {
@@ -103,7 +105,7 @@ async function gitHttpRoutes(app: FastifyInstance, { backend, realm = 'Forge' }:
     },
   );
 
-  app.post<{ Params: RepoParams }>('/:namespace/:project/git-upload-pack', { config }, async (request, reply) => {
+  app.post<{ Params: RepoParams }>('/:namespace/:project/git-upload-pack', { config: fetchConfig }, async (request, reply) => {
     if (unsupportedMedia(request, reply, 'upload-pack')) return reply;
     const allowed = await authorize(request, reply, 'read');
     if (!allowed) return reply;

@@ -1,5 +1,5 @@
 import { GitCommandError } from './errors';
-import { PooledGitProcess, ProcessPool } from './process-pool';
+import { PooledGitProcess, ProcessPool, type ProcessPoolStats } from './process-pool';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -164,6 +164,10 @@ export class CatFilePool {
   /** Repositories with a live process, for diagnostics and tests. */
   active(): Array<{ repoPath: string; pid: number | undefined }> {
     return this.processes.active();
+  }
+
+  stats(): ProcessPoolStats {
+    return this.processes.stats();
   }
 
   private request(repoPath: string, kind: Kind, rev: string): Promise<GitObject | undefined> {

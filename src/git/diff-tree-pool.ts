@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GitCommandError } from './errors';
-import { PooledGitProcess, ProcessPool } from './process-pool';
+import { PooledGitProcess, ProcessPool, type ProcessPoolStats } from './process-pool';
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const EMPTY = Buffer.alloc(0);
@@ -268,5 +268,9 @@ export class DiffTreePool {
   /** Repositories with a live process, for diagnostics and tests. */
   active(): Array<{ repoPath: string; pid: number | undefined }> {
     return this.processes.active();
+  }
+
+  stats(): ProcessPoolStats {
+    return this.processes.stats();
   }
 }

@@ -14,6 +14,7 @@ export abstract class PooledGitProcess {
   protected stderr = '';
   private idleTimer: NodeJS.Timeout | undefined;
   private closing = false;
+  private working = false;
   readonly exited: Promise<void>;
 
   constructor(
@@ -49,6 +50,11 @@ export abstract class PooledGitProcess {
     return this.closing;
   }
 
+  /** Work is pending: a new request waits behind it. */
+  get isBusy(): boolean {
+    return this.working;
+  }
+
   /** Ends input: git answers what it was already asked, then exits. */
   close(): void {
     if (this.closing) return;
@@ -79,12 +85,14 @@ export abstract class PooledGitProcess {
 
   /** Work was handed to the process: it keeps the event loop alive until `idle`. */
   protected busy(): void {
+    this.working = true;
     clearTimeout(this.idleTimer);
     this.setReferenced(true);
   }
 
   /** Nothing is pending: the process stops counting for the event loop and ends after `idleMs`. */
   protected idle(): void {
+    this.working = false;
     if (this.closing) return;
     this.setReferenced(false);
     clearTimeout(this.idleTimer);
@@ -108,6 +116,7 @@ export abstract class PooledGitProcess {
  */
 export class ProcessPool<P extends PooledGitProcess> {
   private readonly processes = new Map<string, P>();
+  private readonly counts = { started: 0, evicted: 0, waits: 0 };
 
   constructor(
     private readonly maxProcesses: number,
@@ -121,13 +130,18 @@ export class ProcessPool<P extends PooledGitProcess> {
       // Map order is the recency order.
       this.processes.delete(repoPath);
       this.processes.set(repoPath, process);
+      if (process.isBusy) this.counts.waits++;
       return process;
     }
     process = this.start(repoPath, (gone) => {
       if (this.processes.get(gone.repoPath) === gone) this.processes.delete(gone.repoPath);
     });
+    this.counts.started++;
     this.processes.set(repoPath, process);
-    if (this.processes.size > this.maxProcesses) this.close(this.processes.keys().next().value!);
+    if (this.processes.size > this.maxProcesses) {
+      this.counts.evicted++;
+      this.close(this.processes.keys().next().value!);
+    }
     return process;
   }
 
@@ -149,4 +163,16 @@ export class ProcessPool<P extends PooledGitProcess> {
   active(): Array<{ repoPath: string; pid: number | undefined }> {
     return [...this.processes.values()].map((process) => ({ repoPath: process.repoPath, pid: process.pid }));
   }
+
+  /** For metrics: live processes, and since the pool was made, processes started, closed to make room, and requests that waited behind another. */
+  stats(): ProcessPoolStats {
+    return { processes: this.processes.size, ...this.counts };
+  }
+}
+
+export interface ProcessPoolStats {
+  processes: number;
+  started: number;
+  evicted: number;
+  waits: number;
 }

@@ -3,6 +3,7 @@ import { ApiError, apiError, badRequest, grapeError, invalidParam, notFound, not
 import { LIMITS } from '../lib/limits';
 import { trackRoutes } from './method-not-allowed';
 import { dropRefusedBody } from './refused-body';
+import { REQUEST_ID_HEADER } from './request-id';
 
 interface AjvError {
   keyword: string;
@@ -41,10 +42,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * 500) and its `Content-Disposition` would name the error a download. None of them describes the
  * error answer. (A source that fails after its first byte cannot be answered any more: Fastify
  * destroys the socket, so the client sees an unfinished body, never a complete-looking short one.)
+ * The request's id is kept: it describes the answer, whatever it is.
  */
 function forgetStreamHeaders(reply: FastifyReply): void {
   if (reply.raw.headersSent) return;
   for (const name of reply.raw.getHeaderNames()) {
+    if (name === REQUEST_ID_HEADER) continue;
     reply.raw.removeHeader(name);
     reply.removeHeader(name);
   }
@@ -57,9 +60,10 @@ function forgetStreamHeaders(reply: FastifyReply): void {
  */
 export const routerErrorOptions = {
   routerOptions: { maxParamLength: LIMITS.pathParam },
-  frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const apiError = error.code === 'FST_ERR_BAD_URL' ? badRequest('400 (Bad request) the URL is malformed') : notFound();
-    reply.status(apiError.status).send(apiError.body);
+    // No hook runs for these: the request id is sent here.
+    reply.status(apiError.status).header(REQUEST_ID_HEADER, request.id).send(apiError.body);
   },
 };
 

@@ -1,8 +1,12 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/** Request log lines never carry a token. */
+/** Request log lines never carry a token (a user's private token, the metrics token). */
 export function requestSummary(request: { method: string; url: string; ip?: string }) {
-  return { method: request.method, url: request.url.replace(/([?&]private_token=)[^&]*/gi, '$1[redacted]'), remoteAddress: request.ip };
+  return {
+    method: request.method,
+    url: request.url.replace(/([?&](?:private_)?token=)[^&]*/gi, '$1[redacted]'),
+    remoteAddress: request.ip,
+  };
 }
 
 /**
@@ -10,8 +14,7 @@ export function requestSummary(request: { method: string; url: string; ip?: stri
  * line a second per runner would bury everything else. A build handed out (201) and a build's
  * final state stay at `info`.
  */
-function isRunnerPolling(request: FastifyRequest, reply: FastifyReply): boolean {
-  const route = request.routeOptions.url;
+function isRunnerPolling(request: FastifyRequest, reply: FastifyReply, route: string | undefined): boolean {
   if (route === '/ci/api/v1/builds/register') return reply.statusCode === 204;
   if (route === '/ci/api/v1/builds/:id/trace.txt') return true;
   // gitlab-runner 1.x also sends the whole trace with state "running" now and then.
@@ -21,8 +24,10 @@ function isRunnerPolling(request: FastifyRequest, reply: FastifyReply): boolean 
 }
 
 /**
- * One `info` line per request (`debug` for a runner's polling), once it is answered: method, url, status, response time and, when
- * the caller is known, `userId` (authentication adds it to the request's logger). Fastify's own
+ * One `info` line per request (`debug` for a runner's polling), once it is answered: its id (`reqId`,
+ * also answered as `X-Request-Id`), method, url, the route it matched (`/api/v3/projects/:id`, none
+ * for a 404 of no route), status, response time and, when the caller is known, `userId`
+ * (authentication adds it to the request's logger). Fastify's own
  * "incoming request" line and its other per-request notes go to `debug`; errors stay errors.
  */
 export class RequestLog extends LogController {
@@ -31,9 +36,11 @@ export class RequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
+    // Read once: Fastify builds `routeOptions` anew on each read.
+    const route = request.is404 ? undefined : request.routeOptions.url;
+    const fields = { req: request, route, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
-    else if (isRunnerPolling(request, reply)) reply.log.debug(fields, 'request completed');
+    else if (isRunnerPolling(request, reply, route)) reply.log.debug(fields, 'request completed');
     else reply.log.info(fields, 'request completed');
   }
 

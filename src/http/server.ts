@@ -3,12 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { RequestLog, requestSummary } from './request-log';
 import { routerErrorOptions } from './errors';
 import { lazyCompilersFactory } from './lazy-schemas';
+import { registerRequestId, requestIdOf } from './request-id';
 
 /** Where log lines go and from which level; false for silence (tests). */
 export type HttpLogging = false | { level?: string; stream?: NodeJS.WritableStream };
 
 /**
- * The Fastify instance every door is mounted on: logging (one line per request), GitLab's `.json`
+ * The Fastify instance every door is mounted on: logging (one line per request), request ids, GitLab's `.json`
  * suffixes, body limits and validation settings. Each API version's OpenAPI document is its door's (`http/openapi.ts`).
  */
 export async function createHttpServer(options: { logLevel: string; logger?: HttpLogging }) {
@@ -17,6 +18,8 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
     logger: logger === false ? false : { level: options.logLevel, ...logger, serializers: { req: requestSummary } },
     // One line per request at info, not Fastify's two.
     logController: new RequestLog(),
+    // The caller's X-Request-Id when sane, else a UUID: answered as X-Request-Id, logged as `reqId`, carried into jobs.
+    genReqId: requestIdOf,
     // GitLab's framework answered every route with a `.json` suffix as well.
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
     bodyLimit: 100 * 1024 * 1024,
@@ -25,6 +28,7 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
     // Each route's validators and serializers are compiled on first use, not all at start.
     schemaController: { compilersFactory: lazyCompilersFactory } as FastifyServerOptions['schemaController'],
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerRequestId(server);
   return server;
 }
 

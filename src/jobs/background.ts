@@ -1,7 +1,7 @@
 import type { Logger } from '../lib/logger';
 import type { JobHandlers } from './kinds';
 import type { JobQueue } from './queue';
-import { JobWorker } from './worker';
+import { JobWorker, type JobRunObserver } from './worker';
 import { runPeriodically } from './periodic';
 
 /** A task run now and then every `intervalMs` (expired memberships, old failed jobs). */
@@ -23,8 +23,10 @@ export function startBackgroundWork(options: {
   sweeps: Sweep[];
   log: Logger;
   retryBaseMs: number;
+  /** Told how each job's run ended, and how long it took (metrics). */
+  onJobRun?: JobRunObserver;
 }): BackgroundWork {
-  const worker = new JobWorker(options.queue, options.handlers, options.log, { retryBaseMs: options.retryBaseMs });
+  const worker = new JobWorker(options.queue, options.handlers, options.log, { retryBaseMs: options.retryBaseMs, onRun: options.onJobRun });
   worker.start();
   const periodic = options.sweeps.map((sweep) => runPeriodically(sweep.name, sweep.intervalMs, sweep.run, options.log));
   return {

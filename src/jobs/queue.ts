@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db, DialectName } from '../db/index';
 import type { JobsTable } from '../db/schema';
 import { now } from '../lib/time';
+import { currentRequestId } from '../lib/request-context';
 import { chunksOf } from '../db/chunks';
 import type { JobKind, JobKinds } from './kinds';
 
@@ -13,6 +14,29 @@ const STALE_LOCK_MS = 5 * 60 * 1000;
 
 /** Where a job that used up its attempts is parked: never due, kept a while for inspection (`purgeGivenUp`). */
 const GAVE_UP_AT = '9999-12-31T00:00:00.000Z';
+
+/**
+ * The key of a stored payload naming the request that caused the job (`X-Request-Id`), so that
+ * the job's log lines can be found from the request's. In the payload's JSON rather than a column:
+ * no migration, and a row written by an older process simply has none. The worker takes it out
+ * before the handler sees the payload.
+ */
+export const REQUEST_ID_KEY = '_requestId';
+
+/** How many jobs of a kind are in each state, and the due time of the oldest queued one. */
+export interface JobCounts {
+  kind: string;
+  /** Due and waiting for a worker. */
+  queued: number;
+  /** Waiting for a retry's time. */
+  scheduled: number;
+  /** Claimed by a worker (or by one that died, until its lock goes stale). */
+  running: number;
+  /** Given up after their last attempt, kept for inspection. */
+  failed: number;
+  /** The earliest `run_at` of the queued ones. */
+  oldestQueuedAt: string | null;
+}
 
 /**
  * A durable queue in the database. Jobs are enqueued in the same transaction as
@@ -37,9 +61,10 @@ export class JobQueue {
   async enqueueMany<K extends JobKind>(kind: K, payloads: JobKinds[K][], executor: Db = this.db): Promise<void> {
     if (payloads.length === 0) return;
     const time = now();
+    const requestId = currentRequestId();
     const rows = payloads.map((payload) => ({
       kind,
-      payload: JSON.stringify(payload),
+      payload: JSON.stringify(requestId === undefined ? payload : { ...payload, [REQUEST_ID_KEY]: requestId }),
       run_at: time,
       attempts: 0,
       max_attempts: this.maxAttempts,
@@ -117,6 +142,32 @@ export class JobQueue {
       .set({ locked_at: null, locked_by: null, attempts: sql<number>`attempts - 1` })
       .where('id', '=', job.id)
       .execute();
+  }
+
+  /** Every kind's jobs by state, in one statement (for metrics). */
+  async counts(): Promise<JobCounts[]> {
+    const time = now();
+    const count = (condition: ReturnType<typeof sql<boolean>>) => sql<number>`sum(case when ${condition} then 1 else 0 end)`;
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        'kind',
+        count(sql`locked_at is null and run_at <= ${time}`).as('queued'),
+        count(sql`locked_at is null and run_at > ${time}`).as('scheduled'),
+        count(sql`locked_at is not null and locked_by <> 'failed'`).as('running'),
+        count(sql`locked_by = 'failed'`).as('failed'),
+        eb.fn.min(sql<string>`case when locked_at is null and run_at <= ${time} then run_at end`).as('oldestQueuedAt'),
+      ])
+      .groupBy('kind')
+      .execute();
+    return rows.map((row) => ({
+      kind: row.kind,
+      queued: Number(row.queued),
+      scheduled: Number(row.scheduled),
+      running: Number(row.running),
+      failed: Number(row.failed),
+      oldestQueuedAt: row.oldestQueuedAt ?? null,
+    }));
   }
 
   /** When the next job falls due, for the worker's sleep. */

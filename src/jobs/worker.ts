@@ -1,6 +1,14 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../lib/logger';
+import { runForRequest } from '../lib/request-context';
 import type { JobHandlers } from './kinds';
-import type { JobQueue, JobRow } from './queue';
+import { REQUEST_ID_KEY, type JobQueue, type JobRow } from './queue';
+
+/** How a job's run ended: done, to be tried again, or given up. */
+export type JobOutcome = 'completed' | 'failed' | 'given_up';
+
+/** Told of every run that ends (not of one a shutdown interrupts): for metrics. */
+export type JobRunObserver = (kind: string, outcome: JobOutcome, seconds: number) => void;
 
 /** How often idle workers look for jobs of other processes. */
 const POLL_MS = 1000;
@@ -32,7 +40,7 @@ export class JobWorker {
     private readonly queue: JobQueue,
     private readonly handlers: JobHandlers,
     private readonly log: Logger,
-    private readonly options: { retryBaseMs: number; concurrency?: number },
+    private readonly options: { retryBaseMs: number; concurrency?: number; onRun?: JobRunObserver },
   ) {}
 
   start(): void {
@@ -120,10 +128,24 @@ export class JobWorker {
     const handler = Object.hasOwn(this.handlers, job.kind)
       ? (this.handlers[job.kind as keyof JobHandlers] as (payload: unknown, signal: AbortSignal) => Promise<void>)
       : undefined;
+    const started = performance.now();
+    let requestId: string | undefined;
+    const fields = () => ({
+      job: job.id,
+      kind: job.kind,
+      attempt: job.attempts,
+      reqId: requestId,
+      durationMs: performance.now() - started,
+    });
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(JSON.parse(job.payload), this.shutdown.signal);
+      const { payload, requestId: causedBy } = parsePayload(job.payload);
+      requestId = causedBy;
+      // Jobs this one enqueues carry the same request id.
+      await runForRequest(requestId, () => handler(payload, this.shutdown.signal));
       await this.queue.complete(job);
+      this.log.info(fields(), 'job completed');
+      this.options.onRun?.(job.kind, 'completed', (performance.now() - started) / 1000);
     } catch (error) {
       if (this.shutdown.signal.aborted) {
         await this.queue.release(job);
@@ -131,11 +153,17 @@ export class JobWorker {
       }
       const delay = this.options.retryBaseMs * 2 ** (job.attempts - 1);
       const last = job.attempts >= job.max_attempts;
-      this.log.warn(
-        { job: job.id, kind: job.kind, attempt: job.attempts, err: error },
-        last ? 'job failed; giving up' : 'job failed; will retry',
-      );
+      this.log.warn({ ...fields(), err: error }, last ? 'job failed; giving up' : 'job failed; will retry');
       await this.queue.fail(job, String((error as Error)?.message ?? error), delay);
+      this.options.onRun?.(job.kind, last ? 'given_up' : 'failed', (performance.now() - started) / 1000);
     }
   }
+}
+
+/** The handler's payload, and the id of the request that caused the job when it was stored with one. */
+function parsePayload(text: string): { payload: unknown; requestId: string | undefined } {
+  const payload = JSON.parse(text);
+  if (payload === null || typeof payload !== 'object' || !(REQUEST_ID_KEY in payload)) return { payload, requestId: undefined };
+  const { [REQUEST_ID_KEY]: requestId, ...rest } = payload;
+  return { payload: rest, requestId: typeof requestId === 'string' ? requestId : undefined };
 }

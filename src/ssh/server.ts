@@ -16,6 +16,8 @@ export interface SshServerOptions extends SshSessionDeps {
 
 export interface RunningSshServer {
   port: number;
+  /** Connections open, and git commands running on them (metrics). */
+  stats(): { connections: number; sessions: number };
   /** Stops accepting and ends every connection. */
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ const MAX_ENV_VALUE = 200;
  */
 export async function startSshServer(options: SshServerOptions): Promise<RunningSshServer> {
   const connections = new Set<Connection>();
+  let sessions = 0;
   const server = new ssh2.Server({ hostKeys: [hostKey(options.dataDir)], ident: 'Forge' }, (client) => {
     connections.add(client);
     let fingerprint: string | undefined;
@@ -81,10 +84,13 @@ export async function startSshServer(options: SshServerOptions): Promise<Running
         session.on('shell', (accept) => refuse(accept(), 'Hi! You have authenticated, but this server provides no shell access: use git.'));
         session.on('exec', (accept, _reject, info) => {
           const channel = accept();
-          void runSshCommand(options, { fingerprint: fingerprint!, command: info.command, protocol }, channel).catch((error) => {
-            options.log.error({ err: error, command: info.command }, 'SSH command failed');
-            failed(channel);
-          });
+          sessions++;
+          void runSshCommand(options, { fingerprint: fingerprint!, command: info.command, protocol }, channel)
+            .catch((error) => {
+              options.log.error({ err: error, command: info.command }, 'SSH command failed');
+              failed(channel);
+            })
+            .finally(() => sessions--);
         });
       });
     });
@@ -99,6 +105,7 @@ export async function startSshServer(options: SshServerOptions): Promise<Running
   });
   return {
     port: (server.address() as AddressInfo).port,
+    stats: () => ({ connections: connections.size, sessions }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

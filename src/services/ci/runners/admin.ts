@@ -14,7 +14,7 @@ import { badRequest, conflict, forbidden, notFound, recordNotFound, validationFa
 import { recordIdOf } from '../../../lib/record-id';
 
 /** A runner counts as online when it made contact this recently (GitLab 8.12's `ONLINE_CONTACT_TIMEOUT`, 2 hours). */
-const ONLINE_CONTACT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+export const ONLINE_CONTACT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 
 /** GitLab 8.12's `Ci::Runner::AVAILABLE_SCOPES`; `GET /runners` leaves out `specific` and `shared`. */
 const ALL_SCOPES = ['specific', 'shared', 'active', 'paused', 'online'] as const;
