@@ -86,8 +86,8 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
       jobs: () => ctx.jobs.counts(),
       ci: () => ciActivity(ctx),
       gitPools: () => [
-        { pool: 'cat-file', ...catFile.stats() },
-        { pool: 'diff-tree', ...patchProcesses.stats() },
+        { pool: 'cat-file', ...ctx.git.objects.stats() },
+        { pool: 'diff-tree', ...ctx.git.patches.stats() },
       ],
       databasePool: database.poolStats,
     });
