@@ -10,6 +10,15 @@ export interface BuildDetails {
   commit: Commit | undefined;
   user: User | undefined;
   runner: RunnerRow | undefined;
+  /** The build's pipeline as a job shows it (API v4). */
+  pipeline: BuildPipeline | undefined;
+}
+
+export interface BuildPipeline {
+  id: number;
+  ref: string | null;
+  sha: string;
+  status: string;
 }
 
 /** The statuses a build list may be narrowed to (GitLab 8.12's `AVAILABLE_STATUSES`). */
