@@ -79,7 +79,8 @@ export function presentJob(
 ): Static<typeof Job> {
   return {
     id: build.id,
-    status: build.status,
+    // A manual job waiting to be played: 8.12 kept it `skipped`, GitLab 9 named the state `manual`.
+    status: build.when === 'manual' && build.status === 'skipped' ? 'manual' : build.status,
     stage: build.stage,
     name: build.name,
     ref: build.ref,
