@@ -10,8 +10,8 @@ const DeploymentPath = Type.Object({ id: Type.String(), deployment_id: RecordId 
 const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
 const NoParams = Type.Object({});
 
-// GitLab's `read_deployment`: reporters and up, and anyone who may read a public project (anonymous too, in v4).
-const readDeployment = { access: 'optional', project: 'read_deployment' } as const;
+// GitLab's `read_deployment`: reporters and up; its deployments API asks a signed-in caller (`authenticate!`).
+const readDeployment = { project: 'read_deployment' } as const;
 
 /** The deployments of a project. */
 export function deploymentsRoutes(api: Api, { services, presenter }: RouteDeps): void {

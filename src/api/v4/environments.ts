@@ -17,7 +17,7 @@ const CreateBody = Type.Object({ name: TextString(), external_url: Type.Optional
 // A blank `external_url` clears it (GitLab's `nullify_external_url`).
 const UpdateBody = Type.Object({ name: Type.Optional(TextString()), external_url: Type.Optional(TextString()) });
 
-/** The environments of a project: reporters read them, developers create and stop them, masters change and remove them. */
+/** The environments of a project (signed-in callers only, as GitLab's `authenticate!`): reporters read them, developers create and stop them, masters change and remove them. */
 export function environmentsRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const { environments } = services;
 
@@ -31,7 +31,7 @@ export function environmentsRoutes(api: Api, { services, presenter }: RouteDeps)
   api.get(
     '/projects/:id/environments',
     {
-      config: { access: 'optional', project: 'read_environment' },
+      config: { project: 'read_environment' },
       schema: { params: ProjectId, querystring: PageQuery, response: { 200: Type.Array(Environment) } },
     },
     async (request, reply) => {
@@ -45,7 +45,7 @@ export function environmentsRoutes(api: Api, { services, presenter }: RouteDeps)
   api.get(
     '/projects/:id/environments/:environment_id',
     {
-      config: { access: 'optional', project: 'read_environment' },
+      config: { project: 'read_environment' },
       schema: { params: EnvironmentPath, querystring: NoParams, response: { 200: Environment } },
     },
     async (request) => presentOne(request, await environments.find(request.project, request.params.environment_id)),

@@ -22,8 +22,9 @@ const PlainText = {
   200: { description: 'the trace', content: { 'text/plain': { schema: Type.String() } } },
 };
 
-// GitLab's `read_build`: reporters and up, and anyone who may read a project with public jobs (anonymous too, in v4).
-const readJob = { access: 'optional', project: 'read_build' } as const;
+// GitLab's `read_build`: reporters and up, and users who may read a project with public jobs. GitLab's
+// jobs API asks a signed-in caller (`authenticate!`), even for a public project.
+const readJob = { project: 'read_build' } as const;
 // GitLab's `update_build`: developers and up.
 const updateJob = { project: 'update_build' } as const;
 

@@ -58,6 +58,7 @@ describe('/projects/:id/environments', () => {
     assert.equal(taken.status, 400);
     assert.ok(taken.body.message.name);
     assert.equal((await reporter.post(environments(), { name: 'mine' })).status, 403);
+    assert.equal((await app.anonymous.v4().get(environments())).status, 401);
   });
 
   test('lists (with pagination headers) and reads one; 404 for one the project does not have', async () => {

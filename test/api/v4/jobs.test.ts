@@ -91,9 +91,9 @@ describe('GET /projects/:id/jobs', () => {
     assert.equal((await reporter.get(`/projects/${world.id}/jobs`, { scope: 'bogus' })).status, 400);
   });
 
-  test('is hidden from strangers and anonymous callers of a private project (404), refused to guests (403)', async () => {
+  test('is hidden from strangers of a private project (404), refused to guests (403) and anonymous callers (401)', async () => {
     assert.equal((await world.stranger.client.v4().get(`/projects/${world.id}/jobs`)).status, 404);
-    assert.equal((await app.anonymous.v4().get(`/projects/${world.id}/jobs`)).status, 404);
+    assert.equal((await app.anonymous.v4().get(`/projects/${world.id}/jobs`)).status, 401);
     assert.equal((await world.guest.client.v4().get(`/projects/${world.id}/jobs`)).status, 403);
   });
 });
@@ -216,12 +216,18 @@ describe('job actions', () => {
 });
 
 describe('public projects', () => {
-  test('anonymous callers read the jobs of a public project', async () => {
-    const open = await createProjectWorld(app, { roles: [], name: 'open-jobs', visibility: 20, commits: [{ files: { a: 'a' } }] });
+  test('any signed-in user reads the jobs of a public project; anonymous callers are asked to sign in (401), as GitLab did', async () => {
+    const open = await createProjectWorld(app, {
+      roles: ['stranger'],
+      name: 'open-jobs',
+      visibility: 20,
+      commits: [{ files: { a: 'a' } }],
+    });
     await seedPipeline(app, open.id, { sha: open.shas[0], builds: [{ name: 'visible', status: 'success' }] });
-    const response = await app.anonymous.v4().get(`/projects/${open.id}/jobs`);
+    const response = await open.stranger.client.v4().get(`/projects/${open.id}/jobs`);
     assert.equal(response.status, 200);
     assert.equal(response.body[0].name, 'visible');
-    assert.equal((await app.anonymous.v4().post(`/projects/${open.id}/jobs/${response.body[0].id}/retry`)).status, 401);
+    assert.equal((await open.stranger.client.v4().post(`/projects/${open.id}/jobs/${response.body[0].id}/retry`)).status, 403);
+    assert.equal((await app.anonymous.v4().get(`/projects/${open.id}/jobs`)).status, 401);
   });
 });
