@@ -174,3 +174,28 @@ describe('POST /projects/:id/pipelines/:pipeline_id/cancel and /retry', () => {
     assert.equal(retried.body.id, created.id);
   });
 });
+
+describe('the v4 OpenAPI document', () => {
+  test("names every CI route of v4, and v3's builds stay out of it", async () => {
+    const { paths } = (await app.anonymous.get('/api/v4/openapi.json')).body;
+    const expected: Array<[string, string]> = [
+      ['get', '/api/v4/projects/{id}/jobs'],
+      ['get', '/api/v4/projects/{id}/pipelines/{pipeline_id}/jobs'],
+      ['get', '/api/v4/projects/{id}/jobs/{job_id}/trace'],
+      ['post', '/api/v4/projects/{id}/jobs/{job_id}/play'],
+      ['post', '/api/v4/projects/{id}/pipeline'],
+      ['get', '/api/v4/projects/{id}/pipelines'],
+      ['post', '/api/v4/projects/{id}/trigger/pipeline'],
+      ['put', '/api/v4/projects/{id}/triggers/{trigger_id}'],
+      ['post', '/api/v4/projects/{id}/variables'],
+      ['post', '/api/v4/projects/{id}/environments/{environment_id}/stop'],
+      ['get', '/api/v4/projects/{id}/deployments'],
+      ['get', '/api/v4/runners/all'],
+      ['post', '/api/v4/projects/{id}/runners'],
+      ['post', '/api/v4/ci/lint'],
+    ];
+    for (const [method, route] of expected) assert.ok(paths[route]?.[method], `${method} ${route}`);
+    assert.ok(!Object.keys(paths).some((route) => route.includes('/builds')));
+    assert.ok(!paths['/api/v4/runners']?.post);
+  });
+});
