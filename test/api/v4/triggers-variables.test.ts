@@ -62,6 +62,22 @@ describe('/projects/:id/triggers', () => {
   });
 });
 
+describe('a trigger whose owner is removed', () => {
+  test('stays, without an owner', async () => {
+    const leaving = await app.createUser();
+    await app.root.post(`/projects/${world.id}/members`, { user_id: leaving.user.id, access_level: 40 });
+    const created = (await leaving.client.v4().post(triggers(), { description: 'orphan' })).body;
+    assert.equal(created.owner.id, leaving.user.id);
+    const removed = await app.root.delete(`/users/${leaving.user.id}`);
+    assert.equal(removed.status, 200, removed.text);
+    const seen = await owner.get(triggers(`/${created.id}`));
+    assert.equal(seen.status, 200);
+    assert.equal(seen.body.owner, null);
+    // Without an owner, the project's masters see the whole token again, as GitLab showed legacy triggers.
+    assert.equal(seen.body.token, created.token);
+  });
+});
+
 describe('POST /projects/:id/trigger/pipeline', () => {
   test('runs a pipeline with the token alone (201), its variables reaching the trigger request', async () => {
     const trigger = (await master.post(triggers(), { description: 'ci' })).body;
