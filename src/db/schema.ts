@@ -394,6 +394,10 @@ export interface CiTriggersTable {
   token_sealed: string;
   /** Set when the trigger is deleted: GitLab 8.12 removed triggers softly. */
   deleted_at: string | null;
+  /** What the trigger is for (GitLab 9); null for triggers made through API v3. */
+  description: string | null;
+  /** The user who made it (GitLab 9's owner); null for v3's triggers and once that user is gone. */
+  owner_id: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -416,6 +420,8 @@ export interface EnvironmentsTable {
   external_url: string | null;
   /** The first segment of a name with a `/` (`review/app` is of type `review`). */
   environment_type: string | null;
+  /** `available`, or `stopped` (GitLab 9's stop) until the next deployment. */
+  state: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -41,3 +41,16 @@ export function filterId(value: unknown): number | undefined {
   const number = Number(value);
   return typeof value !== 'boolean' && Number.isInteger(number) && Math.abs(number) <= MAX_RECORD_ID ? number : -1;
 }
+
+/**
+ * A list parameter as clients send it: `scope=pending`, `scope[]=pending&scope[]=running` or Rails'
+ * indexed form `scope[0]=pending&scope[1]=running` (which GitLab's own specs use).
+ */
+export function listParam(query: Record<string, unknown>, name: string): string | string[] | undefined {
+  const pattern = new RegExp(`^${name}\\[\\d+\\]$`);
+  const indexed = Object.keys(query).filter((key) => pattern.test(key));
+  if (indexed.length > 0) return indexed.map((key) => String(query[key]));
+  const value = query[name];
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.map(String) : String(value);
+}

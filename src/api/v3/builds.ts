@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
 import type { Api, RouteDeps } from '../shared/types';
 import { Build, BuildWithDownloadUrl, presentBuild, presentBuildWithDownloadUrl } from './entities/build';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { notFound } from '../../errors';
-import type { StoredFile } from '../../services/ci/builds/builds';
+import { sendArtifacts, sendTrace } from '../shared/send-file';
+import { listParam } from '../shared/params';
 import type { BuildRecord } from '../../services/ci/types';
 import type { Project } from '../../services/projects/types';
 
@@ -26,40 +26,6 @@ const readBuild = { project: 'read_build' } as const;
 // GitLab's `update_build`: developers and up.
 const updateBuild = { project: 'update_build' } as const;
 
-/**
- * `scope` as clients send it: `scope=pending`, `scope[]=pending&scope[]=running` or Rails' indexed
- * form `scope[0]=pending&scope[1]=running` (which 8.12's own specs use).
- */
-function scopeOf(query: Record<string, unknown>): string | string[] | undefined {
-  const indexed = Object.keys(query).filter((key) => /^scope\[\d+\]$/.test(key));
-  if (indexed.length > 0) return indexed.map((key) => String(query[key]));
-  const scope = query.scope;
-  if (scope === undefined) return undefined;
-  return Array.isArray(scope) ? scope.map(String) : String(scope);
-}
-
-/** A stored file as 8.12's `present_file!` sent it: a download, whatever it holds. */
-function sendArtifacts(reply: FastifyReply, file: StoredFile) {
-  return reply
-    .type('application/octet-stream')
-    .header('Content-Length', String(file.size))
-    .header('Content-Disposition', `attachment; filename=${attachmentName(file.fileName)}`)
-    .header('Content-Transfer-Encoding', 'binary')
-    .send(file.body);
-}
-
-/** A trace as 8.12 sent it: plain text, named `<build id>.log`. */
-function sendTrace(reply: FastifyReply, trace: StoredFile) {
-  return reply
-    .type('text/plain; charset=utf-8')
-    .header('Content-Length', String(trace.size))
-    .header('Content-Disposition', `infile; filename="${trace.fileName}"`)
-    .send(trace.body);
-}
-
-/** The file name as 8.12 wrote it (unquoted); characters a header may not hold are replaced. */
-const attachmentName = (name: string) => name.replace(/[^\x20-\x7e]|[";\\]/g, '_');
-
 /** The builds of a project: lists, one build, its trace and artifacts, and what a caller may do to it. */
 export function buildsRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const { builds, buildActions } = services;
@@ -80,7 +46,7 @@ export function buildsRoutes(api: Api, { services, presenter }: RouteDeps): void
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { builds: list, total } = await builds.list(request.project, scopeOf(request.query), page);
+      const { builds: list, total } = await builds.list(request.project, listParam(request.query, 'scope'), page);
       setPageHeaders(request, reply, presenter.externalUrl, page, total);
       return present(request.project, list);
     },
@@ -98,7 +64,12 @@ export function buildsRoutes(api: Api, { services, presenter }: RouteDeps): void
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { builds: list, total } = await builds.listForCommit(request.project, request.params.sha, scopeOf(request.query), page);
+      const { builds: list, total } = await builds.listForCommit(
+        request.project,
+        request.params.sha,
+        listParam(request.query, 'scope'),
+        page,
+      );
       setPageHeaders(request, reply, presenter.externalUrl, page, total);
       return present(request.project, list);
     },

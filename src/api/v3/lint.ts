@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { LintResult, presentLintResult } from './entities/lint';
+import { LintResult, presentLintResult } from '../shared/entities/lint';
 
 /** `.gitlab-ci.yml` validation: no token needed, as in 8.12. */
 export function lintRoutes(api: Api, { services }: RouteDeps): void {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { Runner, RunnerDetails, presentRunner, presentRunnerDetails } from './entities/runner';
+import { RunnerDetails, presentRunnerDetails } from './entities/runner';
+import { Runner, presentRunner } from '../shared/entities/runner';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { givenAttributes, NameString, TextString } from '../shared/params';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { Variable, presentVariable } from './entities/variable';
+import { Variable, presentVariable } from '../shared/entities/variable';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { TextString } from '../shared/params';
 

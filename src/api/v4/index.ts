@@ -1,6 +1,14 @@
 import type { Api, RouteDeps } from '../shared/types';
 import { LIMITS } from '../../lib/limits';
 import { versionRoutes } from './version';
+import { jobsRoutes } from './jobs';
+import { pipelinesRoutes } from './pipelines';
+import { triggersRoutes } from './triggers';
+import { variablesRoutes } from './variables';
+import { environmentsRoutes } from './environments';
+import { deploymentsRoutes } from './deployments';
+import { runnersRoutes } from './runners';
+import { lintRoutes } from './lint';
 
 export { API_V4_VERSION } from './version';
 
@@ -16,4 +24,13 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
     return payload;
   });
   versionRoutes(api, deps);
+  // CI, as its consumers see it (the runners' own protocol is elsewhere).
+  jobsRoutes(api, deps);
+  pipelinesRoutes(api, deps);
+  triggersRoutes(api, deps);
+  variablesRoutes(api, deps);
+  environmentsRoutes(api, deps);
+  deploymentsRoutes(api, deps);
+  runnersRoutes(api, deps);
+  lintRoutes(api, deps);
 }

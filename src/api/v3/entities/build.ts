@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { BuildDetails } from '../../../services/ci/builds/queries';
 import { hasArtifacts } from '../../../services/ci/builds/rules';
 import { User, presentUser } from '../../shared/entities/user';
-import { Runner, presentRunner } from './runner';
+import { Runner, presentRunner } from '../../shared/entities/runner';
 import { RepoCommit, presentRepoCommit } from './commit';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
 

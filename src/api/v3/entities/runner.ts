@@ -1,17 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { RunnerRow } from '../../../services/ci/types';
 import type { RunnerDetails as RunnerDetailsRecord } from '../../../services/ci/runners/admin';
 import { BasicProjectDetails, presentBasicProject } from './project';
 import { Nullable, NullableTimestamp, type Presenter } from './common';
-
-/** GitLab 8.12's `Entities::Runner`: in runner lists, and as a build shows the runner that ran it. */
-export const Runner = Type.Object({
-  id: Type.Integer(),
-  description: Nullable(Type.String()),
-  active: Type.Boolean(),
-  is_shared: Type.Boolean(),
-  name: Nullable(Type.String()),
-});
+import { Runner, presentRunner } from '../../shared/entities/runner';
 
 const detailFields = {
   ...Runner.properties,
@@ -33,16 +24,6 @@ export const RunnerDetails = Type.Union([
   Type.Object({ ...detailFields, token: Type.String(), projects: Type.Array(BasicProjectDetails) }),
   Type.Object({ ...detailFields, projects: Type.Array(BasicProjectDetails) }),
 ]);
-
-export function presentRunner(runner: RunnerRow): Static<typeof Runner> {
-  return {
-    id: runner.id,
-    description: runner.description,
-    active: runner.active === 1,
-    is_shared: runner.is_shared === 1,
-    name: runner.name,
-  };
-}
 
 export function presentRunnerDetails({ runner, token, projects }: RunnerDetailsRecord, presenter: Presenter): Static<typeof RunnerDetails> {
   return {

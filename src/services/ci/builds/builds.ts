@@ -57,10 +57,35 @@ export class BuildsService {
     return this.page(project, parseScope(scope), page, commitId);
   }
 
-  private async page(project: Project, statuses: string[] | undefined, page: { offset: number; limit: number }, sha?: string) {
+  /** The builds of one of the project's pipelines, newest first (404 for a pipeline it does not have). */
+  async listForPipeline(
+    project: Project,
+    pipelineId: number,
+    scope: string | string[] | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ builds: BuildRecord[]; total: number }> {
+    const statuses = parseScope(scope);
+    const pipeline = await this.ctx.db
+      .selectFrom('ci_pipelines')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .where('id', '=', pipelineId)
+      .executeTakeFirst();
+    if (!pipeline) throw notFound('Pipeline');
+    return this.page(project, statuses, page, undefined, pipeline.id);
+  }
+
+  private async page(
+    project: Project,
+    statuses: string[] | undefined,
+    page: { offset: number; limit: number },
+    sha?: string,
+    pipelineId?: number,
+  ) {
     let query = buildsOf(this.ctx.db, project.id);
     if (statuses) query = query.where('ci_builds.status', 'in', statuses);
     if (sha) query = query.where('ci_pipelines.sha', '=', sha);
+    if (pipelineId !== undefined) query = query.where('ci_builds.pipeline_id', '=', pipelineId);
     const [builds, count] = await Promise.all([
       query.orderBy('ci_builds.id', 'desc').offset(page.offset).limit(page.limit).execute(),
       query
@@ -80,23 +105,29 @@ export class BuildsService {
     return build;
   }
 
-  /** The commit, user and runner of each build, read in one batch each (one git exchange for the commits). */
+  /** The commit, user, runner and pipeline of each build, read in one batch each (one git exchange for the commits). */
   async details(project: Project, builds: BuildRecord[]): Promise<BuildDetails[]> {
     const shas = [...new Set(builds.map((build) => build.sha))];
     const userIds = builds.flatMap((build) => (build.user_id === null ? [] : [build.user_id]));
     const runnerIds = [...new Set(builds.flatMap((build) => (build.runner_id === null ? [] : [build.runner_id])))];
-    const [commits, users, runners] = await Promise.all([
+    const pipelineIds = [...new Set(builds.map((build) => build.pipeline_id))];
+    const [commits, users, runners, pipelines] = await Promise.all([
       shas.length ? readCommits(this.ctx.git, repositoryPath(this.ctx.config.dataDir, project.id), shas) : [],
       this.users.findMany(userIds),
       runnerIds.length ? this.ctx.db.selectFrom('ci_runners').selectAll().where('id', 'in', runnerIds).execute() : [],
+      pipelineIds.length
+        ? this.ctx.db.selectFrom('ci_pipelines').select(['id', 'ref', 'sha', 'status']).where('id', 'in', pipelineIds).execute()
+        : [],
     ]);
     const commitById = new Map(commits.map((commit) => [commit.id, commit]));
     const runnerById = new Map(runners.map((runner) => [runner.id, runner]));
+    const pipelineById = new Map(pipelines.map((pipeline) => [pipeline.id, pipeline]));
     return builds.map((build) => ({
       build,
       commit: commitById.get(build.sha),
       user: build.user_id === null ? undefined : users.get(build.user_id),
       runner: build.runner_id === null ? undefined : runnerById.get(build.runner_id),
+      pipeline: pipelineById.get(build.pipeline_id),
     }));
   }
 

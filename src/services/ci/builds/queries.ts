@@ -9,6 +9,15 @@ export interface BuildDetails {
   commit: Commit | undefined;
   user: User | undefined;
   runner: RunnerRow | undefined;
+  /** The build's pipeline as a job shows it (API v4). */
+  pipeline: BuildPipeline | undefined;
+}
+
+export interface BuildPipeline {
+  id: number;
+  ref: string | null;
+  sha: string;
+  status: string;
 }
 
 /** Builds of a project (type `Build`: external statuses are not builds) with their pipeline's sha. */

@@ -25,6 +25,12 @@ export interface VariableSources {
   secrets: Array<{ key: string; value: string }>;
   /** The variables of the trigger request that made the build's pipeline; undefined for other builds. */
   trigger: Record<string, string> | undefined;
+  /**
+   * Add GitLab 9's names (`CI_JOB_*`, `CI_COMMIT_*`) beside 8.12's `CI_BUILD_*`, as GitLab 9 sent
+   * both. The runner API v1 payload keeps 8.12's list exactly, so only a door that speaks GitLab 9
+   * (the runner API v4) asks for them.
+   */
+  jobNames?: boolean;
 }
 
 const variable = (key: string, value: string | null, isPublic = true): BuildVariable => ({ key, value, public: isPublic });
@@ -48,6 +54,7 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
     ...(pipeline.tag ? [variable('CI_BUILD_TAG', ref)] : []),
     ...(s.trigger ? [variable('CI_BUILD_TRIGGERED', 'true')] : []),
     ...(build.when === 'manual' ? [variable('CI_BUILD_MANUAL', 'true')] : []),
+    ...(s.jobNames ? jobVariables(s) : []),
   ];
   const projectVariables = [
     variable('CI_PROJECT_ID', String(project.id)),
@@ -74,6 +81,33 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
     ...s.secrets.map((secret) => variable(secret.key, secret.value, false)),
     ...Object.entries(s.trigger ?? {}).map(([key, value]) => variable(key, value, false)),
   ];
+}
+
+/** GitLab 9's names for what 8.12 called `CI_BUILD_*`, in GitLab 9's order. */
+function jobVariables({ build, pipeline, token, trigger }: VariableSources): BuildVariable[] {
+  const ref = build.ref ?? '';
+  return [
+    variable('CI_JOB_ID', String(build.id)),
+    variable('CI_JOB_NAME', build.name),
+    variable('CI_JOB_STAGE', build.stage),
+    variable('CI_JOB_TOKEN', token, false),
+    variable('CI_COMMIT_SHA', pipeline.sha),
+    variable('CI_COMMIT_BEFORE_SHA', pipeline.before_sha ?? ZERO_SHA),
+    variable('CI_COMMIT_REF_NAME', ref),
+    variable('CI_COMMIT_REF_SLUG', refSlug(ref)),
+    ...(pipeline.tag ? [variable('CI_COMMIT_TAG', ref)] : []),
+    ...(trigger ? [variable('CI_PIPELINE_TRIGGERED', 'true')] : []),
+    ...(build.when === 'manual' ? [variable('CI_JOB_MANUAL', 'true')] : []),
+  ];
+}
+
+/** GitLab 9's `ref_slug`: lowercased, anything but letters and digits a dash, at most 63 characters, no dash at either end. */
+function refSlug(ref: string): string {
+  return ref
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '');
 }
 
 /** The YAML variables stored on the build at creation (`[{key, value, public}]`), values as strings. */

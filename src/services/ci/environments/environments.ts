@@ -142,7 +142,24 @@ export class EnvironmentsService {
     return removed;
   }
 
-  private async find(project: Project, id: number): Promise<EnvironmentRow> {
+  /**
+   * GitLab 9's stop: the environment is `stopped` until its next deployment. Forge runs no
+   * `on_stop` job (it reads no `environment:on_stop`), so stopping is the state alone.
+   */
+  async stop(project: Project, id: number): Promise<EnvironmentRow> {
+    const stopped = await this.ctx.db
+      .updateTable('environments')
+      .set({ state: 'stopped', updated_at: now() })
+      .where('id', '=', id)
+      .where('project_id', '=', project.id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!stopped) throw recordNotFound();
+    return stopped;
+  }
+
+  /** One of the project's environments, or `404 Not found`. */
+  async find(project: Project, id: number): Promise<EnvironmentRow> {
     const environment = await this.ctx.db
       .selectFrom('environments')
       .selectAll()

@@ -41,6 +41,10 @@ export async function recordDeployment(ctx: ServiceContext, trx: Db, build: Buil
       updated_at: time,
     })
     .execute();
+  // A deployment starts a stopped environment again (GitLab 9's `environment.start`).
+  if (environment.state !== 'available') {
+    await trx.updateTable('environments').set({ state: 'available', updated_at: time }).where('id', '=', environment.id).execute();
+  }
 }
 
 /** `environment:url` from the job's options, when the job gave one. */

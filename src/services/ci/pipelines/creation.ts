@@ -57,6 +57,8 @@ interface PipelineSource {
   userId: number | null;
   /** A trigger's pipeline ignores `[ci skip]` (8.12's `ignore_skip_ci`) and runs `only: [triggers]` jobs. */
   trigger: boolean;
+  /** `[ci skip]` ignored without being a trigger (a pipeline a user asks for). */
+  ignoreSkipCi?: boolean;
 }
 
 /**
@@ -84,6 +86,14 @@ export async function planPushPipeline(
   });
 }
 
+/** Why no pipeline could be made for a ref: GitLab 9's words for a pipeline asked for through the API. */
+export type PipelineRefusal =
+  | 'Pipeline is disabled'
+  | 'Reference not found'
+  | 'Commit not found'
+  | 'Missing .gitlab-ci.yml file'
+  | 'No stages / jobs for this pipeline.';
+
 /**
  * GitLab 8.12's `CreatePipelineService` for a trigger: no user, `before_sha` of 40 zeros, the ref a
  * branch or tag name (`refs/heads/…` and `refs/tags/…` spelled out too); nothing when neither
@@ -91,21 +101,54 @@ export async function planPushPipeline(
  * `tag`, as 8.12 resolved the name with git's own rules.
  */
 export async function planTriggerPipeline(ctx: ServiceContext, project: Project, ref: string): Promise<PipelinePlan | undefined> {
+  const judged = await judgeRefPipeline(ctx, project, ref, { userId: null, trigger: true });
+  return typeof judged === 'string' ? undefined : judged;
+}
+
+/**
+ * A pipeline a user asks for on a ref (GitLab 9's `POST /projects/:id/pipeline`): resolved as a
+ * trigger's ref, made by the user, `[ci skip]` ignored as GitLab's `ignore_skip_ci` did; a
+ * `.gitlab-ci.yml` that does not parse is refused rather than saved (`save_on_errors: false`).
+ * Answers the plan, or why there is none (the YAML error itself for a broken file).
+ */
+export async function planRefPipeline(
+  ctx: ServiceContext,
+  project: Project,
+  ref: string,
+  userId: number,
+): Promise<PipelinePlan | PipelineRefusal | { yamlError: string }> {
+  const judged = await judgeRefPipeline(ctx, project, ref, { userId, trigger: false, ignoreSkipCi: true });
+  if (typeof judged !== 'string' && judged.status === 'failed') return { yamlError: judged.yamlErrors ?? 'Invalid configuration format' };
+  return judged;
+}
+
+async function judgeRefPipeline(
+  ctx: ServiceContext,
+  project: Project,
+  ref: string,
+  by: { userId: number | null; trigger: boolean; ignoreSkipCi?: boolean },
+): Promise<PipelinePlan | PipelineRefusal> {
   const name = ref.replace(/^refs\/(heads|tags)\//, '');
   const repoPath = repositoryPath(ctx.config.dataDir, project.id);
   const refs = await refValues(repoPath, [`refs/heads/${name}`, `refs/tags/${name}`]);
   const target = refs.get(`refs/tags/${name}`) ?? refs.get(`refs/heads/${name}`);
-  if (!target) return undefined;
+  if (!target) return 'Reference not found';
   const sha = await resolveCommitId(ctx.git, repoPath, target);
-  if (!sha) return undefined;
-  return planPipeline(ctx, project, {
+  if (!sha) return 'Commit not found';
+  return judgePipeline(ctx, project, {
     ref: name,
     tag: refs.has(`refs/tags/${name}`),
     sha,
     beforeSha: ZERO_OID,
-    userId: null,
-    trigger: true,
+    userId: by.userId,
+    trigger: by.trigger,
+    ignoreSkipCi: by.ignoreSkipCi,
   });
+}
+
+async function planPipeline(ctx: ServiceContext, project: Project, source: PipelineSource): Promise<PipelinePlan | undefined> {
+  const judged = await judgePipeline(ctx, project, source);
+  return typeof judged === 'string' ? undefined : judged;
 }
 
 /**
@@ -113,13 +156,13 @@ export async function planTriggerPipeline(ctx: ServiceContext, project: Project,
  * builds disabled, a commit without `.gitlab-ci.yml`, or a ref no job runs on; a failed pipeline
  * carrying the message for a file that does not parse; a skipped one for `[ci skip]`.
  */
-async function planPipeline(ctx: ServiceContext, project: Project, source: PipelineSource): Promise<PipelinePlan | undefined> {
-  if (project.builds_enabled !== 1) return undefined;
+async function judgePipeline(ctx: ServiceContext, project: Project, source: PipelineSource): Promise<PipelinePlan | PipelineRefusal> {
+  if (project.builds_enabled !== 1) return 'Pipeline is disabled';
   const repoPath = repositoryPath(ctx.config.dataDir, project.id);
   const [commit] = await readCommits(ctx.git, repoPath, [source.sha]);
-  if (!commit) return undefined;
+  if (!commit) return 'Commit not found';
   const file = await blobInfoAtPath(ctx.git, repoPath, source.sha, CI_CONFIG_FILE);
-  if (!file) return undefined;
+  if (!file) return 'Missing .gitlab-ci.yml file';
   const base = {
     projectId: project.id,
     ref: source.ref,
@@ -138,10 +181,10 @@ async function planPipeline(ctx: ServiceContext, project: Project, source: Pipel
   const parsed = parseCiConfig(blob?.content.toString('utf8') ?? '');
   // An invalid file fails the pipeline even with `[ci skip]` (8.12 validates first).
   if (!parsed.ok) return error(parsed.error);
-  if (!source.trigger && SKIP_CI.test(commit.message)) return { ...base, status: 'skipped' };
+  if (!source.trigger && !source.ignoreSkipCi && SKIP_CI.test(commit.message)) return { ...base, status: 'skipped' };
   const projectPath = `${project.namespace.path}/${project.path}`;
   const jobs = jobsForRef(parsed.config.jobs, { ref: source.ref, tag: source.tag, trigger: source.trigger, projectPath });
-  if (jobs.length === 0) return undefined;
+  if (jobs.length === 0) return 'No stages / jobs for this pipeline.';
   return { ...base, status: 'created', jobs };
 }
 

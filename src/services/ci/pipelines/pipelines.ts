@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import type { User } from '../../users/users';
-import { grapeError, recordNotFound } from '../../../errors';
+import { grapeError, recordNotFound, validationFailed } from '../../../errors';
 import { inTransaction } from '../../../db/transaction';
 import { branchNames, listTags } from '../../../git/refs';
 import { repositoryPath } from '../../../git/paths';
@@ -9,6 +9,7 @@ import { lockPipeline } from './status';
 import { transitionBuild } from '../builds/transitions';
 import { retryBuilds } from '../builds/retry';
 import { isRetryable } from '../builds/rules';
+import { insertPipelines, planRefPipeline } from './creation';
 import type { PipelineRow } from '../types';
 
 /**
@@ -25,6 +26,19 @@ const STATUSES_OF: Partial<Record<PipelineScope, string[]>> = {
   finished: ['success', 'failed', 'canceled'],
 };
 
+/** What GitLab 9–11's `PipelinesFinder` narrows and orders a list by, besides `scope`. */
+export interface PipelineFilters {
+  status?: string;
+  ref?: string;
+  sha?: string;
+  /** Only pipelines with (true) or without (false) a YAML error. */
+  yamlErrors?: boolean;
+  /** Only pipelines made by the user of this username. */
+  username?: string;
+  orderBy?: 'id' | 'status' | 'ref' | 'user_id';
+  sort?: 'asc' | 'desc';
+}
+
 /** A project's pipelines: lists, one pipeline, retrying its failed builds, canceling its active ones. */
 export class PipelinesService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -34,6 +48,7 @@ export class PipelinesService {
     project: Project,
     givenScope: string | undefined,
     page: { offset: number; limit: number },
+    filters: PipelineFilters = {},
   ): Promise<{ pipelines: PipelineRow[]; total: number }> {
     if (givenScope !== undefined && !(PIPELINE_SCOPES as readonly string[]).includes(givenScope))
       throw grapeError(400, 'scope does not have a valid value');
@@ -42,8 +57,18 @@ export class PipelinesService {
     let query = this.ctx.db.selectFrom('ci_pipelines').where('project_id', '=', project.id);
     const statuses = scope && STATUSES_OF[scope];
     if (statuses) query = query.where('status', 'in', statuses);
+    if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+    if (filters.ref !== undefined) query = query.where('ref', '=', filters.ref);
+    if (filters.sha !== undefined) query = query.where('sha', '=', filters.sha);
+    if (filters.yamlErrors !== undefined) query = query.where('yaml_errors', filters.yamlErrors ? 'is not' : 'is', null);
+    const username = filters.username;
+    if (username !== undefined)
+      query = query.where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('username', '=', username));
+    const sort = filters.sort ?? 'desc';
+    let ordered = query.selectAll().orderBy(filters.orderBy ?? 'id', sort);
+    if (filters.orderBy !== undefined && filters.orderBy !== 'id') ordered = ordered.orderBy('id', sort);
     const [pipelines, count] = await Promise.all([
-      query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      ordered.offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { pipelines, total: Number(count.total) };
@@ -85,6 +110,19 @@ export class PipelinesService {
       .executeTakeFirst();
     if (!pipeline) throw recordNotFound();
     return pipeline;
+  }
+
+  /**
+   * A pipeline for `ref`'s head commit, made by `user` (GitLab 9's `POST /projects/:id/pipeline`).
+   * Nothing is saved when none can be: 400 with GitLab's reason as the record's `base` error.
+   */
+  async create(project: Project, ref: string, user: User): Promise<PipelineRow> {
+    // git is read before the transaction (a transaction touches only the database).
+    const plan = await planRefPipeline(this.ctx, project, ref, user.id);
+    if (typeof plan === 'string') throw validationFailed({ base: [plan] });
+    if ('yamlError' in plan) throw validationFailed({ base: [plan.yamlError] });
+    const [id] = await inTransaction(this.ctx.db, (trx) => insertPipelines(this.ctx, trx, [plan]));
+    return this.find(project, id);
   }
 
   /** Every latest build of the pipeline that failed and may run again is retried (`retryBuilds`), by the caller. */

@@ -9,11 +9,16 @@ import { findProject } from '../../projects/queries';
 import { repositoryPath } from '../../../git/paths';
 import { readCommits } from '../../../git/commits';
 import { insertPipelines, planTriggerPipeline } from './creation';
-import type { TriggerRow } from '../types';
+import type { PipelineRow, TriggerRow } from '../types';
 
 /** A trigger as masters see it, its token in clear. */
 export interface Trigger {
+  id: number;
   token: string;
+  /** What it is for; null for triggers made without one (API v3). */
+  description: string | null;
+  /** Who made it; null for triggers made through API v3 and once that user is gone. */
+  owner_id: number | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -63,8 +68,16 @@ export class TriggersService {
     return (await this.present([await this.liveRow(projectId, token)]))[0];
   }
 
-  /** A new trigger with a random token of 30 hex characters, as 8.12's `SecureRandom.hex(15)`. */
-  async create(projectId: number): Promise<Trigger> {
+  /** One of the project's live triggers by its id, or `404 Trigger Not Found`. */
+  async findById(projectId: number, id: number): Promise<Trigger> {
+    return (await this.present([await this.liveRowById(projectId, id)]))[0];
+  }
+
+  /**
+   * A new trigger with a random token of 30 hex characters, as 8.12's `SecureRandom.hex(15)`;
+   * GitLab 9 gave it a description and its maker as owner.
+   */
+  async create(projectId: number, about: { description?: string; ownerId?: number } = {}): Promise<Trigger> {
     const token = randomHex(30);
     const time = now();
     const row = await this.db
@@ -73,6 +86,8 @@ export class TriggersService {
         project_id: projectId,
         token_digest: digestToken(token),
         token_sealed: this.ctx.secrets.seal(token),
+        description: about.description ?? null,
+        owner_id: about.ownerId ?? null,
         deleted_at: null,
         created_at: time,
         updated_at: time,
@@ -89,7 +104,30 @@ export class TriggersService {
    * the builds a trigger already made run as they were asked to.
    */
   async delete(projectId: number, token: string): Promise<Trigger> {
-    const row = await this.liveRow(projectId, token);
+    return this.remove(await this.liveRow(projectId, token));
+  }
+
+  /** The same, the trigger named by its id (API v4). */
+  async deleteById(projectId: number, id: number): Promise<Trigger> {
+    return this.remove(await this.liveRowById(projectId, id));
+  }
+
+  /** A live trigger's description changed (GitLab 9's `PUT …/triggers/:trigger_id`). */
+  async update(projectId: number, id: number, changes: { description?: string }): Promise<Trigger> {
+    const row = await this.liveRowById(projectId, id);
+    if (changes.description === undefined) return (await this.present([row]))[0];
+    const updated = await this.db
+      .updateTable('ci_triggers')
+      .set({ description: changes.description, updated_at: now() })
+      .where('id', '=', row.id)
+      .where('deleted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw notFound('Trigger');
+    return (await this.present([updated]))[0];
+  }
+
+  private async remove(row: TriggerRow): Promise<Trigger> {
     const time = now();
     const deleted = await this.db
       .updateTable('ci_triggers')
@@ -113,11 +151,22 @@ export class TriggersService {
    * The token is the only credential: the project is found whatever its visibility, as in 8.12.
    */
   async trigger(projectIdOrPath: string, call: TriggerCall): Promise<TriggerRequest> {
+    return (await this.call(projectIdOrPath, call)).request;
+  }
+
+  /** The same (GitLab 9's `POST /projects/:id/trigger/pipeline`), answered with the pipeline made and its project. */
+  async triggerPipeline(projectIdOrPath: string, call: TriggerCall): Promise<{ project: Project; pipeline: PipelineRow }> {
+    const { project, request } = await this.call(projectIdOrPath, call);
+    const pipeline = await this.db.selectFrom('ci_pipelines').selectAll().where('id', '=', request.pipelineId!).executeTakeFirstOrThrow();
+    return { project, pipeline };
+  }
+
+  private async call(projectIdOrPath: string, call: TriggerCall): Promise<{ project: Project; request: TriggerRequest }> {
     const [project, trigger] = await Promise.all([findProject(this.db, projectIdOrPath), this.liveRowByToken(call.token)]);
     if (!project || !trigger) throw notFound();
     if (trigger.project_id !== project.id) throw unauthorized();
     const variables = triggerVariables(call.variables);
-    return this.run(project, trigger.id, call.ref, variables);
+    return { project, request: await this.run(project, trigger.id, call.ref, variables) };
   }
 
   /**
@@ -173,6 +222,18 @@ export class TriggersService {
     return row;
   }
 
+  private async liveRowById(projectId: number, id: number): Promise<TriggerRow> {
+    const row = await this.db
+      .selectFrom('ci_triggers')
+      .selectAll()
+      .where('id', '=', id)
+      .where('project_id', '=', projectId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw notFound('Trigger');
+    return row;
+  }
+
   private liveRowByToken(token: string): Promise<TriggerRow | undefined> {
     return this.db
       .selectFrom('ci_triggers')
@@ -202,7 +263,10 @@ export class TriggersService {
       .execute();
     const lastUsed = new Map(latest.map((request) => [request.trigger_id, request.created_at]));
     return rows.map((row) => ({
+      id: row.id,
       token: this.ctx.secrets.unseal(row.token_sealed),
+      description: row.description,
+      owner_id: row.owner_id,
       created_at: row.created_at,
       updated_at: row.updated_at,
       deleted_at: row.deleted_at,

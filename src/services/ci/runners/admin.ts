@@ -16,6 +16,10 @@ import { recordIdOf } from '../../../lib/record-id';
 /** A runner counts as online when it made contact this recently (GitLab 8.12's `ONLINE_CONTACT_TIMEOUT`, 2 hours). */
 export const ONLINE_CONTACT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 
+/** Whether the runner made contact recently enough to count as online (the `online` scope's rule, for one runner). */
+export const isRunnerOnline = (runner: Pick<RunnerRow, 'contacted_at'>, time = Date.now()): boolean =>
+  runner.contacted_at !== null && runner.contacted_at > new Date(time - ONLINE_CONTACT_TIMEOUT_MS).toISOString();
+
 /** GitLab 8.12's `Ci::Runner::AVAILABLE_SCOPES`; `GET /runners` leaves out `specific` and `shared`. */
 const ALL_SCOPES = ['specific', 'shared', 'active', 'paused', 'online'] as const;
 const OWNED_SCOPES = ['active', 'paused', 'online'] as const;
