@@ -18,6 +18,9 @@ export interface DbHandle {
 // PostgreSQL returns int8 (count(*), sums) as strings; our counts fit in a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/** How long a SQLite statement waits for another process's write lock. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 export function openDatabase(options: { databaseUrl: string; dataDir: string; onIdleError?: (error: Error) => void }): DbHandle {
   if (options.databaseUrl) {
     // JIT compilation pays off for long analytic queries; Forge's are short and indexed, and
@@ -34,7 +37,7 @@ export function openDatabase(options: { databaseUrl: string; dataDir: string; on
   const sqlite = new SQLite(path.join(options.dataDir, 'forge.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   // Sorts, DISTINCT, UNION and IN lists build temporary b-trees: backed by a temporary file, each
   // costs more than a small query's own work (a page of projects: 350 → 200 µs). They hold a
