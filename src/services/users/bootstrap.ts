@@ -21,7 +21,15 @@ export async function ensureRootUser(
   const token = given.token ?? randomToken(20);
   try {
     await users.create(
-      { username: 'root', email: 'admin@example.com', name: 'Administrator', password, admin: true, confirm: false, projects_limit: 100000 },
+      {
+        username: 'root',
+        email: 'admin@example.com',
+        name: 'Administrator',
+        password,
+        admin: true,
+        confirm: false,
+        projects_limit: 100000,
+      },
       token,
     );
   } catch (error) {
