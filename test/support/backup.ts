@@ -5,6 +5,12 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/app';
 import { readArchive, readBody } from '../../src/backup/archive';
+import { createBackup, type BackupResult } from '../../src/backup/backup';
+import { restoreBackup, type RestoreResult } from '../../src/backup/restore';
+import { secretsFileOf } from '../../src/backup/format';
+import { Progress } from '../../src/backup/progress';
+import { openDatabase } from '../../src/db/index';
+import { PassThrough } from 'node:stream';
 import { ApiClient } from './client';
 import { freshDatabaseUrl } from './app';
 import { runForge, type Finished } from './forge-command';
@@ -26,7 +32,7 @@ export interface Target {
 export async function emptyInstance(base: string | undefined): Promise<Target> {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-restore-'));
   const dataDir = path.join(parent, 'data');
-  const database = await freshDatabaseUrl(base, 'forge_restore');
+  const database = await freshDatabaseUrl(base ?? '', 'forge_restore');
   return {
     dataDir,
     databaseUrl: database.url,
@@ -44,6 +50,30 @@ export function backup(env: Record<string, string>, archive: string): Promise<Fi
 
 export function restore(env: Record<string, string>, archive: string, extra: string[] = []): Promise<Finished> {
   return runForge(['restore', archive, ...extra], env);
+}
+
+const silent = () => new Progress('test', new PassThrough().resume());
+
+/** The same backup as `forge backup`, through its function in this process (quicker than a process). */
+export async function backupInProcess(instance: { dataDir: string; databaseUrl: string }, archive: string): Promise<BackupResult> {
+  const database = openDatabase(instance);
+  try {
+    return await createBackup({ dataDir: instance.dataDir, database, archive, progress: silent() });
+  } finally {
+    await database.db.destroy();
+  }
+}
+
+/** The same restore as `forge restore`, through its function in this process. */
+export function restoreInProcess(target: Target, archive: string, secrets = secretsFileOf(archive)): Promise<RestoreResult> {
+  return restoreBackup({
+    dataDir: target.dataDir,
+    openDatabase: () => openDatabase(target),
+    describeDatabase: target.databaseUrl || 'SQLite',
+    archive,
+    secrets,
+    progress: silent(),
+  });
 }
 
 export function sha256Of(file: string): string {
