@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ControlledTransaction } from 'kysely';
 import type { DbHandle } from '../db/index';
+import type { Database } from '../db/schema';
 import { insertRows, writeCounters, type Row } from '../db/dump/rows';
 import { isEmptyDatabase } from '../db/dump/tables';
 import { knownMigrations, migrateTo, migrateToLatest } from '../db/migrate';
@@ -84,7 +85,7 @@ async function load(
 ): Promise<RestoreResult> {
   let manifest: Manifest | undefined;
   let trailer: Trailer | undefined;
-  let transaction: ControlledTransaction<any> | undefined;
+  let transaction: ControlledTransaction<Database> | undefined;
   let databaseLoaded = false;
   const rows: Record<string, number> = {};
   const repositories = new Set<string>();

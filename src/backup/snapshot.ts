@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { DbHandle } from '../db/index';
+import type { DbHandle, SchemaFreeDb } from '../db/index';
 import { describeTables, executedMigrations } from '../db/dump/tables';
 import { readCounters, readRows, withReadSnapshot } from '../db/dump/rows';
 import { readRepositoryRefs, sameRefs, type RepositoryRefs } from '../git/backup-files';
@@ -57,7 +56,7 @@ export async function saveDatabase(
   }
 }
 
-async function projectIds(db: Kysely<any>): Promise<number[]> {
+async function projectIds(db: SchemaFreeDb): Promise<number[]> {
   const rows = await db.selectFrom('projects').select('id').orderBy('id').execute();
   return rows.map((row) => Number(row.id));
 }
@@ -77,7 +76,7 @@ async function readRefs(dataDir: string, ids: number[]): Promise<Map<number, Rep
 
 async function dumpTables(
   writer: ArchiveWriter,
-  snapshot: Kysely<any>,
+  snapshot: SchemaFreeDb,
   database: DbHandle,
   secretKey: Buffer,
   moved: number[],

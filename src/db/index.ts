@@ -8,6 +8,9 @@ import { readingStatement } from './sqlite-rows';
 import { forgePool } from './postgres';
 
 export type Db = Kysely<Database>;
+/** A database handle whose tables are named at run time (migrations, backups), not by `schema.ts`. */
+// biome-ignore lint/suspicious/noExplicitAny: tables named at run time, read from the database's catalogue
+export type SchemaFreeDb = Kysely<any>;
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface DbHandle {

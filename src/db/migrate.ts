@@ -1,5 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
-import { SQLITE_BUSY_TIMEOUT_MS, type DbHandle } from './index';
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { SQLITE_BUSY_TIMEOUT_MS, type DbHandle, type SchemaFreeDb } from './index';
 import * as foundation from './migrations/0001_foundation';
 import * as projects from './migrations/0002_projects';
 import * as repositories from './migrations/0003_repositories';
@@ -30,7 +30,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
 /** The names of the migrations this program brings, in order. */
 export const knownMigrations = (): string[] => Object.keys(migrations);
 
-function migrator(handle: DbHandle, db: Kysely<any> = handle.db): Migrator {
+function migrator(handle: DbHandle, db: SchemaFreeDb = handle.db): Migrator {
   const provider: MigrationProvider = {
     async getMigrations() {
       return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(handle)]));

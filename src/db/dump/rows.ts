@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { DbHandle, DialectName } from '../index';
+import { sql } from 'kysely';
+import type { DbHandle, DialectName, SchemaFreeDb } from '../index';
 import type { TableShape } from './tables';
 
 /*
@@ -17,7 +17,7 @@ export type Row = unknown[];
  * is taken by a first read before `work` starts, so what `work` does next sees none of the writes
  * made after this call's first statement.
  */
-export async function withReadSnapshot<T>(handle: DbHandle, work: (snapshot: Kysely<any>) => Promise<T>): Promise<T> {
+export async function withReadSnapshot<T>(handle: DbHandle, work: (snapshot: SchemaFreeDb) => Promise<T>): Promise<T> {
   const begin =
     handle.dialect === 'postgres'
       ? handle.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only')
@@ -29,7 +29,7 @@ export async function withReadSnapshot<T>(handle: DbHandle, work: (snapshot: Kys
 }
 
 /** A table's rows in primary-key order, `batch` at a time: by key ranges when the key is one column, by offsets otherwise. */
-export async function* readRows(db: Kysely<any>, table: TableShape, batch: number): AsyncGenerator<Row[]> {
+export async function* readRows(db: SchemaFreeDb, table: TableShape, batch: number): AsyncGenerator<Row[]> {
   const columns = table.columns.map((column) => sql.ref(column));
   const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map((column) => sql.ref(column));
   const keyIndex = table.primaryKey.length === 1 ? table.columns.indexOf(table.primaryKey[0]) : -1;
@@ -56,7 +56,7 @@ function plain(value: unknown): unknown {
 }
 
 /** Inserts rows given as arrays in `columns`' order; as many per statement as both databases take. */
-export async function insertRows(db: Kysely<any>, dialect: DialectName, table: string, columns: string[], rows: Row[]): Promise<void> {
+export async function insertRows(db: SchemaFreeDb, dialect: DialectName, table: string, columns: string[], rows: Row[]): Promise<void> {
   // SQLite binds at most 32,766 values a statement, PostgreSQL 65,535.
   const perStatement = Math.max(1, Math.floor(30_000 / Math.max(1, columns.length)));
   for (let start = 0; start < rows.length; start += perStatement) {
@@ -79,7 +79,7 @@ export interface CounterValue {
   value: number;
 }
 
-export async function readCounters(db: Kysely<any>, dialect: DialectName): Promise<CounterValue[]> {
+export async function readCounters(db: SchemaFreeDb, dialect: DialectName): Promise<CounterValue[]> {
   if (dialect === 'sqlite') {
     const { rows } = await sql<{ name: string; seq: number }>`select name, seq from sqlite_sequence order by name`.execute(db);
     // SQLite's AUTOINCREMENT counts only a table's INTEGER PRIMARY KEY, which Forge always names id.
@@ -98,7 +98,7 @@ export async function readCounters(db: Kysely<any>, dialect: DialectName): Promi
 }
 
 /** Sets each id counter past both the recorded value and the largest id loaded, whichever is higher. */
-export async function writeCounters(db: Kysely<any>, dialect: DialectName, counters: CounterValue[]): Promise<void> {
+export async function writeCounters(db: SchemaFreeDb, dialect: DialectName, counters: CounterValue[]): Promise<void> {
   const recorded = new Map(counters.map((counter) => [`${counter.table}.${counter.column}`, counter.value]));
   if (dialect === 'sqlite') {
     // Inserting ids moved sqlite_sequence to the largest; a recorded value above it (rows deleted at the end) is put back.
@@ -117,7 +117,7 @@ export async function writeCounters(db: Kysely<any>, dialect: DialectName, count
 }
 
 /** PostgreSQL's serial columns and their sequences. */
-async function serialColumns(db: Kysely<any>): Promise<Array<{ table: string; column: string; sequence: string }>> {
+async function serialColumns(db: SchemaFreeDb): Promise<Array<{ table: string; column: string; sequence: string }>> {
   const { rows } = await sql<{ table_name: string; column_name: string; sequence: string }>`
     select table_name, column_name, pg_get_serial_sequence(quote_ident(table_name), column_name) as sequence
     from information_schema.columns

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { DbHandle, DialectName } from '../index';
+import { sql } from 'kysely';
+import type { DbHandle, DialectName, SchemaFreeDb } from '../index';
 
 /*
  * What a backup needs to know of the schema, read from the database's own catalogue, so that a
@@ -19,12 +19,12 @@ export interface TableShape {
 /** Kysely's own bookkeeping: the migrator makes it in the target. */
 const MIGRATOR_TABLES = ['kysely_migration', 'kysely_migration_lock'];
 
-export async function describeTables(db: Kysely<any>, dialect: DialectName): Promise<TableShape[]> {
+export async function describeTables(db: SchemaFreeDb, dialect: DialectName): Promise<TableShape[]> {
   const shapes = dialect === 'postgres' ? await postgresShapes(db) : await sqliteShapes(db);
   return inDependencyOrder(shapes.filter((shape) => !MIGRATOR_TABLES.includes(shape.name)));
 }
 
-async function sqliteShapes(db: Kysely<any>): Promise<TableShape[]> {
+async function sqliteShapes(db: SchemaFreeDb): Promise<TableShape[]> {
   const tables = await sql<{ name: string }>`
     select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
   const shapes: TableShape[] = [];
@@ -45,7 +45,7 @@ async function sqliteShapes(db: Kysely<any>): Promise<TableShape[]> {
   return shapes;
 }
 
-async function postgresShapes(db: Kysely<any>): Promise<TableShape[]> {
+async function postgresShapes(db: SchemaFreeDb): Promise<TableShape[]> {
   const columns = await sql<{ table_name: string; column_name: string }>`
     select table_name, column_name from information_schema.columns
     where table_schema = current_schema() order by table_name, ordinal_position`.execute(db);
@@ -95,7 +95,7 @@ export function inDependencyOrder(shapes: TableShape[]): TableShape[] {
 }
 
 /** The migrations the database has run, by name (`kysely_migration`), read in the caller's snapshot. */
-export async function executedMigrations(db: Kysely<any>): Promise<string[]> {
+export async function executedMigrations(db: SchemaFreeDb): Promise<string[]> {
   const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
   return rows.rows.map((row) => row.name);
 }
