@@ -22,7 +22,7 @@ import type { Progress } from './progress';
 
 const ATTEMPTS = 6;
 /** Rows per archive entry. */
-const ROWS_PER_CHUNK = 2000;
+const ROWS_PER_CHUNK = 5000;
 /** Repositories whose refs are read at once. */
 const PARALLEL_GIT = 4;
 

@@ -40,7 +40,8 @@ export async function* readRows(db: SchemaFreeDb, table: TableShape, batch: numb
     const { rows } = await sql<Record<string, unknown>>`
       select ${sql.join(columns)} from ${sql.table(table.name)} ${range} order by ${sql.join(order)} ${page}`.execute(db);
     if (rows.length === 0) return;
-    const values = rows.map((row) => table.columns.map((column) => plain(row[column])));
+    // The select names every column in the table's order, so a row's values come in that order.
+    const values = rows.map((row) => Object.values(row).map(plain));
     if (keyIndex >= 0) after = values[values.length - 1][keyIndex];
     yield values;
     if (rows.length < batch) return;
@@ -50,6 +51,7 @@ export async function* readRows(db: SchemaFreeDb, table: TableShape, batch: numb
 function plain(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'bigint') return Number(value);
+  if (value === null || typeof value !== 'object') return value;
   if (value instanceof Date) return value.toISOString();
   if (Buffer.isBuffer(value)) throw new Error('binary columns are not supported by forge backup');
   return value;
