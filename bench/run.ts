@@ -12,6 +12,7 @@ import { collaborationBench } from './collaboration';
 import { gptBench } from './gpt';
 import { sshBench } from './ssh';
 import { mergeRequestsBench } from './merge-requests';
+import { backupBench } from './backup';
 
 const benchmarks: Benchmark[] = [
   userBench,
@@ -23,6 +24,7 @@ const benchmarks: Benchmark[] = [
   collaborationBench,
   mergeRequestsBench,
   gptBench,
+  backupBench,
 ];
 
 function usage(): never {

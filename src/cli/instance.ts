@@ -36,6 +36,26 @@ const NOT_AN_INSTANCE = 'set DATA_DIR (and DATABASE_URL) as the server has them;
 /** Opens the existing, migrated instance the settings name with its services, or refuses. */
 export async function openInstance(prefix: string): Promise<Instance> {
   const config = loadConfig();
+  const database = await openInstanceDatabase(prefix, config);
+  const ctx = serviceContext(config, database, stderrLogger);
+  const services = createServices(ctx);
+  return {
+    config,
+    database,
+    services,
+    close: async () => {
+      await ctx.git.close();
+      await database.db.destroy();
+    },
+  };
+}
+
+/**
+ * The database of the existing instance the settings name, or a refusal: none there, not
+ * migrated yet (unless `migrated: false`: `forge backup` saves a database as it is, an upgrade's
+ * first step).
+ */
+export async function openInstanceDatabase(prefix: string, config: Config, options: { migrated?: boolean } = {}): Promise<DbHandle> {
   announceInstance(prefix, config);
   if (!fs.existsSync(secretKeyFile(config)))
     throw new CommandError(`no Forge instance: ${secretKeyFile(config)} does not exist: ${NOT_AN_INSTANCE}`);
@@ -48,7 +68,7 @@ export async function openInstance(prefix: string): Promise<Instance> {
     });
     if (executed.length === 0)
       throw new CommandError(`no Forge instance: the database (${describeDatabase(config)}) is empty: ${NOT_AN_INSTANCE}`);
-    if (pending.length > 0) {
+    if (pending.length > 0 && options.migrated !== false) {
       throw new CommandError(
         `the database needs ${pending.length} migration(s) this version of Forge brings: run \`forge migrate\` or start the server first`,
       );
@@ -57,17 +77,7 @@ export async function openInstance(prefix: string): Promise<Instance> {
     await database.db.destroy();
     throw error;
   }
-  const ctx = serviceContext(config, database, stderrLogger);
-  const services = createServices(ctx);
-  return {
-    config,
-    database,
-    services,
-    close: async () => {
-      await ctx.git.close();
-      await database.db.destroy();
-    },
-  };
+  return database;
 }
 
 /** Runs `work` on the instance, closing it afterwards whatever happens. */

@@ -1,6 +1,8 @@
 import { commandList, runCommand, type Command } from './command';
 import { serve } from './serve';
 import { migrate } from './migrate';
+import { backup } from './backup';
+import { restore } from './restore';
 import { ADMIN_SUMMARY, runAdmin } from './admin/index';
 import { RUNNER_SUMMARY, runRunner } from './runner';
 import { SETTINGS_HELP } from './settings';
@@ -10,7 +12,7 @@ import { SETTINGS_HELP } from './settings';
  * Each command is a file of this folder; this picks one and gives back its exit code.
  */
 
-const commands: Command[] = [serve, migrate];
+const commands: Command[] = [serve, migrate, backup, restore];
 /** `admin` and `runner` have commands (and options) of their own. */
 const groups = [
   { name: 'admin', summary: ADMIN_SUMMARY },
@@ -22,7 +24,7 @@ const HELP = `usage: forge [command] [options]
 Forge, a self-hostable code-hosting server speaking GitLab 8.12's API v3 and runner API v1.
 
 Commands:
-${commandList([serve, ...groups, migrate])}
+${commandList([serve, ...groups, migrate, backup, restore])}
 
 \`forge\` alone runs \`forge serve\`. \`forge <command> --help\` (and \`forge admin <command> --help\`) describes a command and its options.
 

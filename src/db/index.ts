@@ -8,6 +8,9 @@ import { readingStatement } from './sqlite-rows';
 import { forgePool, type PoolStats } from './postgres';
 
 export type Db = Kysely<Database>;
+/** A database handle whose tables are named at run time (migrations, backups), not by `schema.ts`. */
+// biome-ignore lint/suspicious/noExplicitAny: tables named at run time, read from the database's catalogue
+export type SchemaFreeDb = Kysely<any>;
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface DbHandle {
@@ -27,6 +30,9 @@ export interface DatabaseOptions {
 
 // PostgreSQL returns int8 (count(*), sums) as strings; our counts fit in a JS number.
 pg.types.setTypeParser(20, (value) => Number(value));
+
+/** How long a SQLite statement waits for another process's write lock. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 export function openDatabase(options: DatabaseOptions): DbHandle {
   const onStatement = options.onStatement;
@@ -52,7 +58,7 @@ export function openDatabase(options: DatabaseOptions): DbHandle {
   const sqlite = new SQLite(path.join(options.dataDir, 'forge.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('synchronous = NORMAL');
   // Sorts, DISTINCT, UNION and IN lists build temporary b-trees: backed by a temporary file, each
   // costs more than a small query's own work (a page of projects: 350 → 200 µs). They hold a

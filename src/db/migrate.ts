@@ -1,5 +1,5 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { DbHandle } from './index';
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import { SQLITE_BUSY_TIMEOUT_MS, type DbHandle, type SchemaFreeDb } from './index';
 import * as foundation from './migrations/0001_foundation';
 import * as projects from './migrations/0002_projects';
 import * as repositories from './migrations/0003_repositories';
@@ -29,13 +29,16 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0015_trigger_description': triggerDescription.migration,
 };
 
-function migrator(handle: DbHandle): Migrator {
+/** The names of the migrations this program brings, in order. */
+export const knownMigrations = (): string[] => Object.keys(migrations);
+
+function migrator(handle: DbHandle, db: SchemaFreeDb = handle.db): Migrator {
   const provider: MigrationProvider = {
     async getMigrations() {
       return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(handle)]));
     },
   };
-  return new Migrator({ db: handle.db, provider });
+  return new Migrator({ db, provider });
 }
 
 /**
@@ -51,7 +54,48 @@ export async function migrationStatus(handle: DbHandle): Promise<{ executed: str
 }
 
 export async function migrateToLatest(handle: DbHandle): Promise<void> {
-  const { error, results } = await migrator(handle).migrateToLatest();
+  await migrateUnderLock(handle, (m) => m.migrateToLatest());
+}
+
+/** Up to `name` and no further (`forge restore` loads a backup into the schema it was taken from; the upgrade tests). */
+export async function migrateTo(handle: DbHandle, name: string): Promise<void> {
+  if (!(name in migrations)) throw new Error(`no migration ${name} in this version of Forge`);
+  await migrateUnderLock(handle, (m) => m.migrateTo(name));
+}
+
+/**
+ * Runs the migrator so that processes starting together on one database migrate it once. On
+ * PostgreSQL Kysely's migrator already does: it takes a session-level advisory lock, reads what
+ * ran under it and migrates in one transaction. On SQLite it takes no lock and runs each migration
+ * outside any transaction, so two processes would both run a migration, and a failure would leave
+ * half of one: here the whole run is one `BEGIN IMMEDIATE` transaction (SQLite's write lock, waited
+ * for across processes), committed only when every migration succeeded.
+ */
+async function migrateUnderLock(handle: DbHandle, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
+  if (handle.dialect === 'postgres') return check(await run(migrator(handle)));
+  await handle.db.connection().execute(async (connection) => {
+    // The write lock is waited for as long as another process migrates; other statements keep Forge's 5 s.
+    await sql`pragma busy_timeout = ${sql.lit(MIGRATION_LOCK_WAIT_MS)}`.execute(connection);
+    try {
+      await sql`begin immediate`.execute(connection);
+    } finally {
+      await sql`pragma busy_timeout = ${sql.lit(SQLITE_BUSY_TIMEOUT_MS)}`.execute(connection);
+    }
+    let result: MigrationResultSet;
+    try {
+      result = await run(migrator(handle, connection));
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+    await sql`${sql.raw(result.error ? 'rollback' : 'commit')}`.execute(connection);
+    check(result);
+  });
+}
+
+const MIGRATION_LOCK_WAIT_MS = 10 * 60 * 1000;
+
+function check({ error, results }: MigrationResultSet): void {
   const failed = results?.find((result) => result.status === 'Error');
   // Before any migration ran (the database unreachable, say), the error itself: its code names the cause.
   if (error && !failed) throw error;

@@ -170,6 +170,20 @@ export class JobQueue {
     }));
   }
 
+  /**
+   * Hands back every job claimed by a worker (not those given up): after `forge restore`, the
+   * workers that held them are those of another instance, and the jobs run again at once
+   * rather than when their locks go stale.
+   */
+  static async releaseAllClaims(db: Db): Promise<void> {
+    await db
+      .updateTable('jobs')
+      .set({ locked_at: null, locked_by: null, attempts: sql<number>`attempts - 1` })
+      .where('locked_by', 'is not', null)
+      .where('locked_by', '<>', 'failed')
+      .execute();
+  }
+
   /** When the next job falls due, for the worker's sleep. */
   async nextRunAt(): Promise<string | undefined> {
     const row = await this.db

@@ -68,10 +68,18 @@ export class SecretBox {
   static open(dataDir: string): SecretBox {
     const file = path.join(dataDir, 'secret.key');
     fs.mkdirSync(dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, crypto.randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (!fs.existsSync(file)) {
+      // Written whole under another name, then linked into place: a process starting at the same
+      // moment finds either no key or the whole key, never an empty file, and one key wins.
+      const scratch = `${file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+      fs.writeFileSync(scratch, crypto.randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+      try {
+        fs.linkSync(scratch, file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      } finally {
+        fs.rmSync(scratch, { force: true });
+      }
     }
     return new SecretBox(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
   }

@@ -19,9 +19,23 @@ export async function ensureRootUser(
   if (anyone) return undefined;
   const password = given.password ?? randomToken(16);
   const token = given.token ?? randomToken(20);
-  await users.create(
-    { username: 'root', email: 'admin@example.com', name: 'Administrator', password, admin: true, confirm: false, projects_limit: 100000 },
-    token,
-  );
+  try {
+    await users.create(
+      {
+        username: 'root',
+        email: 'admin@example.com',
+        name: 'Administrator',
+        password,
+        admin: true,
+        confirm: false,
+        projects_limit: 100000,
+      },
+      token,
+    );
+  } catch (error) {
+    // Several servers started together on one new database: one of them made root (and showed its credentials).
+    if (await db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirst()) return undefined;
+    throw error;
+  }
   return { password, token, passwordGenerated: !given.password, tokenGenerated: !given.token };
 }

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PassThrough } from 'node:stream';
+import { createBackup } from '../src/backup/backup';
+import { restoreBackup } from '../src/backup/restore';
+import { Progress } from '../src/backup/progress';
+import { openDatabase } from '../src/db/index';
+import { freshDatabaseUrl } from '../test/support/app';
+import { databaseKind, startBenchApp } from './support/app';
+import { seedCollaboration } from './support/seed-collaboration';
+import { timeSpawn } from './support/spawn';
+import { median, ratio, table } from './support/stats';
+import { projectWithHistory } from './git';
+import type { Benchmark, BenchOptions, TargetCheck } from './support/types';
+
+/*
+ * `forge backup` and `forge restore` beside `tar` of the same DATA_DIR: the git bench's repository
+ * (20,000 commits; --quick 5,000) and 10,000 issues with 20,000 notes (--quick 2,000 and 4,000)
+ * over 100 projects. The backup runs while the server runs (as an operator's would), through the
+ * same function `forge backup` calls; the restore goes into an empty DATA_DIR and database of the
+ * bench's kind. Rounds alternate tar and Forge; medians are compared. Target: within 2× of tar.
+ */
+
+const TARGET = 2;
+const silent = () => new Progress('bench', new PassThrough().resume());
+const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
+const mibPerSecond = (bytes: number, ms: number) => `${(bytes / 2 ** 20 / (ms / 1000)).toFixed(0)} MiB/s`;
+
+async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
+  const shape = quick ? { commits: 5_000, files: 2_000 } : { commits: 20_000, files: 5_000 };
+  const issues = quick ? 2_000 : 10_000;
+  const rounds = quick ? 2 : 3;
+  const app = await startBenchApp();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-bench-backup-'));
+  try {
+    await projectWithHistory(app, shape);
+    await seedCollaboration(app.database, app.ctx.secrets, { issues, notes: issues * 2 });
+    const dataDir = app.config.dataDir;
+    const times = { tarCreate: [] as number[], backup: [] as number[], tarExtract: [] as number[], restore: [] as number[] };
+    let archiveBytes = 0;
+    let tarBytes = 0;
+    for (let round = 0; round < rounds; round++) {
+      const tarFile = path.join(scratch, 'data.tar');
+      const tarCreate = async () => {
+        fs.rmSync(tarFile, { force: true });
+        times.tarCreate.push((await timeSpawn('tar', ['-cf', tarFile, '-C', dataDir, '.'])).ms);
+        tarBytes = fs.statSync(tarFile).size;
+      };
+      const archive = path.join(scratch, 'forge.tar');
+      const backup = async () => {
+        fs.rmSync(archive, { force: true });
+        fs.rmSync(`${archive}.secrets`, { force: true });
+        const database = openDatabase({ dataDir, databaseUrl: app.config.databaseUrl });
+        const started = performance.now();
+        try {
+          archiveBytes = (await createBackup({ dataDir, database, archive, progress: silent() })).size;
+        } finally {
+          await database.db.destroy();
+        }
+        times.backup.push(performance.now() - started);
+      };
+      // Round by round the order turns, so that neither always meets a warm or a cold cache.
+      for (const step of round % 2 === 0 ? [tarCreate, backup] : [backup, tarCreate]) await step();
+
+      const untarred = path.join(scratch, 'untarred');
+      const tarExtract = async () => {
+        fs.rmSync(untarred, { recursive: true, force: true });
+        fs.mkdirSync(untarred);
+        times.tarExtract.push((await timeSpawn('tar', ['-xf', tarFile, '-C', untarred])).ms);
+      };
+      const restore = async () => {
+        const target = path.join(scratch, 'restored');
+        fs.rmSync(target, { recursive: true, force: true });
+        const database = await freshDatabaseUrl(process.env.BENCH_DATABASE_URL ?? '', 'forge_bench_restore');
+        const started = performance.now();
+        try {
+          await restoreBackup({
+            dataDir: target,
+            openDatabase: () => openDatabase({ dataDir: target, databaseUrl: database.url }),
+            describeDatabase: databaseKind(),
+            archive,
+            secrets: `${archive}.secrets`,
+            progress: silent(),
+          });
+          times.restore.push(performance.now() - started);
+        } finally {
+          await database.drop();
+        }
+      };
+      for (const step of round % 2 === 0 ? [tarExtract, restore] : [restore, tarExtract]) await step();
+    }
+    const backupMs = median(times.backup);
+    const restoreMs = median(times.restore);
+    console.log(
+      `${databaseKind()}; ${shape.commits} commits, ${issues} issues, ${issues * 2} notes; DATA_DIR as tar ${(tarBytes / 2 ** 20).toFixed(1)} MiB, ` +
+        `backup archive ${(archiveBytes / 2 ** 20).toFixed(1)} MiB; median of ${rounds} rounds`,
+    );
+    console.log(
+      table(
+        ['step', 'Forge', 'tar', 'Forge/tar', 'Forge throughput'],
+        [
+          [
+            'backup vs tar -c',
+            seconds(backupMs),
+            seconds(median(times.tarCreate)),
+            ratio(backupMs / median(times.tarCreate)),
+            mibPerSecond(archiveBytes, backupMs),
+          ],
+          [
+            'restore vs tar -x',
+            seconds(restoreMs),
+            seconds(median(times.tarExtract)),
+            ratio(restoreMs / median(times.tarExtract)),
+            mibPerSecond(archiveBytes, restoreMs),
+          ],
+        ],
+      ),
+    );
+    const check = (label: string, forge: number, tar: number): TargetCheck => ({
+      bench: 'backup',
+      label,
+      value: `${seconds(forge)} vs ${seconds(tar)} = ${ratio(forge / tar)}`,
+      target: `≤ ${TARGET}× tar`,
+      status: forge / tar <= TARGET ? 'meets' : 'misses',
+    });
+    return [
+      check(`backup, ${mibPerSecond(archiveBytes, backupMs)}`, backupMs, median(times.tarCreate)),
+      check(`restore, ${mibPerSecond(archiveBytes, restoreMs)}`, restoreMs, median(times.tarExtract)),
+    ];
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+    await app.close();
+  }
+}
+
+export const backupBench: Benchmark = {
+  name: 'backup',
+  description: 'forge backup and forge restore beside tar of the same DATA_DIR (20,000 commits, 10,000 issues)',
+  run,
+};

@@ -1,0 +1,131 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import tar from 'tar-stream';
+
+/*
+ * The backup archive is a plain tar file (any tar lists and extracts it), written as a stream:
+ * each entry goes to disk as it is made, counted and hashed on the way, so the size and SHA-256
+ * are known at the end without reading the file again. Not compressed: repositories' packs
+ * already are, and a compressor of the operator's choice can follow.
+ */
+
+export class ArchiveWriter {
+  private readonly pack = tar.pack();
+  private readonly hash = crypto.createHash('sha256');
+  private bytes = 0;
+  private readonly written: Promise<void>;
+  /** Rejects when writing fails, so that no entry waits for ever on a broken stream. */
+  private readonly broken: Promise<never>;
+  private readonly mtime = new Date();
+
+  constructor(file: string) {
+    const count = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        this.hash.update(chunk);
+        this.bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    this.written = pipeline(this.pack, count, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+    this.broken = new Promise<never>((_, reject) => this.written.catch(reject));
+    this.broken.catch(() => {});
+  }
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  addBuffer(name: string, data: Buffer | string): Promise<void> {
+    return this.settle((done) => this.pack.entry({ name, mtime: this.mtime, mode: 0o644 }, data, done));
+  }
+
+  /** `size` bytes of an open file from its start: a file growing meanwhile (a trace) is saved as it was when measured. */
+  async addFile(name: string, file: FileHandle, size: number, mtime: Date): Promise<void> {
+    if (size === 0) return this.addBuffer(name, Buffer.alloc(0));
+    let entry: NodeJS.WritableStream | undefined;
+    const finished = this.settle((done) => {
+      entry = this.pack.entry({ name, size, mtime, mode: 0o644 }, done);
+    });
+    await Promise.race([pipeline(file.createReadStream({ start: 0, end: size - 1, autoClose: false }), entry!), this.broken]);
+    await finished;
+  }
+
+  /** A hard link to an entry written before (forks share their object files). */
+  addLink(name: string, target: string): Promise<void> {
+    return this.settle((done) => this.pack.entry({ name, type: 'link', linkname: target, mtime: this.mtime, mode: 0o644 }, done));
+  }
+
+  /** Ends the archive and flushes it to disk; its size and SHA-256. */
+  async finish(file: string): Promise<{ size: number; sha256: string }> {
+    this.pack.finalize();
+    await this.written;
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return { size: this.bytes, sha256: this.hash.digest('hex') };
+  }
+
+  /** Stops writing after a failure. */
+  abandon(): void {
+    this.pack.destroy();
+  }
+
+  private settle(start: (done: (error?: Error | null) => void) => void): Promise<void> {
+    const entry = new Promise<void>((resolve, reject) => start((error) => (error ? reject(error) : resolve())));
+    return Promise.race([entry, this.broken]);
+  }
+}
+
+export interface ArchiveEntry {
+  name: string;
+  type: 'file' | 'link';
+  /** The earlier entry a link names. */
+  linkname?: string;
+  size: number;
+  body: Readable;
+}
+
+/** Hands each entry of a tar file to `onEntry`, in order; an entry's body is read by it or skipped. */
+export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) => Promise<void>): Promise<void> {
+  const extract = tar.extract();
+  let failure: unknown;
+  extract.on('entry', (header, body, next) => {
+    // tar-stream's streams are readable-stream's, which may not say `readableEnded`: the end is watched from the start.
+    let ended = false;
+    const end = new Promise<void>((resolve) => body.once('end', resolve)).then(() => (ended = true));
+    const type = header.type === 'link' ? 'link' : header.type === 'file' || !header.type ? 'file' : undefined;
+    const handled =
+      type === undefined
+        ? Promise.reject(new Error(`unexpected ${header.type} entry ${header.name} in the archive`))
+        : onEntry({ name: header.name, type, linkname: header.linkname ?? undefined, size: header.size, body });
+    handled.then(
+      () => {
+        if (!ended) body.resume();
+        void end.then(() => next());
+      },
+      (error) => {
+        failure = error;
+        extract.destroy(error);
+      },
+    );
+  });
+  try {
+    await pipeline(fs.createReadStream(file), extract);
+  } catch (error) {
+    throw failure ?? error;
+  }
+}
+
+/** An entry's body, whole (small entries: the manifest, a chunk of rows). */
+export async function readBody(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

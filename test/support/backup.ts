@@ -1,0 +1,103 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config';
+import { startServer, type RunningServer } from '../../src/app';
+import { readArchive, readBody } from '../../src/backup/archive';
+import { createBackup, type BackupResult } from '../../src/backup/backup';
+import { restoreBackup, type RestoreResult } from '../../src/backup/restore';
+import { secretsFileOf } from '../../src/backup/format';
+import { Progress } from '../../src/backup/progress';
+import { openDatabase } from '../../src/db/index';
+import { PassThrough } from 'node:stream';
+import { ApiClient } from './client';
+import { freshDatabaseUrl } from './app';
+import { runForge, type Finished } from './forge-command';
+
+/*
+ * Helpers of the backup tests: `forge backup` and `forge restore` run as an operator runs them (a
+ * process of their own, the instance named by DATA_DIR and DATABASE_URL), an instance to restore
+ * into, and a server started over a restored instance.
+ */
+
+export interface Target {
+  dataDir: string;
+  databaseUrl: string;
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A new, empty DATA_DIR (not created yet) and database: PostgreSQL when `base` is given, SQLite otherwise. */
+export async function emptyInstance(base: string | undefined): Promise<Target> {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-restore-'));
+  const dataDir = path.join(parent, 'data');
+  const database = await freshDatabaseUrl(base ?? '', 'forge_restore');
+  return {
+    dataDir,
+    databaseUrl: database.url,
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
+    async drop() {
+      await database.drop();
+      fs.rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}
+
+export function backup(env: Record<string, string>, archive: string): Promise<Finished> {
+  return runForge(['backup', '--to', archive], env);
+}
+
+export function restore(env: Record<string, string>, archive: string, extra: string[] = []): Promise<Finished> {
+  return runForge(['restore', archive, ...extra], env);
+}
+
+const silent = () => new Progress('test', new PassThrough().resume());
+
+/** The same backup as `forge backup`, through its function in this process (quicker than a process). */
+export async function backupInProcess(instance: { dataDir: string; databaseUrl: string }, archive: string): Promise<BackupResult> {
+  const database = openDatabase(instance);
+  try {
+    return await createBackup({ dataDir: instance.dataDir, database, archive, progress: silent() });
+  } finally {
+    await database.db.destroy();
+  }
+}
+
+/** The same restore as `forge restore`, through its function in this process. */
+export function restoreInProcess(target: Target, archive: string, secrets = secretsFileOf(archive)): Promise<RestoreResult> {
+  return restoreBackup({
+    dataDir: target.dataDir,
+    openDatabase: () => openDatabase(target),
+    describeDatabase: target.databaseUrl || 'SQLite',
+    archive,
+    secrets,
+    progress: silent(),
+  });
+}
+
+export function sha256Of(file: string): string {
+  return crypto.hash('sha256', fs.readFileSync(file), 'hex');
+}
+
+/** Every entry of an archive: names, and the rows of each table (text of its chunks, in order). */
+export async function archiveContents(file: string): Promise<{ names: string[]; tables: Map<string, string>; manifest: any }> {
+  const names: string[] = [];
+  const tables = new Map<string, string>();
+  let manifest: any;
+  await readArchive(file, async (entry) => {
+    names.push(entry.name);
+    if (entry.name === 'forge-backup.json') manifest = JSON.parse((await readBody(entry.body)).toString('utf8'));
+    const table = entry.name.match(/^database\/\d+-(\w+)\//)?.[1];
+    if (table) tables.set(table, (tables.get(table) ?? '') + (await readBody(entry.body)).toString('utf8'));
+  });
+  return { names, tables, manifest };
+}
+
+/** The real server over a restored instance, and a client of root's. */
+export async function serveRestored(target: Target, rootToken: string): Promise<{ server: RunningServer; root: ApiClient; url: string }> {
+  const config = loadConfig({ ...target.env, PORT: '0', HOST: '127.0.0.1', SSH_PORT: '0', JOB_RETRY_BASE_MS: '200' });
+  const server = await startServer(config, { logger: false });
+  const url = `http://127.0.0.1:${config.port}`;
+  return { server, root: new ApiClient(url, rootToken), url };
+}
