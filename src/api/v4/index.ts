@@ -1,6 +1,12 @@
 import type { Api, RouteDeps } from '../shared/types';
 import { LIMITS } from '../../lib/limits';
 import { versionRoutes } from './version';
+import { projectsRoutes } from './projects';
+import { groupsRoutes } from './groups';
+import { membersRoutes } from './members';
+import { accessRequestsRoutes } from './access-requests';
+import { projectHooksRoutes } from './project-hooks';
+import { eventsRoutes } from './events';
 
 export { API_V4_VERSION } from './version';
 
@@ -16,4 +22,10 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
     return payload;
   });
   versionRoutes(api, deps);
+  projectsRoutes(api, deps);
+  groupsRoutes(api, deps);
+  membersRoutes(api, deps);
+  accessRequestsRoutes(api, deps);
+  projectHooksRoutes(api, deps);
+  eventsRoutes(api, deps);
 }
