@@ -5,6 +5,7 @@ import { AccessRequester, Member, presentAccessRequester, presentMember } from '
 import { guardedSource, sourceGuard } from '../shared/member-source';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { SOURCE_KINDS } from '../../services/members/types';
+import { accessLevelSchema } from './access-levels';
 
 const SourceId = Type.Object({ id: Type.String() });
 const RequesterPath = Type.Object({ id: Type.String(), user_id: RecordId });
@@ -49,7 +50,7 @@ export function accessRequestsRoutes(api: Api, { services, presenter }: RouteDep
         config: sourceGuard(kind),
         schema: {
           params: RequesterPath,
-          body: Type.Object({ access_level: Type.Optional(Type.Union([Type.Integer(), Type.String(), Type.Null()])) }),
+          body: Type.Object({ access_level: Type.Optional(accessLevelSchema(kind)) }),
           response: { 201: Member },
         },
       },

@@ -15,6 +15,8 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   // The server's own limit is sized for git and artifact uploads; an API body is parameters only.
   api.addHook('onRoute', (route) => {
     route.bodyLimit = Math.min(route.bodyLimit ?? LIMITS.apiBodyBytes, LIMITS.apiBodyBytes);
+    // Every v4 parameter is Grape-declared: a missing or mistyped one answers `{"error":"x is missing"}` (`http/errors.ts`).
+    route.config = { ...route.config, grapeParams: true };
   });
   // GitLab answers `application/json` without a charset, and python-gitlab (3.12) decodes nothing else.
   api.addHook('onSend', async (_request, reply, payload) => {

@@ -5,21 +5,20 @@ import { NameString, RecordId } from '../shared/params';
 import { guardedSource, sourceGuard } from '../shared/member-source';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { SOURCE_KINDS } from '../../services/members/types';
+import { accessLevelSchema } from './access-levels';
 import { recordNotFound } from '../../errors';
 
 const SourceId = Type.Object({ id: Type.String() });
 const MemberPath = Type.Object({ id: Type.String(), user_id: RecordId });
-/**
- * Checked by the service after the permission check, as GitLab does: 403 comes before 400. Text
- * first, so that a blank `"  "` reads as not given rather than as 0 (see v3's members).
- */
-const Loose = Type.Optional(Type.Union([Type.String(), Type.Integer(), Type.Null()]));
+const ExpiresAt = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()]));
 
 /** GET/POST/PUT/DELETE /projects/:id/members and /groups/:id/members in v4: an existing member is 409, a removal 204. */
 export function membersRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const members = services.members;
 
   for (const kind of SOURCE_KINDS) {
+    // GitLab v4 validates parameters before anything else (Grape's `values:`), so an unknown level is 400 before any 403.
+    const AccessLevel = accessLevelSchema(kind);
     api.get(
       `/${kind}/:id/members`,
       {
@@ -49,7 +48,7 @@ export function membersRoutes(api: Api, { services, presenter }: RouteDeps): voi
       `/${kind}/:id/members`,
       {
         config: sourceGuard(kind),
-        schema: { params: SourceId, body: Type.Object({ user_id: Loose, access_level: Loose, expires_at: Loose }), response: { 201: Member } },
+        schema: { params: SourceId, body: Type.Object({ user_id: RecordId, access_level: AccessLevel, expires_at: ExpiresAt }), response: { 201: Member } },
       },
       async (request, reply) => {
         const source = guardedSource(members, kind, request);
@@ -62,7 +61,7 @@ export function membersRoutes(api: Api, { services, presenter }: RouteDeps): voi
       `/${kind}/:id/members/:user_id`,
       {
         config: sourceGuard(kind),
-        schema: { params: MemberPath, body: Type.Object({ access_level: Loose, expires_at: Loose }), response: { 200: Member } },
+        schema: { params: MemberPath, body: Type.Object({ access_level: AccessLevel, expires_at: ExpiresAt }), response: { 200: Member } },
       },
       async (request) => {
         const source = guardedSource(members, kind, request);
