@@ -25,7 +25,11 @@ export function membersRoutes(api: Api, { services, presenter }: RouteDeps): voi
         config: sourceGuard(kind),
         schema: {
           params: SourceId,
-          querystring: Type.Object({ query: Type.Optional(NameString()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) }),
+          querystring: Type.Object({
+            query: Type.Optional(NameString()),
+            page: Type.Optional(Type.Any()),
+            per_page: Type.Optional(Type.Any()),
+          }),
           response: { 200: Type.Array(Member) },
         },
       },
@@ -48,7 +52,11 @@ export function membersRoutes(api: Api, { services, presenter }: RouteDeps): voi
       `/${kind}/:id/members`,
       {
         config: sourceGuard(kind),
-        schema: { params: SourceId, body: Type.Object({ user_id: RecordId, access_level: AccessLevel, expires_at: ExpiresAt }), response: { 201: Member } },
+        schema: {
+          params: SourceId,
+          body: Type.Object({ user_id: RecordId, access_level: AccessLevel, expires_at: ExpiresAt }),
+          response: { 201: Member },
+        },
       },
       async (request, reply) => {
         const source = guardedSource(members, kind, request);

@@ -46,7 +46,8 @@ export function projectAttributesOf(body: V4ProjectBody): ProjectAttributes {
   const attributes: ProjectAttributes = { ...same };
   if (jobs_enabled !== undefined) attributes.builds_enabled = jobs_enabled;
   if (public_jobs !== undefined) attributes.public_builds = public_jobs;
-  if (only_allow_merge_if_pipeline_succeeds !== undefined) attributes.only_allow_merge_if_build_succeeds = only_allow_merge_if_pipeline_succeeds;
+  if (only_allow_merge_if_pipeline_succeeds !== undefined)
+    attributes.only_allow_merge_if_build_succeeds = only_allow_merge_if_pipeline_succeeds;
   if (visibility !== undefined) attributes.visibility_level = visibilityLevelOf(visibility);
   return attributes;
 }

@@ -71,7 +71,12 @@ export class MembersService {
    * existing member answers that member unchanged on a project, and 409 on a group;
    * `existingIsConflict` makes it 409 on both (GitLab 9+).
    */
-  async add(source: MemberSource, caller: Caller, params: NewMember, options: { existingIsConflict?: boolean } = {}): Promise<MemberWithUser> {
+  async add(
+    source: MemberSource,
+    caller: Caller,
+    params: NewMember,
+    options: { existingIsConflict?: boolean } = {},
+  ): Promise<MemberWithUser> {
     if (!source.callerAdmins) throw forbidden();
     if (isBlank(params.user_id)) throw notGiven('user_id');
     if (isBlank(params.access_level)) throw notGiven('access_level');

@@ -37,7 +37,8 @@ function filtered(db: Db, { caller, options }: ListShape, values: ListValues) {
   // Narrowing filters of the `visible` scope (an anonymous caller, id 0, owns, joins and stars nothing).
   if (options.owned) query = query.where((eb) => ownedBy(eb, whoId));
   if (options.membership) query = query.where((eb) => authorizedFor(eb, whoId));
-  if (options.starred) query = query.where('projects.id', 'in', (eb) => eb.selectFrom('stars').select('project_id').where('user_id', '=', whoId));
+  if (options.starred)
+    query = query.where('projects.id', 'in', (eb) => eb.selectFrom('stars').select('project_id').where('user_id', '=', whoId));
   if (options.forkedFromId !== undefined) query = query.where('projects.forked_from_project_id', '=', values.forkedFromId);
   if (options.ownerId !== undefined) {
     query = query.where('projects.namespace_id', 'in', (eb) =>
@@ -131,7 +132,11 @@ const preparedPage = preparedShapes(shapeKey, pageQuery);
 const preparedCount = preparedShapes(shapeKey, countQuery);
 
 /** A page of the projects a list asks for, filtered and ordered, with the total. */
-export async function listProjects(db: Db, caller: Caller | null, options: ProjectListOptions): Promise<{ projects: Project[]; total: number }> {
+export async function listProjects(
+  db: Db,
+  caller: Caller | null,
+  options: ProjectListOptions,
+): Promise<{ projects: Project[]; total: number }> {
   const shape: ListShape = { caller, options };
   const values: ListValues = {
     callerId: caller?.id ?? 0,

@@ -162,7 +162,11 @@ describe('API v4 projects', () => {
 
   describe('PUT /projects/:id', () => {
     it('changes settings in v4 words', async () => {
-      const response = await alice.put(`/projects/${internalProject.id}`, { description: 'changed', visibility: 'public', public_jobs: false });
+      const response = await alice.put(`/projects/${internalProject.id}`, {
+        description: 'changed',
+        visibility: 'public',
+        public_jobs: false,
+      });
       assert.equal(response.status, 200);
       assert.equal(response.body.description, 'changed');
       assert.equal(response.body.visibility, 'public');

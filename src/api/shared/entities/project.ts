@@ -26,7 +26,9 @@ export function namespaceHumanName(project: ProjectRecord, details: ProjectDetai
 
 /** The owner of a personal project (none for a group's). */
 export function projectOwner(project: ProjectRecord, details: ProjectDetails): OwnerSummary | undefined {
-  return project.namespace.kind === 'user' && project.namespace.owner_id !== null ? details.owners.get(project.namespace.owner_id) : undefined;
+  return project.namespace.kind === 'user' && project.namespace.owner_id !== null
+    ? details.owners.get(project.namespace.owner_id)
+    : undefined;
 }
 
 /** The project this one was forked from, when it still exists. */
