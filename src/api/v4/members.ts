@@ -10,6 +10,7 @@ import { recordNotFound } from '../../errors';
 
 const SourceId = Type.Object({ id: Type.String() });
 const MemberPath = Type.Object({ id: Type.String(), user_id: RecordId });
+const ListQuery = Type.Object({ query: Type.Optional(NameString()), page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
 const ExpiresAt = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()]));
 
 /** GET/POST/PUT/DELETE /projects/:id/members and /groups/:id/members in v4: an existing member is 409, a removal 204. */
@@ -19,28 +20,26 @@ export function membersRoutes(api: Api, { services, presenter }: RouteDeps): voi
   for (const kind of SOURCE_KINDS) {
     // GitLab v4 validates parameters before anything else (Grape's `values:`), so an unknown level is 400 before any 403.
     const AccessLevel = accessLevelSchema(kind);
-    api.get(
-      `/${kind}/:id/members`,
-      {
-        config: sourceGuard(kind),
-        schema: {
-          params: SourceId,
-          querystring: Type.Object({
-            query: Type.Optional(NameString()),
-            page: Type.Optional(Type.Any()),
-            per_page: Type.Optional(Type.Any()),
-          }),
-          response: { 200: Type.Array(Member) },
+    // `/members/all` adds the members a project inherits from its group (Forge has no subgroups, so a group's are its own).
+    for (const [suffix, inherited] of [
+      ['', false],
+      ['/all', true],
+    ] as const) {
+      api.get(
+        `/${kind}/:id/members${suffix}`,
+        {
+          config: sourceGuard(kind),
+          schema: { params: SourceId, querystring: ListQuery, response: { 200: Type.Array(Member) } },
         },
-      },
-      async (request, reply) => {
-        const source = guardedSource(members, kind, request);
-        const page = pageOf(request.query);
-        const result = await members.list(source, { query: request.query.query, offset: page.offset, limit: page.limit });
-        setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-        return result.members.map((member) => presentMember(member, presenter));
-      },
-    );
+        async (request, reply) => {
+          const source = guardedSource(members, kind, request);
+          const page = pageOf(request.query);
+          const result = await members.list(source, { query: request.query.query, offset: page.offset, limit: page.limit, inherited });
+          setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
+          return result.members.map((member) => presentMember(member, presenter));
+        },
+      );
+    }
 
     api.get(
       `/${kind}/:id/members/:user_id`,

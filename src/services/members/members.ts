@@ -46,12 +46,13 @@ export class MembersService {
     return groupSource(group, standing);
   }
 
-  /** Members only: access requesters are not listed. */
+  /** Members only: access requesters are not listed. `inherited` adds a project's group members (`/members/all`). */
   async list(
     source: MemberSource,
-    options: { query?: string; offset: number; limit: number },
+    options: { query?: string; offset: number; limit: number; inherited?: boolean },
   ): Promise<{ members: MemberWithUser[]; total: number }> {
     const { rows, total } = await pageOfRows(this.db, source, 'member', {
+      inherited: options.inherited,
       search: options.query,
       offset: options.offset,
       limit: options.limit,

@@ -114,6 +114,30 @@ describe('API v4 members and access requests', () => {
     });
   }
 
+  describe('/projects/:id/members/all', () => {
+    it('adds the members a project inherits from its group, each once by the higher access level', async () => {
+      const crew = (await alice.post('/groups', { name: 'Inherit', path: 'inherit' })).body;
+      const inGroup = (await alice.post('/projects', { name: 'Inner', namespace_id: crew.id })).body;
+      assert.equal((await alice.post(`/groups/${crew.id}/members`, { user_id: bobId, access_level: 20 })).status, 201);
+      assert.equal((await alice.post(`/projects/${inGroup.id}/members`, { user_id: bobId, access_level: 40 })).status, 201);
+      assert.equal((await alice.post(`/projects/${inGroup.id}/members`, { user_id: carolId, access_level: 30 })).status, 201);
+      const own = await alice.get(`/projects/${inGroup.id}/members`);
+      assert.deepEqual(own.body.map((member: any) => member.username).sort(), ['bob', 'carol']);
+      const all = await alice.get(`/projects/${inGroup.id}/members/all`);
+      assert.equal(all.status, 200);
+      const levels = Object.fromEntries(all.body.map((member: any) => [member.username, member.access_level]));
+      assert.deepEqual(levels, { alice: 50, bob: 40, carol: 30 });
+      assert.equal(all.headers.get('x-total'), '3');
+      const searched = await alice.get(`/projects/${inGroup.id}/members/all`, { query: 'ali' });
+      assert.deepEqual(
+        searched.body.map((member: any) => member.username),
+        ['alice'],
+      );
+      const groupAll = await alice.get(`/groups/${crew.id}/members/all`);
+      assert.deepEqual(groupAll.body.map((member: any) => member.username).sort(), ['alice', 'bob']);
+    });
+  });
+
   it('needs a user for members (401)', async () => {
     assert.equal((await app.anonymous.v4().get(`/projects/${project.id}/members`)).status, 401);
   });
