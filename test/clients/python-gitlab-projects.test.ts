@@ -59,6 +59,10 @@ project.save()
 again = gl.projects.get(project.id)
 project.star()
 stars_after_star = project.star_count
+starred = [p.id for p in gl.projects.list(starred=True)]
+event_actions = [e.action_name for e in project.events.list()]
+own_events = len(gl.events.list(all=True))
+alice_events = [e.project_id for e in gl.users.get(${alice.id}, lazy=True).events.list(all=True)]
 try:
     project.star()
     second_star = 'no error'
@@ -84,6 +88,10 @@ except gitlab.exceptions.GitlabGetError as error:
 print(json.dumps({
   'description': again.description,
   'stars_after_star': stars_after_star,
+  'starred': starred == [project.id],
+  'event_actions': event_actions,
+  'own_events': own_events > 0,
+  'alice_events_private': any(gl.projects.get(pid).visibility != 'public' for pid in alice_events) if alice_events else 'none',
   'second_star': second_star,
   'stars_after_unstar': stars_after_unstar,
   'fork': gl.projects.get(fork.id).forked_from_project['id'] == source.id,
@@ -95,6 +103,10 @@ print(json.dumps({
     );
     assert.equal(result.description, 'changed by save');
     assert.equal(result.stars_after_star, 1);
+    assert.equal(result.starred, true);
+    assert.deepEqual(result.event_actions, ['created']);
+    assert.equal(result.own_events, true);
+    assert.equal(result.alice_events_private, false);
     assert.equal(result.second_star, 304);
     assert.equal(result.stars_after_unstar, 0);
     assert.equal(result.fork, true);

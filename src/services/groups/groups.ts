@@ -172,8 +172,8 @@ export class GroupsService {
     const [groups, count] = await Promise.all([
       query
         .selectAll()
-        // Names and paths sort ignoring case, the same on both databases.
-        .orderBy(orderBy === 'id' ? sql.ref('id') : sql`lower(${sql.ref(orderBy)})`, direction)
+        // Names and paths sort ignoring case, the same on both databases; the id breaks ties.
+        .$if(orderBy !== 'id', (q) => q.orderBy(sql`lower(${sql.ref(orderBy)})`, direction))
         .orderBy('id', direction)
         .offset(options.offset)
         .limit(options.limit)
