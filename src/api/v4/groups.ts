@@ -30,9 +30,6 @@ const ListQuery = Type.Object({
   all_available: Type.Optional(Type.Boolean()),
   order_by: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('path'), Type.Literal('id')])),
   sort: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-  // Forge has no subgroups, nor group statistics: accepted and ignored.
-  statistics: Type.Optional(Type.Boolean()),
-  skip_groups: Type.Optional(Type.Array(RecordId)),
   page: Type.Optional(Type.Any()),
   per_page: Type.Optional(Type.Any()),
 });
