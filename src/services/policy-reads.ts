@@ -205,3 +205,57 @@ export function confidentialFilter(caller: Caller): (eb: IssuesEb) => Expression
       ? TRUE
       : eb.or([notConfidentialOrOwn(eb, caller.id), eb('issues.project_id', 'in', reachedProjectIds(caller.id, REPORTER))]);
 }
+
+/** Ids of the projects whose code the caller may read (`download_code`): readable by all, or a reporter and up. */
+function codeProjectIds(db: Db, caller: Caller) {
+  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0);
+  if (caller.admin === 1) return query;
+  const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
+  return query.where((eb) =>
+    eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', reachedProjectIds(caller.id, REPORTER))]),
+  );
+}
+
+/** Ids of the projects the caller reads at all (`read_project`). */
+function readableProjectIds(db: Db, caller: Caller) {
+  const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0);
+  if (caller.admin === 1) return query;
+  const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;
+  return query.where((eb) =>
+    eb.or([eb('projects.visibility_level', '>=', openLevel), eb('projects.id', 'in', reachedProjectIds(caller.id, GUEST))]),
+  );
+}
+
+/**
+ * `visibleEventsIn` across projects, from the caller alone (a user's events, `GET /events`): the
+ * same rule by target, with each project's standing read in SQL. Where the one-project rule needs
+ * more than the caller (a milestone of a project whose issues are off but merge requests on, a
+ * note on a snippet), the event is left out: across projects this rule may hide more, never show more.
+ */
+export function visibleEventsAcross(db: Db, caller: Caller): (eb: EventsEb) => Expression<SqlBool> {
+  return (eb) => {
+    const issueIds = db.selectFrom('issues').select('issues.id').where(readableIssues(db, caller));
+    const mergeRequestProjects = mergeRequestProjectIds(db, caller);
+    const codeProjects = codeProjectIds(db, caller);
+    const noteIds = db
+      .selectFrom('notes')
+      .select('notes.id')
+      .where((nb) =>
+        nb.or([
+          nb.and([nb('notes.noteable_type', '=', 'Issue'), nb('notes.noteable_id', 'in', issueIds)]),
+          nb.and([nb('notes.noteable_type', '=', 'MergeRequest'), nb('notes.project_id', 'in', mergeRequestProjects)]),
+          nb.and([nb('notes.noteable_type', '=', 'Commit'), nb('notes.project_id', 'in', codeProjects)]),
+        ]),
+      );
+    return eb.and([
+      eb('events.project_id', 'in', readableProjectIds(db, caller)),
+      eb.or([
+        eb.and([eb('events.target_type', 'is', null), eb.or([eb('events.data', 'is', null), eb('events.project_id', 'in', codeProjects)])]),
+        eb.and([eb('events.target_type', '=', 'Issue'), eb('events.target_id', 'in', issueIds)]),
+        eb.and([eb('events.target_type', '=', 'MergeRequest'), eb('events.project_id', 'in', mergeRequestProjects)]),
+        eb.and([eb('events.target_type', '=', 'Milestone'), eb('events.project_id', 'in', issueProjectIds(db, caller))]),
+        eb.and([eb('events.target_type', '=', 'Note'), eb('events.target_id', 'in', noteIds)]),
+      ]),
+    ]);
+  };
+}

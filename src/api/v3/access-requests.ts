@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
 import { RecordId } from '../shared/params';
-import { AccessRequester, Member, presentAccessRequester, presentMember } from './entities/member';
+import { AccessRequester, Member, presentAccessRequester, presentMember } from '../shared/entities/member';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { SOURCE_KINDS } from '../../services/members/types';
 import { guardedSource, sourceGuard } from '../shared/member-source';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { AccessRevoked, Member, presentMember } from './entities/member';
+import { AccessRevoked, Member, presentMember } from '../shared/entities/member';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { NameString, RecordId } from '../shared/params';
 import { SOURCE_KINDS } from '../../services/members/types';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
 import { ProjectHook, presentProjectHook } from './entities/project-hook';
-import { optionalFlagProperties } from './entities/hook-flags';
+import { optionalFlagProperties } from '../shared/entities/hook-flags';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { NameString, TextString } from '../shared/params';
 

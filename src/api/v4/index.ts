@@ -9,6 +9,12 @@ import { environmentsRoutes } from './environments';
 import { deploymentsRoutes } from './deployments';
 import { runnersRoutes } from './runners';
 import { lintRoutes } from './lint';
+import { projectsRoutes } from './projects';
+import { groupsRoutes } from './groups';
+import { membersRoutes } from './members';
+import { accessRequestsRoutes } from './access-requests';
+import { projectHooksRoutes } from './project-hooks';
+import { eventsRoutes } from './events';
 
 export { API_V4_VERSION } from './version';
 
@@ -17,6 +23,8 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   // The server's own limit is sized for git and artifact uploads; an API body is parameters only.
   api.addHook('onRoute', (route) => {
     route.bodyLimit = Math.min(route.bodyLimit ?? LIMITS.apiBodyBytes, LIMITS.apiBodyBytes);
+    // Every v4 parameter is Grape-declared: a missing or mistyped one answers `{"error":"x is missing"}` (`http/errors.ts`).
+    route.config = { ...route.config, grapeParams: true };
   });
   // GitLab answers `application/json` without a charset, and python-gitlab (3.12) decodes nothing else.
   api.addHook('onSend', async (_request, reply, payload) => {
@@ -33,4 +41,10 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   deploymentsRoutes(api, deps);
   runnersRoutes(api, deps);
   lintRoutes(api, deps);
+  projectsRoutes(api, deps);
+  groupsRoutes(api, deps);
+  membersRoutes(api, deps);
+  accessRequestsRoutes(api, deps);
+  projectHooksRoutes(api, deps);
+  eventsRoutes(api, deps);
 }

@@ -4,8 +4,8 @@ import type { EventsTable, NotesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
 import { chunksOf } from '../../db/chunks';
-import type { ProjectStanding } from '../policy';
-import { visibleEventsIn } from '../policy-reads';
+import type { Caller, ProjectStanding } from '../policy';
+import { visibleEventsAcross, visibleEventsIn } from '../policy-reads';
 
 export type EventRow = Selectable<EventsTable>;
 // Notes record events: the row is named from the schema, not from `notes/`, which sits above events.
@@ -59,6 +59,26 @@ export class EventsService {
       .where(visibleEventsIn(this.ctx.db, projectId, standing));
     const [events, count] = await Promise.all([
       query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { events, total: Number(count.total) };
+  }
+
+  /** A user's events across the projects, as far as the caller may see each (`visibleEventsAcross`); newest first unless `sort` is `asc`. */
+  async listByAuthor(
+    caller: Caller,
+    authorId: number,
+    options: { sort?: 'asc' | 'desc'; targetType?: string; offset: number; limit: number },
+  ): Promise<{ events: EventRow[]; total: number }> {
+    let query = this.ctx.db.selectFrom('events').where('events.author_id', '=', authorId).where(visibleEventsAcross(this.ctx.db, caller));
+    if (options.targetType) query = query.where('events.target_type', '=', options.targetType);
+    const [events, count] = await Promise.all([
+      query
+        .selectAll()
+        .orderBy('id', options.sort ?? 'desc')
+        .offset(options.offset)
+        .limit(options.limit)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { events, total: Number(count.total) };

@@ -8,8 +8,11 @@ import type { Project } from '../projects/types';
 import { Validation, failedTo, forbidden, notFound, validationFailed } from '../../errors';
 import { containsText } from '../../db/search';
 import { now } from '../../lib/time';
+import { sql } from 'kysely';
 import {
+  INTERNAL,
   OWNER,
+  PUBLIC,
   canOnGroup,
   mayUseRestrictedVisibility,
   readsEverything,
@@ -37,6 +40,16 @@ export interface GroupAttributes {
   visibility_level?: number;
   lfs_enabled?: boolean;
   request_access_enabled?: boolean;
+}
+
+export interface GroupListOptions {
+  search?: string;
+  owned?: boolean;
+  allAvailable?: boolean;
+  orderBy?: 'id' | 'name' | 'path';
+  sort?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
 }
 
 /** A group's own projects and the projects shared with it, as far as the caller may see them. */
@@ -135,14 +148,36 @@ export class GroupsService {
 
   // ---- lists ----
 
-  /** Administrators see every group, others the groups they are members of; `search` matches name or path. */
-  async list(caller: Caller, options: { search?: string; offset: number; limit: number }): Promise<{ groups: Group[]; total: number }> {
+  /**
+   * Administrators see every group, others the groups they are members of; `search` matches name or
+   * path. `allAvailable` widens a non-administrator's list to every group they may read through its
+   * visibility too (anonymous callers: public groups); `owned` narrows it to groups the caller owns.
+   */
+  async list(caller: Caller | null, options: GroupListOptions): Promise<{ groups: Group[]; total: number }> {
     let query = this.db.selectFrom('namespaces').where('kind', '=', 'group');
-    if (!readsEverything(caller)) query = query.where('id', 'in', memberGroupIds(this.db, caller.id));
+    const callerId = caller?.id ?? 0;
+    if (!readsEverything(caller)) {
+      if (options.allAvailable || caller === null) {
+        const openLevel = caller === null || caller.external === 1 ? PUBLIC : INTERNAL;
+        query = query.where((eb) => eb.or([eb('visibility_level', '>=', openLevel), eb('id', 'in', memberGroupIds(this.db, callerId))]));
+      } else {
+        query = query.where('id', 'in', memberGroupIds(this.db, callerId));
+      }
+    }
+    if (options.owned) query = query.where('id', 'in', memberGroupIds(this.db, callerId).where('access_level', '>=', OWNER));
     const search = options.search;
     if (search) query = query.where((eb) => eb.or([containsText('name', search), containsText('path', search)]));
+    const orderBy = options.orderBy ?? 'id';
+    const direction = options.sort ?? 'asc';
     const [groups, count] = await Promise.all([
-      query.selectAll().orderBy('id').offset(options.offset).limit(options.limit).execute(),
+      query
+        .selectAll()
+        // Names and paths sort ignoring case, the same on both databases; the id breaks ties.
+        .$if(orderBy !== 'id', (q) => q.orderBy(sql`lower(${sql.ref(orderBy)})`, direction))
+        .orderBy('id', direction)
+        .offset(options.offset)
+        .limit(options.limit)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { groups, total: Number(count.total) };
@@ -153,8 +188,8 @@ export class GroupsService {
    * to anyone who could read the group; we show only those the caller may read
    * (members and administrators read them all), so a public group never leaks a private project.
    */
-  async projectsOf(group: Group, caller: Caller): Promise<GroupProjects> {
-    const values = { callerId: caller.id, groupId: group.id };
+  async projectsOf(group: Group, caller: Caller | null): Promise<GroupProjects> {
+    const values = { callerId: caller?.id ?? 0, groupId: group.id };
     const [own, shared] = await Promise.all([ownProjects(this.db, caller, values), sharedProjects(this.db, caller, values)]);
     const all = await this.projects.attachNamespaces([...own, ...shared]);
     return { projects: all.slice(0, own.length), sharedProjects: all.slice(own.length) };

@@ -46,12 +46,13 @@ export class MembersService {
     return groupSource(group, standing);
   }
 
-  /** Members only: access requesters are not listed. */
+  /** Members only: access requesters are not listed. `inherited` adds a project's group members (`/members/all`). */
   async list(
     source: MemberSource,
-    options: { query?: string; offset: number; limit: number },
+    options: { query?: string; offset: number; limit: number; inherited?: boolean },
   ): Promise<{ members: MemberWithUser[]; total: number }> {
     const { rows, total } = await pageOfRows(this.db, source, 'member', {
+      inherited: options.inherited,
       search: options.query,
       offset: options.offset,
       limit: options.limit,
@@ -68,9 +69,15 @@ export class MembersService {
 
   /**
    * Adds a member. A pending access request of the user is discarded first. Adding an
-   * existing member answers that member unchanged on a project, and 409 on a group.
+   * existing member answers that member unchanged on a project, and 409 on a group;
+   * `existingIsConflict` makes it 409 on both (GitLab 9+).
    */
-  async add(source: MemberSource, caller: Caller, params: NewMember): Promise<MemberWithUser> {
+  async add(
+    source: MemberSource,
+    caller: Caller,
+    params: NewMember,
+    options: { existingIsConflict?: boolean } = {},
+  ): Promise<MemberWithUser> {
     if (!source.callerAdmins) throw forbidden();
     if (isBlank(params.user_id)) throw notGiven('user_id');
     if (isBlank(params.access_level)) throw notGiven('access_level');
@@ -78,7 +85,10 @@ export class MembersService {
     const expiresAt = expiryDate(params.expires_at);
     return inTransaction(this.db, async (trx) => {
       const existing = userId === undefined ? undefined : await findRow(trx, source, 'any', userId);
-      if (existing && existing.requested_at === null) return this.existingMember(trx, source, userId!);
+      if (existing && existing.requested_at === null) {
+        if (options.existingIsConflict) throw conflict('Member already exists');
+        return this.existingMember(trx, source, userId!);
+      }
       const accessLevel = accessLevelFor(source, params.access_level);
       const user = userId === undefined ? undefined : await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
       if (!user) throw validationFailed({ user: ["can't be blank"] });
@@ -102,7 +112,10 @@ export class MembersService {
         .onConflict((oc) => oc.columns(['source_type', 'source_id', 'user_id']).doNothing())
         .returningAll()
         .executeTakeFirst();
-      if (!member) return this.existingMember(trx, source, user.id);
+      if (!member) {
+        if (options.existingIsConflict) throw conflict('Member already exists');
+        return this.existingMember(trx, source, user.id);
+      }
       const added = { member, user };
       await announceJoin(this.ctx, this.events, trx, source, added);
       return added;

@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely';
 import type { Db, DialectName } from '../../db/index';
 import { containsText } from '../../db/search';
 import { OWNER } from '../policy';
@@ -12,6 +13,45 @@ function rowsOf(db: Db, source: MemberSource, kind: RowKind | 'any') {
   return kind === 'member' ? query.where('members.requested_at', 'is', null) : query.where('members.requested_at', 'is not', null);
 }
 
+/**
+ * The memberships that give access to the source: its own, and for a project in a group the group's
+ * too (Forge has no subgroups, so there is no further ancestor). A user with both counts once, by the
+ * higher access level (the source's own row when they are equal).
+ */
+function inheritedRowsOf(db: Db, source: MemberSource) {
+  const groupId = source.type === 'Project' && source.project.namespace.kind === 'group' ? source.project.namespace_id : undefined;
+  if (groupId === undefined) return rowsOf(db, source, 'member');
+  const fromSources = (table: 'members' | 'better') => {
+    const [type, id] = [sql.ref(`${table}.source_type`), sql.ref(`${table}.source_id`)];
+    return sql<SqlBool>`((${type} = 'Project' and ${id} = ${source.id}) or (${type} = 'Namespace' and ${id} = ${groupId}))`;
+  };
+  return db
+    .selectFrom('members')
+    .where('members.requested_at', 'is', null)
+    .where(fromSources('members'))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('members as better')
+            .select('better.id')
+            .whereRef('better.user_id', '=', 'members.user_id')
+            .where('better.requested_at', 'is', null)
+            .where(fromSources('better'))
+            .where((eb) =>
+              eb.or([
+                eb('better.access_level', '>', eb.ref('members.access_level')),
+                eb.and([
+                  eb('better.access_level', '=', eb.ref('members.access_level')),
+                  eb('better.source_type', '=', 'Project'),
+                  eb('members.source_type', '=', 'Namespace'),
+                ]),
+              ]),
+            ),
+        ),
+      ),
+    );
+}
+
 /** The user's row of the given kind; `'any'` finds either (a user has at most one row per source). */
 export function findRow(db: Db, source: MemberSource, kind: RowKind | 'any', userId: number): Promise<MemberRow | undefined> {
   return rowsOf(db, source, kind).selectAll('members').where('members.user_id', '=', userId).executeTakeFirst();
@@ -22,9 +62,9 @@ export async function pageOfRows(
   db: Db,
   source: MemberSource,
   kind: RowKind,
-  options: { search?: string; offset: number; limit: number },
+  options: { search?: string; offset: number; limit: number; inherited?: boolean },
 ): Promise<{ rows: MemberRow[]; total: number }> {
-  let query = rowsOf(db, source, kind);
+  let query = options.inherited && kind === 'member' ? inheritedRowsOf(db, source) : rowsOf(db, source, kind);
   const search = options.search;
   if (search !== undefined) {
     query = query

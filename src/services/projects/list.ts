@@ -11,6 +11,8 @@ import type { Project, ProjectListOptions } from './types';
 /** The values of a list's query; its shape is the options' (which filters, which order). */
 type ListValues = {
   callerId: number;
+  forkedFromId: number;
+  ownerId: number;
   namespaceId: number;
   groupId: number;
   archived: Flag;
@@ -19,19 +21,32 @@ type ListValues = {
 };
 
 interface ListShape {
-  caller: Caller;
+  /** Null for anonymous callers, who see public projects only. */
+  caller: Caller | null;
   options: ProjectListOptions;
 }
 
 function filtered(db: Db, { caller, options }: ListShape, values: ListValues) {
-  const who: Caller = { id: values.callerId, admin: caller.admin, external: caller.external };
+  const who: Caller | null = caller && { id: values.callerId, admin: caller.admin, external: caller.external };
+  const whoId = values.callerId;
   let query = db.selectFrom('projects').where('projects.pending_delete', '=', 0);
-  if (options.scope === 'authorized') query = query.where((eb) => authorizedFor(eb, who.id));
-  if (options.scope === 'owned') query = query.where((eb) => ownedBy(eb, who.id));
+  if (options.scope === 'authorized') query = query.where((eb) => authorizedFor(eb, whoId));
+  if (options.scope === 'owned') query = query.where((eb) => ownedBy(eb, whoId));
   if (options.scope === 'visible') query = query.where((eb) => visibleTo(eb, who));
+  // Narrowing filters of the `visible` scope (an anonymous caller, id 0, owns, joins and stars nothing).
+  if (options.owned) query = query.where((eb) => ownedBy(eb, whoId));
+  if (options.membership) query = query.where((eb) => authorizedFor(eb, whoId));
+  if (options.starred)
+    query = query.where('projects.id', 'in', (eb) => eb.selectFrom('stars').select('project_id').where('user_id', '=', whoId));
+  if (options.forkedFromId !== undefined) query = query.where('projects.forked_from_project_id', '=', values.forkedFromId);
+  if (options.ownerId !== undefined) {
+    query = query.where('projects.namespace_id', 'in', (eb) =>
+      eb.selectFrom('namespaces').select('id').where('owner_id', '=', values.ownerId).where('kind', '=', 'user'),
+    );
+  }
   if (options.scope === 'starred') {
     query = query
-      .where('projects.id', 'in', (eb) => eb.selectFrom('stars').select('project_id').where('user_id', '=', who.id))
+      .where('projects.id', 'in', (eb) => eb.selectFrom('stars').select('project_id').where('user_id', '=', whoId))
       .where((eb) => visibleTo(eb, who));
   }
   if (options.namespaceId !== undefined) query = query.where('projects.namespace_id', '=', values.namespaceId);
@@ -93,8 +108,13 @@ function countQuery(db: Db, shape: ListShape, values: ListValues) {
 function shapeKey({ caller, options }: ListShape): string {
   return [
     options.scope,
-    readsEverything(caller),
-    caller.external === 1,
+    caller === null ? 'anonymous' : readsEverything(caller),
+    caller?.external === 1,
+    options.owned === true,
+    options.membership === true,
+    options.starred === true,
+    options.forkedFromId !== undefined,
+    options.ownerId !== undefined,
     options.namespaceId !== undefined,
     options.groupId !== undefined,
     options.archived !== undefined,
@@ -111,10 +131,16 @@ const preparedPage = preparedShapes(shapeKey, pageQuery);
 const preparedCount = preparedShapes(shapeKey, countQuery);
 
 /** A page of the projects a list asks for, filtered and ordered, with the total. */
-export async function listProjects(db: Db, caller: Caller, options: ProjectListOptions): Promise<{ projects: Project[]; total: number }> {
+export async function listProjects(
+  db: Db,
+  caller: Caller | null,
+  options: ProjectListOptions,
+): Promise<{ projects: Project[]; total: number }> {
   const shape: ListShape = { caller, options };
   const values: ListValues = {
-    callerId: caller.id,
+    callerId: caller?.id ?? 0,
+    forkedFromId: options.forkedFromId ?? 0,
+    ownerId: options.ownerId ?? 0,
     namespaceId: options.namespaceId ?? 0,
     groupId: options.groupId ?? 0,
     archived: options.archived ? 1 : 0,

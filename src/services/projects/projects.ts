@@ -69,7 +69,8 @@ export class ProjectsService {
     authorize(standing, ability);
   }
 
-  list(caller: Caller, options: ProjectListOptions): Promise<{ projects: Project[]; total: number }> {
+  /** A page of projects; anonymous callers (null) see public ones only. */
+  list(caller: Caller | null, options: ProjectListOptions): Promise<{ projects: Project[]; total: number }> {
     return listProjects(this.db, caller, options);
   }
 

@@ -25,6 +25,14 @@ export interface ProjectListOptions {
   namespaceId?: number;
   /** Only projects in the namespace or shared with the group (a group's project list). */
   groupId?: number;
+  /** Only projects the caller owns, is a member of, or starred (narrowing the scope; any together). */
+  owned?: boolean;
+  membership?: boolean;
+  starred?: boolean;
+  /** Only the direct forks of this project. */
+  forkedFromId?: number;
+  /** Only projects in this user's personal namespace. */
+  ownerId?: number;
   /** Projects with builds enabled first, then the requested order (a group's project list). */
   ciEnabledFirst?: boolean;
   offset: number;

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Group as GroupRow } from '../../../services/groups/groups';
 import { Project, ProjectNamespace } from './project';
 import { Nullable, type Presenter } from './common';
+import { presentGroupCommon } from '../../shared/entities/group';
 
 /** GitLab 8.12's `Entities::Group` (the list and create shape). */
 export const Group = Type.Object({
@@ -25,18 +26,7 @@ export const GroupRecord = ProjectNamespace;
 export type GroupShape = Static<typeof Group>;
 
 export function presentGroup(group: GroupRow, presenter: Presenter): GroupShape {
-  return {
-    id: group.id,
-    name: group.name,
-    path: group.path,
-    description: group.description,
-    visibility_level: group.visibility_level,
-    lfs_enabled: group.lfs_enabled === 1,
-    // Groups have no avatar uploads.
-    avatar_url: null,
-    web_url: `${presenter.externalUrl}/groups/${group.path}`,
-    request_access_enabled: group.request_access_enabled === 1,
-  };
+  return Object.assign(presentGroupCommon(group, presenter), { visibility_level: group.visibility_level });
 }
 
 export function presentGroupRecord(group: GroupRow): Static<typeof GroupRecord> {

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Hook as HookRow } from '../../../services/hooks/system-hooks';
 import { Timestamp } from './common';
-import { flagProperties, presentFlags } from './hook-flags';
+import { flagProperties, presentFlags } from '../../shared/entities/hook-flags';
 
 /** The flags the spec shows of a deleted system hook's record, in its order. */
 const RECORD_FLAGS = [

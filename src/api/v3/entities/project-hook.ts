@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { ProjectHook as ProjectHookRow } from '../../../services/hooks/project-hooks';
 import { Timestamp } from './common';
 import { HOOK_FLAGS } from '../../../services/hooks/flags';
-import { flagProperties, presentFlags } from './hook-flags';
+import { flagProperties, presentFlags } from '../../shared/entities/hook-flags';
 
 /** GitLab's ProjectHook entity: the system hook fields, the project and every flag. Never the token. */
 export const ProjectHook = Type.Object({

@@ -3,6 +3,15 @@ import type { Project as ProjectRecord } from '../../../services/projects/types'
 import type { ProjectDetails } from '../../../services/projects/details';
 import { projectUrls } from '../../../lib/urls';
 import { presentUserBasic } from '../../shared/entities/user';
+import {
+  ProjectPermissions,
+  SharedWithGroups,
+  forkedFromOf,
+  namespaceHumanName,
+  openIssuesCount,
+  presentPermissions,
+  projectOwner,
+} from '../../shared/entities/project';
 import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
 
 export const BasicProjectDetails = Type.Object({
@@ -14,8 +23,6 @@ export const BasicProjectDetails = Type.Object({
   path: Type.String(),
   path_with_namespace: Type.String(),
 });
-
-const MemberAccess = Nullable(Type.Object({ access_level: Type.Integer(), notification_level: Type.Integer() }));
 
 /** The raw namespace record GitLab 8.12 embedded in projects. */
 export const ProjectNamespace = Type.Object({
@@ -80,10 +87,10 @@ export const Project = Type.Object({
   open_issues_count: Type.Optional(Type.Integer()),
   runners_token: Type.Optional(Type.String()),
   public_builds: Type.Boolean(),
-  shared_with_groups: Type.Array(Type.Object({ group_id: Type.Integer(), group_name: Type.String(), group_access_level: Type.Integer() })),
+  shared_with_groups: SharedWithGroups,
   only_allow_merge_if_build_succeeds: Type.Boolean(),
   request_access_enabled: Type.Boolean(),
-  permissions: Type.Optional(Type.Object({ project_access: MemberAccess, group_access: MemberAccess })),
+  permissions: Type.Optional(ProjectPermissions),
   import_status: Type.Optional(Type.String()),
 });
 
@@ -92,12 +99,6 @@ export type ProjectShape = Static<typeof Project>;
 function urls(project: ProjectRecord, presenter: Presenter) {
   const { pathWithNamespace, web, http, ssh } = projectUrls(presenter, project);
   return { pathWithNamespace, webUrl: web, http, ssh };
-}
-
-function namespaceHumanName(project: ProjectRecord, details: ProjectDetails): string {
-  if (project.namespace.kind === 'group') return project.namespace.name;
-  const owner = project.namespace.owner_id !== null ? details.owners.get(project.namespace.owner_id) : undefined;
-  return owner?.name ?? project.namespace.name;
 }
 
 export function presentBasicProject(
@@ -131,9 +132,8 @@ export function presentProject(
   options: ProjectPresentOptions = {},
 ): ProjectShape {
   const { pathWithNamespace, webUrl, http, ssh } = urls(project, presenter);
-  const owner =
-    project.namespace.kind === 'user' && project.namespace.owner_id !== null ? details.owners.get(project.namespace.owner_id) : undefined;
-  const forkedFrom = project.forked_from_project_id !== null ? details.forkedFrom.get(project.forked_from_project_id) : undefined;
+  const owner = projectOwner(project, details);
+  const forkedFrom = forkedFromOf(project, details);
   const namespace = project.namespace;
   const shape: ProjectShape = {
     id: project.id,
@@ -182,8 +182,7 @@ export function presentProject(
     avatar_url: null,
     star_count: project.star_count,
     forks_count: details.forksCount.get(project.id) ?? 0,
-    // Shown only while issues are enabled, as GitLab 8.12 did.
-    open_issues_count: project.issues_enabled === 1 ? (details.openIssuesCount.get(project.id) ?? 0) : undefined,
+    open_issues_count: openIssuesCount(project, details),
     runners_token: options.runnersToken,
     public_builds: project.public_builds === 1,
     shared_with_groups: details.sharedWith.get(project.id) ?? [],
@@ -191,11 +190,6 @@ export function presentProject(
     request_access_enabled: project.request_access_enabled === 1,
     import_status: project.import_status,
   };
-  if (options.withAccess) {
-    shape.permissions = {
-      project_access: details.projectAccess.get(project.id) ?? null,
-      group_access: project.namespace.kind === 'group' ? (details.groupAccess.get(project.namespace_id) ?? null) : null,
-    };
-  }
+  if (options.withAccess) shape.permissions = presentPermissions(project, details);
   return shape;
 }

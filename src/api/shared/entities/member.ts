@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { MemberWithUser } from '../../../services/members/types';
-import { UserBasic, presentUserBasic } from '../../shared/entities/user';
-import { Nullable, Timestamp, type Presenter } from './common';
+import { UserBasic, presentUserBasic } from './user';
+import { Nullable, Timestamp } from '../schemas';
+import type { Presenter } from '../types';
 
 /**
  * GitLab 8.12's `Member` (UserBasic + `access_level`, `expires_at`) and `AccessRequester`
