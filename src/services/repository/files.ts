@@ -31,7 +31,7 @@ export interface RepositoryFile {
 }
 
 export interface FileWrite {
-  action: FileChange['action'];
+  action: 'create' | 'update' | 'delete';
   filePath: string;
   branch: string;
   commitMessage: string;
