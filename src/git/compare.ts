@@ -15,8 +15,11 @@ export interface Comparison {
   overflow: boolean;
 }
 
-/** GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison. */
-export async function compare(repoPath: string, from: string, to: string): Promise<Comparison> {
+/**
+ * GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison. `straight` diffs `from`
+ * and `to` themselves (`git diff from..to`) rather than from their merge base.
+ */
+export async function compare(repoPath: string, from: string, to: string, straight = false): Promise<Comparison> {
   const [baseId, headId] = await Promise.all([resolveCommitId(repoPath, from.trim()), resolveCommitId(repoPath, to.trim())]);
   const empty: Comparison = { commits: [], diffs: [], sameRef: false, overflow: false };
   if (baseId === undefined || headId === undefined) return empty;
@@ -24,7 +27,7 @@ export async function compare(repoPath: string, from: string, to: string): Promi
   // The history and the diff do not depend on each other: they run side by side.
   const [commits, { files, overflow }] = await Promise.all([
     commitsBetween(repoPath, baseId, headId),
-    mergeBase(repoPath, baseId, headId).then((mergeBaseId) => diffTrees(repoPath, mergeBaseId ?? null, headId)),
+    (straight ? Promise.resolve(baseId) : mergeBase(repoPath, baseId, headId)).then((start) => diffTrees(repoPath, start ?? null, headId)),
   ]);
   return { commits, diffs: files, sameRef: false, overflow };
 }

@@ -19,6 +19,8 @@ export interface LogOptions {
   limit?: number;
   /** Leave merge commits out. */
   noMerges?: boolean;
+  /** Every branch's and tag's history instead of `ref`'s. */
+  all?: boolean;
 }
 
 /** History newest first, as `git log` walks it; empty for an unknown ref or path. */
@@ -37,6 +39,7 @@ async function walkedPage(repoPath: string, options: LogOptions): Promise<Commit
   const offset = Math.max(0, Math.floor(options.offset ?? 0)) || 0;
   const limit = Math.max(0, Math.floor(options.limit ?? Number.NaN));
   const plain =
+    !options.all &&
     (options.path === undefined || normalizeRepoPath(options.path) === '') && !options.since && !options.until && !options.noMerges;
   if (!plain || !Number.isFinite(limit) || offset + limit > WALK_LIMIT) return undefined;
   if (limit === 0) return [];
@@ -59,18 +62,30 @@ const walks = new ImmutableCache<Commit[] | undefined>({
 
 /** Only the shas of `log`. */
 export async function logIds(repoPath: string, options: LogOptions): Promise<string[]> {
-  const start = await resolveCommitId(repoPath, options.ref);
+  const args = await revListArgs(repoPath, options);
+  return args === undefined ? [] : lines(await gitText(repoPath, args));
+}
+
+/** How many commits `log` would list without `offset` and `limit`. */
+export async function countLog(repoPath: string, options: LogOptions): Promise<number> {
+  const args = await revListArgs(repoPath, { ...options, offset: undefined, limit: undefined });
+  return args === undefined ? 0 : Number((await gitText(repoPath, [args[0], '--count', ...args.slice(1)])).trim());
+}
+
+async function revListArgs(repoPath: string, options: LogOptions): Promise<string[] | undefined> {
+  const start = options.all ? '--branches --tags' : await resolveCommitId(repoPath, options.ref);
   const path = options.path === undefined ? '' : normalizeRepoPath(options.path);
-  if (start === undefined || path === undefined) return [];
+  if (start === undefined || path === undefined) return undefined;
   const args = ['rev-list'];
   if (options.limit !== undefined) args.push(`--max-count=${Math.max(0, Math.floor(options.limit))}`);
   if (options.offset) args.push(`--skip=${Math.max(0, Math.floor(options.offset))}`);
   if (options.since) args.push(`--since=@${Math.floor(options.since.getTime() / 1000)}`);
   if (options.until) args.push(`--until=@${Math.floor(options.until.getTime() / 1000)}`);
   if (options.noMerges) args.push('--no-merges');
-  args.push('--end-of-options', start, '--');
+  if (options.all) args.push('--branches', '--tags', '--');
+  else args.push('--end-of-options', start, '--');
   if (path !== '') args.push(path);
-  return lines(await gitText(repoPath, args));
+  return args;
 }
 
 /**
