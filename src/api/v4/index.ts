@@ -1,6 +1,12 @@
 import type { Api, RouteDeps } from '../shared/types';
 import { LIMITS } from '../../lib/limits';
 import { versionRoutes } from './version';
+import { branchesRoutes } from './branches';
+import { commitsRoutes } from './commits';
+import { filesRoutes } from './files';
+import { protectedBranchesRoutes } from './protected-branches';
+import { repositoryRoutes } from './repository';
+import { tagsRoutes } from './tags';
 
 export { API_V4_VERSION } from './version';
 
@@ -16,4 +22,11 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
     return payload;
   });
   versionRoutes(api, deps);
+  // The repository: trees, blobs, files, commits, branches and their protection, tags.
+  repositoryRoutes(api, deps);
+  filesRoutes(api, deps);
+  commitsRoutes(api, deps);
+  branchesRoutes(api, deps);
+  protectedBranchesRoutes(api, deps);
+  tagsRoutes(api, deps);
 }
