@@ -183,7 +183,10 @@ async function plannedEntries(repoPath: string, parent: string | undefined, chan
         break;
       case 'chmod':
         if (!isFile(self)) throw new GitStoreError('file_missing', `${change.path} does not exist`);
-        planned.set(change.path, { ...('content' in self ? { content: self.content } : { oid: self.oid }), mode: modeFor(change.executable) });
+        planned.set(change.path, {
+          ...('content' in self ? { content: self.content } : { oid: self.oid }),
+          mode: modeFor(change.executable),
+        });
         break;
       case 'delete':
         if (!isFile(self)) throw new GitStoreError('file_missing', `${change.path} does not exist`);

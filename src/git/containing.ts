@@ -13,13 +13,7 @@ export async function tagsContaining(repoPath: string, commitId: string): Promis
 
 async function refsContaining(repoPath: string, commitId: string, prefix: string): Promise<string[]> {
   if (!isFullOid(commitId)) return [];
-  const output = await gitText(repoPath, [
-    'for-each-ref',
-    '--format=%(refname)',
-    '--sort=refname',
-    `--contains=${commitId}`,
-    prefix,
-  ]);
+  const output = await gitText(repoPath, ['for-each-ref', '--format=%(refname)', '--sort=refname', `--contains=${commitId}`, prefix]);
   return output
     .split('\n')
     .filter((line) => line !== '')

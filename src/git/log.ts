@@ -40,7 +40,10 @@ async function walkedPage(repoPath: string, options: LogOptions): Promise<Commit
   const limit = Math.max(0, Math.floor(options.limit ?? Number.NaN));
   const plain =
     !options.all &&
-    (options.path === undefined || normalizeRepoPath(options.path) === '') && !options.since && !options.until && !options.noMerges;
+    (options.path === undefined || normalizeRepoPath(options.path) === '') &&
+    !options.since &&
+    !options.until &&
+    !options.noMerges;
   if (!plain || !Number.isFinite(limit) || offset + limit > WALK_LIMIT) return undefined;
   if (limit === 0) return [];
   const start = await resolveCommit(repoPath, options.ref);

@@ -123,7 +123,10 @@ export function commitsRoutes(api: Api, { services, presenter }: RouteDeps): voi
       config: read,
       schema: {
         params: ProjectSha,
-        querystring: Type.Object({ type: Type.Optional(Type.Union([Type.Literal('branch'), Type.Literal('tag'), Type.Literal('all')])), ...Paging }),
+        querystring: Type.Object({
+          type: Type.Optional(Type.Union([Type.Literal('branch'), Type.Literal('tag'), Type.Literal('all')])),
+          ...Paging,
+        }),
         response: { 200: Type.Array(CommitRef) },
       },
     },

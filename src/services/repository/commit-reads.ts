@@ -129,10 +129,7 @@ export class CommitReadsService {
       type === 'tag' ? [] : branchesContaining(repoPath, commit.id),
       type === 'branch' ? [] : tagsContaining(repoPath, commit.id),
     ]);
-    return [
-      ...branches.map((name) => ({ type: 'branch' as const, name })),
-      ...tags.map((name) => ({ type: 'tag' as const, name })),
-    ];
+    return [...branches.map((name) => ({ type: 'branch' as const, name })), ...tags.map((name) => ({ type: 'tag' as const, name }))];
   }
 
   /** The commit a sha, branch or tag names, or `404 Commit Not Found`. */

@@ -147,7 +147,8 @@ export class FilesService {
     ]);
     if (!mayCommitTo(await this.pushRules.ground(project, standing, empty), request.branch)) throw badRequest(MESSAGES.notAllowed);
     if (head && start) throw badRequest(COMMIT_MESSAGES.branchExists(request.branch));
-    if (!head && startName !== undefined && startName !== request.branch && !start) throw badRequest(COMMIT_MESSAGES.noStartBranch(startName));
+    if (!head && startName !== undefined && startName !== request.branch && !start)
+      throw badRequest(COMMIT_MESSAGES.noStartBranch(startName));
     if (!empty && !head && !start) throw badRequest(MESSAGES.notOnBranch);
     const base = head?.commit.id ?? start?.commit.id;
     await checkLastCommits(repoPath, base, request.actions);

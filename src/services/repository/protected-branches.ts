@@ -82,7 +82,11 @@ export class ProtectedBranchesService {
   }
 
   /** A new rule (a branch name or a wildcard, the branch need not exist); 409 when the name has one already. */
-  async create(projectId: number, name: string, flags: { developersCanPush: boolean; developersCanMerge: boolean }): Promise<ProtectedBranch> {
+  async create(
+    projectId: number,
+    name: string,
+    flags: { developersCanPush: boolean; developersCanMerge: boolean },
+  ): Promise<ProtectedBranch> {
     const time = now();
     const inserted = await this.ctx.db
       .insertInto('protected_branches')
@@ -102,7 +106,11 @@ export class ProtectedBranchesService {
 
   /** Removes an exact rule that exists, or `404 Not found`. */
   async remove(projectId: number, name: string): Promise<void> {
-    const deleted = await this.ctx.db.deleteFrom('protected_branches').where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+    const deleted = await this.ctx.db
+      .deleteFrom('protected_branches')
+      .where('project_id', '=', projectId)
+      .where('name', '=', name)
+      .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) throw recordNotFound();
   }
 

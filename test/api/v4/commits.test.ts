@@ -128,7 +128,9 @@ describe('GET /projects/:id/repository/commits/:sha and its diff, refs, comments
   });
 
   test('statuses: posted by a developer, listed', async () => {
-    const posted = await world.developer.client.v4().post(`/projects/${world.id}/statuses/${world.shas[2]}`, { state: 'success', name: 'ci' });
+    const posted = await world.developer.client
+      .v4()
+      .post(`/projects/${world.id}/statuses/${world.shas[2]}`, { state: 'success', name: 'ci' });
     assert.equal(posted.status, 201);
     assert.equal(posted.body.status, 'success');
     const list = await app.anonymous.v4().get(`${base()}/${world.shas[2]}/statuses`);

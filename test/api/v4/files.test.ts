@@ -78,9 +78,7 @@ describe('POST, PUT, DELETE /projects/:id/repository/files/:file_path', () => {
   });
 
   test('creating an existing file is 400 "A file with this name already exists"', async () => {
-    const response = await world.developer.client
-      .v4()
-      .post(url('README.md'), { branch: 'master', content: 'x', commit_message: 'again' });
+    const response = await world.developer.client.v4().post(url('README.md'), { branch: 'master', content: 'x', commit_message: 'again' });
     assert.equal(response.status, 400);
     assert.deepEqual(response.body, { message: 'A file with this name already exists' });
   });

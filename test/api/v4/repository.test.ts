@@ -11,10 +11,7 @@ const makeWorld = () =>
   createProjectWorld(app, {
     roles: ['reporter', 'guest'],
     visibility: 20,
-    commits: [
-      { files: { 'README.md': '# readme\n', 'lib/a.rb': 'a\n', 'lib/deep/b.rb': 'b\n' } },
-      { files: { 'lib/a.rb': 'a2\n' } },
-    ],
+    commits: [{ files: { 'README.md': '# readme\n', 'lib/a.rb': 'a\n', 'lib/deep/b.rb': 'b\n' } }, { files: { 'lib/a.rb': 'a2\n' } }],
   });
 const repo = (path: string) => `/projects/${world.id}/repository${path}`;
 

@@ -35,7 +35,10 @@ export function fileFacts(file: RepositoryFile) {
 }
 
 /** The answer's fields go out in the schema's order. */
-export const presentFile = (file: RepositoryFile): Static<typeof RepoFile4> => ({ ...fileFacts(file), content: file.content.toString('base64') });
+export const presentFile = (file: RepositoryFile): Static<typeof RepoFile4> => ({
+  ...fileFacts(file),
+  content: file.content.toString('base64'),
+});
 
 /** GitLab's `X-Gitlab-File-Name` … headers of a file read (the whole answer of a HEAD). */
 export function fileHeaders(file: RepositoryFile): Record<string, string> {

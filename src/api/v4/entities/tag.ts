@@ -15,7 +15,10 @@ export const Tag4 = Type.Object({
   release: Nullable(Release),
 });
 
-export const presentRelease = (release: ReleaseRow): Static<typeof Release> => ({ tag_name: release.tag, description: release.description });
+export const presentRelease = (release: ReleaseRow): Static<typeof Release> => ({
+  tag_name: release.tag,
+  description: release.description,
+});
 
 export function presentTag(tag: TagView): Static<typeof Tag4> {
   return {
