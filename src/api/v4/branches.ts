@@ -66,6 +66,8 @@ export function branchesRoutes(api: Api, { services, presenter }: RouteDeps): vo
     '/projects/:id/repository/branches/:branch',
     { config: { project: 'push_code' }, schema: { params: BranchPath, response: { 204: Type.Null() } } },
     async (request, reply) => {
+      // GitLab 9+ answers an unknown branch `404 Branch Not Found`.
+      await branches.find(request.project, request.params.branch);
       await branches.remove(request.project, request.user!.id, request.params.branch);
       return reply.status(204).send(null);
     },

@@ -9,7 +9,7 @@ import { repoPathOf } from './repositories';
 import { badRequest, notFound, notFoundMessage } from '../../errors';
 import { defaultBranch, findBranch, type Branch } from '../../git/refs';
 import { refsMoved, refsOf } from './refs-version';
-import { createBranch, deleteBranch } from '../../git/write';
+import { createBranch, deleteBranch, deleteBranches } from '../../git/write';
 import { GitStoreError } from '../../git/errors';
 import { resolveCommitId } from '../../git/commits';
 import { isValidBranchName, ZERO_OID } from '../../git/ref-names';
@@ -143,7 +143,8 @@ export class BranchesService {
 
   /**
    * Deletes every branch merged into the default branch, but the default branch and protected ones
-   * (GitLab's `DeleteMergedBranchesService`, which it ran in the background). A branch moved meanwhile stays.
+   * (GitLab's `DeleteMergedBranchesService`, which it ran in the background). All in one ref
+   * transaction: when a branch moved meanwhile, none is removed and the caller may ask again.
    */
   async removeMerged(project: Project, userId: number): Promise<void> {
     const repoPath = repoPathOf(this.ctx, project.id);
@@ -155,18 +156,18 @@ export class BranchesService {
     const doomed = (await branchesMergedInto(repoPath, headId)).filter(
       (name) => name !== head && !protectionOf(rules, name).protected && views.has(name),
     );
-    const removed: string[] = [];
-    for (const name of doomed) {
-      try {
-        await deleteBranch(repoPath, name, views.get(name)!.commit.id);
-        removed.push(name);
-      } catch (error) {
-        if (!(error instanceof GitStoreError)) throw error;
-      }
+    if (doomed.length === 0) return;
+    try {
+      await deleteBranches(
+        repoPath,
+        doomed.map((name) => ({ name, expected: views.get(name)!.commit.id })),
+      );
+    } catch (error) {
+      if (error instanceof GitStoreError) return;
+      throw error;
     }
-    if (removed.length === 0) return;
     await refsMoved(this.ctx, project);
-    const updates = removed.map((name) => ({ oldId: views.get(name)!.commit.id, newId: ZERO_OID, ref: `refs/heads/${name}` }));
+    const updates = doomed.map((name) => ({ oldId: views.get(name)!.commit.id, newId: ZERO_OID, ref: `refs/heads/${name}` }));
     await enqueuePushProcessing(this.ctx, project.id, userId, updates);
   }
 

@@ -56,6 +56,7 @@ describe('branches', () => {
     assert.equal((await client.delete(branches('/doomed'))).status, 204);
     assert.equal((await client.get(branches('/doomed'))).status, 404);
     assert.equal((await client.delete(branches('/master'))).status, 400);
+    assert.deepEqual((await client.delete(branches('/doomed'))).body, { message: '404 Branch Not Found' });
     assert.equal((await world.reporter.client.v4().delete(branches('/master'))).status, 403);
   });
 
