@@ -16,8 +16,11 @@ export interface Comparison {
   overflow: boolean;
 }
 
-/** GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison. */
-export async function compare(git: GitReader, repoPath: string, from: string, to: string): Promise<Comparison> {
+/**
+ * GitLab's `Gitlab::Git::Compare`: unknown refs give an empty comparison. `straight` diffs `from`
+ * and `to` themselves (`git diff from..to`) rather than from their merge base.
+ */
+export async function compare(git: GitReader, repoPath: string, from: string, to: string, straight = false): Promise<Comparison> {
   const [baseId, headId] = await Promise.all([resolveCommitId(git, repoPath, from.trim()), resolveCommitId(git, repoPath, to.trim())]);
   const empty: Comparison = { commits: [], diffs: [], sameRef: false, overflow: false };
   if (baseId === undefined || headId === undefined) return empty;
@@ -25,7 +28,7 @@ export async function compare(git: GitReader, repoPath: string, from: string, to
   // The history and the diff do not depend on each other: they run side by side.
   const [commits, { files, overflow }] = await Promise.all([
     commitsBetween(git, repoPath, baseId, headId),
-    mergeBase(repoPath, baseId, headId).then((mergeBaseId) => diffTrees(git, repoPath, mergeBaseId ?? null, headId)),
+    (straight ? Promise.resolve(baseId) : mergeBase(repoPath, baseId, headId)).then((start) => diffTrees(git, repoPath, start ?? null, headId)),
   ]);
   return { commits, diffs: files, sameRef: false, overflow };
 }

@@ -19,6 +19,8 @@ export interface LogOptions {
   limit?: number;
   /** Leave merge commits out. */
   noMerges?: boolean;
+  /** Every branch's and tag's history instead of `ref`'s. */
+  all?: boolean;
 }
 
 /** History newest first, as `git log` walks it; empty for an unknown ref or path. */
@@ -37,7 +39,11 @@ async function walkedPage(git: GitReader, repoPath: string, options: LogOptions)
   const offset = Math.max(0, Math.floor(options.offset ?? 0)) || 0;
   const limit = Math.max(0, Math.floor(options.limit ?? Number.NaN));
   const plain =
-    (options.path === undefined || normalizeRepoPath(options.path) === '') && !options.since && !options.until && !options.noMerges;
+    !options.all &&
+    (options.path === undefined || normalizeRepoPath(options.path) === '') &&
+    !options.since &&
+    !options.until &&
+    !options.noMerges;
   if (!plain || !Number.isFinite(limit) || offset + limit > WALK_LIMIT) return undefined;
   if (limit === 0) return [];
   const start = await resolveCommit(git, repoPath, options.ref);
@@ -50,18 +56,30 @@ async function walkedPage(git: GitReader, repoPath: string, options: LogOptions)
 
 /** Only the shas of `log`. */
 export async function logIds(git: GitReader, repoPath: string, options: LogOptions): Promise<string[]> {
-  const start = await resolveCommitId(git, repoPath, options.ref);
+  const args = await revListArgs(git, repoPath, options);
+  return args === undefined ? [] : lines(await gitText(repoPath, args));
+}
+
+/** How many commits `log` would list without `offset` and `limit`. */
+export async function countLog(git: GitReader, repoPath: string, options: LogOptions): Promise<number> {
+  const args = await revListArgs(git, repoPath, { ...options, offset: undefined, limit: undefined });
+  return args === undefined ? 0 : Number((await gitText(repoPath, [args[0], '--count', ...args.slice(1)])).trim());
+}
+
+async function revListArgs(git: GitReader, repoPath: string, options: LogOptions): Promise<string[] | undefined> {
+  const start = options.all ? '--branches --tags' : await resolveCommitId(git, repoPath, options.ref);
   const path = options.path === undefined ? '' : normalizeRepoPath(options.path);
-  if (start === undefined || path === undefined) return [];
+  if (start === undefined || path === undefined) return undefined;
   const args = ['rev-list'];
   if (options.limit !== undefined) args.push(`--max-count=${Math.max(0, Math.floor(options.limit))}`);
   if (options.offset) args.push(`--skip=${Math.max(0, Math.floor(options.offset))}`);
   if (options.since) args.push(`--since=@${Math.floor(options.since.getTime() / 1000)}`);
   if (options.until) args.push(`--until=@${Math.floor(options.until.getTime() / 1000)}`);
   if (options.noMerges) args.push('--no-merges');
-  args.push('--end-of-options', start, '--');
+  if (options.all) args.push('--branches', '--tags', '--');
+  else args.push('--end-of-options', start, '--');
   if (path !== '') args.push(path);
-  return lines(await gitText(repoPath, args));
+  return args;
 }
 
 /** The newest commit at or before `ref` that touched `path` (the files API's `last_commit_id`). */

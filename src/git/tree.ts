@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { normalizeRepoPath } from './paths';
-import { spawnGit } from './run';
+import { gitText, spawnGit } from './run';
 import type { GitReader } from './reader';
 
 export interface TreeEntry {
@@ -32,6 +32,28 @@ export async function listTree(git: GitReader, repoPath: string, commitId: strin
   const entries = parseTree(object.content, object.oid.length / 2, dir);
   const order = { tree: 0, blob: 1, commit: 2 };
   return entries.sort((a, b) => order[a.type] - order[b.type] || a.index - b.index).map(({ index: _, ...entry }) => entry);
+}
+
+/**
+ * Every entry under a directory at a commit, directories included, in git's order (each directory
+ * before what it holds). Undefined when the path is not a directory there.
+ */
+export async function listTreeRecursive(git: GitReader, repoPath: string, commitId: string, path = ''): Promise<TreeEntry[] | undefined> {
+  const dir = normalizeRepoPath(path);
+  if (dir === undefined) return undefined;
+  const rev = dir === '' ? `${commitId}^{tree}` : `${commitId}:${dir}`;
+  if ((await git.objects.info(repoPath, rev))?.type !== 'tree') return undefined;
+  const output = await gitText(repoPath, ['ls-tree', '-r', '-t', '-z', '--end-of-options', rev]);
+  return output
+    .split('\0')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [mode, type, id] = line.slice(0, tab).split(' ');
+      const relative = line.slice(tab + 1);
+      const name = relative.slice(relative.lastIndexOf('/') + 1);
+      return { id, name, type: type as TreeEntry['type'], mode: mode.padStart(6, '0'), path: dir === '' ? relative : `${dir}/${relative}` };
+    });
 }
 
 /** The file at a path in a commit, or undefined when there is none (or it is a directory). */

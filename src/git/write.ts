@@ -32,6 +32,24 @@ export async function deleteRef(repoPath: string, ref: string, expected?: string
   }
 }
 
+/**
+ * Deletes branches in one transaction, each only if it still has the expected value: all go, or
+ * none does (`ref_moved` when any moved or vanished meanwhile).
+ */
+export async function deleteBranches(repoPath: string, branches: Array<{ name: string; expected: string }>): Promise<void> {
+  if (branches.length === 0) return;
+  const commands = branches.map(({ name, expected }) => {
+    if (!isValidBranchName(name)) throw new GitStoreError('ref_missing', 'No such branch');
+    return `delete refs/heads/${name}\0${expected}\0`;
+  });
+  try {
+    await runGit(repoPath, ['update-ref', '--no-deref', '-z', '--stdin'], { input: `start\0${commands.join('')}commit\0` });
+  } catch (error) {
+    if (error instanceof GitCommandError) throw new GitStoreError('ref_moved', 'a branch changed while the branches were being deleted');
+    throw error;
+  }
+}
+
 /** Creates a branch at the commit `rev` names. Returns the commit id. */
 export async function createBranch(git: GitReader, repoPath: string, name: string, rev: string): Promise<string> {
   if (!isValidBranchName(name)) throw new GitStoreError('invalid_ref_name', 'Branch name is invalid');

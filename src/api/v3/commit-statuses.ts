@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { CommitStatus, presentCommitStatus } from './entities/commit-status';
+import { CommitStatus, presentCommitStatus } from '../shared/entities/commit-status';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
 import { NameString, TextString } from '../shared/params';

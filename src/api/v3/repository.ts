@@ -1,24 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { Api, RouteDeps } from '../shared/types';
-import { RepoTreeObject, presentTreeObject } from './entities/tree';
+import { RepoTreeObject, presentTreeObject } from '../shared/entities/tree';
 import { Compare, presentCompare } from './entities/compare';
 import { Contributor, presentContributor } from './entities/commit';
 import { notFound } from '../../errors';
-import { ARCHIVE_EXTENSIONS, type RawBlob } from '../../services/repository/reads';
+import { ARCHIVE_EXTENSIONS } from '../../services/repository/reads';
+import { RawBytes, sendArchive, sendRaw } from '../shared/raw-bytes';
 import type { Project } from '../../services/projects/types';
 import { FilePathString } from '../shared/params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });
-
-/** Raw bytes: a file, a blob or an archive. */
-const RawBytes = {
-  200: {
-    description: 'the raw bytes',
-    content: { 'application/octet-stream': { schema: Type.String({ format: 'binary' }) } },
-  },
-};
 
 // Repository reads need `download_code`: reporters and up, or anyone who may read a public or internal project.
 const read = { project: 'download_code' } as const;
@@ -28,27 +21,6 @@ const read = { project: 'download_code' } as const;
  * dropped with it. Kept as bytes: a string of a megabyte was encoded to UTF-8 again on every send.
  */
 const compareBodies = new WeakMap<object, Buffer>();
-
-/**
- * Serves file bytes as GitLab's workhorse did: inline, typed by content. `nosniff` keeps a browser
- * from running an HTML file of a repository as a page of this site.
- */
-function sendRaw(reply: FastifyReply, blob: RawBlob) {
-  return reply
-    .type(blob.contentType)
-    .header('Content-Length', String(blob.size))
-    .header('Content-Disposition', 'inline')
-    .header('X-Content-Type-Options', 'nosniff')
-    .send(blob.body);
-}
-
-/** `attachment; filename="…"`, with an RFC 5987 form when the name is not plain ASCII. */
-function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return ascii === fileName
-    ? `attachment; filename="${fileName}"`
-    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
   const reads = services.repositoryReads;
@@ -97,13 +69,7 @@ export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
     extension: string | undefined,
     reply: FastifyReply,
   ) => {
-    const archive = await reads.archive(project, { sha: query.sha, format: extension ?? query.format });
-    return reply
-      .type(archive.contentType)
-      .header('Content-Disposition', attachment(archive.fileName))
-      .header('Content-Transfer-Encoding', 'binary')
-      .header('Cache-Control', 'private')
-      .send(archive.stream);
+    return sendArchive(reply, await reads.archive(project, { sha: query.sha, format: extension ?? query.format }));
   };
 
   api.get(

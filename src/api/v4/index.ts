@@ -15,6 +15,12 @@ import { membersRoutes } from './members';
 import { accessRequestsRoutes } from './access-requests';
 import { projectHooksRoutes } from './project-hooks';
 import { eventsRoutes } from './events';
+import { branchesRoutes } from './branches';
+import { commitsRoutes } from './commits';
+import { filesRoutes } from './files';
+import { protectedBranchesRoutes } from './protected-branches';
+import { repositoryRoutes } from './repository';
+import { tagsRoutes } from './tags';
 
 export { API_V4_VERSION } from './version';
 
@@ -47,4 +53,11 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   accessRequestsRoutes(api, deps);
   projectHooksRoutes(api, deps);
   eventsRoutes(api, deps);
+  // The repository: trees, blobs, files, commits, branches and their protection, tags.
+  repositoryRoutes(api, deps);
+  filesRoutes(api, deps);
+  commitsRoutes(api, deps);
+  branchesRoutes(api, deps);
+  protectedBranchesRoutes(api, deps);
+  tagsRoutes(api, deps);
 }

@@ -2,13 +2,14 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { ProjectStanding } from '../policy';
 import { protectionOf, type BranchProtection, type ProtectedBranchesService } from './protected-branches';
-import { ruleFor, type PushRulesService } from './push-rules';
+import { mayCommitTo, ruleFor, type PushRulesService } from './push-rules';
+import { branchesMergedInto } from '../../git/containing';
 import { enqueuePushProcessing } from './pushes';
 import { repoPathOf } from './repositories';
 import { badRequest, notFound, notFoundMessage } from '../../errors';
 import { defaultBranch, findBranch, type Branch } from '../../git/refs';
 import { refsMoved, refsOf } from './refs-version';
-import { createBranch, deleteBranch } from '../../git/write';
+import { createBranch, deleteBranch, deleteBranches } from '../../git/write';
 import { GitStoreError } from '../../git/errors';
 import { resolveCommitId } from '../../git/commits';
 import { isValidBranchName, ZERO_OID } from '../../git/ref-names';
@@ -17,6 +18,15 @@ import type { Commit } from '../../git/objects';
 export interface BranchView extends BranchProtection {
   name: string;
   commit: Commit;
+}
+
+/** What a branch is besides its protection: GitLab 9+ shows these with every branch. */
+export interface BranchFacts {
+  /** Merged into the default branch (and not at its head). */
+  merged: boolean;
+  default: boolean;
+  /** The caller may push to it. */
+  canPush: boolean;
 }
 
 /** Branches of a project's repository and their protection. */
@@ -108,6 +118,57 @@ export class BranchesService {
     }
     await refsMoved(this.ctx, project);
     await enqueuePushProcessing(this.ctx, project.id, userId, [{ oldId: branch.commit.id, newId: ZERO_OID, ref: `refs/heads/${name}` }]);
+  }
+
+  /** The facts of each given branch for this caller, in a fixed number of git calls. */
+  async facts(project: Project, standing: ProjectStanding, branches: BranchView[]): Promise<Map<string, BranchFacts>> {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const head = project.default_branch ?? (await defaultBranch(repoPath));
+    const [headBranch, ground] = await Promise.all([
+      head === undefined ? undefined : findBranch(this.ctx.git, repoPath, head),
+      this.pushRules.ground(project, standing, false),
+    ]);
+    const merged = new Set(headBranch ? await branchesMergedInto(repoPath, headBranch.commit.id) : []);
+    return new Map(
+      branches.map((branch) => [
+        branch.name,
+        {
+          merged: branch.name !== head && merged.has(branch.name) && branch.commit.id !== headBranch?.commit.id,
+          default: branch.name === head,
+          canPush: mayCommitTo(ground, branch.name),
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Deletes every branch merged into the default branch, but the default branch and protected ones
+   * (GitLab's `DeleteMergedBranchesService`, which it ran in the background). All in one ref
+   * transaction: when a branch moved meanwhile, none is removed and the caller may ask again.
+   */
+  async removeMerged(project: Project, userId: number): Promise<void> {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const [branches, rules] = await Promise.all([this.list(project), this.protectedBranches.list(project.id)]);
+    const views = new Map(branches.map((branch) => [branch.name, branch]));
+    const head = project.default_branch ?? (await defaultBranch(repoPath));
+    const headId = head === undefined ? undefined : views.get(head)?.commit.id;
+    if (headId === undefined) return;
+    const doomed = (await branchesMergedInto(repoPath, headId)).filter(
+      (name) => name !== head && !protectionOf(rules, name).protected && views.has(name),
+    );
+    if (doomed.length === 0) return;
+    try {
+      await deleteBranches(
+        repoPath,
+        doomed.map((name) => ({ name, expected: views.get(name)!.commit.id })),
+      );
+    } catch (error) {
+      if (error instanceof GitStoreError) return;
+      throw error;
+    }
+    await refsMoved(this.ctx, project);
+    const updates = doomed.map((name) => ({ oldId: views.get(name)!.commit.id, newId: ZERO_OID, ref: `refs/heads/${name}` }));
+    await enqueuePushProcessing(this.ctx, project.id, userId, updates);
   }
 
   private async branch(project: Project, name: string): Promise<Branch> {

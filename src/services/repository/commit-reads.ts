@@ -6,7 +6,8 @@ import type { RepositoryReadsService } from './reads';
 import { resolveCommit } from '../../git/commits';
 import { commitStats } from '../../git/commit-stats';
 import { commitDiff, type DiffFile, type DiffStats } from '../../git/diff';
-import { log } from '../../git/log';
+import { countLog, log } from '../../git/log';
+import { branchesContaining, tagsContaining } from '../../git/containing';
 import type { Commit } from '../../git/objects';
 import { toInteger } from '../../lib/to-integer';
 import { LIMITS } from '../../lib/limits';
@@ -26,6 +27,25 @@ export interface CommitDetail {
   stats: DiffStats;
   /** The status of the project's latest pipeline for this commit, or null when it has none. */
   status: string | null;
+  /** That pipeline. */
+  pipeline: { id: number; sha: string; ref: string | null; status: string } | null;
+}
+
+/** A page of history counted from its first commit (GitLab 9+), with the number of commits in all. */
+export interface CommitPageOptions {
+  ref?: string;
+  path?: string;
+  since?: string;
+  until?: string;
+  /** Every branch's and tag's history. */
+  all?: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface CommitRef {
+  type: 'branch' | 'tag';
+  name: string;
 }
 
 const DEFAULT_PER_PAGE = 20;
@@ -95,6 +115,30 @@ export class CommitReadsService {
     });
   }
 
+  async page(project: Project, options: CommitPageOptions): Promise<{ commits: Commit[]; total: number }> {
+    const since = parseTimestamp('since', options.since);
+    const until = parseTimestamp('until', options.until);
+    const ref = await this.reads.refOrDefault(project, options.ref);
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const query = { ref, path: options.path, since, until, all: options.all };
+    const [commits, total] = await Promise.all([
+      log(this.ctx.git, repoPath, { ...query, offset: options.offset, limit: options.limit }),
+      countLog(this.ctx.git, repoPath, query),
+    ]);
+    return { commits, total };
+  }
+
+  /** The branches and tags whose history holds the commit, branches first, each by name. */
+  async refsContaining(project: Project, sha: string, type: 'branch' | 'tag' | 'all'): Promise<CommitRef[]> {
+    const commit = await this.find(project, sha);
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const [branches, tags] = await Promise.all([
+      type === 'tag' ? [] : branchesContaining(repoPath, commit.id),
+      type === 'branch' ? [] : tagsContaining(repoPath, commit.id),
+    ]);
+    return [...branches.map((name) => ({ type: 'branch' as const, name })), ...tags.map((name) => ({ type: 'tag' as const, name }))];
+  }
+
   /** The commit a sha, branch or tag names, or `404 Commit Not Found`. */
   async find(project: Project, sha: string): Promise<Commit> {
     const commit = await resolveCommit(this.ctx.git, repoPathOf(this.ctx, project.id), sha);
@@ -108,14 +152,14 @@ export class CommitReadsService {
       commitStats(this.ctx.git, repoPathOf(this.ctx, project.id), commit),
       this.ctx.db
         .selectFrom('ci_pipelines')
-        .select('status')
+        .select(['id', 'sha', 'ref', 'status'])
         .where('project_id', '=', project.id)
         .where('sha', '=', commit.id)
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst(),
     ]);
-    return { commit, stats, status: pipeline?.status ?? null };
+    return { commit, stats, status: pipeline?.status ?? null, pipeline: pipeline ?? null };
   }
 
   /** What the commit changed against its first parent. */

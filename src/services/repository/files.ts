@@ -17,6 +17,7 @@ import { ZERO_OID } from '../../git/ref-names';
 import { findBranch } from '../../git/refs';
 import { isEmpty } from '../../git/repositories';
 import { blobAtPath } from '../../git/tree';
+import { actionFailure, changesOf, checkLastCommits, COMMIT_MESSAGES, type CommitRequest } from './commit-actions';
 
 export interface RepositoryFile {
   fileName: string;
@@ -30,7 +31,7 @@ export interface RepositoryFile {
 }
 
 export interface FileWrite {
-  action: FileChange['action'];
+  action: 'create' | 'update' | 'delete';
   filePath: string;
   branch: string;
   commitMessage: string;
@@ -128,17 +129,61 @@ export class FilesService {
       // Should the branch vanish meanwhile, commit on the head that was checked, never on an empty tree.
       startRef: head?.commit.id,
     });
-    const oldId = result.branchCreated
-      ? ZERO_OID
-      : ((await resolveCommit(this.ctx.git, repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
-    await refsMoved(this.ctx, project);
-    if (empty && result.branchCreated) await this.defaultBranch.adopt(project, request.branch);
-    await enqueuePushProcessing(this.ctx, project.id, writer.id, [{ oldId, newId: result.commitId, ref: `refs/heads/${request.branch}` }]);
+    await this.announce(project, writer.id, request.branch, result, empty);
     return filePath;
   }
 
+  /**
+   * One commit of several actions on `branch` (GitLab's commits API of 9.x–11.x): all of them in one
+   * tree write, so a refused action changes nothing. A branch that does not exist starts at
+   * `startBranch`. Answers the new commit's id.
+   */
+  async commit(project: Project, standing: ProjectStanding, writer: Writer, request: CommitRequest): Promise<string> {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const changes = changesOf(request.actions);
+    const startName = request.startBranch !== undefined && request.startBranch !== '' ? request.startBranch : undefined;
+    const [empty, head, start] = await Promise.all([
+      isEmpty(repoPath),
+      findBranch(this.ctx.git, repoPath, request.branch),
+      startName === undefined || startName === request.branch ? undefined : findBranch(this.ctx.git, repoPath, startName),
+    ]);
+    if (!mayCommitTo(await this.pushRules.ground(project, standing, empty), request.branch)) throw badRequest(MESSAGES.notAllowed);
+    if (head && start) throw badRequest(COMMIT_MESSAGES.branchExists(request.branch));
+    if (!head && startName !== undefined && startName !== request.branch && !start)
+      throw badRequest(COMMIT_MESSAGES.noStartBranch(startName));
+    if (!empty && !head && !start) throw badRequest(MESSAGES.notOnBranch);
+    const base = head?.commit.id ?? start?.commit.id;
+    await checkLastCommits(this.ctx.git, repoPath, base, request.actions);
+
+    const committer = { name: writer.name, email: writer.email };
+    const author =
+      present(request.authorEmail) && present(request.authorName) ? { name: request.authorName, email: request.authorEmail } : committer;
+    const result = await this.commitWithRetries(
+      repoPath,
+      request.branch,
+      { branch: request.branch, changes, message: request.commitMessage, author, committer, startRef: base },
+      actionFailure,
+    );
+    await this.announce(project, writer.id, request.branch, result, empty);
+    return result.commitId;
+  }
+
+  /** What every commit of the API does after it lands: the refs version, the first branch adopted, the push processed. */
+  private async announce(project: Project, userId: number, branch: string, result: CommitFilesResult, empty: boolean) {
+    const repoPath = repoPathOf(this.ctx, project.id);
+    const oldId = result.branchCreated ? ZERO_OID : ((await resolveCommit(this.ctx.git, repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
+    await refsMoved(this.ctx, project);
+    if (empty && result.branchCreated) await this.defaultBranch.adopt(project, branch);
+    await enqueuePushProcessing(this.ctx, project.id, userId, [{ oldId, newId: result.commitId, ref: `refs/heads/${branch}` }]);
+  }
+
   /** Local writers of the branch queue; a writer elsewhere that moved it first makes this one read again and retry. */
-  private commitWithRetries(repoPath: string, branch: string, options: Parameters<typeof commitFiles>[2]): Promise<CommitFilesResult> {
+  private commitWithRetries(
+    repoPath: string,
+    branch: string,
+    options: Parameters<typeof commitFiles>[2],
+    failure: (error: unknown) => unknown = () => undefined,
+  ): Promise<CommitFilesResult> {
     return this.ctx.refLocks.run(repoPath, `refs/heads/${branch}`, async () => {
       for (let attempt = 1; ; attempt++) {
         try {
@@ -146,7 +191,7 @@ export class FilesService {
         } catch (error) {
           const raced = error instanceof GitStoreError && (error.code === 'ref_moved' || error.code === 'ref_exists');
           if (raced && attempt < ATTEMPTS) continue;
-          throw commitFailure(error, branch);
+          throw failure(error) ?? commitFailure(error, branch);
         }
       }
     });

@@ -3,6 +3,7 @@ import type { ProtectedBranchesTable } from '../../db/schema';
 import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
+import { conflict, recordNotFound } from '../../errors';
 
 export type ProtectedBranch = Selectable<ProtectedBranchesTable>;
 
@@ -66,6 +67,51 @@ export class ProtectedBranchesService {
       .values({ project_id: projectId, name: branch, ...values, created_at: time })
       .onConflict((oc) => oc.columns(['project_id', 'name']).doUpdateSet(values))
       .execute();
+  }
+
+  /** One rule by its exact name (a wildcard's too), or `404 Not found`. */
+  async find(projectId: number, name: string): Promise<ProtectedBranch> {
+    const rule = await this.ctx.db
+      .selectFrom('protected_branches')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (!rule) throw recordNotFound();
+    return rule;
+  }
+
+  /** A new rule (a branch name or a wildcard, the branch need not exist); 409 when the name has one already. */
+  async create(
+    projectId: number,
+    name: string,
+    flags: { developersCanPush: boolean; developersCanMerge: boolean },
+  ): Promise<ProtectedBranch> {
+    const time = now();
+    const inserted = await this.ctx.db
+      .insertInto('protected_branches')
+      .values({
+        project_id: projectId,
+        name,
+        developers_can_push: flags.developersCanPush ? 1 : 0,
+        developers_can_merge: flags.developersCanMerge ? 1 : 0,
+        created_at: time,
+        updated_at: time,
+      })
+      .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw conflict(`Protected branch '${name}' already exists`);
+    return this.find(projectId, name);
+  }
+
+  /** Removes an exact rule that exists, or `404 Not found`. */
+  async remove(projectId: number, name: string): Promise<void> {
+    const deleted = await this.ctx.db
+      .deleteFrom('protected_branches')
+      .where('project_id', '=', projectId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw recordNotFound();
   }
 
   /** Removes an exact rule; idempotent. */

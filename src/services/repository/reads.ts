@@ -12,7 +12,7 @@ import { contributors, type Contributor } from '../../git/contributors';
 import type { DiffFile } from '../../git/diff';
 import type { Commit } from '../../git/objects';
 import { defaultBranch } from '../../git/refs';
-import { listTree, type TreeEntry } from '../../git/tree';
+import { listTree, listTreeRecursive, type TreeEntry } from '../../git/tree';
 
 export interface RawBlob {
   size: number;
@@ -79,11 +79,21 @@ export class RepositoryReadsService {
   }
 
   /** A directory at a ref: an unknown ref is `404 Tree Not Found`, a path that is no directory there an empty list. */
-  async tree(project: Project, options: { ref?: string; path?: string }): Promise<TreeEntry[]> {
+  async tree(project: Project, options: { ref?: string; path?: string; recursive?: boolean }): Promise<TreeEntry[]> {
     const repo = repoPathOf(this.ctx, project.id);
     const commitId = await resolveCommitId(this.ctx.git, repo, await this.refOrDefault(project, options.ref));
     if (commitId === undefined) throw notFound('Tree');
-    return (await listTree(this.ctx.git, repo, commitId, options.path ?? '')) ?? [];
+    const list = options.recursive ? listTreeRecursive : listTree;
+    return (await list(this.ctx.git, repo, commitId, options.path ?? '')) ?? [];
+  }
+
+  /** A blob's id, size and bytes by its own sha (full or abbreviated), or `404 Blob Not Found`. */
+  async blob(project: Project, sha: string): Promise<{ id: string; size: number; content: Buffer }> {
+    const repo = repoPathOf(this.ctx, project.id);
+    const info = await blobInfo(this.ctx.git, repo, sha);
+    const object = info && (await this.ctx.git.objects.read(repo, info.id));
+    if (object?.type !== 'blob') throw notFound('Blob');
+    return { id: object.oid, size: object.size, content: object.content };
   }
 
   /** The file at a path in a commit (sha, branch or tag). */
@@ -127,15 +137,15 @@ export class RepositoryReadsService {
    * are resolved first: a comparison of two commits never changes, so it is kept by their ids, and
    * the same answer object comes back for the same pair (the door keeps its serialized body by it).
    */
-  async compare(project: Project, from: string, to: string): Promise<CompareResult> {
+  async compare(project: Project, from: string, to: string, straight = false): Promise<CompareResult> {
     const repoPath = repoPathOf(this.ctx, project.id);
     const [fromId, toId] = await Promise.all([
       resolveCommitId(this.ctx.git, repoPath, from.trim()),
       resolveCommitId(this.ctx.git, repoPath, to.trim()),
     ]);
     if (fromId === undefined || toId === undefined) return { commits: [], diffs: [], sameRef: false, timeout: false };
-    return this.comparisons.get(`${repoPath}\0${fromId}\0${toId}`, async () => {
-      const result = await compare(this.ctx.git, repoPath, fromId, toId);
+    return this.comparisons.get(`${repoPath}\0${fromId}\0${toId}\0${straight}`, async () => {
+      const result = await compare(this.ctx.git, repoPath, fromId, toId, straight);
       const lines = result.diffs.reduce((sum, file) => sum + lineCount(file.diff), 0);
       const bytes = result.diffs.reduce((sum, file) => sum + Buffer.byteLength(file.diff), 0);
       const timeout =

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { CommitStatusRow } from '../../../services/ci/types';
 import type { User } from '../../../services/users/users';
-import { UserBasic, presentUserBasic } from '../../shared/entities/user';
-import { Nullable, NullableTimestamp, Timestamp, type Presenter } from './common';
+import { UserBasic, presentUserBasic } from './user';
+import { Nullable, NullableTimestamp, Timestamp } from '../schemas';
+import type { Presenter } from '../types';
 
 /** GitLab 8.12's `Entities::CommitStatus`: an external status or a build, as a commit shows them. */
 export const CommitStatus = Type.Object({
