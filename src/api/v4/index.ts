@@ -1,6 +1,15 @@
 import type { Api, RouteDeps } from '../shared/types';
 import { LIMITS } from '../../lib/limits';
 import { versionRoutes } from './version';
+import { issuesRoutes } from './issues';
+import { mergeRequestsRoutes } from './merge-requests';
+import { mergeRequestGitRoutes } from './merge-request-git';
+import { notesRoutes } from './notes';
+import { awardEmojiRoutes } from './award-emoji';
+import { labelsRoutes } from './labels';
+import { milestonesRoutes } from './milestones';
+import { todosRoutes } from './todos';
+import { projectSnippetsRoutes } from './project-snippets';
 
 export { API_V4_VERSION } from './version';
 
@@ -16,4 +25,13 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
     return payload;
   });
   versionRoutes(api, deps);
+  issuesRoutes(api, deps);
+  mergeRequestsRoutes(api, deps);
+  mergeRequestGitRoutes(api, deps);
+  notesRoutes(api, deps);
+  awardEmojiRoutes(api, deps);
+  labelsRoutes(api, deps);
+  milestonesRoutes(api, deps);
+  todosRoutes(api, deps);
+  projectSnippetsRoutes(api, deps);
 }
