@@ -42,7 +42,12 @@ describe('API v4: issues by iid', () => {
       assert.equal(issue.assignee.username, 'root');
       assert.equal(issue.subscribed, true);
       assert.equal(issue.due_date, '2030-01-02');
-      assert.deepEqual(issue.time_stats, { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
+      assert.deepEqual(issue.time_stats, {
+        time_estimate: 0,
+        total_time_spent: 0,
+        human_time_estimate: null,
+        human_total_time_spent: null,
+      });
       assert.match(issue.web_url, new RegExp(`/issues/${issue.iid}$`));
       assert.equal(issue.author.web_url.endsWith('/root'), true, 'v4 user pages have no /u/');
     });

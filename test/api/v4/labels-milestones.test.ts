@@ -71,7 +71,11 @@ describe('API v4: labels and milestones', () => {
 
   describe('/projects/:id/milestones', () => {
     test('create, list by iids[], state and search, read, update and close', async () => {
-      const first = await root.post(`/projects/${project.id}/milestones`, { title: 'Release 1', description: 'the first', due_date: '2030-05-01' });
+      const first = await root.post(`/projects/${project.id}/milestones`, {
+        title: 'Release 1',
+        description: 'the first',
+        due_date: '2030-05-01',
+      });
       assert.equal(first.status, 201, JSON.stringify(first.body));
       const second = (await root.post(`/projects/${project.id}/milestones`, { title: 'Release 2' })).body;
       const byIids = await root.get(`/projects/${project.id}/milestones`, { iids: [second.iid] });

@@ -27,9 +27,8 @@ describe('API v4: notes and award emoji on issues, merge requests and snippets',
     await seedCommit(app, project.id, { branch: 'topic', startRef: 'refs/heads/master', files: { 't.txt': 't\n' } });
     mr = (await root.post(`/projects/${project.id}/merge_requests`, { source_branch: 'topic', target_branch: 'master', title: 'Topic' }))
       .body;
-    snippet = (
-      await root.post(`/projects/${project.id}/snippets`, { title: 's', file_name: 's.txt', code: 'x', visibility: 'private' })
-    ).body;
+    snippet = (await root.post(`/projects/${project.id}/snippets`, { title: 's', file_name: 's.txt', code: 'x', visibility: 'private' }))
+      .body;
   });
   after(async () => app?.close());
 
