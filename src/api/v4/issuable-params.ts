@@ -19,10 +19,18 @@ export const PageParams = { page: Type.Optional(Type.Any()), per_page: Type.Opti
 
 const listOf = (value: unknown): unknown[] => ([] as unknown[]).concat(value);
 
+/**
+ * How many iids or labels a filter may name: each label is a condition of its own and each iid a
+ * bound value, and the databases bound both (SQLite's expression depth, PostgreSQL's parameters).
+ */
+const MAX_FILTER_VALUES = 100;
+
 /** `iids[]`: each one an iid, anything else matching nothing. Undefined when not given. */
 export function iidsFilter(value: unknown): number[] | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  return listOf(value).map((iid) => filterId(iid) ?? -1);
+  const iids = listOf(value);
+  if (iids.length > MAX_FILTER_VALUES) throw invalidParam('iids');
+  return iids.map((iid) => filterId(iid) ?? -1);
 }
 
 /** Label titles of a filter (AND in v4): undefined when not given or blank. */
@@ -32,6 +40,7 @@ export function labelFilter(value: string | string[] | undefined): string[] | un
     .flatMap((part) => String(part).split(','))
     .map((title) => title.trim())
     .filter((title) => title !== '');
+  if (titles.length > MAX_FILTER_VALUES) throw invalidParam('labels');
   return titles.length ? titles : undefined;
 }
 

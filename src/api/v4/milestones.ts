@@ -4,7 +4,7 @@ import { Milestone, presentMilestone } from '../shared/entities/milestone';
 import { MergeRequestBasic, presentMergeRequestBasic } from './entities/merge-request';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { givenAttributes, RecordId, TextString } from '../shared/params';
-import { OneOrMany, PageParams, Text } from './issuable-params';
+import { iidsFilter, OneOrMany, PageParams, Text } from './issuable-params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const MilestonePath = Type.Object({ id: Type.String(), milestone_id: RecordId });
@@ -41,7 +41,7 @@ export function milestonesRoutes(api: Api, { services, presenter }: RouteDeps): 
       const { state, iids, search } = request.query;
       const filter = {
         state,
-        iids: iids === undefined || iids === '' ? undefined : ([] as unknown[]).concat(iids).map(String),
+        iids: iidsFilter(iids)?.map(String),
         search: search === '' ? undefined : search,
       };
       const { milestones: list, total } = await milestones.list(request.project.id, filter, page);

@@ -227,4 +227,24 @@ describe('API v4: issues by iid', () => {
       );
     });
   });
+
+  describe('bad input', () => {
+    test('answers 400 or 404, never 500', async () => {
+      const many = Array.from({ length: 101 }, (_, index) => index + 1);
+      assert.equal((await root.get(`/projects/${project.id}/issues`, { iids: many })).status, 400);
+      assert.equal((await root.get(`/projects/${project.id}/issues`, { labels: many.join(',') })).status, 400);
+      assert.equal((await root.get(`/projects/${project.id}/merge_requests`, { iids: many })).status, 400);
+      assert.equal((await root.get(`/projects/${project.id}/issues`, { iids: ['x'] })).status, 200);
+      assert.equal((await root.post(`/projects/${project.id}/issues`, {})).status, 400);
+      assert.equal((await root.post(`/projects/${project.id}/issues`, { title: 't', assignee_ids: ['nobody'] })).status, 400);
+      assert.equal((await root.post(`/projects/${project.id}/issues`, { title: 't', due_date: '2030-02-30' })).status, 400);
+      assert.equal((await root.post(`/projects/${project.id}/issues`, { title: 't', labels: ['a,b', ''] })).status, 201);
+      assert.equal((await root.get(`/projects/${project.id}/issues/99999999999`)).status, 404);
+      assert.equal((await root.get(`/projects/${project.id}/issues/abc`)).status, 404);
+      assert.equal(
+        (await root.post(`/projects/${project.id}/snippets`, { title: 's', file_name: 'a', code: 'x', visibility: 'secret' })).status,
+        400,
+      );
+    });
+  });
 });
