@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
 import type { AwardRow, AwardTarget } from '../../services/award-emoji/award-emoji';
-import { AwardEmoji, presentAwardEmoji } from './entities/award-emoji';
+import { AwardEmoji, presentAwardEmoji } from '../shared/entities/award-emoji';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { NameString, RecordId } from '../shared/params';
 

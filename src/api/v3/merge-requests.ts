@@ -10,7 +10,7 @@ import {
   presentMRNote,
 } from './entities/merge-request';
 import { Todo, presentTodo } from './entities/todo';
-import { NoteCommands, presentNoteCommands } from './entities/note-commands';
+import { NoteCommands, presentNoteCommands } from '../shared/entities/note-commands';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { labelTitles } from '../../services/issues/label-names';
 import { badRequest } from '../../errors';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { Milestone, presentMilestone } from './entities/milestone';
+import { Milestone, presentMilestone } from '../shared/entities/milestone';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { RecordId, TextString, givenAttributes } from '../shared/params';
 

@@ -21,6 +21,15 @@ import { filesRoutes } from './files';
 import { protectedBranchesRoutes } from './protected-branches';
 import { repositoryRoutes } from './repository';
 import { tagsRoutes } from './tags';
+import { issuesRoutes } from './issues';
+import { mergeRequestsRoutes } from './merge-requests';
+import { mergeRequestGitRoutes } from './merge-request-git';
+import { notesRoutes } from './notes';
+import { awardEmojiRoutes } from './award-emoji';
+import { labelsRoutes } from './labels';
+import { milestonesRoutes } from './milestones';
+import { todosRoutes } from './todos';
+import { projectSnippetsRoutes } from './project-snippets';
 
 export { API_V4_VERSION } from './version';
 
@@ -60,4 +69,13 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   branchesRoutes(api, deps);
   protectedBranchesRoutes(api, deps);
   tagsRoutes(api, deps);
+  issuesRoutes(api, deps);
+  mergeRequestsRoutes(api, deps);
+  mergeRequestGitRoutes(api, deps);
+  notesRoutes(api, deps);
+  awardEmojiRoutes(api, deps);
+  labelsRoutes(api, deps);
+  milestonesRoutes(api, deps);
+  todosRoutes(api, deps);
+  projectSnippetsRoutes(api, deps);
 }

@@ -21,6 +21,9 @@ import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow, IssueTodos 
 import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../issuables/system-notes';
 
 type Page = { offset: number; limit: number };
+
+/** Whose subscriptions and own confidential issues count: an anonymous reader (id 0) has none. */
+const callerIdOf = (standing: ProjectStanding): number => standing.caller?.id ?? 0;
 type IssuePage = { issues: IssueDetails[]; total: number };
 
 /** A change to an issue, told to the project's activity and its Issue Hooks in its transaction. */
@@ -51,12 +54,18 @@ export class IssuesService {
     return this.page(applyIssueFilters(query, filters), filters, page, caller);
   }
 
-  /** The issues of a project; confidential ones only where the caller may see them. */
+  /** Every issue the caller may read, in every project (later APIs' `scope=all`; the door narrows it by author or assignee). */
+  async listReadable(caller: Caller, filters: IssueFilters, page: Page): Promise<IssuePage> {
+    const query = this.ctx.db.selectFrom('issues').where(readableIssues(this.ctx.db, caller));
+    return this.page(applyIssueFilters(query, filters), filters, page, caller);
+  }
+
+  /** The issues of a project; confidential ones only where the caller may see them (an anonymous reader: none). */
   async listForProject(project: Project, standing: ProjectStanding, filters: IssueFilters, page: Page): Promise<IssuePage> {
-    const caller = standing.caller!;
+    const callerId = callerIdOf(standing);
     const shape = { filters, seesConfidential: seesConfidential(standing), limit: page.limit };
-    const { rows, total } = await projectIssuesPage(this.ctx.db, shape, project.id, caller.id, page.offset);
-    return { issues: await loadIssueDetails(this.ctx.db, this.users, rows, caller.id, [project]), total };
+    const { rows, total } = await projectIssuesPage(this.ctx.db, shape, project.id, callerId, page.offset);
+    return { issues: await loadIssueDetails(this.ctx.db, this.users, rows, callerId, [project]), total };
   }
 
   /** The issues of a group's own projects the caller may read. */
@@ -76,7 +85,7 @@ export class IssuesService {
       .where('project_id', '=', project.id)
       .executeTakeFirst();
     if (!milestone) throw recordNotFound();
-    const caller = standing.caller!;
+    const caller = standing.caller;
     const query = this.ctx.db
       .selectFrom('issues')
       .where('issues.project_id', '=', project.id)
@@ -89,21 +98,37 @@ export class IssuesService {
     query: ReturnType<typeof applyIssueFilters>,
     filters: IssueFilters,
     page: Page,
-    caller: Caller,
+    caller: Caller | null,
     projects: Project[] = [],
   ): Promise<IssuePage> {
     const [rows, count] = await Promise.all([
       orderIssues(query.selectAll('issues'), filters).offset(page.offset).limit(page.limit).execute(),
       query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
     ]);
-    return { issues: await loadIssueDetails(this.ctx.db, this.users, rows, caller.id, projects), total: Number(count.total) };
+    return { issues: await loadIssueDetails(this.ctx.db, this.users, rows, caller?.id ?? 0, projects), total: Number(count.total) };
   }
 
   /** One issue of the project by its global id: `404 Not found` when missing, `404 Not Found` when confidential to the caller. */
   async find(project: Project, standing: ProjectStanding, issueId: number): Promise<IssueDetails> {
     const issue = await this.row(this.ctx.db, project, issueId);
     if (!mayReadIssue(standing, issue)) throw notFound();
-    return this.details(issue, standing.caller!, project);
+    return (await loadIssueDetails(this.ctx.db, this.users, [issue], callerIdOf(standing), [project]))[0];
+  }
+
+  /**
+   * The global id of the project's issue numbered `iid` (later APIs address issues by it): `404 Not
+   * found` when there is none, and when it is confidential to the caller, so a hidden issue is
+   * answered as a missing one whatever the route does with it next.
+   */
+  async idByIid(project: Project, standing: ProjectStanding, iid: number): Promise<number> {
+    const issue = await this.ctx.db
+      .selectFrom('issues')
+      .select(['id', 'confidential', 'author_id', 'assignee_id'])
+      .where('project_id', '=', project.id)
+      .where('iid', '=', iid)
+      .executeTakeFirst();
+    if (!issue || !mayReadIssue(standing, issue)) throw recordNotFound();
+    return issue.id;
   }
 
   async create(project: Project, standing: ProjectStanding, actor: User, attributes: IssueAttributes): Promise<IssueDetails> {

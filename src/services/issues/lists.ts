@@ -38,6 +38,7 @@ export function applyIssueFilters(query: IssuesQuery, filters: IssueFilters): Is
     );
   }
   if (filters.iid !== undefined) query = query.where('issues.iid', '=', filters.iid);
+  if (filters.iids) query = query.where('issues.iid', 'in', filters.iids.length ? filters.iids : [-1]);
   if (filters.authorId !== undefined) query = query.where('issues.author_id', '=', filters.authorId);
   if (filters.assigneeId !== undefined) query = query.where('issues.assignee_id', '=', filters.assigneeId);
   if (filters.search) {

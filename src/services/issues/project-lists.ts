@@ -23,8 +23,9 @@ type ProjectIssuesValues = {
   offset: number;
 };
 
-/** Lists filtered by labels or searched are built each time: their values are lists or become patterns. */
-const preparable = (filters: IssueFilters): boolean => !filters.search && !filters.anyLabels?.length && !filters.allLabels?.length;
+/** Lists filtered by labels or iids or searched are built each time: their values are lists or become patterns. */
+const preparable = (filters: IssueFilters): boolean =>
+  !filters.search && !filters.anyLabels?.length && !filters.allLabels?.length && !filters.iids;
 
 function pageQuery(db: Db, shape: ProjectIssuesShape, values: ProjectIssuesValues) {
   return orderIssues(projectIssues(db, shape, values).selectAll('issues'), shape.filters)

@@ -35,6 +35,8 @@ export interface IssueFilters {
   /** A milestone's title; `No Milestone` for issues without one. */
   milestone?: string;
   iid?: number;
+  /** Issues numbered by any of these iids. */
+  iids?: number[];
   search?: string;
   authorId?: number;
   assigneeId?: number;

@@ -37,6 +37,14 @@ export interface MergeRequestFilters {
   /** `opened` (opened and reopened), `closed`, `merged`, or every state. */
   state?: 'opened' | 'closed' | 'merged' | 'all';
   iids?: number[];
+  /** A milestone's title; `No Milestone` for merge requests without one. */
+  milestone?: string;
+  /** Merge requests carrying every one of these labels. */
+  allLabels?: string[];
+  authorId?: number;
+  assigneeId?: number;
+  sourceBranch?: string;
+  targetBranch?: string;
   orderBy: 'created_at' | 'updated_at';
   sort: 'asc' | 'desc';
 }

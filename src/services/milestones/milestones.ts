@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { containsText } from '../../db/search';
 import type { Db } from '../../db/index';
 import type { MilestonesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
@@ -17,6 +18,8 @@ export interface MilestoneFilter {
   state?: string;
   /** Per-project numbers; values that are not numbers match nothing. */
   iids?: string[];
+  /** Milestones whose title or description contains this text (later APIs' `search`). */
+  search?: string;
 }
 
 export interface MilestoneFields {
@@ -67,6 +70,10 @@ export class MilestonesService {
       const iids = filter.iids.filter((iid) => /^\d{1,9}$/.test(iid)).map(Number);
       if (iids.length === 0) return { milestones: [], total: 0 };
       query = query.where('iid', 'in', iids);
+    }
+    if (filter.search) {
+      const search = filter.search;
+      query = query.where((eb) => eb.or([containsText('milestones.title', search), containsText('milestones.description', search)]));
     }
     const [milestones, count] = await Promise.all([
       query.selectAll().orderBy('id').offset(page.offset).limit(page.limit).execute(),

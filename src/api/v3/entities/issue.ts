@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { IssueDetails, IssueRow } from '../../../services/issues/types';
 import { projectUrls } from '../../../lib/urls';
 import { UserBasic, presentUserBasic } from '../../shared/entities/user';
-import { Milestone, PROJECT_ENTITY_FIELDS, presentMilestone } from './milestone';
+import { Milestone, PROJECT_ENTITY_FIELDS, presentMilestone } from '../../shared/entities/milestone';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 const DateString = Nullable(Type.String());

@@ -5,7 +5,7 @@ import type { User } from '../../../services/users/users';
 import { isWorkInProgress } from '../../../services/issuables/work-in-progress';
 import { projectUrls } from '../../../lib/urls';
 import { UserBasic, presentUserBasic } from '../../shared/entities/user';
-import { Milestone, PROJECT_ENTITY_FIELDS, presentMilestone } from './milestone';
+import { Milestone, PROJECT_ENTITY_FIELDS, presentMilestone } from '../../shared/entities/milestone';
 import { Nullable, Timestamp, type Presenter } from './common';
 
 /** GitLab 8.12's `Entities::MergeRequest`, in its order; `project_id` is the target project. */

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { AwardRow } from '../../../services/award-emoji/award-emoji';
 import type { User } from '../../../services/users/users';
-import { Timestamp, type Presenter } from './common';
-import { UserBasic, presentUserBasic } from '../../shared/entities/user';
+import { Timestamp } from '../schemas';
+import type { Presenter } from '../types';
+import { UserBasic, presentUserBasic } from './user';
 
 /** GitLab 8.12's `Entities::AwardEmoji`. */
 export const AwardEmoji = Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { MilestoneRow } from '../../../services/milestones/milestones';
-import { Nullable, Timestamp } from './common';
+import { Nullable, Timestamp } from '../schemas';
 
 /** GitLab 8.12's `Entities::ProjectEntity`: what issues, milestones (and merge requests) begin with. */
 export const PROJECT_ENTITY_FIELDS = {
