@@ -11,6 +11,7 @@ import * as mergeRequests from './migrations/0008_merge_requests';
 import * as deployKeys from './migrations/0009_deploy_keys';
 import * as lfs from './migrations/0010_lfs';
 import * as refsVersion from './migrations/0011_refs_version';
+import * as accessTokens from './migrations/0012_access_tokens';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0009_deploy_keys': deployKeys.migration,
   '0010_lfs': lfs.migration,
   '0011_refs_version': refsVersion.migration,
+  '0012_access_tokens': accessTokens.migration,
 };
 
 function migrator(handle: DbHandle): Migrator {

@@ -1,6 +1,17 @@
 import type { Api, RouteDeps } from '../shared/types';
 import { LIMITS } from '../../lib/limits';
 import { versionRoutes } from './version';
+import { usersRoutes } from './users';
+import { keysRoutes } from './keys';
+import { emailsRoutes } from './emails';
+import { deployKeysRoutes } from './deploy-keys';
+import { settingsRoutes } from './settings';
+import { broadcastMessagesRoutes } from './broadcast-messages';
+import { systemHooksRoutes } from './system-hooks';
+import { templatesRoutes } from './templates';
+import { namespacesRoutes } from './namespaces';
+import { personalAccessTokensRoutes } from './personal-access-tokens';
+import { applicationsRoutes } from './applications';
 
 export { API_V4_VERSION } from './version';
 
@@ -16,4 +27,16 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
     return payload;
   });
   versionRoutes(api, deps);
+  // People and access: users, their keys and e-mails, tokens, OAuth applications, instance administration.
+  usersRoutes(api, deps);
+  keysRoutes(api, deps);
+  emailsRoutes(api, deps);
+  deployKeysRoutes(api, deps);
+  personalAccessTokensRoutes(api, deps);
+  applicationsRoutes(api, deps);
+  settingsRoutes(api, deps);
+  broadcastMessagesRoutes(api, deps);
+  systemHooksRoutes(api, deps);
+  templatesRoutes(api, deps);
+  namespacesRoutes(api, deps);
 }
