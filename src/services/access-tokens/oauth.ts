@@ -165,8 +165,7 @@ export class OAuthService {
         .executeTakeFirst();
       if (!grant || grant.application_id !== application.id || grant.expires_at <= now()) throw refuse('invalid_grant');
       if (redirectUri !== undefined && redirectUri !== grant.redirect_uri) throw refuse('invalid_grant');
-      const user = await this.users.findById(grant.user_id);
-      if (user?.state !== 'active') throw refuse('invalid_grant');
+      if (!(await isActiveUser(trx, grant.user_id))) throw refuse('invalid_grant');
       return issueToken(trx, grant.user_id, application.id, parseScopes(grant.scopes));
     });
   }
@@ -186,8 +185,7 @@ export class OAuthService {
       if (!old || old.application_id !== (application?.id ?? old.application_id)) throw refuse('invalid_grant');
       // A token issued to a client is refreshed by that client only.
       if (old.application_id !== null && !application) throw refuse('invalid_client');
-      const user = await this.users.findById(old.user_id);
-      if (user?.state !== 'active') throw refuse('invalid_grant');
+      if (!(await isActiveUser(trx, old.user_id))) throw refuse('invalid_grant');
       return issueToken(trx, old.user_id, old.application_id, parseScopes(old.scopes));
     });
   }
@@ -255,6 +253,12 @@ export class OAuthService {
     if (!asked.every((name) => isTokenScope(name) && (allowed === undefined || allowed.includes(name)))) throw refuse('invalid_scope');
     return [...new Set(asked as TokenScope[])];
   }
+}
+
+/** Read in the grant's transaction: SQLite's one connection is held by it. */
+async function isActiveUser(trx: Db, userId: number): Promise<boolean> {
+  const user = await trx.selectFrom('users').select('state').where('id', '=', userId).executeTakeFirst();
+  return user?.state === 'active';
 }
 
 async function issueToken(trx: Db, userId: number, applicationId: number | null, scopes: readonly TokenScope[]): Promise<OAuthTokenResponse> {
