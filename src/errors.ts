@@ -106,7 +106,11 @@ export const insufficientScope = (scope: string) =>
 
 /** A revoked or expired token: 401 with the reason, so that a client knows to ask for a new one. */
 export const invalidToken = (reason: 'revoked' | 'expired') =>
-  oauthError(401, 'invalid_token', reason === 'revoked' ? 'Token was revoked. You have to re-authorize from the user.' : 'Token has expired.');
+  oauthError(
+    401,
+    'invalid_token',
+    reason === 'revoked' ? 'Token was revoked. You have to re-authorize from the user.' : 'Token has expired.',
+  );
 
 /** The trace PATCH's answer to a part that does not start where the stored trace ends: the length in `Range`. */
 export const rangeNotSatisfiable = (length: number) => new ApiError(416, { error: '416 Range Not Satisfiable' }, { Range: `0-${length}` });

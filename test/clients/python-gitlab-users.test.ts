@@ -42,7 +42,7 @@ print(json.dumps({'me': me, 'everyone': everyone, 'bio': again.bio, 'blocked': b
     assert.match(answer.web_url, /\/py1$/);
   });
 
-  test('a user\'s SSH keys and e-mails', async () => {
+  test("a user's SSH keys and e-mails", async () => {
     const answer = await pythonGitlab(
       app.url,
       app.rootToken,

@@ -36,13 +36,19 @@ export function applicationsRoutes(api: Api, { services, presenter }: RouteDeps)
   const oauth = services.oauth;
   const config = { access: 'admin' } as const;
 
-  api.post('/applications', { config, schema: { body: CreateApplication, response: { 201: ApplicationWithSecret } } }, async (request, reply) => {
-    const { application, secret } = await oauth.createApplication(request.body, request.user!.id);
-    return reply.status(201).send({ ...presentApplication(application), secret });
-  });
+  api.post(
+    '/applications',
+    { config, schema: { body: CreateApplication, response: { 201: ApplicationWithSecret } } },
+    async (request, reply) => {
+      const { application, secret } = await oauth.createApplication(request.body, request.user!.id);
+      return reply.status(201).send({ ...presentApplication(application), secret });
+    },
+  );
 
-  api.get('/applications', { config, schema: { querystring: Type.Object(PageQuery), response: { 200: Type.Array(Application) } } }, async (request, reply) =>
-    pageOfList(request, reply, presenter, (await oauth.listApplications()).map(presentApplication)),
+  api.get(
+    '/applications',
+    { config, schema: { querystring: Type.Object(PageQuery), response: { 200: Type.Array(Application) } } },
+    async (request, reply) => pageOfList(request, reply, presenter, (await oauth.listApplications()).map(presentApplication)),
   );
 
   api.delete('/applications/:id', { config, schema: { params: Type.Object({ id: RecordId }) } }, async (request, reply) => {

@@ -46,7 +46,11 @@ export function broadcastMessagesRoutes(api: Api, { services, presenter }: Route
     '/broadcast_messages/:id',
     {
       config,
-      schema: { params: MessageId, body: Type.Object({ message: Type.Optional(TextString()), ...displayParams }), response: { 200: BroadcastMessage } },
+      schema: {
+        params: MessageId,
+        body: Type.Object({ message: Type.Optional(TextString()), ...displayParams }),
+        response: { 200: BroadcastMessage },
+      },
     },
     async (request) => presentBroadcastMessage(await messages.update(request.params.id, request.body)),
   );

@@ -61,8 +61,12 @@ export function deployKeysRoutes(api: Api, { services, presenter }: RouteDeps): 
       reply.status(201).send(presentDeployKey(await deployKeys.enable(request.project, request.user!, recordId(request.params.key_id)))),
   );
 
-  api.delete('/projects/:id/deploy_keys/:key_id', { config: { project: 'admin_project' }, schema: { params: ProjectKey } }, async (request, reply) => {
-    await deployKeys.remove(request.project.id, recordId(request.params.key_id));
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/projects/:id/deploy_keys/:key_id',
+    { config: { project: 'admin_project' }, schema: { params: ProjectKey } },
+    async (request, reply) => {
+      await deployKeys.remove(request.project.id, recordId(request.params.key_id));
+      return reply.status(204).send();
+    },
+  );
 }

@@ -21,9 +21,7 @@ export function emailsRoutes(api: Api, { services, presenter }: RouteDeps): void
   );
 
   api.get('/user/emails/:email_id', { schema: { params: EmailId, response: { 200: Email } } }, async (request) =>
-    presentEmail(
-      await emails.findOwn(request.user!.id, recordId(request.params.email_id)).catch(renameNotFound('Email')),
-    ),
+    presentEmail(await emails.findOwn(request.user!.id, recordId(request.params.email_id)).catch(renameNotFound('Email'))),
   );
 
   api.post('/user/emails', { schema: { body: CreateEmail, response: { 201: Email } } }, async (request, reply) =>

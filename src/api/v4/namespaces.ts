@@ -18,20 +18,20 @@ export function namespacesRoutes(api: Api, { services, presenter }: RouteDeps): 
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const result = await services.namespaces.list(request.user!, { search: request.query.search, offset: page.offset, limit: page.limit });
+      const result = await services.namespaces.list(request.user!, {
+        search: request.query.search,
+        offset: page.offset,
+        limit: page.limit,
+      });
       setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
       return result.namespaces.map(presentNamespace);
     },
   );
 
   // By id or by (URL-encoded) path; one the caller may not see is not found.
-  api.get(
-    '/namespaces/:id',
-    { schema: { params: Type.Object({ id: NameString() }), response: { 200: Namespace } } },
-    async (request) => {
-      const namespace = await services.namespaces.find(request.user!, request.params.id);
-      if (!namespace) throw notFound('Namespace');
-      return presentNamespace(namespace);
-    },
-  );
+  api.get('/namespaces/:id', { schema: { params: Type.Object({ id: NameString() }), response: { 200: Namespace } } }, async (request) => {
+    const namespace = await services.namespaces.find(request.user!, request.params.id);
+    if (!namespace) throw notFound('Namespace');
+    return presentNamespace(namespace);
+  });
 }

@@ -47,7 +47,8 @@ function clientCredentials(request: FastifyRequest, body: { client_id?: string; 
   if (match) {
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon > 0) return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
+    if (colon > 0)
+      return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
   }
   return { clientId: body.client_id || undefined, clientSecret: body.client_secret };
 }
@@ -109,7 +110,12 @@ export function oauthRoutes(api: Api, { services }: RouteDeps): void {
     },
     async (request, reply) => {
       const { client_id, redirect_uri, response_type, scope, state } = request.query;
-      const grant = await oauth.authorize(request.user!, { clientId: client_id, redirectUri: redirect_uri, responseType: response_type, scope });
+      const grant = await oauth.authorize(request.user!, {
+        clientId: client_id,
+        redirectUri: redirect_uri,
+        responseType: response_type,
+        scope,
+      });
       const target = new URL(grant.redirectUri);
       target.searchParams.set('code', grant.code);
       if (state !== undefined) target.searchParams.set('state', state);
@@ -136,7 +142,10 @@ export function oauthRoutes(api: Api, { services }: RouteDeps): void {
     '/revoke',
     {
       config: { access: 'public' },
-      schema: { body: Type.Object({ token: Type.String({ maxLength: LIMITS.name }), client_id: Param, client_secret: Param }), response: { 200: Type.Object({}) } },
+      schema: {
+        body: Type.Object({ token: Type.String({ maxLength: LIMITS.name }), client_id: Param, client_secret: Param }),
+        response: { 200: Type.Object({}) },
+      },
     },
     async (request) => {
       await oauth.revoke(request.body.token, clientCredentials(request, request.body));

@@ -48,7 +48,8 @@ function asLevels(body: Record<string, unknown>): SettingChanges {
     if (typeof body[field] === 'string') changes[field] = levelOf(body[field] as Visibility);
   }
   const restricted = body.restricted_visibility_levels;
-  if (Array.isArray(restricted)) changes.restricted_visibility_levels = restricted.map((name) => (typeof name === 'string' ? levelOf(name as Visibility) : name));
+  if (Array.isArray(restricted))
+    changes.restricted_visibility_levels = restricted.map((name) => (typeof name === 'string' ? levelOf(name as Visibility) : name));
   return changes as SettingChanges;
 }
 

@@ -23,8 +23,10 @@ export function systemHooksRoutes(api: Api, { services, presenter }: RouteDeps):
   const hooks = services.systemHooks;
   const config = { access: 'admin' } as const;
 
-  api.get('/hooks', { config, schema: { querystring: Type.Object(PageQuery), response: { 200: Type.Array(SystemHook) } } }, async (request, reply) =>
-    pageOfList(request, reply, presenter, (await hooks.list()).map(presentSystemHook)),
+  api.get(
+    '/hooks',
+    { config, schema: { querystring: Type.Object(PageQuery), response: { 200: Type.Array(SystemHook) } } },
+    async (request, reply) => pageOfList(request, reply, presenter, (await hooks.list()).map(presentSystemHook)),
   );
 
   api.post('/hooks', { config, schema: { body: CreateHook, response: { 201: SystemHook } } }, async (request, reply) => {

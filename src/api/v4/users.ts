@@ -91,7 +91,12 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
         limit: page.limit,
       });
       setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-      if (!admin) return sendAs(reply, UserBasicList, result.users.map((user) => presentUserBasic(user, presenter)));
+      if (!admin)
+        return sendAs(
+          reply,
+          UserBasicList,
+          result.users.map((user) => presentUserBasic(user, presenter)),
+        );
       const identities = await users.identities(result.users.map((user) => user.id));
       return sendAs(
         reply,

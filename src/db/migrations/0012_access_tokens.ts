@@ -62,7 +62,12 @@ export function migration({ dialect }: DbHandle): Migration {
         .addColumn('created_at', 'text', timestamp)
         .execute();
       await db.schema.createIndex('oauth_access_tokens_token').on('oauth_access_tokens').column('token_digest').unique().execute();
-      await db.schema.createIndex('oauth_access_tokens_refresh').on('oauth_access_tokens').column('refresh_token_digest').unique().execute();
+      await db.schema
+        .createIndex('oauth_access_tokens_refresh')
+        .on('oauth_access_tokens')
+        .column('refresh_token_digest')
+        .unique()
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('oauth_access_tokens').execute();

@@ -3,7 +3,7 @@ import type { Db } from '../../db/index';
 import type { OauthAccessTokensTable, OauthApplicationsTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import type { User, UsersService } from '../users/users';
-import { ApiError, Validation, oauthError } from '../../errors';
+import { type ApiError, Validation, oauthError } from '../../errors';
 import { digestToken, randomHex, sameSecret } from '../../lib/secrets';
 import { now } from '../../lib/time';
 import { inTransaction } from '../../db/transaction';
@@ -31,7 +31,8 @@ const GRANT_SECONDS = 600;
 const DESCRIPTIONS = {
   invalid_grant:
     'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
-  invalid_client: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+  invalid_client:
+    'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
   invalid_request: 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.',
   invalid_scope: 'The requested scope is invalid, unknown, or malformed.',
   invalid_redirect_uri: "The requested redirect uri is malformed or doesn't match client redirect URI.",
@@ -106,7 +107,12 @@ export class OAuthService {
   }
 
   /** The resource owner password grant: a user's login and password for a token, with or without a client. */
-  async passwordGrant(login: string | undefined, password: string | undefined, scope: string | undefined, client: ClientCredentials): Promise<OAuthTokenResponse> {
+  async passwordGrant(
+    login: string | undefined,
+    password: string | undefined,
+    scope: string | undefined,
+    client: ClientCredentials,
+  ): Promise<OAuthTokenResponse> {
     if (!login || !password) throw refuse('invalid_request');
     const application = await this.optionalClient(client);
     const scopes = this.grantedScopes(scope, application);
@@ -123,7 +129,10 @@ export class OAuthService {
    * The authorization request of the code grant, for a caller already signed in (Forge has no
    * sign-in page yet): the code to send to the client's redirect URI.
    */
-  async authorize(user: User, request: { clientId?: string; redirectUri?: string; responseType?: string; scope?: string }): Promise<{ redirectUri: string; code: string }> {
+  async authorize(
+    user: User,
+    request: { clientId?: string; redirectUri?: string; responseType?: string; scope?: string },
+  ): Promise<{ redirectUri: string; code: string }> {
     if (!request.clientId) throw refuse('invalid_request');
     const application = await this.applicationByUid(request.clientId);
     if (!application) throw refuse('invalid_client');
@@ -261,7 +270,12 @@ async function isActiveUser(trx: Db, userId: number): Promise<boolean> {
   return user?.state === 'active';
 }
 
-async function issueToken(trx: Db, userId: number, applicationId: number | null, scopes: readonly TokenScope[]): Promise<OAuthTokenResponse> {
+async function issueToken(
+  trx: Db,
+  userId: number,
+  applicationId: number | null,
+  scopes: readonly TokenScope[],
+): Promise<OAuthTokenResponse> {
   const accessToken = randomHex(64);
   const refreshToken = randomHex(64);
   const time = new Date();

@@ -46,7 +46,10 @@ export class PersonalAccessTokensService {
   }
 
   /** A new token for a user: name, at least one known scope, an optional expiry date (`YYYY-MM-DD`). */
-  async create(userId: number, attributes: { name: string; scopes: string[]; expires_at?: string | null }): Promise<CreatedPersonalAccessToken> {
+  async create(
+    userId: number,
+    attributes: { name: string; scopes: string[]; expires_at?: string | null },
+  ): Promise<CreatedPersonalAccessToken> {
     if (!(await this.users.findById(userId))) throw notFound('User');
     const validation = new Validation();
     if (attributes.name.trim() === '') validation.add('name', "can't be blank");

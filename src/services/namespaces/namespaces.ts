@@ -27,7 +27,9 @@ export class NamespacesService {
   async find(caller: Caller, idOrPath: string): Promise<NamespaceRow | undefined> {
     const id = /^\d+$/.test(idOrPath) ? Number(idOrPath) : undefined;
     return this.visibleTo(caller)
-      .where((eb) => (id !== undefined && id <= 2 ** 31 - 1 ? eb('id', '=', id) : eb(eb.fn('lower', ['path']), '=', idOrPath.toLowerCase())))
+      .where((eb) =>
+        id !== undefined && id <= 2 ** 31 - 1 ? eb('id', '=', id) : eb(eb.fn('lower', ['path']), '=', idOrPath.toLowerCase()),
+      )
       .selectAll()
       .executeTakeFirst();
   }

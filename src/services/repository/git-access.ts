@@ -18,8 +18,7 @@ import { gitAbility } from '../access-tokens/scopes';
  */
 export type GitCaller =
   /** `readOnly`: a token whose scopes allow fetching only (`read_repository`). */
-  | { kind: 'user'; user: User; readOnly?: boolean }
-  | { kind: 'build'; projectId: number } | { kind: 'deploy_key'; keyId: number };
+  { kind: 'user'; user: User; readOnly?: boolean } | { kind: 'build'; projectId: number } | { kind: 'deploy_key'; keyId: number };
 
 /** What git's clients are told when refused before git runs (GitLab 8.12's `GitAccess` messages). */
 export const GIT_ACCESS_REFUSALS = {

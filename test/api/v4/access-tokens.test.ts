@@ -54,7 +54,10 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
       },
     );
     const listed = await root.get(`/users/${alice.user.id}/personal_access_tokens`);
-    assert.ok(listed.body.every((token: any) => token.token === undefined), 'the token is never shown again');
+    assert.ok(
+      listed.body.every((token: any) => token.token === undefined),
+      'the token is never shown again',
+    );
   });
 
   test('other users may not create one (403), unknown scopes and users are refused', async () => {
@@ -64,7 +67,10 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
     assert.deepEqual(badScope.body, { message: { scopes: ['everything is not a valid scope'] } });
     assert.equal((await root.post(`/users/${alice.user.id}/personal_access_tokens`, { name: 'x' })).status, 400);
     assert.equal((await root.post('/users/99999/personal_access_tokens', { name: 'x', scopes: ['api'] })).status, 404);
-    assert.equal((await root.post(`/users/${alice.user.id}/personal_access_tokens`, { name: 'x', scopes: ['api'], expires_at: 'soon' })).status, 400);
+    assert.equal(
+      (await root.post(`/users/${alice.user.id}/personal_access_tokens`, { name: 'x', scopes: ['api'], expires_at: 'soon' })).status,
+      400,
+    );
   });
 });
 
@@ -157,22 +163,28 @@ describe('revoked and expired tokens', () => {
 });
 
 describe('listing and revoking', () => {
-  test('a user lists their own tokens only; administrators anyone\'s', async () => {
+  test("a user lists their own tokens only; administrators anyone's", async () => {
     const bob = await app.createUser({ username: 'bob', email: 'bob@example.com' });
     const bobs = await makeToken(bob.user.id, ['api']);
     const own = await bob.client.v4().get('/personal_access_tokens');
-    assert.deepEqual(own.body.map((t: any) => t.id), [bobs.id]);
+    assert.deepEqual(
+      own.body.map((t: any) => t.id),
+      [bobs.id],
+    );
     assert.equal(own.headers.get('x-total'), '1');
     assert.equal((await bob.client.v4().get('/personal_access_tokens', { user_id: alice.user.id })).status, 403);
     assert.equal((await bob.client.v4().get(`/users/${alice.user.id}/personal_access_tokens`)).status, 403);
     assert.ok((await root.get('/personal_access_tokens')).body.length > 1);
-    assert.deepEqual((await root.get('/personal_access_tokens', { user_id: bob.user.id })).body.map((t: any) => t.id), [bobs.id]);
+    assert.deepEqual(
+      (await root.get('/personal_access_tokens', { user_id: bob.user.id })).body.map((t: any) => t.id),
+      [bobs.id],
+    );
     // Another's token is not found; the owner and administrators revoke it.
     assert.equal((await alice.client.delete(`/personal_access_tokens/${bobs.id}`)).status, 404);
     assert.equal((await root.delete(`/personal_access_tokens/${bobs.id}`)).status, 204);
   });
 
-  test('a user\'s tokens go with the user', async () => {
+  test("a user's tokens go with the user", async () => {
     const carol = await app.createUser({ username: 'carol', email: 'carol@example.com' });
     const { id } = await makeToken(carol.user.id, ['api']);
     assert.equal((await root.delete(`/users/${carol.user.id}`)).status, 204);

@@ -22,7 +22,10 @@ describe('/application/settings', () => {
     assert.equal(read.status, 200);
     assert.equal(read.body.default_project_visibility, 'private');
     assert.deepEqual(read.body.restricted_visibility_levels, []);
-    const changed = await root.put('/application/settings', { default_project_visibility: 'internal', restricted_visibility_levels: ['public'] });
+    const changed = await root.put('/application/settings', {
+      default_project_visibility: 'internal',
+      restricted_visibility_levels: ['public'],
+    });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.default_project_visibility, 'internal');
     assert.deepEqual(changed.body.restricted_visibility_levels, ['public']);
@@ -42,7 +45,10 @@ describe('/broadcast_messages', () => {
     const created = await root.post('/broadcast_messages', { message: 'maintenance tonight' });
     assert.equal(created.status, 201);
     const listed = await root.get('/broadcast_messages');
-    assert.deepEqual(listed.body.map((m: any) => m.message), ['maintenance tonight']);
+    assert.deepEqual(
+      listed.body.map((m: any) => m.message),
+      ['maintenance tonight'],
+    );
     assert.equal(listed.headers.get('x-total'), '1');
     assert.equal((await root.delete(`/broadcast_messages/${created.body.id}`)).status, 204);
     assert.equal((await root.get(`/broadcast_messages/${created.body.id}`)).status, 404);
@@ -58,7 +64,10 @@ describe('/hooks (system hooks)', () => {
     assert.equal(created.body.tag_push_events, true);
     assert.equal(created.body.push_events, true);
     assert.equal(created.body.enable_ssl_verification, false);
-    assert.deepEqual((await root.get('/hooks')).body.map((h: any) => h.id), [created.body.id]);
+    assert.deepEqual(
+      (await root.get('/hooks')).body.map((h: any) => h.id),
+      [created.body.id],
+    );
     const tested = await root.get(`/hooks/${created.body.id}`);
     assert.equal(tested.status, 200);
     assert.equal(tested.body.event_name, 'project_create');
@@ -89,9 +98,12 @@ describe('/templates', () => {
 });
 
 describe('/namespaces', () => {
-  test('lists the caller\'s namespaces with v4 fields, and finds one by id or path', async () => {
+  test("lists the caller's namespaces with v4 fields, and finds one by id or path", async () => {
     const listed = await alice.get('/namespaces');
-    assert.deepEqual(listed.body.map((n: any) => [n.path, n.kind, n.full_path, n.parent_id]), [['alice', 'user', 'alice', null]]);
+    assert.deepEqual(
+      listed.body.map((n: any) => [n.path, n.kind, n.full_path, n.parent_id]),
+      [['alice', 'user', 'alice', null]],
+    );
     assert.equal(listed.headers.get('x-total'), '1');
     assert.equal((await alice.get(`/namespaces/${listed.body[0].id}`)).body.path, 'alice');
     assert.equal((await alice.get('/namespaces/alice')).body.id, listed.body[0].id);
@@ -101,21 +113,31 @@ describe('/namespaces', () => {
 });
 
 describe('deploy keys', () => {
-  test('a project\'s keys: create, list, get, enable elsewhere, remove with 204; no /disable', async () => {
+  test("a project's keys: create, list, get, enable elsewhere, remove with 204; no /disable", async () => {
     const first = await createRootProject(app, 'first');
     const second = await createRootProject(app, 'second');
     const created = await root.post(`/projects/${first.id}/deploy_keys`, { title: 'deployer', key: publicKeys['ed25519-2'].key });
     assert.equal(created.status, 201);
     assert.equal(created.body.can_push, false);
-    assert.deepEqual((await root.get(`/projects/${first.id}/deploy_keys`)).body.map((k: any) => k.id), [created.body.id]);
+    assert.deepEqual(
+      (await root.get(`/projects/${first.id}/deploy_keys`)).body.map((k: any) => k.id),
+      [created.body.id],
+    );
     assert.equal((await root.get(`/projects/${first.id}/deploy_keys/${created.body.id}`)).body.title, 'deployer');
     const enabled = await root.post(`/projects/${second.id}/deploy_keys/${created.body.id}/enable`);
     assert.equal(enabled.status, 201);
-    assert.deepEqual((await root.get('/deploy_keys')).body.map((k: any) => k.id), [created.body.id]);
+    assert.deepEqual(
+      (await root.get('/deploy_keys')).body.map((k: any) => k.id),
+      [created.body.id],
+    );
     assert.equal((await root.delete(`/projects/${second.id}/deploy_keys/${created.body.id}/disable`)).status, 404);
     assert.equal((await root.delete(`/projects/${second.id}/deploy_keys/${created.body.id}`)).status, 204);
     assert.deepEqual((await root.get(`/projects/${second.id}/deploy_keys`)).body, []);
-    const pushing = await root.post(`/projects/${first.id}/deploy_keys`, { title: 'pusher', key: publicKeys['ed25519-3'].key, can_push: true });
+    const pushing = await root.post(`/projects/${first.id}/deploy_keys`, {
+      title: 'pusher',
+      key: publicKeys['ed25519-3'].key,
+      can_push: true,
+    });
     assert.equal(pushing.status, 400);
     assert.equal((await alice.get(`/projects/${first.id}/deploy_keys`)).status, 404);
   });

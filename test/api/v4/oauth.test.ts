@@ -36,7 +36,14 @@ describe('POST /oauth/token, the password grant', () => {
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/json');
     assert.equal(response.headers.get('cache-control'), 'no-store');
-    assert.deepEqual(Object.keys(response.body).sort(), ['access_token', 'created_at', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    assert.deepEqual(Object.keys(response.body).sort(), [
+      'access_token',
+      'created_at',
+      'expires_in',
+      'refresh_token',
+      'scope',
+      'token_type',
+    ]);
     assert.equal(response.body.token_type, 'bearer');
     assert.equal(response.body.scope, 'api');
     assert.equal((await withBearer(response.body.access_token).get('/user')).body.username, 'alice');
@@ -44,7 +51,11 @@ describe('POST /oauth/token, the password grant', () => {
   });
 
   test('also takes JSON and an e-mail as login', async () => {
-    const response = await new ApiClient(app.url).post(`${app.url}/oauth/token`, { grant_type: 'password', username: 'alice@example.com', password: alice.password });
+    const response = await new ApiClient(app.url).post(`${app.url}/oauth/token`, {
+      grant_type: 'password',
+      username: 'alice@example.com',
+      password: alice.password,
+    });
     assert.equal(response.status, 200);
   });
 
@@ -95,7 +106,10 @@ describe('applications and the authorization-code grant', () => {
   });
 
   test('only administrators register applications; the secret is shown once', async () => {
-    assert.equal((await app.as(alice.token).v4().post('/applications', { name: 'x', redirect_uri: redirectUri, scopes: 'api' })).status, 403);
+    assert.equal(
+      (await app.as(alice.token).v4().post('/applications', { name: 'x', redirect_uri: redirectUri, scopes: 'api' })).status,
+      403,
+    );
     assert.equal(typeof application.secret, 'string');
     const listed = await app.root.v4().get('/applications');
     assert.deepEqual(
@@ -132,7 +146,10 @@ describe('applications and the authorization-code grant', () => {
     assert.deepEqual([wrongSecret.status, wrongSecret.body.error], [401, 'invalid_client']);
 
     const basic = Buffer.from(`${application.application_id}:${application.secret}`).toString('base64');
-    const exchanged = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }, { authorization: `Basic ${basic}` });
+    const exchanged = await tokenRequest(
+      { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
+      { authorization: `Basic ${basic}` },
+    );
     assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
     assert.equal((await withBearer(exchanged.body.access_token).get('/user')).body.username, 'alice');
 

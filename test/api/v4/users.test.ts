@@ -48,10 +48,22 @@ describe('GET /users', () => {
     const blocked = await app.createUser({ username: 'blockme', email: 'blockme@example.com' });
     assert.equal((await root.post(`/users/${blocked.user.id}/block`)).status, 201);
 
-    assert.deepEqual((await root.get('/users', { username: 'ALICE' })).body.map((u: any) => u.username), ['alice']);
-    assert.deepEqual((await root.get('/users', { search: 'outsid' })).body.map((u: any) => u.username), ['outsider']);
-    assert.deepEqual((await root.get('/users', { blocked: true })).body.map((u: any) => u.id), [blocked.user.id]);
-    assert.deepEqual((await root.get('/users', { external: true })).body.map((u: any) => u.id), [external.user.id]);
+    assert.deepEqual(
+      (await root.get('/users', { username: 'ALICE' })).body.map((u: any) => u.username),
+      ['alice'],
+    );
+    assert.deepEqual(
+      (await root.get('/users', { search: 'outsid' })).body.map((u: any) => u.username),
+      ['outsider'],
+    );
+    assert.deepEqual(
+      (await root.get('/users', { blocked: true })).body.map((u: any) => u.id),
+      [blocked.user.id],
+    );
+    assert.deepEqual(
+      (await root.get('/users', { external: true })).body.map((u: any) => u.id),
+      [external.user.id],
+    );
     assert.ok(!(await root.get('/users', { active: true })).body.some((u: any) => u.id === blocked.user.id));
   });
 
@@ -118,7 +130,10 @@ describe('SSH keys', () => {
     const created = await alice.client.post('/user/keys', { title: 'laptop', key: publicKeys['rsa-1'].key });
     assert.equal(created.status, 201);
     const list = await alice.client.get('/user/keys');
-    assert.deepEqual(list.body.map((k: any) => k.title), ['laptop']);
+    assert.deepEqual(
+      list.body.map((k: any) => k.title),
+      ['laptop'],
+    );
     assert.equal(list.headers.get('x-total'), '1');
     assert.equal((await alice.client.get(`/user/keys/${created.body.id}`)).body.title, 'laptop');
     // Anyone may read a user's public keys.
@@ -130,7 +145,7 @@ describe('SSH keys', () => {
     assert.deepEqual([again.status, again.body], [404, { message: '404 Key Not Found' }]);
   });
 
-  test('an administrator manages another user\'s keys', async () => {
+  test("an administrator manages another user's keys", async () => {
     const created = await root.post(`/users/${alice.user.id}/keys`, { title: 'server', key: publicKeys['ed25519-1'].key });
     assert.equal(created.status, 201);
     assert.equal((await alice.client.post(`/users/${alice.user.id}/keys`, { title: 'x', key: publicKeys['ed25519-1'].key })).status, 403);
@@ -141,10 +156,13 @@ describe('SSH keys', () => {
 });
 
 describe('e-mails', () => {
-  test('a user adds, lists and deletes (204) their e-mails; administrators another\'s', async () => {
+  test("a user adds, lists and deletes (204) their e-mails; administrators another's", async () => {
     const created = await alice.client.post('/user/emails', { email: 'alice.second@example.com' });
     assert.equal(created.status, 201);
-    assert.deepEqual((await alice.client.get('/user/emails')).body.map((e: any) => e.email), ['alice.second@example.com']);
+    assert.deepEqual(
+      (await alice.client.get('/user/emails')).body.map((e: any) => e.email),
+      ['alice.second@example.com'],
+    );
     assert.equal((await alice.client.get(`/user/emails/${created.body.id}`)).body.email, 'alice.second@example.com');
     assert.equal((await alice.client.delete(`/user/emails/${created.body.id}`)).status, 204);
     assert.equal((await alice.client.delete(`/user/emails/${created.body.id}`)).status, 404);
