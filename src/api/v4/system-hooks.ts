@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { NameString, RecordId, TextString } from '../shared/params';
+import { NameString, RecordId, TextString, givenAttributes } from '../shared/params';
 import { HookTestResult } from '../shared/entities/hook';
 import { SystemHook, presentSystemHook } from './entities/hook';
 import { notFound } from '../../errors';
@@ -30,7 +30,9 @@ export function systemHooksRoutes(api: Api, { services, presenter }: RouteDeps):
   );
 
   api.post('/hooks', { config, schema: { body: CreateHook, response: { 201: SystemHook } } }, async (request, reply) => {
-    const { url, token, ...flags } = request.body;
+    const { url, token, push_events, tag_push_events, merge_requests_events, enable_ssl_verification } = request.body;
+    // Named one by one: a body's other fields (an unknown one, `__proto__`) never reach the row.
+    const flags = givenAttributes({ push_events, tag_push_events, merge_requests_events, enable_ssl_verification });
     return reply.status(201).send(presentSystemHook(await hooks.create(url, { token, flags })));
   });
 

@@ -204,3 +204,13 @@ describe('applications and the authorization-code grant', () => {
     assert.equal((await app.root.v4().delete(`/applications/${application.id}`)).status, 404);
   });
 });
+
+describe('the OpenAPI document', () => {
+  test("v4's names the OAuth2 provider and the token routes; v3's does not", async () => {
+    const v4 = (await app.anonymous.get('/api/v4/openapi.json')).body;
+    for (const path of ['/oauth/token', '/oauth/authorize', '/api/v4/applications', '/api/v4/personal_access_tokens'])
+      assert.ok(v4.paths[path], path);
+    const v3 = (await app.anonymous.get('/api/v3/openapi.json')).body;
+    assert.ok(!Object.keys(v3.paths).some((path) => path.startsWith('/oauth')));
+  });
+});
