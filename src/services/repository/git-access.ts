@@ -76,17 +76,18 @@ export class GitAccessService {
       const projectId = await this.buildTokens.projectOfRunningBuild(secret);
       return projectId === undefined ? undefined : { kind: 'build', projectId };
     }
-    const byToken = await this.accessTokens.resolve(secret);
-    if (byToken !== undefined) {
-      if (!('user' in byToken)) return undefined;
-      const ability = gitAbility(byToken.scopes);
-      return ability === undefined ? undefined : { kind: 'user', user: byToken.user, readOnly: ability === 'read' };
-    }
     const key = this.credentials.key(login, secret);
     const cachedId = this.credentials.get(key);
     if (cachedId !== undefined) {
       const user = await this.users.findById(cachedId);
       if (user?.state === 'active') return { kind: 'user', user };
+    }
+    // After the cache (which holds passwords and private tokens only), before the slow password check.
+    const byToken = await this.accessTokens.resolve(secret);
+    if (byToken !== undefined) {
+      if (!('user' in byToken)) return undefined;
+      const ability = gitAbility(byToken.scopes);
+      return ability === undefined ? undefined : { kind: 'user', user: byToken.user, readOnly: ability === 'read' };
     }
     const user = await this.users.checkCredentials(login, secret);
     if (!user) return undefined;
