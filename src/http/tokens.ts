@@ -7,8 +7,7 @@ import type { FastifyRequest } from 'fastify';
  *
  * The consumer API accepts the user private token (`userToken` in auth.ts) and, where it is not
  * one, a personal access token or an OAuth2 token (also as `Authorization: Bearer`), whose scopes
- * `scopes.ts` checks. The runner API
- * (`/ci/api/v1`, `src/api/ci/tokens.ts`) adds a runner token strategy (the `token` parameter,
+ * `scopes.ts` checks. The runner API (`/ci/api/v1`, `src/api/ci/tokens.ts`) adds a runner token strategy (the `token` parameter,
  * `ci_runners.token_digest`) and a build credential (the `token` parameter or `BUILD-TOKEN` header,
  * checked against the build of the path) and authenticates its routes through `authenticate`
  * below, so no door grows its own token handling.

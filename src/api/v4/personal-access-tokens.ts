@@ -5,7 +5,9 @@ import { forbidden, notFound } from '../../errors';
 import { TOKEN_SCOPES } from '../../services/access-tokens/scopes';
 import type { User } from '../../services/users/users';
 import { PersonalAccessToken, PersonalAccessTokenWithToken, presentPersonalAccessToken } from './entities/personal-access-token';
-import { PageQuery, pageOfList } from './paging';
+import { PageQuery } from './paging';
+import { pageOf, setPageHeaders } from '../../http/pagination';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const CreateToken = Type.Object({
   name: NameString(),
@@ -29,6 +31,13 @@ export function personalAccessTokensRoutes(api: Api, { services, presenter }: Ro
     const token = await tokens.find(id);
     if (!token || (token.user_id !== caller.id && !isAdmin(caller))) throw notFound('Personal Access Token');
     return token;
+  };
+
+  const listPage = async (request: FastifyRequest, reply: FastifyReply, userId: number | undefined) => {
+    const page = pageOf(request.query as Record<string, unknown>);
+    const result = await tokens.list({ userId, offset: page.offset, limit: page.limit });
+    setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
+    return result.tokens.map(presentPersonalAccessToken);
   };
 
   api.post(
@@ -56,8 +65,7 @@ export function personalAccessTokensRoutes(api: Api, { services, presenter }: Ro
       const caller = request.user!;
       if (request.params.user_id !== caller.id && !isAdmin(caller)) throw forbidden();
       if (!(await services.users.findById(request.params.user_id))) throw notFound('User');
-      const list = await tokens.list({ userId: request.params.user_id });
-      return pageOfList(request, reply, presenter, list.map(presentPersonalAccessToken));
+      return listPage(request, reply, request.params.user_id);
     },
   );
 
@@ -73,8 +81,7 @@ export function personalAccessTokensRoutes(api: Api, { services, presenter }: Ro
       const caller = request.user!;
       const userId = filterId(request.query.user_id);
       if (userId !== undefined && userId !== caller.id && !isAdmin(caller)) throw forbidden();
-      const list = await tokens.list({ userId: isAdmin(caller) ? userId : caller.id });
-      return pageOfList(request, reply, presenter, list.map(presentPersonalAccessToken));
+      return listPage(request, reply, isAdmin(caller) ? userId : caller.id);
     },
   );
 

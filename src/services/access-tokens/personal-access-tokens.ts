@@ -76,11 +76,15 @@ export class PersonalAccessTokensService {
     return { record, token };
   }
 
-  /** Every token, or one user's, newest last. */
-  async list(filter: { userId?: number }): Promise<PersonalAccessToken[]> {
-    let query = this.db.selectFrom('personal_access_tokens').selectAll();
+  /** A page of every token, or of one user's, oldest first, with how many there are. */
+  async list(filter: { userId?: number; offset: number; limit: number }): Promise<{ tokens: PersonalAccessToken[]; total: number }> {
+    let query = this.db.selectFrom('personal_access_tokens');
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-    return query.orderBy('id').execute();
+    const [tokens, count] = await Promise.all([
+      query.selectAll().orderBy('id').offset(filter.offset).limit(filter.limit).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { tokens, total: Number(count.total) };
   }
 
   async find(id: number): Promise<PersonalAccessToken | undefined> {
