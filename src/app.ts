@@ -33,6 +33,7 @@ import { registerGroupGuard } from './api/shared/group-guard';
 import { registerOperability } from './http/operability';
 import { registerApiV3 } from './api/v3/index';
 import { registerApiV4, API_V4_VERSION } from './api/v4/index';
+import { oauthRoutes } from './api/v4/oauth';
 import { registerOpenApi } from './http/openapi';
 import { presenterFor } from './api/shared/presenter';
 import { registerRunnerApi } from './api/ci/index';
@@ -92,7 +93,11 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
       databasePool: database.poolStats,
     });
   }
-  registerAuthentication(server, services.users);
+  registerAuthentication(server, {
+    findByToken: (token) => services.users.findByToken(token),
+    findByIdOrUsername: (value) => services.users.findByIdOrUsername(value),
+    findByScopedToken: (token) => services.accessTokens.resolve(token),
+  });
   await registerParamParsing(server);
   registerProjectGuard(server, services.projects);
   registerGroupGuard(server, services.groups);
@@ -114,6 +119,8 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
     await scope.register(async (api) => registerApiV4(api as Api, { services, presenter: presenterFor(config, '/') }), {
       prefix: '/api/v4',
     });
+    // GitLab's OAuth2 provider lives at the root, beside the API it gives tokens for.
+    await scope.register(async (api) => oauthRoutes(api as Api, { services, presenter: presenterFor(config, '/') }), { prefix: '/oauth' });
   });
   await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
   await registerGitLfs(server, services.lfs, config);

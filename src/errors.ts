@@ -93,6 +93,25 @@ export const apiError = (status: number, message: string) => new ApiError(status
  */
 export const grapeError = (status: number, error: string | string[]) => new ApiError(status, { error });
 
+/**
+ * OAuth2's errors (RFC 6749, as Doorkeeper words them), which GitLab also answers for bearer
+ * credentials: `{"error": "invalid_grant", "error_description": "…"}`.
+ */
+export const oauthError = (status: number, error: string, description: string, extra: Record<string, string> = {}) =>
+  new ApiError(status, { error, error_description: description, ...extra });
+
+/** A token whose scopes do not cover the request (GitLab's 403, naming the scope that would). */
+export const insufficientScope = (scope: string) =>
+  oauthError(403, 'insufficient_scope', 'The request requires higher privileges than provided by the access token.', { scope });
+
+/** A revoked or expired token: 401 with the reason, so that a client knows to ask for a new one. */
+export const invalidToken = (reason: 'revoked' | 'expired') =>
+  oauthError(
+    401,
+    'invalid_token',
+    reason === 'revoked' ? 'Token was revoked. You have to re-authorize from the user.' : 'Token has expired.',
+  );
+
 /** The trace PATCH's answer to a part that does not start where the stored trace ends: the length in `Range`. */
 export const rangeNotSatisfiable = (length: number) => new ApiError(416, { error: '416 Range Not Satisfiable' }, { Range: `0-${length}` });
 

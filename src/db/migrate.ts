@@ -11,7 +11,8 @@ import * as mergeRequests from './migrations/0008_merge_requests';
 import * as deployKeys from './migrations/0009_deploy_keys';
 import * as lfs from './migrations/0010_lfs';
 import * as refsVersion from './migrations/0011_refs_version';
-import * as triggerDescription from './migrations/0015_trigger_description';
+import * as accessTokens from './migrations/0012_access_tokens';
+import * as triggerDescription from './migrations/0013_trigger_description';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -26,7 +27,8 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0009_deploy_keys': deployKeys.migration,
   '0010_lfs': lfs.migration,
   '0011_refs_version': refsVersion.migration,
-  '0015_trigger_description': triggerDescription.migration,
+  '0012_access_tokens': accessTokens.migration,
+  '0013_trigger_description': triggerDescription.migration,
 };
 
 /** The names of the migrations this program brings, in order. */

@@ -46,6 +46,10 @@ export interface Database {
   releases: ReleasesTable;
   lfs_objects: LfsObjectsTable;
   lfs_objects_projects: LfsObjectsProjectsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  oauth_applications: OauthApplicationsTable;
+  oauth_access_grants: OauthAccessGrantsTable;
+  oauth_access_tokens: OauthAccessTokensTable;
 }
 
 export type Flag = 0 | 1;
@@ -645,5 +649,60 @@ export interface LfsObjectsProjectsTable {
   id: Generated<number>;
   lfs_object_id: number;
   project_id: number;
+  created_at: string;
+}
+
+/** A user's personal access token: its digest, never itself. */
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_digest: string;
+  /** JSON array of scope names */
+  scopes: string;
+  /** A date, YYYY-MM-DD; null for no expiry */
+  expires_at: string | null;
+  revoked: Flag;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** An OAuth2 client (Doorkeeper's application). */
+export interface OauthApplicationsTable {
+  id: Generated<number>;
+  name: string;
+  uid: string;
+  secret_digest: string;
+  redirect_uri: string;
+  /** JSON array of scope names */
+  scopes: string;
+  confidential: Flag;
+  owner_id: number | null;
+  created_at: string;
+}
+
+/** An authorization code, good once and for a few minutes. */
+export interface OauthAccessGrantsTable {
+  id: Generated<number>;
+  application_id: number;
+  user_id: number;
+  code_digest: string;
+  redirect_uri: string;
+  scopes: string;
+  expires_at: string;
+  used: Flag;
+  created_at: string;
+}
+
+/** An OAuth2 access token with its refresh token. */
+export interface OauthAccessTokensTable {
+  id: Generated<number>;
+  application_id: number | null;
+  user_id: number;
+  token_digest: string;
+  refresh_token_digest: string;
+  scopes: string;
+  expires_at: string;
+  revoked: Flag;
   created_at: string;
 }

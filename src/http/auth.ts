@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, notFound, unauthorized } from '../errors';
+import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../errors';
+import { missingScope } from './scopes';
 import { mergeParams } from './params';
 import { authenticate, headerValue, stringParam, type TokenStrategy } from './tokens';
 
@@ -28,11 +29,25 @@ export interface Principal {
   admin: number;
 }
 
+/**
+ * What a scoped token (personal access token, OAuth2 access token) comes to: its owner with the
+ * token's scopes, a refusal to tell the caller about, or undefined for no such token.
+ */
+export type ScopedTokenLookup<User> = { user: User; scopes: readonly string[] } | { refused: 'revoked' | 'expired' } | undefined;
+
 export interface UserDirectory<User extends Principal> {
   /** The active user owning this private token; undefined for unknown tokens and blocked users. */
   findByToken(token: string): Promise<User | undefined>;
   /** The user `sudo` names, by id or username. */
   findByIdOrUsername(value: string): Promise<User | undefined>;
+  /** The owner and scopes of a personal access token or an OAuth2 access token. */
+  findByScopedToken(token: string): Promise<ScopedTokenLookup<User>>;
+}
+
+/** The caller a request's credentials name; `scopes` is undefined for the private token, which may do everything. */
+interface Caller<User> {
+  user: User;
+  scopes: readonly string[] | undefined;
 }
 
 /** The user private token: the `PRIVATE-TOKEN` header (also spelled `PRIVATE_TOKEN`) or the `private_token` parameter. Blocked users are nobody. */
@@ -45,10 +60,45 @@ export function userToken<User extends Principal>(users: UserDirectory<User>): T
   };
 }
 
+/** OAuth2's bearer token (RFC 6750): the `Authorization: Bearer` header or the `access_token` parameter. */
+export function bearerToken(request: FastifyRequest, params: Record<string, unknown>): string | undefined {
+  const header = headerValue(request, 'authorization');
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : stringParam(params.access_token);
+}
+
 /**
- * Resolves the caller of the consumer API, applies `sudo`, and enforces the route's access.
- * Runs before validation and before any look-up (the project guard comes after): an anonymous
- * call is 401 whatever its parameters, and whether or not the project it names exists.
+ * The caller of a request: a private token (as GitLab, a personal access token is accepted where a
+ * private token is), else a bearer token. A revoked or expired scoped token is answered 401 with
+ * the reason, even where a token is optional; an unknown one counts as none.
+ */
+async function resolveCaller<User extends Principal>(
+  users: UserDirectory<User>,
+  strategy: TokenStrategy<User>,
+  request: FastifyRequest,
+  params: Record<string, unknown>,
+): Promise<Caller<User> | undefined> {
+  const privateToken = strategy.read(request, params);
+  let scoped: ScopedTokenLookup<User>;
+  if (privateToken !== undefined && privateToken !== '') {
+    const user = await authenticate(strategy, request, params);
+    if (user) return { user, scopes: undefined };
+    scoped = await users.findByScopedToken(privateToken);
+  } else {
+    const bearer = bearerToken(request, params);
+    if (bearer === undefined || bearer === '') return undefined;
+    scoped = await users.findByScopedToken(bearer);
+  }
+  if (scoped === undefined) return undefined;
+  if ('refused' in scoped) throw invalidToken(scoped.refused);
+  return { user: scoped.user, scopes: scoped.scopes };
+}
+
+/**
+ * Resolves the caller of the consumer API, checks a scoped token's scopes, applies `sudo`, and
+ * enforces the route's access. Runs before validation and before any look-up (the project guard
+ * comes after): an anonymous call is 401 whatever its parameters, and whether or not the project
+ * it names exists.
  */
 export function registerAuthentication<User extends Principal>(app: FastifyInstance, users: UserDirectory<User>): void {
   const strategy = userToken(users);
@@ -58,10 +108,16 @@ export function registerAuthentication<User extends Principal>(app: FastifyInsta
     const access = request.routeOptions.config.access ?? 'user';
     if (access === 'public' || request.is404) return;
     const params = safeParams(request);
-    let user = await authenticate(strategy, request, params);
-    if (user) {
+    const caller = await resolveCaller(users, strategy, request, params);
+    let user = caller?.user;
+    if (caller && user) {
       const sudo = stringParam(params.sudo) ?? headerValue(request, 'sudo');
-      if (sudo !== undefined && sudo !== '') user = await applySudo(users, user, sudo);
+      const sudoGiven = sudo !== undefined && sudo !== '';
+      if (caller.scopes) {
+        const missing = missingScope(caller.scopes, request.method, request.routeOptions.url ?? '', sudoGiven);
+        if (missing !== undefined) throw insufficientScope(missing);
+      }
+      if (sudoGiven) user = await applySudo(users, user, sudo);
       setUser(request, user);
       // Every line of this request, "request completed" included, names the caller (never the token).
       request.log = request.log.child({ userId: user.id });

@@ -5,8 +5,9 @@ import type { FastifyRequest } from 'fastify';
  * door's clients send it, then looked up by its digest (the database holds digests only, so the
  * look-up reveals nothing about a token; stores compare in constant time where they compare).
  *
- * The consumer API accepts the user private token (`userToken` in auth.ts). The runner API
- * (`/ci/api/v1`, `src/api/ci/tokens.ts`) adds a runner token strategy (the `token` parameter,
+ * The consumer API accepts the user private token (`userToken` in auth.ts) and, where it is not
+ * one, a personal access token or an OAuth2 token (also as `Authorization: Bearer`), whose scopes
+ * `scopes.ts` checks. The runner API (`/ci/api/v1`, `src/api/ci/tokens.ts`) adds a runner token strategy (the `token` parameter,
  * `ci_runners.token_digest`) and a build credential (the `token` parameter or `BUILD-TOKEN` header,
  * checked against the build of the path) and authenticates its routes through `authenticate`
  * below, so no door grows its own token handling.

@@ -55,6 +55,9 @@ import { MergingService } from './merge-requests/merging';
 import { MergeRequestReadsService } from './merge-requests/reads';
 import { VersionContentCache } from './merge-requests/version-contents';
 import { SlashCommandsService } from './slash-commands/slash-commands';
+import { PersonalAccessTokensService } from './access-tokens/personal-access-tokens';
+import { OAuthService } from './access-tokens/oauth';
+import { AccessTokensService } from './access-tokens/access-tokens';
 
 /**
  * Every service, built once per app over one context, each given what it needs through its
@@ -79,7 +82,19 @@ export function createServices(ctx: ServiceContext) {
   const builds = new BuildsService(ctx, users);
   const deployKeys = new DeployKeysService(ctx);
   const keys = new KeysService(ctx);
-  const gitAccess = new GitAccessService(users, projects, buildTokens, pushRules, new PushesService(ctx, defaultBranch), deployKeys, keys);
+  const personalAccessTokens = new PersonalAccessTokensService(ctx, users);
+  const oauth = new OAuthService(ctx, users);
+  const accessTokens = new AccessTokensService(personalAccessTokens, oauth);
+  const gitAccess = new GitAccessService(
+    users,
+    projects,
+    buildTokens,
+    pushRules,
+    new PushesService(ctx, defaultBranch),
+    deployKeys,
+    keys,
+    accessTokens,
+  );
   const notes = new NoteableNotesService(ctx, events);
   const issues = new IssuesService(ctx, users, projects, events, issueTodos);
   const mergeRequests = new MergeRequestsService(ctx, users, projects, events, mergeRequestTodos);
@@ -109,6 +124,9 @@ export function createServices(ctx: ServiceContext) {
     accessRequests: new AccessRequestsService(ctx, events),
     namespaces: new NamespacesService(ctx),
     users,
+    personalAccessTokens,
+    oauth,
+    accessTokens,
     templates: new TemplatesService(),
     systemHooks: new SystemHooksService(ctx),
     keys,

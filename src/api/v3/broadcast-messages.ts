@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { BroadcastMessage, presentBroadcastMessage } from './entities/broadcast-message';
+import { BroadcastMessage, presentBroadcastMessage } from '../shared/entities/broadcast-message';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { NameString, TextString, RecordId } from '../shared/params';
 

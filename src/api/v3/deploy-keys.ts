@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { KeyRecord, SSHKey, presentKey, presentKeyRecord } from './entities/key';
-import { recordId } from './keys';
+import { KeyRecord, SSHKey, presentKey, presentKeyRecord } from '../shared/entities/key';
+import { recordId } from '../shared/record-params';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const ProjectKey = Type.Object({ id: Type.String(), key_id: Type.String() });

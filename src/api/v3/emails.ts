@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { Email, presentEmail } from './entities/email';
-import { UserIdParam, recordId } from './keys';
+import { Email, presentEmail } from '../shared/entities/email';
+import { UserIdParam, recordId } from '../shared/record-params';
 import { NameString } from '../shared/params';
 
 const CreateEmail = Type.Object({ email: NameString() });

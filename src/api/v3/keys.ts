@@ -1,19 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { KeyRecord, SSHKey, SSHKeyWithUser, presentKey, presentKeyRecord } from './entities/key';
+import { KeyRecord, SSHKey, SSHKeyWithUser, presentKey, presentKeyRecord } from '../shared/entities/key';
 import { presentUserFull } from '../shared/entities/user';
-import { recordIdOf } from '../../lib/record-id';
-
-/** A user id under /users: GitLab's route requirement `[0-9]*`, so anything else matches no route (404). */
-export const UserIdParam = Type.String({ pattern: '^[0-9]+$' });
-
-/**
- * A record id as GitLab's `find` reads it: ids are positive 32-bit integers, and
- * anything else finds nothing (`find('abc')` looks for 0) instead of failing.
- */
-export function recordId(text: string): number {
-  return recordIdOf(text) ?? 0;
-}
+import { UserIdParam, recordId } from '../shared/record-params';
 
 // Required in the order GitLab checks them, so the first missing one is named.
 const CreateKey = Type.Object({ title: Type.String(), key: Type.String() });

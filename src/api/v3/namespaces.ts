@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { Namespace, presentNamespace } from './entities/namespace';
+import { Namespace, presentNamespace } from '../shared/entities/namespace';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { NameString } from '../shared/params';
 

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
 import { TextString, RecordId } from '../shared/params';
-import { HookTestResult, SystemHook, SystemHookRecord, presentSystemHook, presentSystemHookRecord } from './entities/hook';
+import { SystemHookRecord, presentSystemHookRecord } from './entities/hook';
+import { HookTestResult, SystemHook, presentSystemHook } from '../shared/entities/hook';
 
 const HookId = Type.Object({ id: RecordId });
 

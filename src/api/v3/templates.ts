@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { LicenseTemplate, Template, TemplateListItem, presentLicense, presentTemplate, presentTemplateListItem } from './entities/template';
+import {
+  LicenseTemplate,
+  Template,
+  TemplateListItem,
+  presentLicense,
+  presentTemplate,
+  presentTemplateListItem,
+} from '../shared/entities/template';
 
 const TemplateName = Type.Object({ name: Type.String() });
 

@@ -30,6 +30,17 @@ import { labelsRoutes } from './labels';
 import { milestonesRoutes } from './milestones';
 import { todosRoutes } from './todos';
 import { projectSnippetsRoutes } from './project-snippets';
+import { usersRoutes } from './users';
+import { keysRoutes } from './keys';
+import { emailsRoutes } from './emails';
+import { deployKeysRoutes } from './deploy-keys';
+import { settingsRoutes } from './settings';
+import { broadcastMessagesRoutes } from './broadcast-messages';
+import { systemHooksRoutes } from './system-hooks';
+import { templatesRoutes } from './templates';
+import { namespacesRoutes } from './namespaces';
+import { personalAccessTokensRoutes } from './personal-access-tokens';
+import { applicationsRoutes } from './applications';
 
 export { API_V4_VERSION } from './version';
 
@@ -78,4 +89,16 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   milestonesRoutes(api, deps);
   todosRoutes(api, deps);
   projectSnippetsRoutes(api, deps);
+  // People and access: users, their keys and e-mails, tokens, OAuth applications, instance administration.
+  usersRoutes(api, deps);
+  keysRoutes(api, deps);
+  emailsRoutes(api, deps);
+  deployKeysRoutes(api, deps);
+  personalAccessTokensRoutes(api, deps);
+  applicationsRoutes(api, deps);
+  settingsRoutes(api, deps);
+  broadcastMessagesRoutes(api, deps);
+  systemHooksRoutes(api, deps);
+  templatesRoutes(api, deps);
+  namespacesRoutes(api, deps);
 }

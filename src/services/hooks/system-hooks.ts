@@ -5,7 +5,7 @@ import type { HookDelivery } from '../../jobs/kinds';
 import { Validation, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
 import { checkHookUrl } from './hook-url';
-import { HOOK_FLAG_DEFAULTS, flagColumns } from './flags';
+import { HOOK_FLAG_DEFAULTS, flagColumns, type HookFlag } from './flags';
 import { TEST_EVENT } from './system-events';
 
 export type Hook = Selectable<HooksTable>;
@@ -18,7 +18,8 @@ export class SystemHooksService {
     return this.ctx.db.selectFrom('hooks').selectAll().where('project_id', 'is', null).orderBy('id').execute();
   }
 
-  async create(url: string): Promise<Hook> {
+  /** A new system hook; `flags` and `token` as v4 lets them be chosen (v3 gives the URL only). */
+  async create(url: string, options: { flags?: Partial<Record<HookFlag, boolean>>; token?: string } = {}): Promise<Hook> {
     const trimmed = url.trim();
     const validation = new Validation();
     checkHookUrl(validation, 'url', trimmed);
@@ -29,9 +30,9 @@ export class SystemHooksService {
       .values({
         project_id: null,
         url: trimmed,
-        token: null,
+        token: options.token || null,
         // GitLab's column defaults; of these only `push_events` and `tag_push_events` choose what a system hook receives.
-        ...flagColumns(HOOK_FLAG_DEFAULTS),
+        ...flagColumns({ ...HOOK_FLAG_DEFAULTS, ...options.flags }),
         created_at: time,
         updated_at: time,
       })

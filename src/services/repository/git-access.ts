@@ -9,12 +9,16 @@ import type { PushesService } from './pushes';
 import type { RefUpdate } from '../../git/ref-update';
 import type { DeployKeysService } from '../deploy-keys/deploy-keys';
 import type { KeysService } from '../users/keys';
+import type { AccessTokensService } from '../access-tokens/access-tokens';
+import { gitAbility } from '../access-tokens/scopes';
 
 /**
  * A person, a running build fetching its own project with `gitlab-ci-token`, or a deploy key
  * (over SSH) fetching the projects it is enabled on.
  */
-export type GitCaller = { kind: 'user'; user: User } | { kind: 'build'; projectId: number } | { kind: 'deploy_key'; keyId: number };
+export type GitCaller =
+  /** `readOnly`: a token whose scopes allow fetching only (`read_repository`). */
+  { kind: 'user'; user: User; readOnly?: boolean } | { kind: 'build'; projectId: number } | { kind: 'deploy_key'; keyId: number };
 
 /** What git's clients are told when refused before git runs (GitLab 8.12's `GitAccess` messages). */
 export const GIT_ACCESS_REFUSALS = {
@@ -52,6 +56,7 @@ export class GitAccessService {
     private readonly pushes: PushesService,
     private readonly deployKeys: DeployKeysService,
     private readonly keys: KeysService,
+    private readonly accessTokens: AccessTokensService,
   ) {}
 
   /** The project at `namespace/path`, or undefined. */
@@ -59,7 +64,13 @@ export class GitAccessService {
     return this.projects.find(fullPath);
   }
 
-  /** HTTP Basic credentials: a login with its password or private token, or `gitlab-ci-token` with a running build's token. */
+  /**
+   * HTTP Basic credentials: a login with its password or private token, `gitlab-ci-token` with a
+   * running build's token, or any login with a personal access token (`oauth2` with an OAuth2
+   * token, as GitLab) whose scopes allow git: `read_repository` fetches, `write_repository` or
+   * `api` also pushes. A revoked or expired token is refused like a wrong password. Tokens are
+   * looked up on every request, never remembered: a revocation counts at once.
+   */
   async authenticate(login: string, secret: string): Promise<GitCaller | undefined> {
     if (login === 'gitlab-ci-token') {
       const projectId = await this.buildTokens.projectOfRunningBuild(secret);
@@ -70,6 +81,13 @@ export class GitAccessService {
     if (cachedId !== undefined) {
       const user = await this.users.findById(cachedId);
       if (user?.state === 'active') return { kind: 'user', user };
+    }
+    // After the cache (which holds passwords and private tokens only), before the slow password check.
+    const byToken = await this.accessTokens.resolve(secret);
+    if (byToken !== undefined) {
+      if (!('user' in byToken)) return undefined;
+      const ability = gitAbility(byToken.scopes);
+      return ability === undefined ? undefined : { kind: 'user', user: byToken.user, readOnly: ability === 'read' };
     }
     const user = await this.users.checkCredentials(login, secret);
     if (!user) return undefined;
@@ -102,6 +120,7 @@ export class GitAccessService {
     }
     const user = caller?.user ?? null;
     const standing = await this.projects.standing(project, user);
+    if (action === 'write' && caller?.readOnly) return can(standing, 'read_project') ? 'forbidden' : 'not_found';
     if (can(standing, action === 'read' ? 'download_code' : 'push_code')) return 'ok';
     if (!user) return 'unauthorized';
     return can(standing, 'read_project') ? 'forbidden' : 'not_found';

@@ -139,6 +139,8 @@ export class UsersService {
     search?: string;
     username?: string;
     active?: boolean;
+    blocked?: boolean;
+    external?: boolean;
     offset: number;
     limit: number;
   }): Promise<{ users: User[]; total: number }> {
@@ -151,6 +153,8 @@ export class UsersService {
       query = query.where((eb) => eb.or(['name', 'email', 'username'].map((column) => containsText(column, search))));
     }
     if (options.active) query = query.where('state', '=', 'active');
+    if (options.blocked) query = query.where('state', 'in', ['blocked', 'ldap_blocked']);
+    if (options.external) query = query.where('external', '=', 1);
     const [users, count] = await Promise.all([
       query.selectAll().orderBy('id').offset(options.offset).limit(options.limit).execute(),
       query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

@@ -13,13 +13,6 @@ const RECORD_FLAGS = [
   'note_events',
 ] as const;
 
-/** A system hook as listed and created. */
-export const SystemHook = Type.Object({
-  id: Type.Integer(),
-  url: Type.String(),
-  created_at: Timestamp,
-});
-
 /** The deleted hook: GitLab answered the raw record; the spec names these fields (never the token). */
 export const SystemHookRecord = Type.Object({
   id: Type.Integer(),
@@ -30,20 +23,6 @@ export const SystemHookRecord = Type.Object({
   service_id: Type.Null(),
   ...flagProperties(RECORD_FLAGS),
 });
-
-/** What testing a system hook answers: the sample event it sent. */
-export const HookTestResult = Type.Object({
-  event_name: Type.String(),
-  name: Type.String(),
-  path: Type.String(),
-  project_id: Type.Integer(),
-  owner_name: Type.String(),
-  owner_email: Type.String(),
-});
-
-export function presentSystemHook(hook: HookRow): Static<typeof SystemHook> {
-  return { id: hook.id, url: hook.url, created_at: hook.created_at };
-}
 
 export function presentSystemHookRecord(hook: HookRow): Static<typeof SystemHookRecord> {
   return {

@@ -1,62 +1,45 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ApplicationSettings } from '../../../services/settings/settings';
-import { Nullable, Timestamp } from './common';
+import { ApplicationSettingCommon, presentSettingsCommon } from '../../shared/entities/settings';
+
+const Level = Type.Integer();
+
+/** The visibility settings as levels (0, 10, 20), each after the field it follows in GitLab 8.12's entity. */
+const LEVEL_FIELDS: [after: string, name: string, schema: TSchema][] = [
+  ['default_branch_protection', 'restricted_visibility_levels', Type.Array(Level)],
+  ['session_expire_delay', 'default_project_visibility', Level],
+  ['default_project_visibility', 'default_snippet_visibility', Level],
+  ['default_snippet_visibility', 'default_group_visibility', Level],
+];
+
+/** The common fields with the levels in 8.12's order: the schema's order is the answer's. */
+function withLevels(): Record<string, TSchema> {
+  const fields: Record<string, TSchema> = {};
+  for (const [name, schema] of Object.entries(ApplicationSettingCommon.properties)) {
+    fields[name] = schema;
+    // A level may follow another level (project, then snippet, then group).
+    for (let next = LEVEL_FIELDS.find(([after]) => after === name); next; next = LEVEL_FIELDS.find(([after]) => after === next![1])) {
+      fields[next[1]] = next[2];
+    }
+  }
+  return fields;
+}
 
 /** GitLab 8.12's ApplicationSetting entity, plus the shared runners' registration token (a column of GitLab's table). */
-export const ApplicationSetting = Type.Object({
-  id: Type.Integer(),
-  default_projects_limit: Type.Integer(),
-  signup_enabled: Type.Boolean(),
-  signin_enabled: Type.Boolean(),
-  gravatar_enabled: Type.Boolean(),
-  sign_in_text: Nullable(Type.String()),
-  after_sign_up_text: Nullable(Type.String()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  home_page_url: Nullable(Type.String()),
-  default_branch_protection: Type.Integer(),
-  restricted_visibility_levels: Type.Array(Type.Integer()),
-  max_attachment_size: Type.Integer(),
-  session_expire_delay: Type.Integer(),
-  default_project_visibility: Type.Integer(),
-  default_snippet_visibility: Type.Integer(),
-  default_group_visibility: Type.Integer(),
-  domain_whitelist: Type.Array(Type.String()),
-  domain_blacklist_enabled: Type.Boolean(),
-  domain_blacklist: Type.Array(Type.String()),
-  user_oauth_applications: Type.Boolean(),
-  after_sign_out_path: Nullable(Type.String()),
-  container_registry_token_expire_delay: Type.Integer(),
-  repository_storage: Type.String(),
-  runners_registration_token: Type.String(),
-});
+export const ApplicationSetting = Type.Unsafe<
+  Static<typeof ApplicationSettingCommon> & {
+    restricted_visibility_levels: number[];
+    default_project_visibility: number;
+    default_snippet_visibility: number;
+    default_group_visibility: number;
+  }
+>(Type.Object(withLevels()));
 
 export function presentSettings(settings: ApplicationSettings): Static<typeof ApplicationSetting> {
-  return {
-    id: settings.id,
-    default_projects_limit: settings.default_projects_limit,
-    signup_enabled: settings.signup_enabled,
-    signin_enabled: settings.signin_enabled,
-    gravatar_enabled: settings.gravatar_enabled,
-    sign_in_text: settings.sign_in_text,
-    after_sign_up_text: settings.after_sign_up_text,
-    created_at: settings.created_at,
-    updated_at: settings.updated_at,
-    home_page_url: settings.home_page_url,
-    default_branch_protection: settings.default_branch_protection,
+  return Object.assign(presentSettingsCommon(settings), {
     restricted_visibility_levels: settings.restricted_visibility_levels,
-    max_attachment_size: settings.max_attachment_size,
-    session_expire_delay: settings.session_expire_delay,
     default_project_visibility: settings.default_project_visibility,
     default_snippet_visibility: settings.default_snippet_visibility,
     default_group_visibility: settings.default_group_visibility,
-    domain_whitelist: settings.domain_whitelist,
-    domain_blacklist_enabled: settings.domain_blacklist_enabled,
-    domain_blacklist: settings.domain_blacklist,
-    user_oauth_applications: settings.user_oauth_applications,
-    after_sign_out_path: settings.after_sign_out_path,
-    container_registry_token_expire_delay: settings.container_registry_token_expire_delay,
-    repository_storage: settings.repository_storage,
-    runners_registration_token: settings.runners_registration_token,
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { NamespaceRow } from '../../../services/projects/types';
 
-/** GitLab 8.12's `Entities::Namespace`. */
+/** GitLab 8.12's `Entities::Namespace`: what v3 answers, and the part of v4's it shares. */
 export const Namespace = Type.Object({
   id: Type.Integer(),
   path: Type.String(),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { License } from '../../../services/templates/licenses';
 import type { FileTemplate } from '../../../services/templates/file-templates';
-import { Nullable } from './common';
+import { Nullable } from '../schemas';
 
 /** GitLab's `RepoLicense`; `featured` is the spec's name for GitLab's `popular`, both are sent. */
 export const LicenseTemplate = Type.Object({

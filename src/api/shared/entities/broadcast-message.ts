@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { isActive, type BroadcastMessage as BroadcastMessageRow } from '../../../services/broadcast-messages/broadcast-messages';
-import { Timestamp } from './common';
+import { Timestamp } from '../schemas';
 
 /** GitLab's BroadcastMessage entity: exactly these seven keys. */
 export const BroadcastMessage = Type.Object({

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Key as KeyRow } from '../../../services/users/keys';
-import { Nullable, Timestamp } from './common';
-import { UserFull } from '../../shared/entities/user';
+import { Nullable, Timestamp } from '../schemas';
+import { UserFull } from './user';
 
 export const SSHKey = Type.Object({
   id: Type.Integer(),
