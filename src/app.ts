@@ -103,7 +103,7 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
   registerGroupGuard(server, services.groups);
 
   // The doors. Each API version is a scope of its own with its own OpenAPI document; v3's also
-  // describes the runner API v1 and the health checks, as it always has.
+  // describes the runner API v1, git over HTTP, Git LFS and the health checks, as it always has.
   await server.register(async (scope) => {
     await registerOpenApi(scope, { title: 'Forge: GitLab 8.12 API v3', version: '8.12.0', path: '/api/v3/openapi.json' }, config);
     registerOperability(scope, async () => {
@@ -113,6 +113,8 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
       prefix: '/api/v3',
     });
     await scope.register(async (api) => registerRunnerApi(api as Api, { services }), { prefix: '/ci/api/v1' });
+    await registerGitHttp(scope, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
+    await registerGitLfs(scope, services.lfs, config);
   });
   await server.register(async (scope) => {
     await registerOpenApi(scope, { title: 'Forge: GitLab API v4', version: API_V4_VERSION, path: '/api/v4/openapi.json' }, config);
@@ -122,8 +124,6 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
     // GitLab's OAuth2 provider lives at the root, beside the API it gives tokens for.
     await scope.register(async (api) => oauthRoutes(api as Api, { services, presenter: presenterFor(config, '/') }), { prefix: '/oauth' });
   });
-  await registerGitHttp(server, { backend: forgeGitBackend(services.gitAccess, (projectId) => services.repositories.path(projectId)) });
-  await registerGitLfs(server, services.lfs, config);
   return { server, services, ctx };
 }
 

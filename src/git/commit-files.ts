@@ -142,7 +142,12 @@ const modeFor = (executable: boolean | undefined, current?: string) =>
  * for removed. A created file must not exist, an updated, moved, re-moded or deleted one must, and
  * no file may stand where a directory is needed. The parent is read in one pipelined exchange.
  */
-async function plannedEntries(git: GitReader, repoPath: string, parent: string | undefined, changes: FileChange[]): Promise<Map<string, Written | null>> {
+async function plannedEntries(
+  git: GitReader,
+  repoPath: string,
+  parent: string | undefined,
+  changes: FileChange[],
+): Promise<Map<string, Written | null>> {
   const touched = changes.flatMap((change) => (change.action === 'move' ? [change.path, change.previousPath] : [change.path]));
   const ancestors = touched.flatMap((file) => {
     const segments = file.split('/');
@@ -200,7 +205,12 @@ async function plannedEntries(git: GitReader, repoPath: string, parent: string |
 }
 
 /** Type, id and mode of each path in the parent tree (absent when nothing is there): cat-file for the objects, tree reads for modes. */
-async function parentEntries(git: GitReader, repoPath: string, parent: string | undefined, paths: string[]): Promise<Map<string, Existing>> {
+async function parentEntries(
+  git: GitReader,
+  repoPath: string,
+  parent: string | undefined,
+  paths: string[],
+): Promise<Map<string, Existing>> {
   const found = new Map<string, Existing>();
   if (parent === undefined) return found;
   const infos = await Promise.all(paths.map((file) => git.objects.info(repoPath, `${parent}:${file}`)));

@@ -28,7 +28,9 @@ export async function compare(git: GitReader, repoPath: string, from: string, to
   // The history and the diff do not depend on each other: they run side by side.
   const [commits, { files, overflow }] = await Promise.all([
     commitsBetween(git, repoPath, baseId, headId),
-    (straight ? Promise.resolve(baseId) : mergeBase(repoPath, baseId, headId)).then((start) => diffTrees(git, repoPath, start ?? null, headId)),
+    (straight ? Promise.resolve(baseId) : mergeBase(repoPath, baseId, headId)).then((start) =>
+      diffTrees(git, repoPath, start ?? null, headId),
+    ),
   ]);
   return { commits, diffs: files, sameRef: false, overflow };
 }

@@ -62,11 +62,18 @@ export function changesOf(actions: CommitAction[]): FileChange[] {
 }
 
 /** Refuses the commit when a file an action names by `last_commit_id` was changed by a later commit on the branch. */
-export async function checkLastCommits(git: GitReader, repoPath: string, headId: string | undefined, actions: CommitAction[]): Promise<void> {
+export async function checkLastCommits(
+  git: GitReader,
+  repoPath: string,
+  headId: string | undefined,
+  actions: CommitAction[],
+): Promise<void> {
   const checked = actions.filter((action) => action.lastCommitId && action.action !== 'create');
   if (headId === undefined || checked.length === 0) return;
   const lasts = await Promise.all(
-    checked.map((action) => lastCommitForPath(git, repoPath, headId, action.action === 'move' ? (action.previousPath ?? '') : action.filePath)),
+    checked.map((action) =>
+      lastCommitForPath(git, repoPath, headId, action.action === 'move' ? (action.previousPath ?? '') : action.filePath),
+    ),
   );
   checked.forEach((action, index) => {
     const last = lasts[index];

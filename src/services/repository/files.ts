@@ -171,7 +171,9 @@ export class FilesService {
   /** What every commit of the API does after it lands: the refs version, the first branch adopted, the push processed. */
   private async announce(project: Project, userId: number, branch: string, result: CommitFilesResult, empty: boolean) {
     const repoPath = repoPathOf(this.ctx, project.id);
-    const oldId = result.branchCreated ? ZERO_OID : ((await resolveCommit(this.ctx.git, repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
+    const oldId = result.branchCreated
+      ? ZERO_OID
+      : ((await resolveCommit(this.ctx.git, repoPath, result.commitId))?.parentIds[0] ?? ZERO_OID);
     await refsMoved(this.ctx, project);
     if (empty && result.branchCreated) await this.defaultBranch.adopt(project, branch);
     await enqueuePushProcessing(this.ctx, project.id, userId, [{ oldId, newId: result.commitId, ref: `refs/heads/${branch}` }]);
