@@ -100,7 +100,7 @@ describe('POST /users/sign_in', () => {
     assert.ok(!web.cookies.has('_forge_session'));
   });
 
-  test('a blocked user cannot sign in, and a blocked user\'s session ends', async () => {
+  test("a blocked user cannot sign in, and a blocked user's session ends", async () => {
     const blocked = await app.createUser();
     const web = new WebClient(app.url);
     assert.equal((await web.signIn(blocked.user.username, blocked.password)).status, 303);
@@ -147,7 +147,7 @@ describe('sign out', () => {
     assert.match((await web.get('/')).text, /<h1>Your projects<\/h1>/);
   });
 
-  test('POST /users/sign_out with the page\'s token: the session cookie is cleared', async () => {
+  test("POST /users/sign_out with the page's token: the session cookie is cleared", async () => {
     const web = new WebClient(app.url);
     await web.signIn(user.username, password);
     const token = WebClient.csrfToken((await web.get('/')).text);
