@@ -5,7 +5,7 @@ import { projectUrls } from '../lib/urls';
 import { can } from '../services/policy';
 import type { Services } from '../services/index';
 import type { Project } from '../services/projects/types';
-import { sendPage } from './request';
+import { PAGE, sendPage } from './request';
 import { projectsPage } from './pages/listing';
 import { userPage } from './pages/user';
 import { groupPage } from './pages/group';
@@ -33,7 +33,7 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
   const list = (request: FastifyRequest, options: Parameters<Services['projects']['list']>[1]) =>
     services.projects.list(request.web.user, options).then((page) => page.projects);
 
-  pages.get('/', async (request, reply) => {
+  pages.get('/', { config: PAGE }, async (request, reply) => {
     const user = request.web.user;
     const projects = await list(request, {
       scope: user ? 'authorized' : 'visible',
@@ -47,7 +47,7 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
     return sendPage(request, reply, heading, projectsPage(heading, projects, empty));
   });
 
-  pages.get('/explore/projects', async (request, reply) => {
+  pages.get('/explore/projects', { config: PAGE }, async (request, reply) => {
     const projects = await list(request, { scope: 'visible', orderBy: 'last_activity_at', sort: 'desc', offset: 0, limit: LIST_LIMIT });
     return sendPage(request, reply, 'Explore projects', projectsPage('Explore projects', projects, 'No projects to show.'));
   });
@@ -70,19 +70,19 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
     });
     return sendPage(request, reply, user.name, userPage(user, projects));
   };
-  pages.get<{ Params: { username: string } }>('/u/:username', showUser);
-  pages.get<{ Params: { username: string } }>('/:username', async (request, reply) => {
+  pages.get<{ Params: { username: string } }>('/u/:username', { config: PAGE }, showUser);
+  pages.get<{ Params: { username: string } }>('/:username', { config: PAGE }, async (request, reply) => {
     if (RESERVED.has(request.params.username.toLowerCase())) return reply.callNotFound();
     return showUser(request, reply);
   });
 
-  pages.get<{ Params: { path: string } }>('/groups/:path', async (request, reply) => {
+  pages.get<{ Params: { path: string } }>('/groups/:path', { config: PAGE }, async (request, reply) => {
     const { group } = await services.groups.findReadable(request.params.path, request.web.user);
     const { projects, sharedProjects } = await services.groups.projectsOf(group, request.web.user);
     return sendPage(request, reply, group.name, groupPage(group, projects, sharedProjects));
   });
 
-  pages.get<{ Params: { namespace: string; project: string } }>('/:namespace/:project', async (request, reply) => {
+  pages.get<{ Params: { namespace: string; project: string } }>('/:namespace/:project', { config: PAGE }, async (request, reply) => {
     const { namespace, project: name } = request.params;
     if (RESERVED.has(namespace.toLowerCase())) return reply.callNotFound();
     // GitLab sends `/group/project.git` (a clone URL opened in a browser) to the project's page.

@@ -8,6 +8,7 @@ import { SignInThrottle } from './throttle';
 import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
+import { PAGE } from './request';
 
 export interface WebDeps {
   services: Services;
@@ -18,18 +19,15 @@ export interface WebDeps {
 
 /**
  * The web door: server-rendered pages at GitLab 8.12's URLs, for people. Registered after the
- * APIs; its routes are public to the API's authentication (they read their own session cookie),
- * and its one static asset is served apart from the pages, with no session look-up.
+ * APIs; its routes (`config: PAGE`) are public to the API's authentication (they read their own
+ * session cookie), and its one static asset is served apart from the pages, with no session look-up.
  */
 export async function registerWeb(server: FastifyInstance, { services, config, secrets }: WebDeps): Promise<void> {
   const cookies = { secure: config.externalUrl.startsWith('https:') };
   const sessions = new SessionCodec(secrets);
   const throttle = new SignInThrottle();
   await server.register(async (web) => {
-    web.addHook('onRoute', (route) => {
-      route.config = { ...(route.config as object), access: 'public' } as typeof route.config;
-    });
-    web.get(STYLESHEET_PATH, async (_request, reply) =>
+    web.get(STYLESHEET_PATH, { config: PAGE }, async (_request, reply) =>
       reply
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('etag', `"${STYLESHEET_VERSION}"`)

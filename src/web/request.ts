@@ -33,6 +33,12 @@ export function cookieOptions({ secure }: CookieOptions, maxAgeSeconds?: number)
   return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }) };
 }
 
+/**
+ * Every web route's config: public to the API's token authentication (pages read their own
+ * session), and left out of the API's 405s.
+ */
+export const PAGE = { access: 'public', noMethodNotAllowed: true } as const;
+
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**

@@ -229,6 +229,10 @@ describe('the other doors keep their paths', () => {
     assert.equal(api.status, 404);
     assert.match(api.headers.get('content-type') ?? '', /application\/json/);
     assert.equal((await web.anonymous.get('/api/v3/projects')).status, 401);
+    // A page's `/:namespace/:project` does not make other methods on two-segment paths 405s.
+    const posted = await fetch(`${app.url}/api/v3`, { method: 'POST' });
+    assert.equal(posted.status, 404);
+    assert.deepEqual(await posted.json(), { message: '404 Not Found' });
     assert.equal((await web.anonymous.get('/-/health')).status, 200);
     const refs = await web.anonymous.get(`${pathOf(publicProject.web_url)}.git/info/refs?service=git-upload-pack`);
     assert.equal(refs.status, 200);
