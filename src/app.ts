@@ -46,6 +46,7 @@ import { startSshServer, type RunningSshServer } from './ssh/server';
 import { ForgeMetrics } from './metrics';
 import { registerMetrics } from './http/metrics';
 import { ciActivity } from './services/ci/activity';
+import { registerWeb } from './web/index';
 
 /*
  * The composition root: the one place that knows everybody. It builds the stores, the services,
@@ -124,6 +125,8 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
     // GitLab's OAuth2 provider lives at the root, beside the API it gives tokens for.
     await scope.register(async (api) => oauthRoutes(api as Api, { services, presenter: presenterFor(config, '/') }), { prefix: '/oauth' });
   });
+  // Pages for people, last: their `/:namespace/:project` gives way to every path above.
+  await registerWeb(server, { services, config, secrets: ctx.secrets });
   return { server, services, ctx };
 }
 

@@ -1,5 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Not remembered for 405s: a web page's `/:namespace/:project` matches every two-segment path,
+     * and would turn the 404 of `POST /api/v3` into a 405.
+     */
+    noMethodNotAllowed?: boolean;
+  }
+}
+
 interface KnownPath {
   pattern: RegExp;
   methods: Set<string>;
@@ -22,6 +32,7 @@ function toPattern(url: string): RegExp {
 export function trackRoutes(app: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => boolean {
   const known = new Map<string, KnownPath>();
   app.addHook('onRoute', (route) => {
+    if (route.config?.noMethodNotAllowed) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const entry = known.get(route.url) ?? { pattern: toPattern(route.url), methods: new Set<string>() };
     for (const method of methods) entry.methods.add(method);

@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+import { projectUrls } from '../lib/urls';
+import { can } from '../services/policy';
+import type { Services } from '../services/index';
+import type { Project } from '../services/projects/types';
+import { PAGE, sendPage } from './request';
+import { projectsPage } from './pages/listing';
+import { userPage } from './pages/user';
+import { groupPage } from './pages/group';
+import { projectPage, type ProjectHome } from './pages/project';
+import { pickReadme, renderReadme } from './readme';
+import { projectPath } from './paths';
+
+export interface BrowseDeps {
+  services: Services;
+  config: Config;
+}
+
+/** A page shows at most this many projects until lists are paged. */
+const LIST_LIMIT = 100;
+
+/**
+ * First path segments that belong to other doors (the APIs, OAuth, health) or to the web door's
+ * own fixed pages: a user, group or project page never answers for them, so `/api/v3` stays the
+ * API's 404 and not a page.
+ */
+const RESERVED = new Set(['api', 'ci', 'oauth', '-', 'assets', 'users', 'u', 'groups', 'explore', 'favicon.ico', 'robots.txt']);
+
+/** The pages for reading: the dashboard, explore, users, groups and a project's home. */
+export function browseRoutes(pages: FastifyInstance, { services, config }: BrowseDeps): void {
+  const list = (request: FastifyRequest, options: Parameters<Services['projects']['list']>[1]) =>
+    services.projects.list(request.web.user, options).then((page) => page.projects);
+
+  pages.get('/', { config: PAGE }, async (request, reply) => {
+    const user = request.web.user;
+    const projects = await list(request, {
+      scope: user ? 'authorized' : 'visible',
+      orderBy: 'last_activity_at',
+      sort: 'desc',
+      offset: 0,
+      limit: LIST_LIMIT,
+    });
+    const heading = user ? 'Your projects' : 'Public projects';
+    const empty = user ? 'You are not a member of any project yet.' : 'There are no public projects yet.';
+    return sendPage(request, reply, heading, projectsPage(heading, projects, empty));
+  });
+
+  pages.get('/explore/projects', { config: PAGE }, async (request, reply) => {
+    const projects = await list(request, { scope: 'visible', orderBy: 'last_activity_at', sort: 'desc', offset: 0, limit: LIST_LIMIT });
+    return sendPage(request, reply, 'Explore projects', projectsPage('Explore projects', projects, 'No projects to show.'));
+  });
+
+  const showUser = async (request: FastifyRequest<{ Params: { username: string } }>, reply: FastifyReply) => {
+    const user = await services.users.findByIdOrUsername(request.params.username);
+    if (!user || user.username.toLowerCase() !== request.params.username.toLowerCase()) {
+      // GitLab's `/:namespace` is a user's page or a group's: a group a caller may read is sent on.
+      const group = await services.groups.findReadable(request.params.username, request.web.user).catch(ignoreNotFound);
+      if (group) return reply.redirect(`/groups/${encodeURIComponent(group.group.path)}`);
+      throw new ApiError(404, { message: '404 User Not Found' });
+    }
+    const projects = await list(request, {
+      scope: 'visible',
+      ownerId: user.id,
+      orderBy: 'last_activity_at',
+      sort: 'desc',
+      offset: 0,
+      limit: LIST_LIMIT,
+    });
+    return sendPage(request, reply, user.name, userPage(user, projects));
+  };
+  pages.get<{ Params: { username: string } }>('/u/:username', { config: PAGE }, showUser);
+  pages.get<{ Params: { username: string } }>('/:username', { config: PAGE }, async (request, reply) => {
+    if (RESERVED.has(request.params.username.toLowerCase())) return reply.callNotFound();
+    return showUser(request, reply);
+  });
+
+  pages.get<{ Params: { path: string } }>('/groups/:path', { config: PAGE }, async (request, reply) => {
+    const { group } = await services.groups.findReadable(request.params.path, request.web.user);
+    const { projects, sharedProjects } = await services.groups.projectsOf(group, request.web.user);
+    return sendPage(request, reply, group.name, groupPage(group, projects, sharedProjects));
+  });
+
+  pages.get<{ Params: { namespace: string; project: string } }>('/:namespace/:project', { config: PAGE }, async (request, reply) => {
+    const { namespace, project: name } = request.params;
+    if (RESERVED.has(namespace.toLowerCase())) return reply.callNotFound();
+    // GitLab sends `/group/project.git` (a clone URL opened in a browser) to the project's page.
+    if (name.endsWith('.git')) return reply.redirect(`/${encodeURIComponent(namespace)}/${encodeURIComponent(name.slice(0, -4))}`, 301);
+    const { project, standing } = await services.projects.findReadable(`${namespace}/${name}`, request.web.user);
+    // A path asked in other letters is sent to the project's own (a `find` ignoring case found it).
+    const canonical = projectPath(project);
+    if (canonical !== `/${namespace}/${name}`) return reply.redirect(canonical, 301);
+    const home = await projectHome(services, config, project, can(standing, 'download_code'));
+    return sendPage(request, reply, `${project.namespace.name} / ${project.name}`, projectPage(home));
+  });
+}
+
+async function projectHome(services: Services, config: Config, project: Project, codeReadable: boolean): Promise<ProjectHome> {
+  const urls = projectUrls(config, project);
+  const home: ProjectHome = { project, urls, codeReadable };
+  if (!codeReadable) return home;
+  const ref = await services.repositoryReads.defaultRef(project);
+  const [commits, entries] = await Promise.all([
+    services.commitReads.list(project, { ref, perPage: 1 }).catch(ignoreNotFound),
+    services.repositoryReads.tree(project, { ref }).catch(ignoreNotFound),
+  ]);
+  home.lastCommit = commits?.[0];
+  const readme = entries && pickReadme(entries);
+  if (home.lastCommit && readme)
+    home.readme = { name: readme.name, body: await renderReadme(services, project, home.lastCommit.id, readme) };
+  return home;
+}
+
+/** An empty repository (no default branch yet) is shown as empty, not as an error. */
+function ignoreNotFound(error: unknown): undefined {
+  if (error instanceof ApiError && error.status === 404) return undefined;
+  throw error;
+}

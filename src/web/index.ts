@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import type { SecretBox } from '../lib/secrets';
+import type { Services } from '../services/index';
+import { registerWebRequests } from './request';
+import { SessionCodec } from './session';
+import { SignInThrottle } from './throttle';
+import { signInRoutes } from './sign-in-routes';
+import { browseRoutes } from './browse-routes';
+import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
+import { PAGE } from './request';
+
+export interface WebDeps {
+  services: Services;
+  config: Config;
+  /** The instance's key: sessions are sealed and CSRF tokens signed with it. */
+  secrets: SecretBox;
+}
+
+/**
+ * The web door: server-rendered pages at GitLab 8.12's URLs, for people. Registered after the
+ * APIs; its routes (`config: PAGE`) are public to the API's authentication (they read their own
+ * session cookie), and its one static asset is served apart from the pages, with no session look-up.
+ */
+export async function registerWeb(server: FastifyInstance, { services, config, secrets }: WebDeps): Promise<void> {
+  const cookies = { secure: config.externalUrl.startsWith('https:') };
+  const sessions = new SessionCodec(secrets);
+  const throttle = new SignInThrottle();
+  await server.register(async (web) => {
+    web.get(STYLESHEET_PATH, { config: PAGE }, async (_request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('etag', `"${STYLESHEET_VERSION}"`)
+        .type('text/css; charset=utf-8')
+        .send(STYLESHEET),
+    );
+    await web.register(async (pages) => {
+      await registerWebRequests(pages, { services, sessions, cookies });
+      signInRoutes(pages, { services, sessions, throttle, cookies });
+      browseRoutes(pages, { services, config });
+    });
+  });
+}

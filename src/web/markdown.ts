@@ -1,0 +1,96 @@
+import MarkdownIt from 'markdown-it';
+import hljs from 'highlight.js';
+import sanitizeHtml from 'sanitize-html';
+import { escapeHtml, trusted, type SafeHtml } from './html';
+
+/*
+ * Markdown as GitLab renders it, in two steps: markdown-it (GitHub-flavoured: tables,
+ * strikethrough, autolinks, raw HTML allowed as GitLab allows it) with fenced code highlighted by
+ * highlight.js and task lists as checkboxes, then sanitize-html with an allow-list. Whatever the
+ * first step lets through (raw HTML, a `javascript:` link), the second drops: only the allow-list
+ * below reaches a page.
+ */
+
+/** Languages highlighted by name; a fence naming another is shown as plain text. */
+function highlight(code: string, language: string): string {
+  const name = language.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (name && hljs.getLanguage(name)) return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  return escapeHtml(code);
+}
+
+const parser = new MarkdownIt({ html: true, linkify: true, typographer: false, highlight });
+
+// `[ ]` and `[x]` at the start of a list item, as GitHub and GitLab show them: a disabled checkbox.
+parser.core.ruler.after('inline', 'task-lists', (state) => {
+  const tokens = state.tokens;
+  for (let index = 2; index < tokens.length; index++) {
+    const inline = tokens[index];
+    if (inline.type !== 'inline' || tokens[index - 2].type !== 'list_item_open') continue;
+    const first = inline.children?.[0];
+    const match = first?.type === 'text' ? /^\[([ xX])\]\s/.exec(first.content) : null;
+    if (!first || !match) continue;
+    first.content = first.content.slice(match[0].length);
+    const box = new state.Token('html_inline', '', 0);
+    box.content = `<input type="checkbox" class="task-list-item-checkbox" disabled${match[1] === ' ' ? '' : ' checked'}> `;
+    inline.children!.unshift(box);
+    tokens[index - 2].attrJoin('class', 'task-list-item');
+  }
+});
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags,
+    'img',
+    'del',
+    's',
+    'ins',
+    'sup',
+    'sub',
+    'kbd',
+    'details',
+    'summary',
+    'input',
+    'dl',
+    'dt',
+    'dd',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'name', 'id', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    input: ['type', 'checked', 'disabled', 'class'],
+    li: ['class'],
+    code: ['class'],
+    span: ['class'],
+    th: ['style', 'align'],
+    td: ['style', 'align'],
+    ol: ['start'],
+    h1: ['id'],
+    h2: ['id'],
+    h3: ['id'],
+    h4: ['id'],
+    h5: ['id'],
+    h6: ['id'],
+  },
+  allowedClasses: {
+    code: [/^language-[\w+-]+$/],
+    span: [/^hljs-[\w-]+$/, 'language-xml', 'language-css', 'language-javascript'],
+    li: ['task-list-item'],
+    input: ['task-list-item-checkbox'],
+  },
+  allowedStyles: { th: { 'text-align': [/^(left|right|center)$/] }, td: { 'text-align': [/^(left|right|center)$/] } },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  // Only checkboxes: any other input (a text field, a submit button) is dropped.
+  exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
+  transformTags: {
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noreferrer noopener' } }),
+    input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }),
+  },
+  disallowedTagsMode: 'discard',
+};
+
+/** Markdown text as sanitized HTML, ready for a page. */
+export function renderMarkdown(text: string): SafeHtml {
+  return trusted(sanitizeHtml(parser.render(text), SANITIZE));
+}

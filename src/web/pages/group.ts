@@ -1,0 +1,13 @@
+import { html, type SafeHtml } from '../html';
+import type { Group } from '../../services/groups/groups';
+import type { Project } from '../../services/projects/types';
+import { projectList } from './project-list';
+
+export function groupPage(group: Group, projects: Project[], shared: Project[]): SafeHtml {
+  return html`<h1>${group.name}</h1>
+<p class="muted">@${group.path}</p>
+${group.description && html`<p>${group.description}</p>`}
+<h2>Projects</h2>
+${projectList(projects, 'No projects to show.')}
+${shared.length > 0 && html`<h2>Shared projects</h2>${projectList(shared, '')}`}`;
+}

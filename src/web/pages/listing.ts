@@ -1,0 +1,9 @@
+import { html, type SafeHtml } from '../html';
+import type { Project } from '../../services/projects/types';
+import { projectList } from './project-list';
+
+/** `/` and `/explore/projects`: a heading and a list of projects. */
+export function projectsPage(heading: string, projects: Project[], empty: string): SafeHtml {
+  return html`<h1>${heading}</h1>
+${projectList(projects, empty)}`;
+}

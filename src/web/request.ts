@@ -1,0 +1,124 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import { ApiError } from '../errors';
+import type { Services } from '../services/index';
+import type { User } from '../services/users/users';
+import { CSRF_COOKIE, newCsrfCookie, SESSION_COOKIE, type Session, type SessionCodec } from './session';
+import type { PageContext } from './context';
+import type { SafeHtml } from './html';
+import { layout } from './layout';
+import { errorPage, errorTitle } from './pages/error';
+
+/** What the web door knows of a request once its cookies are read. */
+export interface WebState {
+  user: User | null;
+  session: Session | undefined;
+  /** The browser's CSRF cookie (made on its first page). */
+  csrfCookie: string;
+  /** The token this request's forms carry. */
+  csrfToken: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    web: WebState;
+  }
+}
+
+export interface CookieOptions {
+  secure: boolean;
+}
+
+export function cookieOptions({ secure }: CookieOptions, maxAgeSeconds?: number) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure, ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }) };
+}
+
+/**
+ * Every web route's config: public to the API's token authentication (pages read their own
+ * session), and left out of the API's 405s.
+ */
+export const PAGE = { access: 'public', noMethodNotAllowed: true } as const;
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The web door's request handling: cookies, the signed-in user (a session whose user is gone,
+ * blocked or has changed password is nobody), the CSRF cookie and the check of every unsafe
+ * request's token, and errors as pages.
+ */
+export async function registerWebRequests(
+  scope: FastifyInstance,
+  deps: { services: Services; sessions: SessionCodec; cookies: CookieOptions },
+): Promise<void> {
+  const { services, sessions } = deps;
+  await scope.register(cookie);
+  scope.decorateRequest('web', null as unknown as WebState);
+
+  scope.addHook('onRequest', async (request, reply) => {
+    const opened = sessions.open(request.cookies[SESSION_COOKIE]);
+    let user: User | null = null;
+    if (opened) {
+      const found = await services.users.findById(opened.userId);
+      if (found?.state === 'active' && sessions.matches(opened, found)) user = found;
+    }
+    if (opened && !user) reply.clearCookie(SESSION_COOKIE, cookieOptions(deps.cookies));
+    let csrfCookie = request.cookies[CSRF_COOKIE];
+    if (!csrfCookie || csrfCookie.length > 64) {
+      csrfCookie = newCsrfCookie();
+      reply.setCookie(CSRF_COOKIE, csrfCookie, cookieOptions(deps.cookies));
+    }
+    const session = user ? opened : undefined;
+    request.web = { user, session, csrfCookie, csrfToken: sessions.csrfToken(csrfCookie, session) };
+  });
+
+  // After the body is parsed: the token comes in the form, or in a header for a script's DELETE.
+  scope.addHook('preHandler', async (request) => {
+    if (!UNSAFE_METHODS.has(request.method)) return;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const token = body.authenticity_token ?? request.headers['x-csrf-token'];
+    if (!sessions.validCsrf(request.cookies[CSRF_COOKIE], request.web.session, token)) throw new WebError(403);
+  });
+
+  scope.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const status = statusOf(error);
+    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    if (!request.web) return reply.status(status).type('text/plain; charset=utf-8').send(errorTitle(status));
+    return sendPage(request, reply, errorTitle(status), errorPage(status, error instanceof WebError ? error.detail : undefined), status);
+  });
+}
+
+/** An answer of the web door's own (a refused form, a throttled sign-in) shown as a page. */
+export class WebError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail?: string,
+  ) {
+    super(detail ?? String(status));
+  }
+}
+
+function statusOf(error: FastifyError): number {
+  if (error instanceof WebError) return error.status;
+  if (error instanceof ApiError) return error.status === 401 ? 404 : error.status;
+  if (error.validation) return 400;
+  return error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+}
+
+export function pageContext(request: FastifyRequest): PageContext {
+  return { user: request.web.user, csrfToken: request.web.csrfToken };
+}
+
+/** A whole page; pages that show who is signed in are never cached by others. */
+export function sendPage(request: FastifyRequest, reply: FastifyReply, title: string, body: SafeHtml, status = 200) {
+  return reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'self'; img-src * data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .type('text/html; charset=utf-8')
+    .send(layout(pageContext(request), title, body).value);
+}

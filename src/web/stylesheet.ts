@@ -1,0 +1,40 @@
+import crypto from 'node:crypto';
+
+/** Forge's one stylesheet: readable pages on a phone's width and a desktop's, no framework. */
+export const STYLESHEET = `
+:root { --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg: #fff; --soft: #f6f8fa; --accent: #1f6feb; --danger: #cf222e; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+header.site { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; border-bottom: 1px solid var(--line); background: var(--soft); }
+header.site .brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; }
+header.site form { margin: 0; }
+main { max-width: 64rem; margin: 0 auto; padding: 1rem; }
+footer.site { max-width: 64rem; margin: 2rem auto; padding: 1rem; color: var(--muted); border-top: 1px solid var(--line); font-size: .85rem; }
+h1 { font-size: 1.6rem; margin: .5rem 0; }
+.muted { color: var(--muted); }
+.flash { padding: .6rem .8rem; border: 1px solid var(--danger); color: var(--danger); border-radius: 6px; margin: 1rem 0; }
+ul.projects { list-style: none; padding: 0; }
+ul.projects li { padding: .6rem 0; border-bottom: 1px solid var(--line); }
+.badge { font-size: .75rem; border: 1px solid var(--line); border-radius: 1rem; padding: 0 .5rem; color: var(--muted); }
+form.stacked { display: grid; gap: .5rem; max-width: 22rem; }
+input[type=text], input[type=password] { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
+button { font: inherit; padding: .35rem .9rem; border: 1px solid var(--line); border-radius: 6px; background: var(--soft); cursor: pointer; }
+button.primary { background: var(--accent); color: #fff; border-color: var(--accent); }
+.clone { display: grid; gap: .3rem; margin: 1rem 0; }
+.clone code, .commit code { background: var(--soft); padding: .1rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
+.commit { padding: .6rem .8rem; border: 1px solid var(--line); border-radius: 6px; }
+article.readme { border: 1px solid var(--line); border-radius: 6px; margin-top: 1rem; }
+article.readme > h2 { margin: 0; padding: .5rem .8rem; font-size: 1rem; background: var(--soft); border-bottom: 1px solid var(--line); }
+.markdown { padding: 0 1rem; overflow-wrap: anywhere; }
+.markdown pre { background: var(--soft); padding: .8rem; overflow-x: auto; border-radius: 6px; }
+.markdown table { border-collapse: collapse; } .markdown th, .markdown td { border: 1px solid var(--line); padding: .3rem .6rem; }
+.markdown img { max-width: 100%; }
+.task-list-item { list-style: none; } .task-list-item input { margin: 0 .3rem 0 -1.3rem; }
+.hljs-keyword, .hljs-selector-tag, .hljs-built_in { color: #cf222e; } .hljs-string, .hljs-attr { color: #0a3069; }
+.hljs-comment { color: #6e7781; font-style: italic; } .hljs-number, .hljs-literal { color: #0550ae; } .hljs-title { color: #8250df; }
+`;
+
+/** Changes with the stylesheet, so that it can be cached for a year. */
+export const STYLESHEET_VERSION = crypto.hash('sha256', STYLESHEET, 'hex').slice(0, 12);
+export const STYLESHEET_PATH = '/assets/forge.css';
