@@ -89,7 +89,8 @@ function smtpUrl(env: NodeJS.ProcessEnv): string {
   } catch {
     throw new ConfigError(`SMTP_URL is not a URL: "${raw}" (smtp://user:password@host:587 or smtps://…)`);
   }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${raw}"`);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${raw}"`);
   return raw;
 }
 

@@ -39,7 +39,11 @@ export type NotificationEvent =
   | { kind: 'issue.reassign'; issueId: number; actorId: number; previousAssigneeId: number | null }
   /** The title or description changed: those newly mentioned hear of it. */
   | { kind: 'issue.mentions'; issueId: number; actorId: number; previousText: string }
-  | { kind: 'merge_request.new' | 'merge_request.close' | 'merge_request.reopen' | 'merge_request.merge'; mergeRequestId: number; actorId: number }
+  | {
+      kind: 'merge_request.new' | 'merge_request.close' | 'merge_request.reopen' | 'merge_request.merge';
+      mergeRequestId: number;
+      actorId: number;
+    }
   | { kind: 'merge_request.reassign'; mergeRequestId: number; actorId: number; previousAssigneeId: number | null }
   | { kind: 'merge_request.mentions'; mergeRequestId: number; actorId: number; previousText: string }
   | { kind: 'note.new'; noteId: number }

@@ -33,7 +33,8 @@ export function changeEvents(type: 'issue' | 'merge_request', before: Notified, 
   const of = (kind: string) => ({ kind: `${type}.${kind}`, ...target, actorId }) as NotificationEvent;
   if (after.state === 'closed' && before.state !== 'closed') events.push(of('close'));
   if (after.state === 'reopened' && before.state === 'closed') events.push(of('reopen'));
-  if (after.assignee_id !== before.assignee_id) events.push({ ...of('reassign'), previousAssigneeId: before.assignee_id } as NotificationEvent);
+  if (after.assignee_id !== before.assignee_id)
+    events.push({ ...of('reassign'), previousAssigneeId: before.assignee_id } as NotificationEvent);
   if (after.title !== before.title || after.description !== before.description)
     events.push({ ...of('mentions'), previousText: textOf(before) } as NotificationEvent);
   return events;

@@ -18,7 +18,8 @@ after(async () => {
   await mail.stop();
 });
 
-const check = (smtpUrl: string) => runForge(['admin', 'check'], { DATA_DIR: app.dataDir, DATABASE_URL: app.databaseUrl, SMTP_URL: smtpUrl });
+const check = (smtpUrl: string) =>
+  runForge(['admin', 'check'], { DATA_DIR: app.dataDir, DATABASE_URL: app.databaseUrl, SMTP_URL: smtpUrl });
 
 describe('forge admin check: SMTP', () => {
   test('is ok when the SMTP server of SMTP_URL answers, and shows no password', async () => {

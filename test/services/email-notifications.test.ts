@@ -65,7 +65,9 @@ const mailsAbout = (person: Person, words: string) => mail.to(person.user.email)
 describe('a new issue', () => {
   test('mails a watcher, with a plain-text part and the link to the issue', async () => {
     const issue = await createIssue(author.client, project, { title: 'Watchers hear of this', description: 'The body of it.' });
-    const [sent] = await eventually(() => mailsAbout(watcher, 'Watchers hear of this').length > 0 && mailsAbout(watcher, 'Watchers hear of this'));
+    const [sent] = await eventually(
+      () => mailsAbout(watcher, 'Watchers hear of this').length > 0 && mailsAbout(watcher, 'Watchers hear of this'),
+    );
     assert.match(sent.subject, new RegExp(`mailed \\| Watchers hear of this \\(#${issue.iid}\\)`));
     assert.match(sent.raw, /Content-Type: text\/plain/);
     assert.ok(sent.text.includes(`http://forge.test:8080/root/mailed/issues/${issue.iid}`), sent.text);

@@ -15,8 +15,10 @@ export function notificationSettingsRoutes(api: Api, { services }: Pick<RouteDep
     presentNotificationSetting(await settings.global(request.user!)),
   );
 
-  api.put('/notification_settings', { schema: { body: NotificationSettingChange, response: { 200: NotificationSetting } } }, async (request) =>
-    presentNotificationSetting(await settings.updateGlobal(request.user!, settingChange(request.body))),
+  api.put(
+    '/notification_settings',
+    { schema: { body: NotificationSettingChange, response: { 200: NotificationSetting } } },
+    async (request) => presentNotificationSetting(await settings.updateGlobal(request.user!, settingChange(request.body))),
   );
 
   api.get(

@@ -27,7 +27,11 @@ export function migration({ dialect }: DbHandle): Migration {
         .columns(['user_id', 'source_type', 'source_id'])
         .unique()
         .execute();
-      await db.schema.createIndex('notification_settings_source').on('notification_settings').columns(['source_type', 'source_id']).execute();
+      await db.schema
+        .createIndex('notification_settings_source')
+        .on('notification_settings')
+        .columns(['source_type', 'source_id'])
+        .execute();
     },
   };
 }

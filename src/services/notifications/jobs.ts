@@ -142,14 +142,26 @@ async function keyMails(ctx: ServiceContext, keyId: number): Promise<OutgoingMai
     [{ userId: key.user_id, setting }],
     {
       subject: 'SSH key was added to your account',
-      lines: [`A new public SSH key was added to your account:`, '', `title: ${key.title}`, `fingerprint: ${key.fingerprint}`, '', 'If this key was added in error, you can remove it.'],
+      lines: [
+        `A new public SSH key was added to your account:`,
+        '',
+        `title: ${key.title}`,
+        `fingerprint: ${key.fingerprint}`,
+        '',
+        'If this key was added in error, you can remove it.',
+      ],
       url: `${ctx.config.externalUrl}/profile/keys`,
     },
     'a new SSH key was added to your account',
   );
 }
 
-async function addressed(ctx: ServiceContext, recipients: Recipient[], content: MailContent, why = NOTIFICATION_REASON): Promise<OutgoingMail[]> {
+async function addressed(
+  ctx: ServiceContext,
+  recipients: Recipient[],
+  content: MailContent,
+  why = NOTIFICATION_REASON,
+): Promise<OutgoingMail[]> {
   const chosen = new Map(recipients.map((recipient) => [recipient.userId, recipient.setting]));
   const addresses = await addressesOf(ctx.db, [...chosen.keys()], chosen);
   const mail = render(content, ctx.config.externalUrl, why);

@@ -18,7 +18,8 @@ export async function readSetting(db: Db, userId: number, sourceType: SourceType
     .where('source_type', '=', sourceType)
     .where('source_id', '=', sourceId)
     .executeTakeFirst();
-  if (!row) return { level: sourceType === 'Global' ? DEFAULT_GLOBAL_LEVEL : 'global', events: parseEvents('{}'), notification_email: null };
+  if (!row)
+    return { level: sourceType === 'Global' ? DEFAULT_GLOBAL_LEVEL : 'global', events: parseEvents('{}'), notification_email: null };
   return { level: row.level as Level, events: parseEvents(row.events), notification_email: row.notification_email };
 }
 

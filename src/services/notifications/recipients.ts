@@ -62,8 +62,7 @@ export async function recipientsOf(db: Db, query: RecipientQuery): Promise<Recip
   if (actorId !== null) chosen.delete(actorId);
 
   const ids = [...chosen];
-  const readers =
-    target.type === 'Issue' ? await issueReaders(db, project, target.row, ids) : await mergeRequestReaders(db, project, ids);
+  const readers = target.type === 'Issue' ? await issueReaders(db, project, target.row, ids) : await mergeRequestReaders(db, project, ids);
   return readers.map((userId) => ({ userId, setting: settings.get(userId)! }));
 }
 
