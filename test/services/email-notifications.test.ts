@@ -4,6 +4,7 @@ import { startApp, type TestApp } from '../support/app';
 import { createIssue, createProject } from '../support/create';
 import { eventually } from '../support/eventually';
 import { MailServer } from '../support/mail-server';
+import { seedCommit } from '../support/repo';
 import type { ApiClient } from '../support/client';
 
 /*
@@ -142,6 +143,50 @@ describe('changes of an issue', () => {
       const texts = mailsAbout(watcher, 'Changing states').map((m) => m.text);
       return ['was closed by', 'was reopened by', 'reassigned'].every((words) => texts.some((text) => text.includes(words)));
     });
+  });
+});
+
+describe('merge requests', () => {
+  test('a new one and its merge mail the watcher, with the link to the merge request', async () => {
+    await seedCommit(app, project.id, { files: { 'README.md': 'hello\n' } });
+    await seedCommit(app, project.id, { branch: 'feature', startRef: 'refs/heads/master', files: { 'feature.txt': 'new\n' } });
+    const created = await author.client.post(`/projects/${project.id}/merge_requests`, {
+      source_branch: 'feature',
+      target_branch: 'master',
+      title: 'Bring the feature',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const [opened] = await eventually(
+      () => mailsAbout(watcher, 'Bring the feature').length > 0 && mailsAbout(watcher, 'Bring the feature'),
+    );
+    assert.match(opened.subject, new RegExp(`\\(!${created.body.iid}\\)`));
+    assert.ok(opened.text.includes(`/root/mailed/merge_requests/${created.body.iid}`), opened.text);
+    await eventually(
+      async () => (await app.root.put(`/projects/${project.id}/merge_requests/${created.body.id}/merge`, {})).status === 200,
+      {
+        message: 'the merge',
+      },
+    );
+    await eventually(() => mailsAbout(watcher, 'Bring the feature').some((m) => m.text.includes('was merged by')), {
+      message: 'the merge mail',
+    });
+    await eventually(() => mailsAbout(author, 'Bring the feature').some((m) => m.text.includes('was merged by')), {
+      message: "the author's merge mail (a participant)",
+    });
+  });
+});
+
+describe('a failed pipeline', () => {
+  test('mails the user whose pipeline it is', async () => {
+    const sha = await seedCommit(app, project.id, { files: { 'ci.txt': 'red\n' } });
+    const posted = await author.client.post(`/projects/${project.id}/statuses/${sha}`, { state: 'failed', name: 'external' });
+    assert.equal(posted.status, 201, JSON.stringify(posted.body));
+    const [sent] = await eventually(() => {
+      const found = mail.to(author.user.email).filter((m) => m.subject.includes('has failed'));
+      return found.length > 0 && found;
+    });
+    assert.ok(sent.text.includes(sha), sent.text);
+    assert.match(sent.text, /\/root\/mailed\/pipelines\/\d+/);
   });
 });
 
