@@ -56,7 +56,7 @@ async function targetMails(ctx: ServiceContext, event: TargetEvent): Promise<Out
   const target = await loadTarget(ctx, event);
   if (!target) return [];
   const actor = await userOf(ctx, event.actorId);
-  const [action, noun] = event.kind.split('.') as [string, string];
+  const noun = event.kind.split('.')[1];
   const suffix = target.type === 'Issue' ? 'issue' : 'merge_request';
   const verb = noun === 'mentions' ? 'new' : noun;
   let mentioned: number[] = [];
@@ -65,6 +65,7 @@ async function targetMails(ctx: ServiceContext, event: TargetEvent): Promise<Out
     const before =
       'previousText' in event && actor ? new Set(await mentionedUserIds(ctx.db, event.previousText, target.project, actor)) : new Set();
     mentioned = now.filter((id) => !before.has(id));
+    if (noun === 'mentions' && mentioned.length === 0) return [];
   }
   let recipients = await recipientsOf(ctx.db, {
     target,
@@ -85,7 +86,6 @@ async function targetMails(ctx: ServiceContext, event: TargetEvent): Promise<Out
     merge: [`${describe(target, true)} was merged by ${who}.`],
     reassign: [`${who} reassigned ${describe(target)}.`, `Assignee changed to ${assignee?.name ?? 'Unassigned'}.`],
   };
-  void action;
   return addressed(ctx, recipients, {
     subject: subjectOf(target),
     lines: lines[noun] ?? [],
