@@ -146,6 +146,21 @@ describe('changes of an issue', () => {
   });
 });
 
+describe('an edited issue', () => {
+  test('mails only those its new text newly mentions', async () => {
+    const issue = await createIssue(author.client, project, { title: 'Edited later', description: `cc @${watcher.user.username}` });
+    await settled();
+    const before = mailsAbout(watcher, 'Edited later').length;
+    const edited = await author.client.put(`/projects/${project.id}/issues/${issue.id}`, {
+      description: `cc @${watcher.user.username} and @${mentionOnly.user.username}`,
+    });
+    assert.equal(edited.status, 200);
+    await eventually(() => mailsAbout(mentionOnly, 'Edited later').some((m) => m.text.includes('mentioned you')));
+    await settled();
+    assert.equal(mailsAbout(watcher, 'Edited later').length, before, 'already mentioned: no new mail');
+  });
+});
+
 describe('merge requests', () => {
   test('a new one and its merge mail the watcher, with the link to the merge request', async () => {
     await seedCommit(app, project.id, { files: { 'README.md': 'hello\n' } });
