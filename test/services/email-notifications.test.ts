@@ -104,6 +104,21 @@ describe('a new issue', () => {
   });
 });
 
+describe('a new issue with a label', () => {
+  test('mails who subscribed to the label, and not for issues without it', async () => {
+    const fan = await app.createUser();
+    const label = await app.root.post(`/projects/${project.id}/labels`, { name: 'bug', color: '#ff0000' });
+    assert.equal(label.status, 201, JSON.stringify(label.body));
+    const subscribed = await fan.client.post(`/projects/${project.id}/labels/bug/subscription`, {});
+    assert.equal(subscribed.status, 201, JSON.stringify(subscribed.body));
+    await createIssue(author.client, project, { title: 'Unlabelled one' });
+    await createIssue(author.client, project, { title: 'A labelled bug', labels: 'bug' });
+    await eventually(() => mail.to(fan.user.email).some((m) => m.subject.includes('A labelled bug')), { message: 'the label mail' });
+    await settled();
+    assert.ok(!mail.to(fan.user.email).some((m) => m.subject.includes('Unlabelled one')));
+  });
+});
+
 describe('a new note', () => {
   test('mails the participants of the issue, with a link to the note, but not its own author', async () => {
     const issue = await createIssue(author.client, project, { title: 'Discussed here' });

@@ -120,3 +120,17 @@ export async function addressesOf(db: Db, userIds: number[], chosen: Map<number,
   const users = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).where('state', '=', 'active').execute();
   return new Map(users.map((user) => [user.id, chosen.get(user.id)?.notification_email || user.email]));
 }
+
+/** Who subscribed to a label of the target (8.12's `add_labels_subscribers`, for new issues and merge requests). */
+export async function labelSubscribers(db: Db, type: 'Issue' | 'MergeRequest', id: number): Promise<number[]> {
+  const labels = db.selectFrom('label_links').select('label_id').where('target_type', '=', type).where('target_id', '=', id);
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('user_id')
+    .distinct()
+    .where('subscribable_type', '=', 'Label')
+    .where('subscribable_id', 'in', labels)
+    .where('subscribed', '=', 1)
+    .execute();
+  return rows.map((row) => row.user_id);
+}

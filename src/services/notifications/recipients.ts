@@ -5,7 +5,7 @@ import type { MergeRequestRow } from '../merge-requests/types';
 import { issueReaders, mentionedUserIds, mergeRequestReaders } from '../todos/recipients';
 import { textOf } from '../notify';
 import type { EventName } from './levels';
-import { effectiveSettings, subscriptionsOf, watcherCandidates, type Setting } from './queries';
+import { effectiveSettings, labelSubscribers, subscriptionsOf, watcherCandidates, type Setting } from './queries';
 
 /** An issue or a merge request, as its recipients are worked out. */
 export type Target = { type: 'Issue'; project: Project; row: IssueRow } | { type: 'MergeRequest'; project: Project; row: MergeRequestRow };
@@ -32,19 +32,21 @@ export interface Recipient {
  * Who is mailed about a change of an issue or merge request, in 8.12's order: the participants, the
  * project's watchers and the `custom` users who chose the event; less `mention` users (but for those
  * this change mentions); plus both assignees of a reassignment; less `disabled` users; plus
- * subscribers, less those who unsubscribed; only those who may read the target; never the actor.
+ * subscribers (of a new one, its labels' too), less those who unsubscribed; only those who may read the target; never the actor.
  */
 export async function recipientsOf(db: Db, query: RecipientQuery): Promise<Recipient[]> {
   const { target, event, actorId, mentioned } = query;
   const { project, row } = target;
   const owner = project.namespace.kind === 'user' ? project.namespace.owner_id : null;
-  const [participants, candidates, subscriptions] = await Promise.all([
+  const isNew = event === 'new_issue' || event === 'new_merge_request';
+  const [participants, candidates, subscriptions, labelWatchers] = await Promise.all([
     participantsOf(db, target),
     watcherCandidates(db, { id: project.id, namespace_id: project.namespace_id, owner_id: owner }),
     subscriptionsOf(db, target.type, row.id),
+    isNew ? labelSubscribers(db, target.type, row.id) : [],
   ]);
   const reassigned = event.startsWith('reassign_') ? [query.previousAssigneeId ?? null, row.assignee_id].filter((id) => id !== null) : [];
-  const subscribed = [...subscriptions].filter(([, yes]) => yes).map(([userId]) => userId);
+  const subscribed = [...[...subscriptions].filter(([, yes]) => yes).map(([userId]) => userId), ...labelWatchers];
   const everyone = [...new Set([...participants, ...candidates, ...mentioned, ...reassigned, ...subscribed])];
   const settings = await effectiveSettings(db, everyone, project);
   const levelOf = (userId: number) => settings.get(userId)!.level;
