@@ -17,6 +17,7 @@ import type { ServiceContext } from './services/context';
 import type { Logger } from './lib/logger';
 import { ensureRootUser, type RootCredentials } from './services/users/bootstrap';
 import { hookJobs } from './services/hooks/jobs';
+import { notificationJobs } from './services/notifications/jobs';
 import { repositoryJobs } from './services/repository/jobs';
 import { ciJobs } from './services/ci/jobs';
 import { mergeRequestJobs } from './services/merge-requests/jobs';
@@ -152,6 +153,7 @@ function jobHandlers(ctx: ServiceContext, services: Services): JobHandlers {
   const { repositories, projects, users, events } = services;
   return {
     ...hookJobs(ctx),
+    ...notificationJobs(ctx),
     ...repositoryJobs({ ctx, repositories, projects, users, events }),
     ...ciJobs(ctx),
     ...mergeRequestJobs({
@@ -246,6 +248,11 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
   // Only once both ports are held: a start that fails leaves no root whose password nobody saw.
   const root = await ensureRootUser(database.db, services.users, { password: config.initialRootPassword, token: config.initialRootToken });
   // After the port is settled: jobs left from an earlier run may put the external URL in hook payloads.
+  ctx.log.info(
+    config.smtpUrl
+      ? `e-mail: notifications are sent through ${smtpHost(config.smtpUrl)} from ${config.emailFrom}`
+      : 'e-mail is off: set SMTP_URL to send notifications',
+  );
   const background: BackgroundWork = startBackgroundWork({
     queue: ctx.jobs,
     handlers: jobHandlers(ctx, services),
@@ -269,4 +276,10 @@ export async function startServer(config: Config, options: { logger?: HttpLoggin
       metrics?.close();
     },
   };
+}
+
+/** The SMTP server's address without its credentials, for the log. */
+function smtpHost(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  return `${url.protocol}//${url.host}`;
 }

@@ -36,6 +36,10 @@ export interface Config {
   metricsToken: string;
   /** Addresses and CIDR ranges that may read `/-/metrics` without the token (METRICS_ALLOW); loopback by default, empty with `none`. */
   metricsAllow: string[];
+  /** Where mail is handed for delivery (SMTP_URL: `smtp://user:pass@host:587`, `smtps://…`); empty: Forge sends no e-mail. */
+  smtpUrl: string;
+  /** The sender of Forge's mails (EMAIL_FROM); `forge@<the external URL's host>` by default. */
+  emailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +80,20 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function smtpUrl(env: NodeJS.ProcessEnv): string {
+  const raw = env.SMTP_URL?.trim() ?? '';
+  if (!raw) return '';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`SMTP_URL is not a URL: "${raw}" (smtp://user:password@host:587 or smtps://…)`);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080);
   const databaseUrl = env.DATABASE_URL ?? '';
@@ -109,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsEnabled: boolean(env, 'METRICS_ENABLED', true),
     metricsToken: env.METRICS_TOKEN || '',
     metricsAllow: addressList(env, 'METRICS_ALLOW', METRICS_ALLOW_DEFAULT),
+    smtpUrl: smtpUrl(env),
+    emailFrom: env.EMAIL_FROM || `forge@${new URL(externalUrl).hostname}`,
   };
 }
 

@@ -19,4 +19,6 @@ export const SETTINGS_HELP = `Settings (environment variables; the server and \`
   MAX_ARTIFACTS_SIZE_MB   largest CI artifacts archive (default 100)
   HOOK_TIMEOUT_MS         time allowed to a web hook delivery (default 10000)
   JOB_MAX_ATTEMPTS        attempts of a background job before it is given up (default 10)
-  JOB_RETRY_BASE_MS       first retry delay of a failed background job, doubled each time (default 1000)`;
+  JOB_RETRY_BASE_MS       first retry delay of a failed background job, doubled each time (default 1000)
+  SMTP_URL                e-mail through this server: smtp://user:password@host:587 or smtps://…; empty: no e-mail
+  EMAIL_FROM              the sender of Forge's mails (default forge@<EXTERNAL_URL's host>)`;

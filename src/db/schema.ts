@@ -41,6 +41,7 @@ export interface Database {
   snippets: SnippetsTable;
   award_emoji: AwardEmojiTable;
   subscriptions: SubscriptionsTable;
+  notification_settings: NotificationSettingsTable;
   todos: TodosTable;
   notes: NotesTable;
   releases: ReleasesTable;
@@ -577,6 +578,22 @@ export interface AwardEmojiTable {
   /** Issue, MergeRequest, Snippet, Note */
   awardable_type: string;
   awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's e-mail notification level: global (`Global`, 0), for a project (`Project`) or a group (`Namespace`). */
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  source_type: 'Global' | 'Project' | 'Namespace';
+  source_id: number;
+  /** disabled, participating, watch, global, mention, custom */
+  level: string;
+  /** JSON: the custom level's events, by name. */
+  events: Generated<string>;
+  /** The global row's: where mails go; null: the primary address. */
+  notification_email: string | null;
   created_at: string;
   updated_at: string;
 }

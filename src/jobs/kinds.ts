@@ -24,6 +24,40 @@ export interface JobKinds {
   'merge_requests.pipeline': { pipelineId: number; status: string };
   /** Close the issues a merged merge request closes, as the user who merged it. */
   'merge_requests.close_issues': { mergeRequestId: number; userId: number };
+  /** Work out who hears of a change by e-mail (8.12's `NotificationService`) and queue one mail each. */
+  'notifications.notify': NotificationEvent;
+  /** Hand one rendered mail to the SMTP server. */
+  'email.deliver': OutgoingMail;
+}
+
+/**
+ * A change that may send e-mail, as its flow saw it: ids only, the rest is read when the job runs.
+ * `actorId` is who made the change (never mailed about it).
+ */
+export type NotificationEvent =
+  | { kind: 'issue.new' | 'issue.close' | 'issue.reopen'; issueId: number; actorId: number }
+  | { kind: 'issue.reassign'; issueId: number; actorId: number; previousAssigneeId: number | null }
+  /** The title or description changed: those newly mentioned hear of it. */
+  | { kind: 'issue.mentions'; issueId: number; actorId: number; previousText: string }
+  | {
+      kind: 'merge_request.new' | 'merge_request.close' | 'merge_request.reopen' | 'merge_request.merge';
+      mergeRequestId: number;
+      actorId: number;
+    }
+  | { kind: 'merge_request.reassign'; mergeRequestId: number; actorId: number; previousAssigneeId: number | null }
+  | { kind: 'merge_request.mentions'; mergeRequestId: number; actorId: number; previousText: string }
+  | { kind: 'note.new'; noteId: number }
+  | { kind: 'pipeline.failed'; pipelineId: number }
+  | { kind: 'key.new'; keyId: number };
+
+/** One mail to one address, rendered when its recipients were worked out. */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Threads a target's mails together in mail readers (`In-Reply-To`/`References`). */
+  threadId?: string;
 }
 
 export type JobKind = keyof JobKinds;

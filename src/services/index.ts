@@ -46,6 +46,7 @@ import { LabelsService } from './labels/labels';
 import { MilestonesService } from './milestones/milestones';
 import { IssuesService } from './issues/issues';
 import { TodosService } from './todos/todos';
+import { NotificationSettingsService } from './notifications/settings';
 import { issueTodos, mergeRequestTodos } from './todos/issuable-todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
@@ -103,6 +104,7 @@ export function createServices(ctx: ServiceContext) {
   const subscriptions = new SubscriptionsService(ctx, users, labels);
   const mergeRequestContents = new VersionContentCache(ctx);
   return {
+    notificationSettings: new NotificationSettingsService(ctx),
     events,
     projects,
     repositories,

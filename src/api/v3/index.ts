@@ -38,6 +38,7 @@ import { todosRoutes } from './todos';
 import { notesRoutes } from './notes';
 import { awardEmojiRoutes } from './award-emoji';
 import { subscriptionsRoutes } from './subscriptions';
+import { notificationSettingsRoutes } from './notification-settings';
 import { mergeRequestGitRoutes } from './merge-request-git';
 import { LIMITS } from '../../lib/limits';
 
@@ -87,4 +88,5 @@ export async function registerApiV3(api: Api, deps: RouteDeps): Promise<void> {
   awardEmojiRoutes(api, deps);
   subscriptionsRoutes(api, deps);
   mergeRequestGitRoutes(api, deps);
+  notificationSettingsRoutes(api, deps);
 }

@@ -41,6 +41,7 @@ import { templatesRoutes } from './templates';
 import { namespacesRoutes } from './namespaces';
 import { personalAccessTokensRoutes } from './personal-access-tokens';
 import { applicationsRoutes } from './applications';
+import { notificationSettingsRoutes } from './notification-settings';
 
 export { API_V4_VERSION } from './version';
 
@@ -101,4 +102,5 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   systemHooksRoutes(api, deps);
   templatesRoutes(api, deps);
   namespacesRoutes(api, deps);
+  notificationSettingsRoutes(api, deps);
 }

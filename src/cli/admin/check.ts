@@ -16,7 +16,7 @@ Checks what the instance the settings name needs, changing nothing, one line eac
   DATA_DIR     writable
   free disk    at least 1 GiB free under DATA_DIR
   secret key   DATA_DIR/secret.key present
-  SMTP         e-mail (not configured: Forge does not send e-mail yet)
+  SMTP         the server of SMTP_URL answers and accepts its credentials (skipped when unset)
 Exits 1 when a check fails.`,
   async run() {
     const config = loadConfig();

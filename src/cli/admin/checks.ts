@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import { openDatabase } from '../../db/index';
 import { migrationStatus } from '../../db/migrate';
 import { gitText } from '../../git/run';
+import { verifySmtp } from '../../services/notifications/delivery';
 import { databaseFailureLine, describeDatabase } from '../start-errors';
 import { secretKeyFile, sqliteFile } from '../instance';
 
@@ -105,6 +106,15 @@ export function checkSecretKey(config: Config): CheckResult {
  * E-mail is not built yet: nothing to reach. When SMTP settings exist (issue 28, point 4), this
  * connects to the server they name and reports its greeting, or fails naming the setting.
  */
-export async function checkSmtp(_config: Config): Promise<CheckResult> {
-  return { name: 'SMTP', state: 'skip', detail: 'not configured' };
+export async function checkSmtp(config: Config): Promise<CheckResult> {
+  const name = 'SMTP';
+  if (!config.smtpUrl) return { name, state: 'skip', detail: 'not configured (SMTP_URL is empty): Forge sends no e-mail' };
+  const url = new URL(config.smtpUrl);
+  const server = `${url.protocol}//${url.host}`;
+  try {
+    await verifySmtp(config.smtpUrl);
+    return ok(name, `${server} reachable, mail from ${config.emailFrom}`);
+  } catch (error) {
+    return fail(name, `${server}: ${(error as NodeJS.ErrnoException).code ?? ''} ${(error as Error).message}`.trim());
+  }
 }

@@ -17,6 +17,7 @@ import { labelTitles, linkLabels, setLabels } from '../labels/label-links';
 import { applyIssueFilters, orderIssues } from './lists';
 import { projectIssuesPage } from './project-lists';
 import { issueProjectIds, mayReadIssue, mayUpdateIssue, readableIssues, readableIssuesIn, seesConfidential } from '../policy-reads';
+import { changeEvents, notify } from '../notify';
 import type { IssueAttributes, IssueDetails, IssueFilters, IssueRow, IssueTodos } from './types';
 import { issueSnapshot, recordIssueChangeNotes, recordIssueCreationNotes, recordIssueMoveNotes } from '../issuables/system-notes';
 
@@ -137,6 +138,7 @@ export class IssuesService {
       const { issue, announcements } = await this.insert(trx, project, actor, given);
       await this.announce(trx, actor, announcements);
       await recordIssueCreationNotes(trx, project, actor.id, issue);
+      await notify(this.ctx, trx, { kind: 'issue.new', issueId: issue.id, actorId: actor.id });
       return issue;
     });
     return this.details(issue, actor, project);
@@ -184,6 +186,7 @@ export class IssuesService {
         .executeTakeFirstOrThrow();
       if (given.labels !== undefined) await setLabels(trx, project.id, { type: 'Issue', id: current.id }, given.labels);
       await this.todos.updated(trx, { issue: updated, project, actor }, current);
+      await notify(this.ctx, trx, changeEvents('issue', current, updated, actor.id));
       // The hooks show the issue as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { changeEvents, notify } from '../notify';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { ProjectsService } from '../projects/projects';
@@ -142,6 +143,7 @@ export class MergeRequestsService {
       await insertVersion(trx, mergeRequest.id, reading);
       await queueMergeStatusCheck(this.ctx, trx, [mergeRequest.id]);
       await this.todos.created(trx, { mergeRequest, project: target, actor });
+      await notify(this.ctx, trx, { kind: 'merge_request.new', mergeRequestId: mergeRequest.id, actorId: actor.id });
       await announceMergeRequests(this.ctx, this.events, trx, actor, [
         { mergeRequest, project: target, hookAction: 'open', eventAction: 'opened' },
       ]);
@@ -208,6 +210,7 @@ export class MergeRequestsService {
         await queueMergeStatusCheck(this.ctx, trx, [current.id]);
       }
       await this.todos.updated(trx, { mergeRequest: row, project, actor }, current);
+      await notify(this.ctx, trx, changeEvents('merge_request', current, row, actor.id));
       // The hooks show the merge request as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.mergeRequest = row;
       if (fieldsGiven) announcements.push({ mergeRequest: row, project, hookAction: 'update' });

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { notify } from '../notify';
 import type { ServiceContext } from '../context';
 import type { EventsService } from '../events/events';
 import type { IssuesService } from '../issues/issues';
@@ -246,6 +247,7 @@ export class MergingService {
   async afterMerge(trx: Db, project: Project, user: User, row: MergeRequestRow): Promise<void> {
     await this.ctx.jobs.enqueue('merge_requests.close_issues', { mergeRequestId: row.id, userId: user.id }, trx);
     await this.deps.todos.finished(trx, row);
+    await notify(this.ctx, trx, { kind: 'merge_request.merge', mergeRequestId: row.id, actorId: user.id });
     await insertSystemNote(trx, { type: 'MergeRequest', id: row.id, projectId: project.id }, user.id, 'Status changed to merged');
     await announceMergeRequests(this.ctx, this.deps.events, trx, user, [
       { mergeRequest: row, project, hookAction: 'merge', eventAction: 'accepted' },

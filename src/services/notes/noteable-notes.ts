@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { notify } from '../notify';
 import { preparedPerHandle, preparedShapes } from '../../db/prepared';
 import { pageLimit } from '../../db/page-limit';
 import type { ServiceContext } from '../context';
@@ -248,6 +249,7 @@ export class NoteableNotesService {
     }
     if (noteable.type === 'MergeRequest')
       await mergeRequestNoteTodos(trx, { note, mergeRequest: noteable.mergeRequest, project, author: actor });
+    if (note.system !== 1) await notify(this.ctx, trx, { kind: 'note.new', noteId: note.id });
   }
 
   /** Ids of the cross-reference notes naming an issue of the project the caller may not read (8.12's `cross_reference_not_visible_for?`). */

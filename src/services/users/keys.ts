@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { notify } from '../notify';
 import sshpk from 'sshpk';
 import type { Selectable } from 'kysely';
 import type { KeysTable } from '../../db/schema';
@@ -144,6 +145,7 @@ export class KeysService {
           .returningAll()
           .executeTakeFirstOrThrow();
         await emitSystemEvent(this.ctx, trx, 'key_create', keyEventData(key, owner));
+        await notify(this.ctx, trx, { kind: 'key.new', keyId: key.id });
         return key;
       });
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/index';
+import { notify } from '../../notify';
 import type { ServiceContext } from '../../context';
 import { queuePipelineMergeRequestWork } from '../../merge-requests/pipeline-events';
 
@@ -42,4 +43,5 @@ export async function queuePipelineHook(
   if (await hasHooks(trx, pipeline.project_id, 'pipeline_events'))
     await ctx.jobs.enqueue('ci.hook', { kind: 'pipeline', pipelineId: pipeline.id, status: pipeline.status }, trx);
   await queuePipelineMergeRequestWork(ctx, trx, pipeline);
+  if (pipeline.status === 'failed') await notify(ctx, trx, { kind: 'pipeline.failed', pipelineId: pipeline.id });
 }
