@@ -11,7 +11,7 @@ import { registeredRunner } from '../support/ci-world';
 import { runNextBuild } from '../support/ci-run';
 import { sshKeyPair } from '../support/ssh';
 
-// biome-ignore lint/suspicious/noExplicitAny: gitbeaker's generic client type is unwieldy in tests.
+// gitbeaker's generic client types are unwieldy for a test's assertions.
 type Client = any;
 
 let app: TestApp;
