@@ -52,7 +52,9 @@ const clone = async (url: string) => git(['clone', '-q', url, path.join(tempDir(
 describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', () => {
   test("the runner gets the first stage's build, clones with gitlab-ci-token, streams its trace, uploads artifacts; the next stage downloads them", async () => {
     const p = await pushedProject('pipeline-e2e', { '.gitlab-ci.yml': CI_YAML, 'README.md': 'hi\n' });
-    const other = await pushedProject('other-private', { 'README.md': 'secret\n' });
+    // Another user's private project: root's build may not fetch it as it could one of root's (GitLab 8.12's build permissions).
+    const stranger = await app.createUser();
+    const other = (await stranger.client.post('/projects', { name: 'other-private' })).body;
     const runner = await registeredRunner(app, { projectId: p.id });
 
     const got: any = await eventually(
@@ -72,10 +74,10 @@ describe('a pushed .gitlab-ci.yml run by a gitlab-ci-multi-runner 1.6 client', (
       [{ key: 'GLOBAL', value: 'one', public: true }],
     );
 
-    // gitlab-ci-token: the running build's token clones its own project, not another private one.
+    // gitlab-ci-token: the running build's token clones its own project, not a private one its user may not read.
     const cloned = await clone(compile.payload.repo_url);
     assert.equal(cloned.code, 0, cloned.stderr);
-    assert.notEqual((await clone(cloneUrl(app.url, other.path, 'gitlab-ci-token', compile.token))).code, 0);
+    assert.notEqual((await clone(cloneUrl(app.url, other.path_with_namespace, 'gitlab-ci-token', compile.token))).code, 0);
 
     assert.equal((await runner.updateState(compile, 'running')).status, 200);
     assert.equal((await runner.appendTrace(compile, 'Running with gitlab-ci-multi-runner 1.6.0 (c1ecf97f)\n')).status, 202);
