@@ -99,6 +99,11 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
     findByToken: (token) => services.users.findByToken(token),
     findByIdOrUsername: (value) => services.users.findByIdOrUsername(value),
     findByScopedToken: (token) => services.accessTokens.resolve(token),
+    findByJobToken: async (token) => {
+      const build = await services.buildTokens.runningBuild(token);
+      const user = build?.userId == null ? undefined : await services.users.findById(build.userId);
+      return user?.state === 'active' ? user : undefined;
+    },
   });
   await registerParamParsing(server);
   registerProjectGuard(server, services.projects);

@@ -15,6 +15,8 @@ export type Access = 'public' | 'optional' | 'user' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The route also takes a running job's token (`JOB-TOKEN` header or `job_token`), acting as the job's user. */
+    jobToken?: boolean;
   }
 }
 
@@ -42,7 +44,15 @@ export interface UserDirectory<User extends Principal> {
   findByIdOrUsername(value: string): Promise<User | undefined>;
   /** The owner and scopes of a personal access token or an OAuth2 access token. */
   findByScopedToken(token: string): Promise<ScopedTokenLookup<User>>;
+  /** The active user a running job runs for, by the job's token; undefined once the job finished. */
+  findByJobToken(token: string): Promise<User | undefined>;
 }
+
+/**
+ * What a job token may do beyond the routes that take it: read only, never `sudo` (GitLab's job
+ * token authenticates only where a route allows it, and grants no more).
+ */
+const JOB_TOKEN_SCOPES: readonly string[] = ['read_api'];
 
 /** The caller a request's credentials name; `scopes` is undefined for the private token, which may do everything. */
 interface Caller<User> {
@@ -78,6 +88,14 @@ async function resolveCaller<User extends Principal>(
   request: FastifyRequest,
   params: Record<string, unknown>,
 ): Promise<Caller<User> | undefined> {
+  if (request.routeOptions.config.jobToken) {
+    const jobToken = headerValue(request, 'job-token') ?? stringParam(params.job_token);
+    if (jobToken !== undefined && jobToken !== '') {
+      const user = await users.findByJobToken(jobToken);
+      if (!user) throw unauthorized();
+      return { user, scopes: JOB_TOKEN_SCOPES };
+    }
+  }
   const privateToken = strategy.read(request, params);
   let scoped: ScopedTokenLookup<User>;
   if (privateToken !== undefined && privateToken !== '') {

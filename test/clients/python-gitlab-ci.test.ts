@@ -41,7 +41,7 @@ before(async () => {
 after(() => app.close());
 
 /** A python-gitlab script as the project's owner, `p` being the project. */
-const asOwner = (script: string) => pythonGitlab(app.url, world.owner.token, `p = gl.projects.get(${world.id}, lazy=True)\n${script}`);
+const asOwner = (script: string) => pythonGitlab(app.url, world.owner.token, `p = gl.projects.get(${world.id})\n${script}`);
 
 describe('python-gitlab: pipelines and jobs', () => {
   test('creates a pipeline, lists pipelines and its jobs; a runner runs the first job; trace and artifacts read back', async () => {

@@ -25,7 +25,7 @@ describe('python-gitlab 3.12: issues, merge requests, notes, todos, labels, mile
       app.url,
       app.rootToken,
       `
-project = gl.projects.get(${project.id}, lazy=True)
+project = gl.projects.get(${project.id})
 project.labels.create({'name': 'a', 'color': '#FF0000'})
 project.labels.create({'name': 'b', 'color': '#00FF00'})
 milestone = project.milestones.create({'title': 'M1', 'due_date': '2031-01-01'})
@@ -80,7 +80,7 @@ print(json.dumps({
       app.url,
       developer.token,
       `
-project = gl.projects.get(${project.id}, lazy=True)
+project = gl.projects.get(${project.id})
 issue = project.issues.create({'title': 'remember me'})
 issue.todo()
 todos = gl.todos.list()
@@ -103,7 +103,7 @@ print(json.dumps({'marked': [t.action_name for t in mine], 'left': left, 'after_
       app.url,
       app.rootToken,
       `
-project = gl.projects.get(${project.id}, lazy=True)
+project = gl.projects.get(${project.id})
 mr = project.mergerequests.create({'source_branch': 'py-feature', 'target_branch': 'master', 'title': 'From python', 'labels': ['a']})
 mr.notes.create({'body': 'looks good'})
 changes = mr.changes()
@@ -131,7 +131,7 @@ print(json.dumps({
       app.url,
       app.rootToken,
       `
-project = gl.projects.get(${project.id}, lazy=True)
+project = gl.projects.get(${project.id})
 mr = project.mergerequests.create({'source_branch': 'py-ci', 'target_branch': 'master', 'title': 'Wait for CI'})
 mr.merge(merge_when_pipeline_succeeds=True)
 waiting = project.mergerequests.get(mr.iid)
@@ -148,7 +148,7 @@ print(json.dumps({'waiting': waiting.merge_when_pipeline_succeeds, 'state': wait
       app.url,
       app.rootToken,
       `
-project = gl.projects.get(${project.id}, lazy=True)
+project = gl.projects.get(${project.id})
 snippet = project.snippets.create({'title': 'snip', 'file_name': 'snip.py', 'content': 'print(1)', 'visibility': 'internal'})
 raw = snippet.content().decode()
 snippet.title = 'renamed'
@@ -172,7 +172,7 @@ print(json.dumps({'raw': raw, 'title': again.title, 'visibility': again.visibili
       app.url,
       stranger.token,
       `
-project = gl.projects.get(${open.id}, lazy=True)
+project = gl.projects.get(${open.id})
 try:
     project.issues.get(${secret.body.iid})
     outcome = 'found'

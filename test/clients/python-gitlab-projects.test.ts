@@ -62,7 +62,7 @@ stars_after_star = project.star_count
 starred = [p.id for p in gl.projects.list(starred=True)]
 event_actions = [e.action_name for e in project.events.list()]
 own_events = len(gl.events.list(all=True))
-alice_events = [e.project_id for e in gl.users.get(${alice.id}, lazy=True).events.list(all=True)]
+alice_events = [e.project_id for e in gl.users.get(${alice.id}).events.list(all=True)]
 try:
     project.star()
     second_star = 'no error'

@@ -14,8 +14,7 @@ const makeWorld = () =>
   });
 
 /** The owner's python-gitlab with `project` ready. */
-const asOwner = (script: string) =>
-  pythonGitlab(app.url, world.owner.token, `project = gl.projects.get(${world.id}, lazy=True)\n${script}`);
+const asOwner = (script: string) => pythonGitlab(app.url, world.owner.token, `project = gl.projects.get(${world.id})\n${script}`);
 
 before(async () => {
   app = await startApp();

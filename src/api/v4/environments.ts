@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from '../shared/types';
 import { Environment, presentEnvironment } from './entities/environment';
-import { presentProjectBasic } from './entities/ci-project';
+import { presentBasicProject } from './entities/project';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { RecordId, TextString } from '../shared/params';
 import type { EnvironmentRow } from '../../services/ci/types';
@@ -23,7 +23,7 @@ export function environmentsRoutes(api: Api, { services, presenter }: RouteDeps)
 
   // Every environment of the answer belongs to the route's project, shown once as the basic project.
   const present = (request: FastifyRequest, list: EnvironmentRow[]) => {
-    const project = presentProjectBasic(request.project, presenter);
+    const project = presentBasicProject(request.project, presenter);
     return list.map((environment) => presentEnvironment(environment, project));
   };
   const presentOne = (request: FastifyRequest, environment: EnvironmentRow) => present(request, [environment])[0];

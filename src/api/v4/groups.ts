@@ -5,10 +5,10 @@ import { sendAs } from '../shared/send-as';
 import { Group, GroupDetail, presentGroup } from './entities/group';
 import { BasicProject, Project, presentBasicProject, presentProject } from './entities/project';
 import { Visibility, type VisibilityName, visibilityLevelOf } from './entities/visibility';
-import { ProjectFilters } from './projects';
+import { ProjectFilters, projectListOptions } from './projects';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import type { Group as GroupRow, GroupAttributes } from '../../services/groups/groups';
-import type { Project as ProjectRecord, ProjectListOptions } from '../../services/projects/types';
+import type { Project as ProjectRecord } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
 import { notFound } from '../../errors';
 
@@ -138,20 +138,7 @@ export function groupsRoutes(api: Api, { services, presenter }: RouteDeps): void
     async (request, reply) => {
       const query = request.query;
       const page = pageOf(query);
-      const result = await services.projects.list(request.user, {
-        scope: 'visible',
-        groupId: request.group.id,
-        owned: query.owned,
-        starred: query.starred,
-        membership: query.membership,
-        archived: query.archived,
-        visibility: query.visibility,
-        search: query.search,
-        orderBy: query.order_by as ProjectListOptions['orderBy'],
-        sort: query.sort,
-        offset: page.offset,
-        limit: page.limit,
-      });
+      const result = await services.projects.list(request.user, { ...projectListOptions(query, page), groupId: request.group.id });
       setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
       if (query.simple) {
         const details = await services.projects.details(result.projects, request.user);

@@ -25,6 +25,8 @@ const PlainText = {
 // GitLab's `read_build`: reporters and up, and users who may read a project with public jobs. GitLab's
 // jobs API asks a signed-in caller (`authenticate!`), even for a public project.
 const readJob = { project: 'read_build' } as const;
+// GitLab's `job_token_allowed`: a running job (CI_JOB_TOKEN) reads artifacts as the user it runs for.
+const readArtifacts = { ...readJob, jobToken: true } as const;
 // GitLab's `update_build`: developers and up.
 const updateJob = { project: 'update_build' } as const;
 
@@ -67,7 +69,7 @@ export function jobsRoutes(api: Api, { services, presenter }: RouteDeps): void {
 
   api.get(
     '/projects/:id/jobs/:job_id/artifacts',
-    { config: readJob, schema: { params: JobPath, querystring: NoParams, response: RawBytes } },
+    { config: readArtifacts, schema: { params: JobPath, querystring: NoParams, response: RawBytes } },
     async (request, reply) => sendArtifacts(reply, await builds.artifacts(request.project, request.params.job_id)),
   );
 
@@ -75,7 +77,7 @@ export function jobsRoutes(api: Api, { services, presenter }: RouteDeps): void {
   api.get(
     '/projects/:id/jobs/artifacts/*',
     {
-      config: readJob,
+      config: readArtifacts,
       schema: {
         params: Type.Object({ id: Type.String(), '*': Type.String() }),
         querystring: Type.Object({ job: Type.Optional(Type.String()) }),

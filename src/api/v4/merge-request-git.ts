@@ -2,15 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
 import { MergeRequest, presentMergeRequest } from './entities/merge-request';
 import {
-  MergeRequestCommit,
   MergeRequestDiff,
   MergeRequestDiffFull,
-  MergeRequestFileDiff,
-  presentMergeRequestCommit,
   presentMergeRequestDiff,
   presentMergeRequestDiffFull,
-  presentMergeRequestFileDiff,
 } from './entities/merge-request-diff';
+import { Commit4, presentCommit } from './entities/commit';
+import { RepoDiff, presentRepoDiff } from '../shared/entities/commit';
 import { IssueBasic, presentIssueBasic } from './entities/issue';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { toBoolean } from '../../http/params';
@@ -37,13 +35,13 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
 
   api.get(
     `${base}/commits`,
-    { config: read, schema: { params: MergeRequestPath, querystring: PageQuery, response: { 200: Type.Array(MergeRequestCommit) } } },
+    { config: read, schema: { params: MergeRequestPath, querystring: PageQuery, response: { 200: Type.Array(Commit4) } } },
     async (request, reply) => {
       const page = pageOf(request.query);
       const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
       const commits = await reads.commits(request.project, id);
       setPageHeaders(request, reply, presenter.externalUrl, page, commits.length);
-      return commits.slice(page.offset, page.offset + page.limit).map(presentMergeRequestCommit);
+      return commits.slice(page.offset, page.offset + page.limit).map(presentCommit);
     },
   );
 
@@ -54,13 +52,13 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
       schema: {
         params: MergeRequestPath,
         querystring: Type.Object({}),
-        response: { 200: Type.Object({ ...MergeRequest.properties, changes: Type.Array(MergeRequestFileDiff) }) },
+        response: { 200: Type.Object({ ...MergeRequest.properties, changes: Type.Array(RepoDiff) }) },
       },
     },
     async (request) => {
       const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
       const { details, diffs } = await reads.changes(request.project, request.user, id);
-      return { ...presentMergeRequest(details, presenter), changes: diffs.map(presentMergeRequestFileDiff) };
+      return { ...presentMergeRequest(details, presenter), changes: diffs.map(presentRepoDiff) };
     },
   );
 

@@ -6,7 +6,7 @@ import { sendAs } from '../shared/send-as';
 import { BasicProject, Project, presentBasicProject, presentProject } from './entities/project';
 import { Visibility } from './entities/visibility';
 import { projectAttributes, projectAttributesOf } from './project-attributes';
-import { pageOf, setPageHeaders } from '../../http/pagination';
+import { type Page, pageOf, setPageHeaders } from '../../http/pagination';
 import type { Project as ProjectRecord, ProjectListOptions } from '../../services/projects/types';
 import type { User } from '../../services/users/users';
 import { can } from '../../services/policy';
@@ -30,6 +30,23 @@ export const ProjectFilters = {
 };
 const ListQuery = Type.Object(ProjectFilters);
 type ListQuery = Static<typeof ListQuery>;
+
+/** What a list of projects asks the projects service for: the filters and one page, among what the caller may see. */
+export function projectListOptions(query: ListQuery, page: Page): ProjectListOptions {
+  return {
+    scope: 'visible',
+    owned: query.owned,
+    starred: query.starred,
+    membership: query.membership,
+    archived: query.archived,
+    visibility: query.visibility,
+    search: query.search,
+    orderBy: query.order_by as ProjectListOptions['orderBy'],
+    sort: query.sort,
+    offset: page.offset,
+    limit: page.limit,
+  };
+}
 
 const ProjectList = Type.Array(Project);
 const BasicProjectList = Type.Array(BasicProject);
@@ -56,20 +73,7 @@ export function projectsRoutes(api: Api, { services, presenter }: RouteDeps): vo
     const query = request.query as ListQuery;
     const page = pageOf(query);
     const caller = request.user;
-    const result = await projects.list(caller, {
-      scope: 'visible',
-      owned: query.owned,
-      starred: query.starred,
-      membership: query.membership,
-      archived: query.archived,
-      visibility: query.visibility,
-      search: query.search,
-      orderBy: query.order_by as ProjectListOptions['orderBy'],
-      sort: query.sort,
-      offset: page.offset,
-      limit: page.limit,
-      ...narrow,
-    });
+    const result = await projects.list(caller, { ...projectListOptions(query, page), ...narrow });
     setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
     const details = await projects.details(result.projects, caller);
     if (query.simple) {

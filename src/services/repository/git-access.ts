@@ -13,12 +13,14 @@ import type { AccessTokensService } from '../access-tokens/access-tokens';
 import { gitAbility } from '../access-tokens/scopes';
 
 /**
- * A person, a running build fetching its own project with `gitlab-ci-token`, or a deploy key
- * (over SSH) fetching the projects it is enabled on.
+ * A person, a running build fetching with `gitlab-ci-token` (its own project, and what the user it
+ * runs for may fetch), or a deploy key (over SSH) fetching the projects it is enabled on.
  */
 export type GitCaller =
   /** `readOnly`: a token whose scopes allow fetching only (`read_repository`). */
-  { kind: 'user'; user: User; readOnly?: boolean } | { kind: 'build'; projectId: number } | { kind: 'deploy_key'; keyId: number };
+  | { kind: 'user'; user: User; readOnly?: boolean }
+  | { kind: 'build'; projectId: number; userId: number | null }
+  | { kind: 'deploy_key'; keyId: number };
 
 /** What git's clients are told when refused before git runs (GitLab 8.12's `GitAccess` messages). */
 export const GIT_ACCESS_REFUSALS = {
@@ -73,8 +75,8 @@ export class GitAccessService {
    */
   async authenticate(login: string, secret: string): Promise<GitCaller | undefined> {
     if (login === 'gitlab-ci-token') {
-      const projectId = await this.buildTokens.projectOfRunningBuild(secret);
-      return projectId === undefined ? undefined : { kind: 'build', projectId };
+      const build = await this.buildTokens.runningBuild(secret);
+      return build && { kind: 'build', ...build };
     }
     const key = this.credentials.key(login, secret);
     const cachedId = this.credentials.get(key);
@@ -108,11 +110,17 @@ export class GitAccessService {
     return { kind: 'user', user };
   }
 
-  /** Whether this caller (null: anonymous) may fetch (`read`) or push (`write`); a build only fetches its own project. */
+  /**
+   * Whether this caller (null: anonymous) may fetch (`read`) or push (`write`). A build only fetches:
+   * its own project, and (GitLab 8.12's build permissions) any project its user may fetch from.
+   */
   async access(caller: GitCaller | null, project: Project, action: 'read' | 'write'): Promise<GitAccessAnswer> {
     if (caller?.kind === 'build') {
-      if (action === 'read' && caller.projectId === project.id) return 'ok';
-      return action === 'read' ? 'not_found' : 'forbidden';
+      if (action === 'write') return 'forbidden';
+      if (caller.projectId === project.id) return 'ok';
+      const user = caller.userId === null ? undefined : await this.users.findById(caller.userId);
+      const standing = await this.projects.standing(project, user?.state === 'active' ? user : null);
+      return can(standing, 'download_code') ? 'ok' : 'not_found';
     }
     if (caller?.kind === 'deploy_key') {
       if (!(await this.deployKeys.isEnabled(caller.keyId, project.id))) return 'not_found';

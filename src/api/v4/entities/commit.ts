@@ -5,6 +5,7 @@ import type { Project } from '../../../services/projects/types';
 import { Nullable } from '../../shared/schemas';
 import type { Presenter } from '../../shared/types';
 import { GitTime, RepoCommitStats, presentStats } from '../../shared/entities/commit';
+import { PipelineBasic, presentPipelineBasic } from './pipeline';
 
 /** GitLab 9–11's `Entities::Commit`, in its order. */
 export const Commit4 = Type.Object({
@@ -20,14 +21,6 @@ export const Commit4 = Type.Object({
   committer_name: Type.String(),
   committer_email: Type.String(),
   committed_date: GitTime,
-});
-
-export const PipelineBasic = Type.Object({
-  id: Type.Integer(),
-  sha: Type.String(),
-  ref: Nullable(Type.String()),
-  status: Type.String(),
-  web_url: Type.String(),
 });
 
 /** `Entities::CommitDetail`: the commit, its stats, and the status of its latest pipeline. */
@@ -63,12 +56,7 @@ export function presentCommitDetail(detail: CommitDetail, project: Project, pres
   return Object.assign(presentCommit(detail.commit), {
     stats: presentStats(detail.stats),
     status: detail.status,
-    last_pipeline: pipeline
-      ? {
-          ...pipeline,
-          web_url: `${presenter.externalUrl}/${project.namespace.path}/${project.path}/pipelines/${pipeline.id}`,
-        }
-      : null,
+    last_pipeline: pipeline ? presentPipelineBasic(pipeline, project, presenter) : null,
     project_id: project.id,
   });
 }

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { EnvironmentRow } from '../../../services/ci/types';
 import { environmentSlug } from '../../../services/ci/environments/rules';
 import { Nullable } from '../../shared/schemas';
-import { ProjectBasic } from './ci-project';
+import { BasicProject } from './project';
 
 /** GitLab 9–11's `Entities::EnvironmentBasic`, as a deployment shows its environment. */
 export const EnvironmentBasic = Type.Object({
@@ -13,12 +13,12 @@ export const EnvironmentBasic = Type.Object({
 });
 
 /** GitLab 9–11's `Entities::Environment`: the basic shape, its project (the basic project) and its `state`. */
-export const Environment = Type.Object({ ...EnvironmentBasic.properties, project: ProjectBasic, state: Type.String() });
+export const Environment = Type.Object({ ...EnvironmentBasic.properties, project: BasicProject, state: Type.String() });
 
 export function presentEnvironmentBasic(environment: EnvironmentRow): Static<typeof EnvironmentBasic> {
   return { id: environment.id, name: environment.name, slug: environmentSlug(environment), external_url: environment.external_url };
 }
 
-export function presentEnvironment(environment: EnvironmentRow, project: Static<typeof ProjectBasic>): Static<typeof Environment> {
+export function presentEnvironment(environment: EnvironmentRow, project: Static<typeof BasicProject>): Static<typeof Environment> {
   return Object.assign(presentEnvironmentBasic(environment), { project, state: environment.state });
 }

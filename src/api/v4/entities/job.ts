@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Commit } from '../../../git/objects';
 import type { Project } from '../../../services/projects/types';
 import type { BuildDetails } from '../../../services/ci/builds/queries';
 import { hasArtifacts } from '../../../services/ci/builds/rules';
@@ -8,22 +7,7 @@ import { User, presentUser } from '../../shared/entities/user';
 import { Nullable, NullableTimestamp, Timestamp } from '../../shared/schemas';
 import type { Presenter } from '../../shared/types';
 import { Runner, presentRunner } from './runner';
-
-/** GitLab 9–11's `Entities::Commit` (the basic one), as a job shows its commit. */
-export const JobCommit = Type.Object({
-  id: Type.String(),
-  short_id: Type.String(),
-  title: Type.String(),
-  created_at: Timestamp,
-  parent_ids: Type.Array(Type.String()),
-  message: Type.String(),
-  author_name: Type.String(),
-  author_email: Type.String(),
-  authored_date: Timestamp,
-  committer_name: Type.String(),
-  committer_email: Type.String(),
-  committed_date: Timestamp,
-});
+import { Commit4, presentCommit } from './commit';
 
 const JobPipeline = Type.Object({ id: Type.Integer(), ref: Nullable(Type.String()), sha: Type.String(), status: Type.String() });
 
@@ -41,30 +25,13 @@ export const Job = Type.Object({
   finished_at: NullableTimestamp,
   duration: Nullable(Type.Number()),
   user: Nullable(User),
-  commit: Nullable(JobCommit),
+  commit: Nullable(Commit4),
   pipeline: Nullable(JobPipeline),
   web_url: Type.String(),
   artifacts_file: Nullable(Type.Object({ filename: Type.String(), size: Nullable(Type.Integer()) })),
   runner: Nullable(Runner),
   artifacts_expire_at: NullableTimestamp,
 });
-
-export function presentJobCommit(commit: Commit): Static<typeof JobCommit> {
-  return {
-    id: commit.id,
-    short_id: commit.shortId,
-    title: commit.title,
-    created_at: commit.committer.date,
-    parent_ids: commit.parentIds,
-    message: commit.message,
-    author_name: commit.author.name,
-    author_email: commit.author.email,
-    authored_date: commit.author.date,
-    committer_name: commit.committer.name,
-    committer_email: commit.committer.email,
-    committed_date: commit.committer.date,
-  };
-}
 
 /** Seconds between start and finish, or until now while it runs (GitLab's `CommitStatus#duration`); null before it starts. */
 function durationOf(startedAt: string | null, finishedAt: string | null): number | null {
@@ -92,7 +59,7 @@ export function presentJob(
     finished_at: build.finished_at,
     duration: durationOf(build.started_at, build.finished_at),
     user: user ? presentUser(user, presenter) : null,
-    commit: commit ? presentJobCommit(commit) : null,
+    commit: commit ? presentCommit(commit) : null,
     pipeline: pipeline ? { id: pipeline.id, ref: pipeline.ref, sha: pipeline.sha, status: pipeline.status } : null,
     web_url: `${projectUrls(presenter, project).web}/-/jobs/${build.id}`,
     artifacts_file: hasArtifacts(build) ? { filename: build.artifacts_file!, size: build.artifacts_size } : null,

@@ -32,7 +32,11 @@ export const Pipeline = Type.Object({
   coverage: Nullable(Type.String()),
 });
 
-export function presentPipelineBasic(pipeline: PipelineRow, project: Project, presenter: Presenter): Static<typeof PipelineBasic> {
+export function presentPipelineBasic(
+  pipeline: Pick<PipelineRow, 'id' | 'sha' | 'ref' | 'status'>,
+  project: Project,
+  presenter: Presenter,
+): Static<typeof PipelineBasic> {
   return {
     id: pipeline.id,
     sha: pipeline.sha,

@@ -27,8 +27,8 @@ export const NamespaceBasic = Type.Object({
   parent_id: Type.Null(),
 });
 
-/** GitLab v4's `BasicProjectDetails`: what `simple=true` lists and what other answers embed. */
-export const BasicProject = Type.Object({
+/** GitLab v4's `ProjectIdentity`: what a todo shows of its project, and the start of every project answer. */
+export const ProjectIdentity = Type.Object({
   id: Type.Integer(),
   description: Nullable(Type.String()),
   name: Type.String(),
@@ -36,6 +36,11 @@ export const BasicProject = Type.Object({
   path: Type.String(),
   path_with_namespace: Type.String(),
   created_at: Timestamp,
+});
+
+/** GitLab v4's `BasicProjectDetails` (a `ProjectIdentity` and more): what `simple=true` lists and what other answers embed. */
+export const BasicProject = Type.Object({
+  ...ProjectIdentity.properties,
   default_branch: Nullable(Type.String()),
   tag_list: Type.Array(Type.String()),
   ssh_url_to_repo: Type.String(),
@@ -88,23 +93,34 @@ export const Project = Type.Object({
 export type BasicProjectShape = Static<typeof BasicProject>;
 export type ProjectShape = Static<typeof Project>;
 
-/**
- * A project's basic fields. `details` gives the owner's name for a personal namespace and the
- * forks count; without them (an answer embedding projects it did not load details for) the
- * namespace's own name and no forks are shown.
- */
-export function presentBasicProject(project: ProjectRecord, presenter: Presenter, details?: ProjectDetails): BasicProjectShape {
-  const { pathWithNamespace, web, http, ssh } = projectUrls(presenter, project);
-  const namespace = project.namespace;
-  const humanNamespace = details ? namespaceHumanName(project, details) : namespace.name;
+/** A project's identity; `humanNamespace` is the owner's name for a personal namespace when known. */
+export function presentProjectIdentity(project: ProjectRecord, humanNamespace = project.namespace.name): Static<typeof ProjectIdentity> {
   return {
     id: project.id,
     description: project.description,
     name: project.name,
     name_with_namespace: `${humanNamespace} / ${project.name}`,
     path: project.path,
-    path_with_namespace: pathWithNamespace,
+    path_with_namespace: `${project.namespace.path}/${project.path}`,
     created_at: project.created_at,
+  };
+}
+
+/**
+ * A project's basic fields. `details` gives the owner's name for a personal namespace and the
+ * forks count; without them (an answer embedding projects it did not load details for) the
+ * namespace's own name (or `humanNamespace`, when the caller has it) and no forks are shown.
+ */
+export function presentBasicProject(
+  project: ProjectRecord,
+  presenter: Presenter,
+  details?: ProjectDetails,
+  humanNamespace = details ? namespaceHumanName(project, details) : project.namespace.name,
+): BasicProjectShape {
+  const { web, http, ssh } = projectUrls(presenter, project);
+  const namespace = project.namespace;
+  return {
+    ...presentProjectIdentity(project, humanNamespace),
     default_branch: project.default_branch,
     tag_list: JSON.parse(project.tag_list) as string[],
     ssh_url_to_repo: ssh,

@@ -4,7 +4,7 @@ import { isRunnerOnline, type RunnerDetails as RunnerDetailsRecord } from '../..
 import { Runner as RunnerBase, presentRunner as presentRunnerBase } from '../../shared/entities/runner';
 import { Nullable, NullableTimestamp } from '../../shared/schemas';
 import type { Presenter } from '../../shared/types';
-import { ProjectBasic, presentProjectBasic } from './ci-project';
+import { BasicProject, presentBasicProject } from './project';
 
 /** GitLab 9–11's `Entities::Runner`: 8.12's fields, whether it is `online`, and its `status`. */
 export const Runner = Type.Object({
@@ -31,8 +31,8 @@ const detailFields = {
  * Two shapes rather than an optional field, which the serializer would move last.
  */
 export const RunnerDetails = Type.Union([
-  Type.Object({ ...detailFields, token: Type.String(), projects: Type.Array(ProjectBasic) }),
-  Type.Object({ ...detailFields, projects: Type.Array(ProjectBasic) }),
+  Type.Object({ ...detailFields, token: Type.String(), projects: Type.Array(BasicProject) }),
+  Type.Object({ ...detailFields, projects: Type.Array(BasicProject) }),
 ]);
 
 /** GitLab 11's `status`: `not_connected` before any contact, `paused` when inactive, else `online` or `offline`. */
@@ -60,6 +60,6 @@ export function presentRunnerDetails({ runner, token, projects }: RunnerDetailsR
     architecture: runner.architecture,
     contacted_at: runner.contacted_at,
     ...(token === undefined ? {} : { token }),
-    projects: projects.map(({ project, namespaceHumanName }) => presentProjectBasic(project, presenter, namespaceHumanName)),
+    projects: projects.map(({ project, namespaceHumanName }) => presentBasicProject(project, presenter, undefined, namespaceHumanName)),
   };
 }

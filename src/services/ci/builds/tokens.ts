@@ -16,18 +16,27 @@ export function buildToken(ctx: ServiceContext, build: Pick<BuildRow, 'token_sea
   return build.token_sealed ? ctx.secrets.unseal(build.token_sealed) : '';
 }
 
-/** A build's token, valid while the build runs: it lets the build fetch its own project's repository (`gitlab-ci-token`). */
+/** The running build a token belongs to: its project, and the user it runs for (none for a trigger's). */
+export interface RunningBuild {
+  projectId: number;
+  userId: number | null;
+}
+
+/**
+ * A build's token (`CI_JOB_TOKEN`), valid while the build runs and refused once it finished: it lets
+ * the build fetch repositories (`gitlab-ci-token`) and read artifacts as the user it runs for.
+ */
 export class BuildTokensService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /** The project of the running build holding this token, or undefined. Looked up by digest: the table never holds the token. */
-  async projectOfRunningBuild(token: string): Promise<number | undefined> {
+  /** The running build holding this token, or undefined. Looked up by digest: the table never holds the token. */
+  async runningBuild(token: string): Promise<RunningBuild | undefined> {
     const build = await this.ctx.db
       .selectFrom('ci_builds')
-      .select('project_id')
+      .select(['project_id', 'user_id'])
       .where('token_digest', '=', digestToken(token))
       .where('status', '=', 'running')
       .executeTakeFirst();
-    return build?.project_id;
+    return build && { projectId: build.project_id, userId: build.user_id };
   }
 }
