@@ -321,6 +321,16 @@ export function mayUseEveryDeployKey(caller: Caller): boolean {
   return isAdmin(caller);
 }
 
+/** Administrators see and revoke everybody's personal access tokens. */
+export function mayManageEveryToken(caller: Caller): boolean {
+  return isAdmin(caller);
+}
+
+/** A user's personal access tokens are seen and revoked by that user and by administrators. */
+export function mayManageTokensOf(caller: Caller, ownerId: number): boolean {
+  return caller.id === ownerId || isAdmin(caller);
+}
+
 /** The role on a project whose specific runners a user manages (8.12's `ci_authorized_runners`). */
 export const RUNNER_MANAGER_ACCESS = MASTER;
 

@@ -4,6 +4,7 @@ import { NameString, RecordId, filterId } from '../shared/params';
 import { forbidden, notFound } from '../../errors';
 import { TOKEN_SCOPES } from '../../services/access-tokens/scopes';
 import type { User } from '../../services/users/users';
+import { mayManageEveryToken, mayManageTokensOf } from '../../services/policy';
 import { PersonalAccessToken, PersonalAccessTokenWithToken, presentPersonalAccessToken } from './entities/personal-access-token';
 import { PageQuery } from './paging';
 import { pageOf, setPageHeaders } from '../../http/pagination';
@@ -14,8 +15,6 @@ const CreateToken = Type.Object({
   scopes: Type.Array(NameString(), { description: TOKEN_SCOPES.join(', ') }),
   expires_at: Type.Optional(NameString({ description: 'YYYY-MM-DD: the token stops working on that day (UTC)' })),
 });
-
-const isAdmin = (user: User) => user.admin === 1;
 
 /**
  * Personal access tokens as GitLab's API has them: administrators create them for any user
@@ -29,7 +28,7 @@ export function personalAccessTokensRoutes(api: Api, { services, presenter }: Ro
   /** A token the caller may see: their own, or any for an administrator; else not found. */
   const visibleToken = async (caller: User, id: number) => {
     const token = await tokens.find(id);
-    if (!token || (token.user_id !== caller.id && !isAdmin(caller))) throw notFound('Personal Access Token');
+    if (!token || !mayManageTokensOf(caller, token.user_id)) throw notFound('Personal Access Token');
     return token;
   };
 
@@ -63,7 +62,7 @@ export function personalAccessTokensRoutes(api: Api, { services, presenter }: Ro
     },
     async (request, reply) => {
       const caller = request.user!;
-      if (request.params.user_id !== caller.id && !isAdmin(caller)) throw forbidden();
+      if (!mayManageTokensOf(caller, request.params.user_id)) throw forbidden();
       if (!(await services.users.findById(request.params.user_id))) throw notFound('User');
       return listPage(request, reply, request.params.user_id);
     },
@@ -80,8 +79,8 @@ export function personalAccessTokensRoutes(api: Api, { services, presenter }: Ro
     async (request, reply) => {
       const caller = request.user!;
       const userId = filterId(request.query.user_id);
-      if (userId !== undefined && userId !== caller.id && !isAdmin(caller)) throw forbidden();
-      return listPage(request, reply, isAdmin(caller) ? userId : caller.id);
+      if (userId !== undefined && !mayManageTokensOf(caller, userId)) throw forbidden();
+      return listPage(request, reply, mayManageEveryToken(caller) ? userId : caller.id);
     },
   );
 
