@@ -273,7 +273,8 @@ function operationsOf(document: any): Operation[] {
 }
 
 /** git's smart HTTP and LFS (v4's document has OAuth's routes outside `/api` too). */
-const isGit = (op: Operation) => !op.template.startsWith('/api/') && !op.template.startsWith('/ci/api/') && !op.template.startsWith('/oauth/');
+const isGit = (op: Operation) =>
+  !op.template.startsWith('/api/') && !op.template.startsWith('/ci/api/') && !op.template.startsWith('/oauth/');
 
 /** Reads first, then writes, then the writes that move or hide the seeded data, DELETEs last. */
 function phase(op: Operation): number {
@@ -401,6 +402,8 @@ function realV4Value(name: string, previous: string): string[] | undefined {
       return [String(world.group.id)];
     case 'dockerfiles':
       return ['Binary'];
+    case 'labels':
+      return ['fuzz'];
   }
   return name === 'user_id' && previous === 'user' ? [String(world.bob.id)] : undefined;
 }
@@ -1083,7 +1086,10 @@ async function seed(app: TestApp): Promise<World> {
     { message: 'the seeded pipeline' },
   );
   const [pipeline] = await created('the pipelines', alice.client.get(`/projects/${p}/pipelines`));
-  const [version] = await created('the merge request versions', alice.client.get(`/projects/${p}/merge_requests/${mergeRequest.id}/versions`));
+  const [version] = await created(
+    'the merge request versions',
+    alice.client.get(`/projects/${p}/merge_requests/${mergeRequest.id}/versions`),
+  );
   return {
     alice: { id: alice.user.id, username: 'alice', token: alice.token },
     bob: { id: bob.user.id, username: 'bob' },
@@ -1105,7 +1111,8 @@ async function seed(app: TestApp): Promise<World> {
     mergeRequestIid: mergeRequest.iid,
     mergeRequestVersion: version.id,
     pipeline: pipeline.id,
-    triggerId: trigger.id,
+    // v3's trigger has no id.
+    triggerId: (await created('the triggers', alice.client.v4().get(`/projects/${p}/triggers`)))[0].id,
     milestone: milestone.id,
     label: label.id,
     snippet: snippet.id,
@@ -1137,6 +1144,8 @@ async function seedSecrets(
     return `FUZZ-SECRET-${what}`;
   };
   const open = await created('a project with secrets', root.post('/projects', { name: 'fuzz-secrets', visibility_level: 20 }));
+  // A repository, so that the routes of its code answer and the secrets beside them are asked for too.
+  await seedCommit(app, open.id, { files: { 'README.md': '# open\n' } });
   const issue = await created(
     'a confidential issue',
     root.post(`/projects/${open.id}/issues`, {
