@@ -10,7 +10,9 @@
  * The routes are dealt to shards (`shard-N.test.ts`), each a test file with a server and seeded
  * data of its own: the whole pass is some 11,000 requests, and one file sending them all came
  * close to the suite's per-file time limit on a busy machine. The same seed sends the same
- * requests however they are dealt.
+ * requests however they are dealt. v4's document (`/api/v4/openapi.json`, no git HTTP) has shards
+ * of its own (`shard-v4-N.test.ts`) over the same seeded world; there anonymous callers are asked
+ * for the secrets too, since v4 shows them public projects.
  *
  * Widen it by hand: `FUZZ_SEED=7 FUZZ_ROUNDS=5 npm run fuzz`; replay one route with
  * `FUZZ_ONLY='repository/files'` (a regular expression over "METHOD /template").
@@ -168,6 +170,9 @@ const answered = new Map<Probe, number>();
 let sent = 0;
 let elapsedMs = 0;
 let seededMs = 0;
+/** With FUZZ_PROFILE set, each route's total answer time is printed, slowest first: where a shard's time goes. */
+const PROFILE = process.env.FUZZ_PROFILE !== undefined;
+const spentMs = new Map<string, number>();
 /** The API version whose document this process fuzzes. */
 let api: 'v3' | 'v4' = 'v3';
 
@@ -238,6 +243,9 @@ export function fuzzShard(shard: number, shards: number, version: 'v3' | 'v4' = 
       process.stdout.write(
         `# fuzz ${api} shard ${shard} of ${shards}: seeded in ${(seededMs / 1000).toFixed(1)} s, ${sent} requests in ${(elapsedMs / 1000).toFixed(1)} s (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS})\n`,
       );
+      if (PROFILE)
+        for (const [route, ms] of [...spentMs].sort(([, a], [, b]) => b - a).slice(0, 15))
+          process.stdout.write(`#   ${(ms / 1000).toFixed(1)} s  ${route}\n`);
       if (findings.length > 0) assert.fail(report(findings));
     });
   });
@@ -594,6 +602,8 @@ function spread(op: Operation, fields: Record<string, unknown>): Record<string, 
   if (op.method === 'GET') return fields;
   const result = { ...fields };
   if (result.branch_name === 'master') result.branch_name = `fuzz-${writes++ % SPREAD_BRANCHES}`;
+  // v4 calls it `branch` (and names the file in the path).
+  if (op.template.startsWith('/api/v4/') && result.branch === 'master') result.branch = `fuzz-${writes++ % SPREAD_BRANCHES}`;
   if (op.method === 'POST' && result.file_path === 'README.md') result.file_path = `fuzz/${writes++}.txt`;
   return result;
 }
@@ -852,6 +862,15 @@ function authHeaders(probe: Probe): Record<string, string> {
 
 /** Sends one probe; what is wrong with the answer, if anything. */
 async function send(probe: Probe): Promise<string | undefined> {
+  if (!PROFILE) return sendTimed(probe);
+  const started = Date.now();
+  const outcome = await sendTimed(probe);
+  const route = `${probe.op.method} ${probe.op.template}`;
+  spentMs.set(route, (spentMs.get(route) ?? 0) + Date.now() - started);
+  return outcome;
+}
+
+async function sendTimed(probe: Probe): Promise<string | undefined> {
   if (probe.reuse) return sendThenReuse(probe);
   try {
     const response = await fetch(app.url + probe.url, {
