@@ -112,12 +112,13 @@ export type Reader = Caller | 'requester' | 'author' | 'assignee';
  * rule the API answers with: a confidential issue is its project's reporters' and up, its author's
  * and its assignee's (both guests here); a private snippet its project's members'; a merge request,
  * and the code it shows, everyone's who reads the project, but in a private project reporters' and
- * up only (GitLab 8.12 let guests read them; later GitLab closed that). Anonymous callers get 401.
+ * up only (GitLab 8.12 let guests read them; later GitLab closed that). Anonymous callers get 401
+ * in v3; in v4 (`anonymousReads`) they read what anyone reads of a public project.
  */
-export function maySee(kind: SecretKind, visibility: Visibility, reader: Reader): boolean {
+export function maySee(kind: SecretKind, visibility: Visibility, reader: Reader, anonymousReads = false): boolean {
   const member = ['guest', 'author', 'assignee', 'reporter', 'developer', 'master', 'owner', 'admin'].includes(reader);
   const reporter = ['reporter', 'developer', 'master', 'owner', 'admin'].includes(reader);
-  if (reader === 'anonymous') return false;
+  if (reader === 'anonymous') return anonymousReads && visibility === 'public' && kind === 'merge_request';
   switch (kind) {
     case 'confidential':
       return reporter || reader === 'author' || reader === 'assignee';
@@ -148,7 +149,21 @@ function pathValue(template: string, name: string, project: SweptProject | undef
   const noteable = previous === 'notes' ? segments[at - 3] : previous;
   const byNoteable = (kind: string | undefined, ids: { issues: number; snippets: number; merge_requests: number }) =>
     String(kind === 'issues' ? ids.issues : kind === 'snippets' ? ids.snippets : ids.merge_requests);
+  // v4 names issues and merge requests by iid, the parents of their notes and award emoji too.
+  const v4 = template.startsWith('/api/v4/');
+  const issue = v4 ? seeds.issueIid : seeds.issueId;
+  const mergeRequest = v4 ? seeds.mergeRequestIid : seeds.mergeRequestId;
   switch (name) {
+    case 'issue_iid':
+      return String(seeds.issueIid);
+    case 'merge_request_iid':
+      return String(seeds.mergeRequestIid);
+    case 'branch':
+      return encodeURIComponent(seeds.branch);
+    case 'file_path':
+      return 'secret.txt';
+    case 'label_id':
+      return encodeURIComponent(`label-${project!.visibility}`);
     case 'issue_id':
       return String(seeds.issueId);
     case 'snippet_id':
@@ -159,12 +174,13 @@ function pathValue(template: string, name: string, project: SweptProject | undef
       return String(seeds.milestoneId);
     case 'noteable_id':
     case 'awardable_id':
-      return byNoteable(previous, { issues: seeds.issueId, snippets: seeds.snippetId, merge_requests: seeds.mergeRequestId });
+      return byNoteable(previous, { issues: issue, snippets: seeds.snippetId, merge_requests: mergeRequest });
     case 'note_id':
       return byNoteable(noteable, { issues: seeds.issueNoteId, snippets: seeds.snippetNoteId, merge_requests: seeds.mergeRequestNoteId });
     case 'sha':
       return seeds.sha;
     case '*':
+      if (previous === 'artifacts') return `${seeds.branch}/download`;
       return previous === 'branches' ? encodeURIComponent(seeds.branch) : seeds.branch;
     case 'format':
       return 'zip';
@@ -173,8 +189,18 @@ function pathValue(template: string, name: string, project: SweptProject | undef
   }
 }
 
+/** Whether a query parameter's schema takes `value` (v4's job scopes have no `all`). */
+function accepts(schema: any, value: string): boolean {
+  if (!schema) return true;
+  if (schema.anyOf) return schema.anyOf.some((option: any) => accepts(option, value));
+  if (schema.enum) return schema.enum.includes(value);
+  if (schema.const !== undefined) return schema.const === value;
+  if (schema.type === 'array') return accepts(schema.items, value);
+  return true;
+}
+
 /** Query parameters a GET route declares, filled so that its answer reaches the seeded secrets. */
-function queryFor(parameters: string[], seeds: SecretSeeds | undefined): string {
+function queryFor(parameters: Array<{ name: string; schema?: unknown }>, seeds: SecretSeeds | undefined): string {
   const values: Record<string, string> = {
     per_page: '100',
     ref_name: seeds?.branch ?? 'master',
@@ -186,7 +212,9 @@ function queryFor(parameters: string[], seeds: SecretSeeds | undefined): string 
     scope: 'all',
     state: 'all',
   };
-  const query = parameters.filter((name) => values[name] !== undefined).map((name) => `${name}=${encodeURIComponent(values[name])}`);
+  const query = parameters
+    .filter(({ name, schema }) => values[name] !== undefined && accepts(schema, values[name]))
+    .map(({ name }) => `${name}=${encodeURIComponent(values[name])}`);
   return query.length > 0 ? `?${query.join('&')}` : '';
 }
 
@@ -197,27 +225,34 @@ export interface SweepRequest {
 }
 
 /**
- * Every GET route of the OpenAPI document under `/api/v3`, with its path parameters filled: a route
- * under `/projects/{id}` once per project, with that project's seeded ids; any other once, with
- * `others` or `1`.
+ * Every GET route of the OpenAPI document under `prefix` (`/api/v3`, `/api/v4`), with its path
+ * parameters filled: a route under `/projects/{id}` once per project, with that project's seeded
+ * ids; any other once, with `others` or `1`.
  */
-export function sweepRequests(document: any, projects: SweptProject[], others: Others): SweepRequest[] {
+export function sweepRequests(document: any, projects: SweptProject[], others: Others, prefix = '/api/v3'): SweepRequest[] {
   const requests: SweepRequest[] = [];
   for (const [template, item] of Object.entries<any>(document.paths)) {
-    if (!item.get || !template.startsWith('/api/v3/')) continue;
+    if (!item.get || !template.startsWith(`${prefix}/`)) continue;
     const parameters: any[] = item.get.parameters ?? [];
     const query = (seeds?: SecretSeeds) =>
       queryFor(
-        parameters.filter((p) => p.in === 'query').map((p) => p.name),
+        parameters.filter((p) => p.in === 'query'),
         seeds,
       );
     const fill = (project?: SweptProject) =>
       template.replace(/\{([^}]+)\}/g, (_, name: string) => pathValue(template, name, project, others));
-    if (template.startsWith('/api/v3/projects/{id}')) {
+    if (template.startsWith(`${prefix}/projects/{id}`)) {
       for (const project of projects) requests.push({ path: fill(project) + query(project.seeds), project });
     } else requests.push({ path: fill() + query() });
   }
   return requests;
+}
+
+/** One answer of the sweep. */
+export interface Answer {
+  reader: Reader;
+  path: string;
+  status: number;
 }
 
 /** A secret some reader was shown but may not see. */
@@ -238,9 +273,10 @@ export async function sweepForSecrets(
   requests: SweepRequest[],
   secrets: Secret[],
   visibilityOf: (projectId: number) => Visibility,
-  concurrency = 8,
-): Promise<{ leaks: Leak[]; unseen: Secret[]; failures: string[] }> {
+  { concurrency = 8, anonymousReads = false }: { concurrency?: number; anonymousReads?: boolean } = {},
+): Promise<{ leaks: Leak[]; unseen: Secret[]; failures: string[]; answers: Answer[] }> {
   const leaks: Leak[] = [];
+  const answers: Answer[] = [];
   const failures: string[] = [];
   const seen = new Set<string>();
   const calls = Object.entries(readers).flatMap(([reader, client]) =>
@@ -251,15 +287,16 @@ export async function sweepForSecrets(
     while (next < calls.length) {
       const { reader, client, request } = calls[next++];
       const response = await client.raw('GET', request.path);
+      answers.push({ reader, path: request.path, status: response.status });
       if (response.status >= 500) failures.push(`${reader}: ${response.status} GET ${request.path}`);
       for (const secret of secrets) {
         if (!response.text.includes(secret.text)) continue;
         seen.add(secret.text);
-        if (!maySee(secret.kind, visibilityOf(secret.projectId), reader))
+        if (!maySee(secret.kind, visibilityOf(secret.projectId), reader, anonymousReads))
           leaks.push({ reader, path: request.path, status: response.status, secret });
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { leaks, unseen: secrets.filter((secret) => !seen.has(secret.text)), failures };
+  return { leaks, unseen: secrets.filter((secret) => !seen.has(secret.text)), failures, answers };
 }

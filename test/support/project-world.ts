@@ -111,6 +111,7 @@ export interface SecretSeeds {
   snippetId: number;
   snippetNoteId: number;
   mergeRequestId: number;
+  mergeRequestIid: number;
   mergeRequestNoteId: number;
   milestoneId: number;
   /** The merge request's source branch and its head, whose commit and file hold a merge request secret. */
@@ -211,6 +212,7 @@ export async function seedSecrets(
     snippetId: snippet.id,
     snippetNoteId: snippetNote.id,
     mergeRequestId: mergeRequest.id,
+    mergeRequestIid: mergeRequest.iid,
     mergeRequestNoteId: mergeRequestNote.id,
     milestoneId: milestone.id,
     branch,

@@ -2,23 +2,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../../support/app';
 import type { ApiClient } from '../../support/client';
-import {
-  createPeople,
-  createProjectWorld,
-  seedSecrets,
-  type Caller,
-  type Person,
-  type ProjectWorld,
-  type Role,
-} from '../../support/project-world';
-import { createGroupRow } from '../../support/roles';
+import type { Caller } from '../../support/project-world';
+import { createSecretWorld, secretReaders, visibilityOf, type SecretWorld } from '../../support/secret-world';
 import {
   assertAccess,
   expectedStatus,
   sweepForSecrets,
   sweepRequests,
   VISIBILITY_LEVELS,
-  type Reader,
   type SweptProject,
   type Visibility,
 } from '../../support/access-matrix';
@@ -80,49 +71,17 @@ const ENDPOINTS: Endpoint[] = [
 ];
 
 let app: TestApp;
-const projects = {} as Record<Visibility, ProjectWorld<Role>>;
-const swept: SweptProject[] = [];
+let projects: SecretWorld['projects'];
+let swept: SweptProject[];
 /** The sweep's readers beyond the world's callers: an access requester, and the confidential issues' author and assignee (guests). */
-const extra = {} as Record<'requester' | 'author' | 'assignee', Person>;
+let extra: SecretWorld['extra'];
 let groupId: number;
+let world: SecretWorld;
 
 before(async () => {
   app = await startApp();
-  // One cast of callers, with the same role on a project of each visibility, in one group of the owner's.
-  const people = await createPeople(app);
-  for (const name of ['requester', 'author', 'assignee'] as const) extra[name] = await app.createUser();
-  groupId = await createGroupRow(app, 'matrix-group', people.owner.user.id);
-  const db = app.ctx.db;
-  for (const visibility of Object.keys(VISIBILITY_LEVELS) as Visibility[]) {
-    const world = await createProjectWorld(app, {
-      people,
-      name: `matrix ${visibility}`,
-      visibility: VISIBILITY_LEVELS[visibility],
-      namespaceId: groupId,
-    });
-    projects[visibility] = world;
-    const time = new Date().toISOString();
-    const member = (person: Person, requested: boolean) => ({
-      source_type: 'Project',
-      source_id: world.id,
-      user_id: person.user.id,
-      access_level: 10,
-      notification_level: 3,
-      requested_at: requested ? time : null,
-      created_at: time,
-      updated_at: time,
-    });
-    await db
-      .insertInto('members')
-      .values([member(extra.author, false), member(extra.assignee, false), member(extra.requester, true)])
-      .execute();
-    const seeds = await seedSecrets(app, world, visibility, {
-      author: extra.author,
-      assignee: extra.assignee,
-      todoFor: [world.guest, world.reporter, world.stranger, extra.requester, extra.author],
-    });
-    swept.push({ visibility, id: world.id, seeds });
-  }
+  world = await createSecretWorld(app);
+  ({ projects, swept, extra, groupId } = world);
 });
 after(() => app.close());
 
@@ -145,7 +104,6 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
   test('no GET route of the OpenAPI document shows one to a caller who may not read it', async () => {
     const document = await app.root.get('/api/v3/openapi.json');
     assert.equal(document.status, 200);
-    const people = projects.private;
     const others = (template: string, name: string) => {
       if (template.startsWith('/api/v3/groups/{id}') && name === 'id') return String(groupId);
       if (template.startsWith('/api/v3/users/') && (name === 'id' || name === 'uid')) return String(extra.author.user.id);
@@ -153,18 +111,11 @@ describe('secrets: confidential issues, private snippets, merge requests of priv
       return undefined;
     };
     const requests = sweepRequests(document.body, swept, others);
-    const readers: Partial<Record<Reader, ApiClient>> = {
-      ...people.clients,
-      requester: extra.requester.client,
-      author: extra.author.client,
-      assignee: extra.assignee.client,
-    };
-    const visibilityOf = (projectId: number) => swept.find((project) => project.id === projectId)!.visibility;
     const { leaks, unseen, failures } = await sweepForSecrets(
-      readers,
+      secretReaders(world),
       requests,
       swept.flatMap((project) => project.seeds.secrets),
-      visibilityOf,
+      visibilityOf(world),
     );
     const lines = leaks.map((leak) => `  ${leak.reader} saw ${leak.secret.text} in ${leak.status} GET ${leak.path}`);
     assert.deepEqual(lines, [], `${leaks.length} secrets shown to callers who may not read them:\n${lines.join('\n')}`);

@@ -10,7 +10,9 @@
  * The routes are dealt to shards (`shard-N.test.ts`), each a test file with a server and seeded
  * data of its own: the whole pass is some 11,000 requests, and one file sending them all came
  * close to the suite's per-file time limit on a busy machine. The same seed sends the same
- * requests however they are dealt.
+ * requests however they are dealt. v4's document (`/api/v4/openapi.json`, no git HTTP) has shards
+ * of its own (`shard-v4-N.test.ts`) over the same seeded world; there anonymous callers are asked
+ * for the secrets too, since v4 shows them public projects.
  *
  * Widen it by hand: `FUZZ_SEED=7 FUZZ_ROUNDS=5 npm run fuzz`; replay one route with
  * `FUZZ_ONLY='repository/files'` (a regular expression over "METHOD /template").
@@ -114,6 +116,12 @@ interface World {
   environment: number;
   /** A merge request from `feature/x` into master. */
   mergeRequest: number;
+  /** v4 names issues and merge requests by iid, triggers by id, and asks for a pipeline's and a merge request version's id. */
+  issueIid: number;
+  mergeRequestIid: number;
+  mergeRequestVersion: number;
+  pipeline: number;
+  triggerId: number;
   /** A note on the issue, one on the snippet and one on the merge request. */
   notes: Record<'issues' | 'snippets' | 'merge_requests', number>;
   /** Bob's award on the issue. */
@@ -128,10 +136,12 @@ interface SecretSeeds {
   projects: Array<{
     id: number;
     issue?: number;
+    issueIid?: number;
     issueNote?: number;
     snippet?: number;
     snippetNote?: number;
     mergeRequest?: number;
+    mergeRequestIid?: number;
     mergeRequestNote?: number;
   }>;
 }
@@ -160,9 +170,18 @@ const answered = new Map<Probe, number>();
 let sent = 0;
 let elapsedMs = 0;
 let seededMs = 0;
+/** With FUZZ_PROFILE set, each route's total answer time is printed, slowest first: where a shard's time goes. */
+const PROFILE = process.env.FUZZ_PROFILE !== undefined;
+const spentMs = new Map<string, number>();
+/** The API version whose document this process fuzzes. */
+let api: 'v3' | 'v4' = 'v3';
 
-/** Registers the fuzz tests of the routes dealt to shard `shard` (from 1) of `shards`. */
-export function fuzzShard(shard: number, shards: number): void {
+/**
+ * Registers the fuzz tests of the routes dealt to shard `shard` (from 1) of `shards`, of the
+ * OpenAPI document of `version` (git's smart HTTP and LFS are in v3's document only).
+ */
+export function fuzzShard(shard: number, shards: number, version: 'v3' | 'v4' = 'v3'): void {
+  api = version;
   const dealt = (op: Operation) => shardOf(op, shards) === shard - 1;
 
   before(async () => {
@@ -171,15 +190,14 @@ export function fuzzShard(shard: number, shards: number): void {
     const seeding = Date.now();
     world = await seed(app);
     seededMs = Date.now() - seeding;
-    const document = await app.root.get('/api/v3/openapi.json');
+    const document = await app.root.get(`/api/${api}/openapi.json`);
     assert.equal(document.status, 200);
     const operations = operationsOf(document.body);
     const rng = new Rng(SEED);
     // Every probe is made, in one order, before the shard's are kept: the seeded values stay the same.
     const probes = [
       ...operations.flatMap((op) => probesFor(op, rng)),
-      ...gitProbes(operations, rng),
-      ...lfsProbes(operations),
+      ...(api === 'v3' ? [...gitProbes(operations, rng), ...lfsProbes(operations)] : []),
       ...secretProbes(operations),
     ].filter((probe) => dealt(probe.op) && (!ONLY || ONLY.test(`${probe.op.method} ${probe.op.template}`)));
     const started = Date.now();
@@ -198,7 +216,7 @@ export function fuzzShard(shard: number, shards: number): void {
     await Promise.race([app?.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   });
 
-  describe(`fuzz, shard ${shard} of ${shards}: routes of the OpenAPI document and git smart HTTP`, () => {
+  describe(`fuzz, shard ${shard} of ${shards}: routes of the ${api} OpenAPI document${api === 'v3' ? ' and git smart HTTP' : ''}`, () => {
     test('the seeded data resolves: most plain requests as root answer 2xx', { skip: ONLY !== undefined }, () => {
       const plain = [...answered].filter(([probe]) => probe.input === 'plain' && probe.identity === 'root' && probe.op.method === 'GET');
       const ok = plain.filter(([, status]) => status < 300);
@@ -223,8 +241,11 @@ export function fuzzShard(shard: number, shards: number): void {
 
     test('no request answers 5xx, hangs, or sends JSON that does not parse, nor shows a secret to alice or an anonymous caller', () => {
       process.stdout.write(
-        `# fuzz shard ${shard} of ${shards}: seeded in ${(seededMs / 1000).toFixed(1)} s, ${sent} requests in ${(elapsedMs / 1000).toFixed(1)} s (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS})\n`,
+        `# fuzz ${api} shard ${shard} of ${shards}: seeded in ${(seededMs / 1000).toFixed(1)} s, ${sent} requests in ${(elapsedMs / 1000).toFixed(1)} s (FUZZ_SEED=${SEED} FUZZ_ROUNDS=${ROUNDS})\n`,
       );
+      if (PROFILE)
+        for (const [route, ms] of [...spentMs].sort(([, a], [, b]) => b - a).slice(0, 15))
+          process.stdout.write(`#   ${(ms / 1000).toFixed(1)} s  ${route}\n`);
       if (findings.length > 0) assert.fail(report(findings));
     });
   });
@@ -259,13 +280,15 @@ function operationsOf(document: any): Operation[] {
   return operations;
 }
 
-const isGit = (op: Operation) => !op.template.startsWith('/api/') && !op.template.startsWith('/ci/api/');
+/** git's smart HTTP and LFS (v4's document has OAuth's routes outside `/api` too). */
+const isGit = (op: Operation) =>
+  !op.template.startsWith('/api/') && !op.template.startsWith('/ci/api/') && !op.template.startsWith('/oauth/');
 
 /** Reads first, then writes, then the writes that move or hide the seeded data, DELETEs last. */
 function phase(op: Operation): number {
   if (isGit(op) || op.method === 'GET') return 0;
   if (op.method === 'DELETE') return 3;
-  if (/\/(archive|block|transfer)$|^\/api\/v3\/groups\/\{id\}\/projects\/|^\/api\/v3\/projects\/\{id\}$/.test(op.template)) return 2;
+  if (/\/(archive|block|transfer)$|^\/api\/v\d\/groups\/\{id\}\/projects\/|^\/api\/v\d\/projects\/\{id\}$/.test(op.template)) return 2;
   return 1;
 }
 
@@ -278,12 +301,16 @@ function realValues(template: string, name: string): string[] {
   const previous = segments[at - 1] ?? '';
   const { alice, bob, group, publicProject, privateProject, sha } = world;
   if (name === 'namespace') return [alice.username];
+  if (template.startsWith('/api/v4/')) {
+    const value = realV4Value(name, previous);
+    if (value) return value;
+  }
   if (name === 'project') return [`${publicProject.path.split('/')[1]}.git`, privateProject.path.split('/')[1]];
   if (name === 'format') return ['zip', 'tar.gz'];
   switch (previous) {
     case 'members':
       // Alice is the group's member, bob the public project's.
-      if (template.startsWith('/api/v3/groups/')) return [String(alice.id), alice.username];
+      if (/^\/api\/v\d\/groups\//.test(template)) return [String(alice.id), alice.username];
       return [String(bob.id), bob.username];
     case 'users':
     case 'user':
@@ -298,13 +325,13 @@ function realValues(template: string, name: string): string[] {
     case 'hooks':
       return [String(name === 'hook_id' ? world.projectHook : world.systemHook)];
     case 'keys':
-      if (template.startsWith('/api/v3/user/')) return [String(world.rootKey)];
-      if (template.startsWith('/api/v3/projects/')) return [String(world.deployKey)];
+      if (/^\/api\/v\d\/user\//.test(template)) return [String(world.rootKey)];
+      if (/^\/api\/v\d\/projects\//.test(template)) return [String(world.deployKey)];
       return [String(world.key)];
     case 'deploy_keys':
       return [String(world.deployKey)];
     case 'emails':
-      return [String(template.startsWith('/api/v3/user/') ? world.rootEmail : world.email)];
+      return [String(/^\/api\/v\d\/user\//.test(template) ? world.rootEmail : world.email)];
     case 'broadcast_messages':
       return [String(world.broadcast)];
     case 'variables':
@@ -354,6 +381,39 @@ function realValues(template: string, name: string): string[] {
     default:
       return ['1'];
   }
+}
+
+/** What v4 names differently from v3: issues and merge requests by iid, files by their URL-encoded path, and more. */
+function realV4Value(name: string, previous: string): string[] | undefined {
+  switch (previous) {
+    case 'issues':
+      return [String(world.issueIid)];
+    case 'merge_requests':
+      return [String(world.mergeRequestIid)];
+    case 'versions':
+      return [String(world.mergeRequestVersion)];
+    case 'files':
+      return ['README.md', 'docs%2Fa.md'];
+    case 'artifacts':
+      return ['master/download', 'feature/x/download'];
+    case 'jobs':
+      return [String(world.build)];
+    case 'pipelines':
+      return [String(world.pipeline)];
+    case 'triggers':
+      return [String(world.triggerId)];
+    case 'protected_branches':
+      return ['master'];
+    case 'namespaces':
+      return [String(world.group.id), world.group.path];
+    case 'share':
+      return [String(world.group.id)];
+    case 'dockerfiles':
+      return ['Binary'];
+    case 'labels':
+      return ['fuzz'];
+  }
+  return name === 'user_id' && previous === 'user' ? [String(world.bob.id)] : undefined;
 }
 
 function fill(op: Operation, overrides: Record<string, string> = {}): string {
@@ -542,6 +602,8 @@ function spread(op: Operation, fields: Record<string, unknown>): Record<string, 
   if (op.method === 'GET') return fields;
   const result = { ...fields };
   if (result.branch_name === 'master') result.branch_name = `fuzz-${writes++ % SPREAD_BRANCHES}`;
+  // v4 calls it `branch` (and names the file in the path).
+  if (op.template.startsWith('/api/v4/') && result.branch === 'master') result.branch = `fuzz-${writes++ % SPREAD_BRANCHES}`;
   if (op.method === 'POST' && result.file_path === 'README.md') result.file_path = `fuzz/${writes++}.txt`;
   return result;
 }
@@ -756,7 +818,7 @@ const SECRET_INPUT = "the secrets of root's projects";
 function secretProbes(operations: Operation[]): Probe[] {
   const probes: Probe[] = [];
   for (const op of operations) {
-    if (op.method !== 'GET' || !op.template.startsWith('/api/v3/projects/{id}')) continue;
+    if (op.method !== 'GET' || !op.template.startsWith(`/api/${api}/projects/{id}`)) continue;
     for (const target of world.secrets.projects) {
       const segments = op.template.split('/');
       const overrides: Record<string, string> = { id: String(target.id) };
@@ -764,31 +826,24 @@ function secretProbes(operations: Operation[]): Probe[] {
         const at = segments.indexOf(`{${name}}`);
         const kind = segments[name === 'note_id' ? at - 3 : at - 1];
         const note = name === 'note_id';
-        const id =
-          kind === 'issues'
-            ? note
-              ? target.issueNote
-              : target.issue
-            : kind === 'snippets'
-              ? note
-                ? target.snippetNote
-                : target.snippet
-              : kind === 'merge_requests' || kind === 'merge_request'
-                ? note
-                  ? target.mergeRequestNote
-                  : target.mergeRequest
-                : undefined;
+        // v4 names issues and merge requests (the parents of notes and awards too) by iid.
+        const v4 = api === 'v4';
+        const ids: Record<string, [number | undefined, number | undefined]> = {
+          issues: [target.issueNote, v4 ? target.issueIid : target.issue],
+          snippets: [target.snippetNote, target.snippet],
+          merge_requests: [target.mergeRequestNote, v4 ? target.mergeRequestIid : target.mergeRequest],
+          merge_request: [target.mergeRequestNote, target.mergeRequest],
+        };
+        const id = Object.hasOwn(ids, kind) ? ids[kind][note ? 0 : 1] : undefined;
         if (id !== undefined) overrides[name] = String(id);
       }
       const query = op.queryParams
         .filter((p) => p.required || p.name === 'per_page')
         .map((p) => `${p.name}=${encodeURIComponent(p.name === 'per_page' ? '100' : String(plausible(p.name, p.schema)))}`);
-      probes.push({
-        op,
-        identity: 'user',
-        url: fill(op, overrides) + (query.length > 0 ? `?${query.join('&')}` : ''),
-        input: SECRET_INPUT,
-      });
+      const url = fill(op, overrides) + (query.length > 0 ? `?${query.join('&')}` : '');
+      probes.push({ op, identity: 'user', url, input: SECRET_INPUT });
+      // v4 shows public projects to anonymous callers: they are asked too.
+      if (api === 'v4') probes.push({ op, identity: 'anonymous', url, input: SECRET_INPUT });
     }
   }
   return probes;
@@ -807,6 +862,15 @@ function authHeaders(probe: Probe): Record<string, string> {
 
 /** Sends one probe; what is wrong with the answer, if anything. */
 async function send(probe: Probe): Promise<string | undefined> {
+  if (!PROFILE) return sendTimed(probe);
+  const started = Date.now();
+  const outcome = await sendTimed(probe);
+  const route = `${probe.op.method} ${probe.op.template}`;
+  spentMs.set(route, (spentMs.get(route) ?? 0) + Date.now() - started);
+  return outcome;
+}
+
+async function sendTimed(probe: Probe): Promise<string | undefined> {
   if (probe.reuse) return sendThenReuse(probe);
   try {
     const response = await fetch(app.url + probe.url, {
@@ -823,7 +887,7 @@ async function send(probe: Probe): Promise<string | undefined> {
     if (response.status >= 500) return `${response.status}`;
     const secret = probe.identity === 'root' ? undefined : world.secrets.texts.find((text_) => text.includes(text_));
     if (secret) return `${response.status} showing ${secret} to ${probe.identity === 'user' ? 'alice' : 'an anonymous caller'}`;
-    if (probe.url.startsWith('/api/v3') && (response.headers.get('content-type') ?? '').includes('json') && text !== '') {
+    if (probe.url.startsWith('/api/') && (response.headers.get('content-type') ?? '').includes('json') && text !== '') {
       try {
         JSON.parse(text);
       } catch {
@@ -1040,6 +1104,11 @@ async function seed(app: TestApp): Promise<World> {
     },
     { message: 'the seeded pipeline' },
   );
+  const [pipeline] = await created('the pipelines', alice.client.get(`/projects/${p}/pipelines`));
+  const [version] = await created(
+    'the merge request versions',
+    alice.client.get(`/projects/${p}/merge_requests/${mergeRequest.id}/versions`),
+  );
   return {
     alice: { id: alice.user.id, username: 'alice', token: alice.token },
     bob: { id: bob.user.id, username: 'bob' },
@@ -1057,6 +1126,12 @@ async function seed(app: TestApp): Promise<World> {
     broadcast: broadcast.id,
     issue: issue.id,
     mergeRequest: mergeRequest.id,
+    issueIid: issue.iid,
+    mergeRequestIid: mergeRequest.iid,
+    mergeRequestVersion: version.id,
+    pipeline: pipeline.id,
+    // v3's trigger has no id.
+    triggerId: (await created('the triggers', alice.client.v4().get(`/projects/${p}/triggers`)))[0].id,
     milestone: milestone.id,
     label: label.id,
     snippet: snippet.id,
@@ -1088,6 +1163,8 @@ async function seedSecrets(
     return `FUZZ-SECRET-${what}`;
   };
   const open = await created('a project with secrets', root.post('/projects', { name: 'fuzz-secrets', visibility_level: 20 }));
+  // A repository, so that the routes of its code answer and the secrets beside them are asked for too.
+  await seedCommit(app, open.id, { files: { 'README.md': '# open\n' } });
   const issue = await created(
     'a confidential issue',
     root.post(`/projects/${open.id}/issues`, {
@@ -1157,8 +1234,8 @@ async function seedSecrets(
   return {
     texts,
     projects: [
-      { id: open.id, issue: issue.id, issueNote: issueNote.id, snippet: snippet.id, snippetNote: snippetNote.id },
-      { id: closed.id, mergeRequest: mergeRequest.id, mergeRequestNote: mergeRequestNote.id },
+      { id: open.id, issue: issue.id, issueIid: issue.iid, issueNote: issueNote.id, snippet: snippet.id, snippetNote: snippetNote.id },
+      { id: closed.id, mergeRequest: mergeRequest.id, mergeRequestIid: mergeRequest.iid, mergeRequestNote: mergeRequestNote.id },
     ],
   };
 }

@@ -1,0 +1,3 @@
+import { fuzzShard } from './pass';
+
+fuzzShard(1, 4, 'v4');

@@ -1,0 +1,3 @@
+import { fuzzShard } from './pass';
+
+fuzzShard(3, 4, 'v4');

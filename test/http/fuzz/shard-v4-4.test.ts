@@ -1,0 +1,3 @@
+import { fuzzShard } from './pass';
+
+fuzzShard(4, 4, 'v4');
