@@ -8,6 +8,7 @@ import { RefLocks } from './git/ref-lock';
 import { RefsCache } from './git/refs-cache';
 import path from 'node:path';
 import { SecretBox } from './lib/secrets';
+import { ChangeSignal } from './lib/change-signal';
 import { DiskFileStore } from './storage/index';
 import { JobQueue } from './jobs/queue';
 import type { JobHandlers } from './jobs/kinds';
@@ -79,6 +80,8 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
   const ctx = serviceContext(config, database, server.log);
   const services = createServices(ctx);
 
+  // Runners held by long polling answer at once when the server closes, rather than hold it up.
+  server.addHook('preClose', async () => ctx.buildQueue.close());
   // HTTP concerns every door shares, in the order they act on a request.
   registerErrorHandling(server);
   if (metrics) {
@@ -141,6 +144,7 @@ export function serviceContext(config: Config, database: DbHandle, log: Logger):
     refs: new RefsCache(git),
     refLocks: new RefLocks(),
     log,
+    buildQueue: new ChangeSignal(),
   };
 }
 

@@ -3,11 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import type { Api } from '../../http/api';
 import type { RunnerApiDeps } from './deps';
-import { BuildPayload } from './entities/build';
+import { BuildPayload, presentBuildPayload } from './entities/build';
 import { idOf, sendRunnerJson, textOf } from './request';
 import { buildCredential } from './tokens';
 import { authenticate } from '../../http/tokens';
 import { missingArtifactsFile } from '../../services/ci/runners/artifacts';
+import type { RunnerJob } from '../../services/ci/runners/payload';
 import { ApiError, badRequest, tooLarge } from '../../errors';
 
 /** A build's artifacts archive: upload (streamed), download, removal (reference §2.7–2.9). */
@@ -27,7 +28,7 @@ export function artifactsRoutes(api: Api, { services }: RunnerApiDeps): void {
     if (!request.isMultipart()) throw missingArtifactsFile();
     // One byte past the limit is enough to know the upload is too large: busboy stops reading there.
     const limits = { fileSize: builds.artifactsLimitBytes + 1, files: 8, fields: 32, parts: 40 };
-    let payload: unknown;
+    let payload: RunnerJob | undefined;
     try {
       for await (const part of request.parts({ limits })) {
         if (part.type === 'field' || part.fieldname !== 'file' || payload !== undefined) {
@@ -42,7 +43,7 @@ export function artifactsRoutes(api: Api, { services }: RunnerApiDeps): void {
       throw badRequest('400 (Bad request) the multipart body is malformed');
     }
     if (payload === undefined) throw missingArtifactsFile();
-    return sendRunnerJson(reply, 201, payload);
+    return sendRunnerJson(reply, 201, presentBuildPayload(payload));
   });
 
   api.get('/builds/:id/artifacts', async (request, reply) => {
