@@ -38,6 +38,7 @@ import { oauthRoutes } from './api/v4/oauth';
 import { registerOpenApi } from './http/openapi';
 import { presenterFor } from './api/shared/presenter';
 import { registerRunnerApi } from './api/ci/index';
+import { registerRunnerApiV4 } from './api/runner-v4/index';
 import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
@@ -124,6 +125,11 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
     await scope.register(async (api) => registerApiV4(api as Api, { services, presenter: presenterFor(config, '/') }), {
       prefix: '/api/v4',
     });
+    // The runners' own API v4 beside the consumer's, under the same prefix: no method and path of one is the other's.
+    await scope.register(
+      async (api) => registerRunnerApiV4(api as Api, { services, pollTimeoutMs: config.runnerPollTimeoutMs }),
+      { prefix: '/api/v4' },
+    );
     // GitLab's OAuth2 provider lives at the root, beside the API it gives tokens for.
     await scope.register(async (api) => oauthRoutes(api as Api, { services, presenter: presenterFor(config, '/') }), { prefix: '/oauth' });
   });

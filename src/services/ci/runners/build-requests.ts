@@ -64,6 +64,11 @@ export class BuildRequestsService {
     }
   }
 
+  /** What a runner is told as `X-GitLab-Last-Update`: the build queue signal's version in this process. */
+  queueVersion(): string {
+    return String(this.ctx.buildQueue.version);
+  }
+
   /** The build of the path when `token` is its own (v4's job token: 404, then 403; 403 with its status when it is not running). */
   authorizeJob(id: number | undefined, token: string | undefined, opts: { running: boolean }): Promise<BuildRow> {
     return authorizeJob(this.ctx, id, token, opts);
@@ -119,12 +124,16 @@ export class BuildRequestsService {
     upload: { filename: string; source: AsyncIterable<Uint8Array>; expireInSeconds: number | undefined },
     flavour: JobFlavour = {},
   ): Promise<RunnerJob> {
-    const stored = await storeArtifacts(this.ctx, build, upload);
+    return this.jobOf(await storeArtifacts(this.ctx, build, upload), flavour);
+  }
+
+  /** A job's payload as it stands (after an upload that changes nothing of it). */
+  async jobOf(build: BuildRow, flavour: JobFlavour = {}): Promise<RunnerJob> {
     const runner =
-      stored.runner_id === null
+      build.runner_id === null
         ? undefined
-        : await this.ctx.db.selectFrom('ci_runners').selectAll().where('id', '=', stored.runner_id).executeTakeFirst();
-    return this.payloads.of(stored, runner, flavour);
+        : await this.ctx.db.selectFrom('ci_runners').selectAll().where('id', '=', build.runner_id).executeTakeFirst();
+    return this.payloads.of(build, runner, flavour);
   }
 
   readArtifacts(build: BuildRow): Promise<{ filename: string; size: number | undefined; stream: Readable }> {
