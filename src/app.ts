@@ -126,10 +126,9 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
       prefix: '/api/v4',
     });
     // The runners' own API v4 beside the consumer's, under the same prefix: no method and path of one is the other's.
-    await scope.register(
-      async (api) => registerRunnerApiV4(api as Api, { services, pollTimeoutMs: config.runnerPollTimeoutMs }),
-      { prefix: '/api/v4' },
-    );
+    await scope.register(async (api) => registerRunnerApiV4(api as Api, { services, pollTimeoutMs: config.runnerPollTimeoutMs }), {
+      prefix: '/api/v4',
+    });
     // GitLab's OAuth2 provider lives at the root, beside the API it gives tokens for.
     await scope.register(async (api) => oauthRoutes(api as Api, { services, presenter: presenterFor(config, '/') }), { prefix: '/oauth' });
   });

@@ -59,7 +59,14 @@ export class RunnerV4Client {
   /** `POST runners` as `gitlab-runner register --registration-token …`; keeps the runner token on 201. */
   async register(
     registrationToken: string,
-    opts: { description?: string; tagList?: string; runUntagged?: boolean; locked?: boolean; accessLevel?: string; maximumTimeout?: number } = {},
+    opts: {
+      description?: string;
+      tagList?: string;
+      runUntagged?: boolean;
+      locked?: boolean;
+      accessLevel?: string;
+      maximumTimeout?: number;
+    } = {},
   ): Promise<V4Response> {
     const body: Record<string, unknown> = {
       description: opts.description ?? 'v4 test runner',
@@ -91,7 +98,11 @@ export class RunnerV4Client {
     const response = await this.json('POST', 'jobs/request', body, signal);
     if (response.status === 201) {
       if (!/^application\/json/.test(response.headers.get('content-type') ?? '')) return { outcome: 'failed', response };
-      return { outcome: 'job', job: { id: response.body.id, token: response.body.token, payload: response.body, trace: '', sent: 0 }, response };
+      return {
+        outcome: 'job',
+        job: { id: response.body.id, token: response.body.token, payload: response.body, trace: '', sent: 0 },
+        response,
+      };
     }
     if (response.status === 204) {
       this.lastUpdate = response.headers.get('x-gitlab-last-update') ?? '';
@@ -145,7 +156,11 @@ export class RunnerV4Client {
   }
 
   /** `POST jobs/:id/artifacts?artifact_format=zip&artifact_type=archive[&expire_in=…]`, one chunked `file` part. */
-  uploadArtifacts(job: V4Job, zip: Buffer, opts: { expireIn?: string; type?: string; format?: string; token?: string } = {}): Promise<V4Response> {
+  uploadArtifacts(
+    job: V4Job,
+    zip: Buffer,
+    opts: { expireIn?: string; type?: string; format?: string; token?: string } = {},
+  ): Promise<V4Response> {
     const boundary = randomBytes(16).toString('hex');
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="artifacts.zip"\r\nContent-Type: application/octet-stream\r\n\r\n`,

@@ -33,27 +33,23 @@ export function jobsRoutes(api: Api, { services, pollTimeoutMs }: RunnerV4Deps):
   const runners = runnerToken(services.runnerRegistration);
   const jobs = services.buildRequests;
 
-  api.post(
-    '/jobs/request',
-    { schema: { body: JobRequest, response: { 201: JobPayload, 204: Type.Null() } } },
-    async (request, reply) => {
-      const body = request.body;
-      let runner = await requireRunner(runners, request, body);
-      runner = await services.runnerRegistration.contacted(runner, infoOf(body));
-      // A runner that hangs up while held gets no job: none is claimed for it.
-      const gone = new AbortController();
-      const hungUp = () => gone.abort();
-      reply.raw.once('close', hungUp);
-      try {
-        const job = runner.active ? await jobs.nextWithin(runner, pollTimeoutMs, gone.signal, { jobNames: true }) : undefined;
-        if (job) return sendRunnerJson(reply, 201, presentJob(job));
-      } finally {
-        reply.raw.off('close', hungUp);
-      }
-      // The runner sends this back as `last_update`; every request looks at the queue anyway, so it is only echoed.
-      return reply.code(204).header('X-GitLab-Last-Update', jobs.queueVersion()).send(null);
-    },
-  );
+  api.post('/jobs/request', { schema: { body: JobRequest, response: { 201: JobPayload, 204: Type.Null() } } }, async (request, reply) => {
+    const body = request.body;
+    let runner = await requireRunner(runners, request, body);
+    runner = await services.runnerRegistration.contacted(runner, infoOf(body));
+    // A runner that hangs up while held gets no job: none is claimed for it.
+    const gone = new AbortController();
+    const hungUp = () => gone.abort();
+    reply.raw.once('close', hungUp);
+    try {
+      const job = runner.active ? await jobs.nextWithin(runner, pollTimeoutMs, gone.signal, { jobNames: true }) : undefined;
+      if (job) return sendRunnerJson(reply, 201, presentJob(job));
+    } finally {
+      reply.raw.off('close', hungUp);
+    }
+    // The runner sends this back as `last_update`; every request looks at the queue anyway, so it is only echoed.
+    return reply.code(204).header('X-GitLab-Last-Update', jobs.queueVersion()).send(null);
+  });
 
   api.put('/jobs/:id', { schema: { params: JobPath, body: JobUpdate } }, async (request, reply) => {
     const body = request.body;

@@ -52,7 +52,7 @@ describe('POST /api/v4/jobs/request', () => {
     const project = await pushedProject(app, 'held-request');
     const runner = await projectRunner(app, project.id);
     const asked = runner.requestJob();
-    await eventually(() => app.ctx.buildQueue.waiting === 1, { message: "the request held" });
+    await eventually(() => app.ctx.buildQueue.waiting === 1, { message: 'the request held' });
     const sha = await project.push({ '.gitlab-ci.yml': ONE_JOB });
     const answer = await asked;
     assert.equal(answer.outcome, 'job');
@@ -94,7 +94,15 @@ describe('a two-stage pipeline run over the runner API v4', () => {
     assert.deepEqual(p.image, { name: 'ruby:3.3' });
     assert.deepEqual(p.services, [{ name: 'postgres:16' }]);
     assert.deepEqual(p.artifacts, [
-      { name: null, untracked: false, paths: ['out/'], when: 'on_success', expire_in: '1 week', artifact_type: 'archive', artifact_format: 'zip' },
+      {
+        name: null,
+        untracked: false,
+        paths: ['out/'],
+        when: 'on_success',
+        expire_in: '1 week',
+        artifact_type: 'archive',
+        artifact_format: 'zip',
+      },
     ]);
     assert.deepEqual(p.cache, [{ key: 'deps', untracked: false, paths: ['vendor/'], policy: 'pull-push' }]);
     assert.deepEqual(p.credentials, []);

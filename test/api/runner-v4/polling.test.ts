@@ -75,7 +75,10 @@ describe('many runners at once', () => {
       });
       await polling;
       assert.equal(handed.length, total);
-      assert.deepEqual([...handed].sort((a, b) => a - b), builds.map((build) => build.id).sort((a, b) => a - b));
+      assert.deepEqual(
+        [...handed].sort((a, b) => a - b),
+        builds.map((build) => build.id).sort((a, b) => a - b),
+      );
       const statuses = await slow.ctx.db.selectFrom('ci_builds').select('status').where('project_id', '=', project.id).execute();
       assert.ok(statuses.every((row) => row.status === 'success'));
     } finally {

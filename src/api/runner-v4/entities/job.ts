@@ -64,7 +64,13 @@ export const JobPayload = Type.Object({
   }),
   runner_info: Type.Object({ timeout: Type.Integer() }),
   variables: Type.Array(
-    Type.Object({ key: Type.String(), value: Nullable(Type.String()), public: Type.Boolean(), masked: Type.Boolean(), file: Type.Boolean() }),
+    Type.Object({
+      key: Type.String(),
+      value: Nullable(Type.String()),
+      public: Type.Boolean(),
+      masked: Type.Boolean(),
+      file: Type.Boolean(),
+    }),
   ),
   steps: Type.Array(Step),
   image: Nullable(Image),
@@ -102,7 +108,13 @@ export function presentJob(job: RunnerJob): Payload {
     variables: job.variables.map((variable) => ({ ...variable, masked: false, file: false })),
     steps: [
       // `before_script` and `script` are one step, as the build's commands keep them (one line each).
-      { name: 'script', script: build.commands === '' ? [] : build.commands.split('\n'), timeout: job.timeout, when: 'on_success', allow_failure: false },
+      {
+        name: 'script',
+        script: build.commands === '' ? [] : build.commands.split('\n'),
+        timeout: job.timeout,
+        when: 'on_success',
+        allow_failure: false,
+      },
       ...(afterScript.length > 0
         ? [{ name: 'after_script', script: afterScript, timeout: job.timeout, when: 'always', allow_failure: true }]
         : []),

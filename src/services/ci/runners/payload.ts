@@ -104,7 +104,14 @@ export class BuildPayloads {
     return {
       build,
       token,
-      project: { id: project.id, name: project.name, path: project.path, fullPath, webUrl, allowGitFetch: Boolean(project.build_allow_git_fetch) },
+      project: {
+        id: project.id,
+        name: project.name,
+        path: project.path,
+        fullPath,
+        webUrl,
+        allowGitFetch: Boolean(project.build_allow_git_fetch),
+      },
       pipeline: { id: pipeline.id, sha, beforeSha: pipeline.before_sha ?? ZERO_SHA, tag: Boolean(pipeline.tag) },
       repoUrl: withCredentials(`${webUrl}.git`, token),
       artifacts: artifacts && { ...artifacts, expireAt: build.artifacts_expire_at },
