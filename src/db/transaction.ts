@@ -16,7 +16,8 @@ const ATTEMPTS = 3;
  */
 export async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    let callbacks: Array<() => void> = [];
+    // This attempt's own: one rolled back and run again leaves its callbacks behind.
+    const callbacks: Array<() => void> = [];
     try {
       const result = await db.transaction().execute((trx) => {
         commitCallbacks.set(trx, callbacks);
@@ -25,7 +26,6 @@ export async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>
       for (const callback of callbacks) callback();
       return result;
     } catch (error) {
-      callbacks = [];
       if (attempt >= ATTEMPTS || !LOST_TO_ANOTHER.has((error as { code?: string } | null)?.code ?? '')) throw error;
       // A short, random wait, so the two do not meet again in step.
       await sleep(5 + Math.random() * 20 * attempt);
