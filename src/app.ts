@@ -8,6 +8,7 @@ import { RefLocks } from './git/ref-lock';
 import { RefsCache } from './git/refs-cache';
 import path from 'node:path';
 import { SecretBox } from './lib/secrets';
+import { ChangeSignal } from './lib/change-signal';
 import { DiskFileStore } from './storage/index';
 import { JobQueue } from './jobs/queue';
 import type { JobHandlers } from './jobs/kinds';
@@ -38,6 +39,7 @@ import { oauthRoutes } from './api/v4/oauth';
 import { registerOpenApi } from './http/openapi';
 import { presenterFor } from './api/shared/presenter';
 import { registerRunnerApi } from './api/ci/index';
+import { registerRunnerApiV4 } from './api/runner-v4/index';
 import type { Api } from './http/api';
 import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
@@ -81,6 +83,8 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
   const ctx = serviceContext(config, database, server.log);
   const services = createServices(ctx);
 
+  // Runners held by long polling answer at once when the server closes, rather than hold it up.
+  server.addHook('preClose', async () => ctx.buildQueue.close());
   // HTTP concerns every door shares, in the order they act on a request.
   registerErrorHandling(server);
   if (metrics) {
@@ -128,6 +132,10 @@ export async function buildApp({ config, database, logger, metrics }: AppOptions
     await scope.register(async (api) => registerApiV4(api as Api, { services, presenter: presenterFor(config, '/') }), {
       prefix: '/api/v4',
     });
+    // The runners' own API v4 beside the consumer's, under the same prefix: no method and path of one is the other's.
+    await scope.register(async (api) => registerRunnerApiV4(api as Api, { services, pollTimeoutMs: config.runnerPollTimeoutMs }), {
+      prefix: '/api/v4',
+    });
     // GitLab's OAuth2 provider lives at the root, beside the API it gives tokens for.
     await scope.register(async (api) => oauthRoutes(api as Api, { services, presenter: presenterFor(config, '/') }), { prefix: '/oauth' });
   });
@@ -150,6 +158,7 @@ export function serviceContext(config: Config, database: DbHandle, log: Logger):
     refs: new RefsCache(git),
     refLocks: new RefLocks(),
     log,
+    buildQueue: new ChangeSignal(),
   };
 }
 

@@ -19,6 +19,8 @@ export interface Config {
   hookTimeoutMs: number;
   /** Artifacts archives must be smaller than this many MiB (GitLab's `max_artifacts_size`). */
   maxArtifactsSizeMb: number;
+  /** How long `POST /api/v4/jobs/request` holds a runner while no job is pending for it (RUNNER_POLL_TIMEOUT_MS, GitLab's 50 s). */
+  runnerPollTimeoutMs: number;
   /** Git LFS on this instance (`LFS_ENABLED`, GitLab's `lfs.enabled`); a project's `lfs_enabled` counts only when this is on. */
   lfsEnabled: boolean;
   /** An LFS object may be at most this many MiB. */
@@ -120,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A job's lock is taken for abandoned after 5 minutes (src/jobs/queue.ts): a longer delivery would be sent twice.
     hookTimeoutMs: integer(env, 'HOOK_TIMEOUT_MS', 10000, 240_000, ' (a delivery must end well within the 5 minutes a job stays locked)'),
     maxArtifactsSizeMb: integer(env, 'MAX_ARTIFACTS_SIZE_MB', 100, 1024 * 1024),
+    runnerPollTimeoutMs: integer(env, 'RUNNER_POLL_TIMEOUT_MS', 50_000, 10 * 60 * 1000),
     lfsEnabled: boolean(env, 'LFS_ENABLED', true),
     maxLfsObjectSizeMb: integer(env, 'MAX_LFS_OBJECT_SIZE_MB', 1024, 1024 * 1024),
     sshPort: env.SSH_PORT === 'any' ? 0 : integer(env, 'SSH_PORT', 2222, 65535) || null,

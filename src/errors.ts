@@ -113,6 +113,10 @@ export const invalidToken = (reason: 'revoked' | 'expired') =>
   );
 
 /** The trace PATCH's answer to a part that does not start where the stored trace ends: the length in `Range`. */
+/** GitLab's `job_forbidden!`: a job no longer running, its status in `Job-Status` (a v4 runner stops on it). */
+export const jobNotRunning = (status: string) =>
+  new ApiError(403, { message: '403 Forbidden - Job is not running' }, { 'Job-Status': status });
+
 export const rangeNotSatisfiable = (length: number) => new ApiError(416, { error: '416 Range Not Satisfiable' }, { Range: `0-${length}` });
 
 /** Collects per-field validation messages, GitLab style. */

@@ -13,7 +13,8 @@ import * as lfs from './migrations/0010_lfs';
 import * as refsVersion from './migrations/0011_refs_version';
 import * as accessTokens from './migrations/0012_access_tokens';
 import * as triggerDescription from './migrations/0013_trigger_description';
-import * as notifications from './migrations/0016_notifications';
+import * as runnerV4 from './migrations/0014_runner_v4';
+import * as notifications from './migrations/0015_notifications';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -30,7 +31,8 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0011_refs_version': refsVersion.migration,
   '0012_access_tokens': accessTokens.migration,
   '0013_trigger_description': triggerDescription.migration,
-  '0016_notifications': notifications.migration,
+  '0014_runner_v4': runnerV4.migration,
+  '0015_notifications': notifications.migration,
 };
 
 /** The names of the migrations this program brings, in order. */

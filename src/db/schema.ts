@@ -353,6 +353,8 @@ export interface CiBuildsTable {
   artifacts_expire_at: string | null;
   erased_at: string | null;
   erased_by_id: number | null;
+  /** Why a runner failed the build (`script_failure`, `runner_system_failure` …); null otherwise and for v1 runners. */
+  failure_reason: Generated<string | null>;
   queued_at: string | null;
   started_at: string | null;
   finished_at: string | null;
@@ -379,6 +381,10 @@ export interface CiRunnersTable {
   platform: string | null;
   architecture: string | null;
   contacted_at: string | null;
+  /** `not_protected` or `ref_protected` (runner API v4's registration); stored, not yet applied to the queue. */
+  access_level: Generated<string>;
+  /** Seconds; caps the timeout of the jobs this runner runs. Null: the project's timeout. */
+  maximum_timeout: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }

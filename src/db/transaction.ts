@@ -16,12 +16,33 @@ const ATTEMPTS = 3;
  */
 export async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    // This attempt's own: one rolled back and run again leaves its callbacks behind.
+    const callbacks: Array<() => void> = [];
     try {
-      return await db.transaction().execute(work);
+      const result = await db.transaction().execute((trx) => {
+        commitCallbacks.set(trx, callbacks);
+        return work(trx);
+      });
+      for (const callback of callbacks) callback();
+      return result;
     } catch (error) {
       if (attempt >= ATTEMPTS || !LOST_TO_ANOTHER.has((error as { code?: string } | null)?.code ?? '')) throw error;
       // A short, random wait, so the two do not meet again in step.
       await sleep(5 + Math.random() * 20 * attempt);
     }
   }
+}
+
+/** What runs once the transaction commits, by transaction; an attempt rolled back forgets its own. */
+const commitCallbacks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `callback` (in-process work only: waking waiters) once the transaction `handle` belongs to
+ * has committed, so that what it wakes sees the change; on the next turn of the event loop when
+ * `handle` is not a transaction of `inTransaction` (the database itself: already committed).
+ */
+export function afterCommit(handle: Db, callback: () => void): void {
+  const callbacks = commitCallbacks.get(handle);
+  if (callbacks) callbacks.push(callback);
+  else setImmediate(callback);
 }

@@ -7,6 +7,7 @@ import type { FileStore } from '../storage/index';
 import type { RefsCache } from '../git/refs-cache';
 import type { GitReader } from '../git/reader';
 import type { RefLocks } from '../git/ref-lock';
+import type { ChangeSignal } from '../lib/change-signal';
 
 /** What every service is given: the stores and settings, never HTTP. */
 export interface ServiceContext {
@@ -24,4 +25,9 @@ export interface ServiceContext {
   /** Writers of one ref in this process queue here. */
   refLocks: RefLocks;
   log: Logger;
+  /**
+   * Bumped after a commit that made builds pending (`services/ci/runners/queue-signal.ts`): runners
+   * long-polling for a job in this process wait on it instead of querying the queue.
+   */
+  buildQueue: ChangeSignal;
 }

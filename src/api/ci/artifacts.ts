@@ -1,14 +1,11 @@
-import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import type { Multipart } from '@fastify/multipart';
 import type { Api } from '../../http/api';
 import type { RunnerApiDeps } from './deps';
-import { BuildPayload } from './entities/build';
+import { BuildPayload, presentBuildPayload } from './entities/build';
 import { idOf, sendRunnerJson, textOf } from './request';
 import { buildCredential } from './tokens';
 import { authenticate } from '../../http/tokens';
-import { missingArtifactsFile } from '../../services/ci/runners/artifacts';
-import { ApiError, badRequest, tooLarge } from '../../errors';
+import { receiveArtifacts } from '../shared/runner-requests';
 
 /** A build's artifacts archive: upload (streamed), download, removal (reference §2.7–2.9). */
 export function artifactsRoutes(api: Api, { services }: RunnerApiDeps): void {
@@ -22,27 +19,8 @@ export function artifactsRoutes(api: Api, { services }: RunnerApiDeps): void {
   api.post('/builds/:id/artifacts', { config: { ownBody: true }, schema: { response: { 201: BuildPayload } } }, async (request, reply) => {
     const build = await authorized(request);
     builds.checkUploadable(build);
-    const query = request.query as Record<string, unknown>;
-    const expireIn = builds.expireInSeconds(textOf(query.expire_in));
-    if (!request.isMultipart()) throw missingArtifactsFile();
-    // One byte past the limit is enough to know the upload is too large: busboy stops reading there.
-    const limits = { fileSize: builds.artifactsLimitBytes + 1, files: 8, fields: 32, parts: 40 };
-    let payload: unknown;
-    try {
-      for await (const part of request.parts({ limits })) {
-        if (part.type === 'field' || part.fieldname !== 'file' || payload !== undefined) {
-          await drain(part);
-          continue;
-        }
-        payload = await builds.storeArtifacts(build, { filename: fileName(part.filename), source: part.file, expireInSeconds: expireIn });
-      }
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      if ((error as { statusCode?: number }).statusCode === 413) throw tooLarge();
-      throw badRequest('400 (Bad request) the multipart body is malformed');
-    }
-    if (payload === undefined) throw missingArtifactsFile();
-    return sendRunnerJson(reply, 201, payload);
+    const expireIn = builds.expireInSeconds(textOf((request.query as Record<string, unknown>).expire_in));
+    return sendRunnerJson(reply, 201, presentBuildPayload(await receiveArtifacts(request, builds, build, expireIn)));
   });
 
   api.get('/builds/:id/artifacts', async (request, reply) => {
@@ -62,14 +40,4 @@ export function artifactsRoutes(api: Api, { services }: RunnerApiDeps): void {
     await builds.removeArtifacts(build);
     return true;
   });
-}
-
-async function drain(part: Multipart): Promise<void> {
-  if (part.type === 'file') for await (const _ of part.file) void _;
-}
-
-/** The archive's name as the runner sent it (`<artifacts:name>.zip`), without any folder; `artifacts.zip` when blank. */
-function fileName(sent: string | undefined): string {
-  const base = path.posix.basename((sent ?? '').replace(/\\/g, '/')).replace(/[\r\n"]/g, '');
-  return base === '' || base === '.' || base === '..' ? 'artifacts.zip' : base;
 }

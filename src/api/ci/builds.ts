@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Api } from '../../http/api';
 import type { RunnerApiDeps } from './deps';
-import { BuildPayload } from './entities/build';
+import { BuildPayload, presentBuildPayload } from './entities/build';
 import { idOf, infoOf, knowsNoContent, paramsOf, sendRunnerJson, textOf } from './request';
 import { requireRunner, runnerToken } from './tokens';
 import { notFound } from '../../errors';
@@ -16,7 +16,7 @@ export function buildsRoutes(api: Api, { services }: RunnerApiDeps): void {
     runner = await services.runnerRegistration.contacted(runner, infoOf(params));
     if (!runner.active) throw notFound();
     const payload = await services.buildRequests.next(runner);
-    if (payload) return sendRunnerJson(reply, 201, payload);
+    if (payload) return sendRunnerJson(reply, 201, presentBuildPayload(payload));
     // 8.12 answered 500 when there was no User-Agent at all; Forge answers 404 like any other client.
     if (knowsNoContent(request)) return reply.code(204).send(null);
     throw notFound();

@@ -8,6 +8,7 @@ import { processPipeline } from '../pipelines/processing';
 import { queueBuildHook, queuePipelineHook } from '../hooks/enqueue';
 import { recordDeployment } from '../environments/record-deployment';
 import type { BuildRow } from '../types';
+import { announcePendingBuilds } from '../queue-signal';
 
 const FINISHED: readonly string[] = ['success', 'failed', 'canceled'];
 
@@ -84,7 +85,8 @@ export async function afterBuildChange(
 ): Promise<void> {
   const isBuild = build.type === 'Build';
   if (isBuild && build.status === 'success') await recordDeployment(ctx, trx, build);
-  if (isBuild && FINISHED.includes(build.status)) await processPipeline(trx, build.pipeline_id);
+  if (isBuild && build.status === 'pending') announcePendingBuilds(ctx, trx);
+  if (isBuild && FINISHED.includes(build.status) && (await processPipeline(trx, build.pipeline_id))) announcePendingBuilds(ctx, trx);
   const status = await updatePipelineStatus(ctx, trx, build.pipeline_id);
   if (isBuild && (build.status === 'running' || FINISHED.includes(build.status))) await queueBuildHook(ctx, trx, build);
   if (status !== undefined && status !== pipelineStatusBefore)

@@ -13,6 +13,7 @@ import { newBuildToken } from '../builds/tokens';
 import { repositoryPath } from '../../../git/paths';
 import { CI_CONFIG_TOO_LARGE, parseCiConfig, jobsForRef } from '../yaml/index';
 import { processPipeline } from './processing';
+import { announcePendingBuilds } from '../queue-signal';
 import { updatePipelineStatus } from './status';
 import { queuePipelineHook } from '../hooks/enqueue';
 import { jobOptions } from './job-options';
@@ -248,7 +249,7 @@ export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: Pipel
     });
     // Builds are created in stage order, file order within a stage (§5.3), so ids follow it.
     for (const chunk of chunksOf(rows)) await trx.insertInto('ci_builds').values(chunk).execute();
-    await processPipeline(trx, pipeline.id);
+    if (await processPipeline(trx, pipeline.id)) announcePendingBuilds(ctx, trx);
     const status = await updatePipelineStatus(ctx, trx, pipeline.id);
     if (status && status !== 'created') await queuePipelineHook(ctx, trx, { id: pipeline.id, project_id: plan.projectId, status });
   }

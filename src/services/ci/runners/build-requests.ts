@@ -2,18 +2,28 @@ import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../../context';
 import type { BuildRow, RunnerRow } from '../types';
 import { BuildQueue } from './build-queue';
-import { BuildPayloads, type BuildPayload } from './payload';
-import { updateFromRunner, type RunnerUpdate } from './updates';
-import { authorizeBuild, refuseErased } from './build-access';
+import { BuildPayloads, type RunnerJob } from './payload';
+import { PendingBuildsWatch } from './long-poll';
+import { updateFromRunner, updateJob, type JobUpdate, type RunnerUpdate } from './updates';
+import { authorizeBuild, authorizeJob, refuseErased, requireRunning } from './build-access';
 import type { BuildTraces } from '../builds/traces';
 import { artifactsLimitBytes, checkUploadable, readArtifacts, removeArtifacts, storeArtifacts } from './artifacts';
 import { parseDuration } from '../yaml/checks';
 import { grapeError, invalidParam } from '../../../errors';
 
-/** What the runner API (`/ci/api/v1/builds`) does with builds: hand them out, take their state, traces and artifacts. */
+/** Whether the variables add GitLab 9's names (`CI_JOB_*` …) beside 8.12's: asked by the runner API v4. */
+export interface JobFlavour {
+  jobNames?: boolean;
+}
+
+/**
+ * What the runner APIs (v1's `/ci/api/v1/builds`, v4's `/api/v4/jobs`) do with builds: hand them
+ * out, take their state, traces and artifacts. Both hand out the same builds from the same queue.
+ */
 export class BuildRequestsService {
   private readonly queue: BuildQueue;
   private readonly payloads: BuildPayloads;
+  private readonly watch: PendingBuildsWatch;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -21,12 +31,57 @@ export class BuildRequestsService {
   ) {
     this.queue = new BuildQueue(ctx);
     this.payloads = new BuildPayloads(ctx);
+    this.watch = new PendingBuildsWatch(ctx);
   }
 
   /** The next build for this runner, already running on it, with its payload; undefined when there is none. */
-  async next(runner: RunnerRow): Promise<BuildPayload | undefined> {
+  async next(runner: RunnerRow, flavour: JobFlavour = {}): Promise<RunnerJob | undefined> {
     const build = await this.queue.next(runner);
-    return build && this.payloads.of(build, runner);
+    return build && this.payloads.of(build, runner, flavour);
+  }
+
+  /**
+   * Long polling: the next build for this runner, waiting up to `timeoutMs` for one to become
+   * pending. The queue is looked at once, then again only when the build queue signal moves (a
+   * build made pending in this process, or seen pending by the periodic look for other processes);
+   * a look that finds nothing this runner may take (another runner was faster, tags) waits on.
+   * `abort` (the runner hung up, the server closes) ends the wait with nothing, and no build is
+   * claimed for a runner that is gone.
+   */
+  async nextWithin(runner: RunnerRow, timeoutMs: number, abort: AbortSignal, flavour: JobFlavour = {}): Promise<RunnerJob | undefined> {
+    const signal = this.ctx.buildQueue;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const seen = signal.version;
+      const job = await this.next(runner, flavour);
+      if (job) return job;
+      const left = deadline - Date.now();
+      if (left <= 0 || abort.aborted) return undefined;
+      this.watch.watch();
+      await signal.wait(seen, left, abort);
+      // Unmoved: the time is up, or the server closes.
+      if (abort.aborted || signal.version === seen) return undefined;
+    }
+  }
+
+  /** What a runner is told as `X-GitLab-Last-Update`: the build queue signal's version in this process. */
+  queueVersion(): string {
+    return String(this.ctx.buildQueue.version);
+  }
+
+  /** The build of the path when `token` is its own (v4's job token: 404, then 403; 403 with its status when it is not running). */
+  authorizeJob(id: number | undefined, token: string | undefined, opts: { running: boolean }): Promise<BuildRow> {
+    return authorizeJob(this.ctx, id, token, opts);
+  }
+
+  /** A job's update by its own token (v4's `PUT /jobs/:id`): the full trace, then the state and why it failed. */
+  updateJob(build: BuildRow, update: JobUpdate): Promise<BuildRow> {
+    return updateJob(this.ctx, this.traces, build, update);
+  }
+
+  /** 403 with the build's status unless it is running (what a v4 runner reads as "stop"). */
+  requireRunning(build: BuildRow): void {
+    requireRunning(build);
   }
 
   update(runner: RunnerRow, id: number | undefined, update: RunnerUpdate): Promise<BuildRow> {
@@ -67,13 +122,18 @@ export class BuildRequestsService {
   async storeArtifacts(
     build: BuildRow,
     upload: { filename: string; source: AsyncIterable<Uint8Array>; expireInSeconds: number | undefined },
-  ): Promise<BuildPayload> {
-    const stored = await storeArtifacts(this.ctx, build, upload);
+    flavour: JobFlavour = {},
+  ): Promise<RunnerJob> {
+    return this.jobOf(await storeArtifacts(this.ctx, build, upload), flavour);
+  }
+
+  /** A job's payload as it stands (after an upload that changes nothing of it). */
+  async jobOf(build: BuildRow, flavour: JobFlavour = {}): Promise<RunnerJob> {
     const runner =
-      stored.runner_id === null
+      build.runner_id === null
         ? undefined
-        : await this.ctx.db.selectFrom('ci_runners').selectAll().where('id', '=', stored.runner_id).executeTakeFirst();
-    return this.payloads.of(stored, runner);
+        : await this.ctx.db.selectFrom('ci_runners').selectAll().where('id', '=', build.runner_id).executeTakeFirst();
+    return this.payloads.of(build, runner, flavour);
   }
 
   readArtifacts(build: BuildRow): Promise<{ filename: string; size: number | undefined; stream: Readable }> {

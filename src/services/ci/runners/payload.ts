@@ -4,32 +4,38 @@ import { buildToken } from '../builds/tokens';
 import { buildVariables, triggerVariables, ZERO_SHA, type BuildVariable } from '../builds/variables';
 import { preparedQuery } from '../../../db/prepared';
 
-/** A build as runners see it in `depends_on_builds` (GitLab's short build shape). */
-export interface BuildSummary {
-  id: number;
-  ref: string | null;
-  tag: boolean;
-  sha: string;
-  status: string;
-  name: string;
-  token: string;
-  stage: string | null;
-  project_id: number;
-  project_name: string;
-  artifacts_file?: { filename: string; size: number | null };
+/** A build's archive, while it has one. */
+export interface JobArtifactsFile {
+  filename: string;
+  size: number | null;
 }
 
-/** Everything a runner needs to run a build: GitLab 8.12's `Entities::BuildDetails` (reference §2.3.2). */
-export interface BuildPayload extends BuildSummary {
-  commands: string;
-  repo_url: string;
-  before_sha: string;
-  allow_git_fetch: boolean;
-  artifacts_expire_at?: string | null;
+/** A build of an earlier stage, with its own token (its artifacts are fetched with it). */
+export interface JobDependency {
+  build: BuildRow;
+  token: string;
+  artifacts: JobArtifactsFile | undefined;
+}
+
+/**
+ * Everything a runner needs to run a build, whatever the protocol: each runner API door presents
+ * it in its own shape (`api/ci/entities/build.ts` for v1, `api/runner-v4/entities/job.ts` for v4).
+ */
+export interface RunnerJob {
+  build: BuildRow;
+  token: string;
+  project: { id: number; name: string; path: string; fullPath: string; webUrl: string; allowGitFetch: boolean };
+  pipeline: { id: number; sha: string; beforeSha: string; tag: boolean };
+  /** The clone URL with `gitlab-ci-token:<token>@`. */
+  repoUrl: string;
+  artifacts: (JobArtifactsFile & { expireAt: string | null }) | undefined;
+  /** The job's options exactly as stored at creation (an object; anything else is `{}`). */
   options: Record<string, unknown>;
+  /** Seconds: the project's build timeout, capped by the runner's `maximum_timeout`. */
   timeout: number;
   variables: BuildVariable[];
-  depends_on_builds: BuildSummary[];
+  /** The latest build of each name in the earlier stages, in any status. */
+  dependencies: JobDependency[];
 }
 
 /** A build has artifacts while its file is recorded and not expired (GitLab's `artifacts?`). */
@@ -75,7 +81,8 @@ export class BuildPayloads {
     this.triggerRequest = preparedQuery(db, (id: number) => db.selectFrom('ci_trigger_requests').select('variables').where('id', '=', id));
   }
 
-  async of(build: BuildRow, runner: RunnerRow | undefined): Promise<BuildPayload> {
+  /** `jobNames`: the variables add GitLab 9's names (`CI_JOB_*`, `CI_COMMIT_*`) beside 8.12's. */
+  async of(build: BuildRow, runner: RunnerRow | undefined, flavour: { jobNames?: boolean } = {}): Promise<RunnerJob> {
     const { ctx } = this;
     const [[project], [pipeline], users, secrets, triggerRequests, dependencies] = await Promise.all([
       this.project(build.project_id),
@@ -91,28 +98,28 @@ export class BuildPayloads {
     const fullPath = `${project.namespacePath}/${project.path}`;
     const webUrl = `${ctx.config.externalUrl}/${fullPath}`;
     const sha = pipeline.sha;
-    const summary = (row: BuildRow, rowToken: string): BuildSummary => ({
-      id: row.id,
-      ref: row.ref,
-      tag: Boolean(row.tag),
-      sha,
-      status: row.status,
-      name: row.name,
-      token: rowToken,
-      stage: row.stage,
-      project_id: row.project_id,
-      project_name: project.name,
-      ...(hasArtifacts(row) ? { artifacts_file: { filename: row.artifacts_file!, size: row.artifacts_size } } : {}),
-    });
+    const artifactsOf = (row: BuildRow): JobArtifactsFile | undefined =>
+      hasArtifacts(row) ? { filename: row.artifacts_file!, size: row.artifacts_size } : undefined;
+    const artifacts = artifactsOf(build);
     return {
-      ...summary(build, token),
-      commands: build.commands,
-      repo_url: withCredentials(`${webUrl}.git`, token),
-      before_sha: pipeline.before_sha ?? ZERO_SHA,
-      allow_git_fetch: Boolean(project.build_allow_git_fetch),
-      ...(hasArtifacts(build) ? { artifacts_expire_at: build.artifacts_expire_at } : {}),
+      build,
+      token,
+      project: {
+        id: project.id,
+        name: project.name,
+        path: project.path,
+        fullPath,
+        webUrl,
+        allowGitFetch: Boolean(project.build_allow_git_fetch),
+      },
+      pipeline: { id: pipeline.id, sha, beforeSha: pipeline.before_sha ?? ZERO_SHA, tag: Boolean(pipeline.tag) },
+      repoUrl: withCredentials(`${webUrl}.git`, token),
+      artifacts: artifacts && { ...artifacts, expireAt: build.artifacts_expire_at },
       options: parseOptions(build.options),
-      timeout: project.build_timeout,
+      timeout:
+        runner?.maximum_timeout !== null && runner?.maximum_timeout !== undefined
+          ? Math.min(project.build_timeout, runner.maximum_timeout)
+          : project.build_timeout,
       variables: buildVariables({
         build,
         token,
@@ -122,8 +129,9 @@ export class BuildPayloads {
         user,
         secrets: secrets.map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),
         trigger: triggerRequests[0] && triggerVariables(triggerRequests[0].variables),
+        jobNames: flavour.jobNames,
       }),
-      depends_on_builds: dependencies.map((row) => summary(row, buildToken(ctx, row))),
+      dependencies: dependencies.map((row) => ({ build: row, token: buildToken(ctx, row), artifacts: artifactsOf(row) })),
     };
   }
 }

@@ -25,8 +25,16 @@ export interface RunnerRegistration {
   tagList?: string | string[];
   runUntagged?: boolean;
   locked?: boolean;
+  /** False registers the runner paused (runner API v4's `active: false` or `paused: true`). */
+  active?: boolean;
+  /** `not_protected` (the default) or `ref_protected`. */
+  accessLevel?: string;
+  /** Seconds, at least 600: caps the timeout of the runner's jobs. */
+  maximumTimeout?: number;
   info: RunnerInfo;
 }
+
+export const ACCESS_LEVELS = ['not_protected', 'ref_protected'];
 
 // GitLab writes `contacted_at` only when older than a random 40–80 minutes, so polling (every few
 // seconds per runner) does not write the runner's row on every request.
@@ -82,7 +90,9 @@ export class RunnerRegistrationService {
           token_digest: digestToken(token),
           token_sealed: this.ctx.secrets.seal(token),
           description: input.description ?? null,
-          active: 1,
+          active: input.active === false ? 0 : 1,
+          access_level: input.accessLevel ?? 'not_protected',
+          maximum_timeout: input.maximumTimeout ?? null,
           is_shared: projectId === undefined ? 1 : 0,
           run_untagged: runUntagged ? 1 : 0,
           locked: input.locked ? 1 : 0,

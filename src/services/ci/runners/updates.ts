@@ -43,3 +43,41 @@ export async function updateFromRunner(
   if (!event) return build;
   return (await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, build, event))) ?? build;
 }
+
+export interface JobUpdate {
+  /** `success` and `failed` end the job; `running` (and anything else) changes nothing. */
+  state?: string;
+  /** The full trace (runners before 11 send it with the final update). */
+  trace?: string;
+  /** Why a failed job failed, as the runner says (`script_failure` …); `unknown_failure` when not said. */
+  failureReason?: string;
+}
+
+/** Why a job failed, as GitLab knows them; anything else a runner says is recorded as `unknown_failure`. */
+export const FAILURE_REASONS = [
+  'unknown_failure',
+  'script_failure',
+  'api_failure',
+  'stuck_or_timeout_failure',
+  'runner_system_failure',
+  'missing_dependency_failure',
+  'runner_unsupported',
+  'job_execution_timeout',
+  'archived_failure',
+  'unmet_prerequisites',
+  'scheduler_failure',
+  'data_integrity_failure',
+] as const;
+
+/**
+ * A runner's update of a running job it holds the token of (the runner API v4's `PUT /jobs/:id`,
+ * authorized by the caller): the full trace when sent, then the state. A job canceled meanwhile is
+ * left as it is.
+ */
+export async function updateJob(ctx: ServiceContext, traces: BuildTraces, build: BuildRow, update: JobUpdate): Promise<BuildRow> {
+  if (update.trace !== undefined) await traces.replace(build, update.trace);
+  if (update.state === 'success') return (await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, build, 'success'))) ?? build;
+  if (update.state !== 'failed') return build;
+  const reason = (FAILURE_REASONS as readonly string[]).includes(update.failureReason ?? '') ? update.failureReason! : 'unknown_failure';
+  return (await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, build, 'drop', { failure_reason: reason }))) ?? build;
+}
