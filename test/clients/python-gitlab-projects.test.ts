@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { pythonGitlab } from '../support/python-gitlab';
+import { pythonGitlab, pythonGitlabMissing } from '../support/python-gitlab';
 
-describe('python-gitlab 3.12 on API v4: projects, groups, members, hooks, access requests', () => {
+describe('python-gitlab 3.12 on API v4: projects, groups, members, hooks, access requests', { skip: pythonGitlabMissing }, () => {
   let app: TestApp;
   let alice: { token: string; id: number };
   let bob: { token: string; id: number };

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { pythonGitlab } from '../support/python-gitlab';
+import { pythonGitlab, pythonGitlabMissing } from '../support/python-gitlab';
 import { publicKeys } from '../fixtures/ssh-keys';
 
 let app: TestApp;
@@ -11,7 +11,7 @@ before(async () => {
 });
 after(async () => app?.close());
 
-describe('python-gitlab 3.12: users', () => {
+describe('python-gitlab 3.12: users', { skip: pythonGitlabMissing }, () => {
   test('auth(), users.list(all=True), create, get, update, block and unblock a user', async () => {
     const answer = await pythonGitlab(
       app.url,
@@ -95,7 +95,7 @@ print(json.dumps({'node': 'node_modules' in node.content, 'mit': 'mit' in licens
   });
 });
 
-describe('python-gitlab 3.12: tokens', () => {
+describe('python-gitlab 3.12: tokens', { skip: pythonGitlabMissing }, () => {
   test('a personal access token made by an administrator, then revoked', async () => {
     const answer = await pythonGitlab(
       app.url,
