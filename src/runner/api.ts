@@ -62,11 +62,11 @@ export class RunnerApi {
     this.base = runnerBaseUrl(url);
   }
 
-  /** `POST runners/register.json`: the runner's id and token on 201. */
+  /** `POST runners/register.json`: the runner's id and token on 201 (a transport error, -1, after `REGISTER_TIMEOUT_MS` without an answer). */
   async register(registrationToken: string, opts: { description: string; tags: string[] }): Promise<Answer> {
     const body: Record<string, unknown> = { info: RUNNER_INFO, token: registrationToken, description: opts.description };
     if (opts.tags.length > 0) body.tag_list = opts.tags.join(',');
-    return this.json('POST', 'runners/register.json', body, true);
+    return this.json('POST', 'runners/register.json', body, true, REGISTER_TIMEOUT_MS);
   }
 
   /** `POST builds/register.json` and what 1.x makes of the answer (§2.3.3). */
@@ -145,22 +145,23 @@ export class RunnerApi {
     }
   }
 
-  private json(method: string, path: string, body: unknown, expectBody: boolean): Promise<Answer> {
+  private json(method: string, path: string, body: unknown, expectBody: boolean, timeoutMs?: number): Promise<Answer> {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
     if (expectBody) headers.accept = 'application/json';
-    return this.send(method, path, { body: JSON.stringify(body), headers });
+    return this.send(method, path, { body: JSON.stringify(body), headers, timeoutMs });
   }
 
   private async send(
     method: string,
     path: string,
-    init: { body: string | Buffer | ReadableStream<Uint8Array>; headers: Record<string, string> },
+    init: { body: string | Buffer | ReadableStream<Uint8Array>; headers: Record<string, string>; timeoutMs?: number },
   ): Promise<Answer> {
     try {
       const response = await fetch(this.base + path, {
         method,
         headers: init.headers,
         body: init.body as BodyInit,
+        ...(init.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(init.timeoutMs) }),
         ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
       } as RequestInit);
       const text = await response.text();
@@ -176,6 +177,9 @@ export class RunnerApi {
     }
   }
 }
+
+/** How long one registration request may go unanswered before it counts as a transport error (and is tried again). */
+export const REGISTER_TIMEOUT_MS = 20_000;
 
 /**
  * Calls `attempt` until `done` accepts its answer, waiting `pauseMs` between tries, at most `tries`

@@ -1,4 +1,4 @@
-import type { RunnerApi } from './api';
+import { retrying, type RunnerApi } from './api';
 import { runBuild } from './build';
 import type { BuildPayload } from './payload';
 import { readRegistration, writeRegistration, type Registration } from './config-file';
@@ -42,7 +42,14 @@ export async function ensureRegistered(api: RunnerApi, options: RunnerOptions, l
     throw new RunnerStartError(
       `no runner registered in ${options.configFile} yet: give --registration-token (npx forge admin runners-token on the server prints it)`,
     );
-  const answer = await api.register(options.registrationToken, { description: options.description, tags: options.tags });
+  // A registration that gets no answer is tried again (three times in all): starting must not hang on one lost request.
+  const token = options.registrationToken;
+  const answer = await retrying(
+    () => api.register(token, { description: options.description, tags: options.tags }),
+    (reply) => reply.status !== -1,
+    1000,
+    3,
+  );
   if (answer.status === 403) throw new RunnerStartError('registration refused: forbidden (check the registration token)');
   if (answer.status !== 201 || typeof answer.body?.token !== 'string') {
     throw new RunnerStartError(
