@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { loadConfig } from '../config';
-import { createBackup } from '../backup/backup';
 import { BackupError } from '../backup/format';
 import { mebibytes, Progress } from '../backup/progress';
 import { CommandError, type Command } from './command';
@@ -32,6 +31,7 @@ Options:
     const database = await openInstanceDatabase('forge backup', config, { migrated: false });
     const progress = new Progress('forge backup');
     try {
+      const { createBackup } = await import('../backup/backup');
       const result = await createBackup({ dataDir: config.dataDir, database, archive, progress }).catch((error) => {
         if (error instanceof BackupError) throw new CommandError(error.message);
         const line = databaseFailureLine(error, config);

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type DbHandle } from '../db/index';
 import { migrationStatus } from '../db/migrate';
-import { serviceContext } from '../app';
-import { createServices, type Services } from '../services/index';
+import type { Services } from '../services/index';
 import type { Logger } from '../lib/logger';
 import { CommandError } from './command';
 import { databaseFailureLine, describeDatabase } from './start-errors';
@@ -37,6 +36,8 @@ const NOT_AN_INSTANCE = 'set DATA_DIR (and DATABASE_URL) as the server has them;
 export async function openInstance(prefix: string): Promise<Instance> {
   const config = loadConfig();
   const database = await openInstanceDatabase(prefix, config);
+  // Loaded on demand, as `forge serve` loads the app: `forge --help` and `forge runner` need none of it.
+  const [{ serviceContext }, { createServices }] = await Promise.all([import('../app'), import('../services/index')]);
   const ctx = serviceContext(config, database, stderrLogger);
   const services = createServices(ctx);
   return {

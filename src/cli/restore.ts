@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/index';
-import { restoreBackup } from '../backup/restore';
 import { BackupError, secretsFileOf } from '../backup/format';
 import { Progress } from '../backup/progress';
 import { CommandError, type Command } from './command';
@@ -29,6 +28,7 @@ Options:
     announceInstance('forge restore', config);
     const archive = path.resolve(positionals[0]);
     const secrets = path.resolve(typeof values.secrets === 'string' ? values.secrets : secretsFileOf(archive));
+    const { restoreBackup } = await import('../backup/restore');
     const result = await restoreBackup({
       dataDir: config.dataDir,
       openDatabase: () => openDatabase(config),

@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from '../config';
-import { startServer, type RunningServer } from '../app';
+import type { RunningServer } from '../app';
 import { projectUrls } from '../lib/urls';
 import { CommandError, type Command } from './command';
 import { SETTINGS_HELP } from './settings';
@@ -32,6 +32,8 @@ ${SETTINGS_HELP}`,
     const signals = stopOnSignals();
     let running: RunningServer;
     try {
+      // Loaded here, not at the top: every other command (`forge runner` above all) starts without the server's code.
+      const { startServer } = await import('../app');
       running = await startServer(config);
     } catch (error) {
       const line = startFailureLine(error, config);
