@@ -1,62 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import type { Api, RouteDeps } from '../shared/types';
-import { BroadcastMessage, presentBroadcastMessage } from '../shared/entities/broadcast-message';
-import { pageOf, setPageHeaders } from '../../http/pagination';
-import { NameString, TextString, RecordId } from '../shared/params';
-import { PageQuery } from './paging';
-
-const MessageId = Type.Object({ id: RecordId });
-
-const displayParams = {
-  starts_at: Type.Optional(NameString({ description: 'default now' })),
-  ends_at: Type.Optional(NameString({ description: 'default one hour after now' })),
-  color: Type.Optional(NameString({ description: 'background, `#` and 3 or 6 hex digits; default #E75E40' })),
-  font: Type.Optional(NameString({ description: 'foreground, `#` and 3 or 6 hex digits; default #FFFFFF' })),
-};
-
-// Administrators only (GitLab 11); every parameter is Grape-declared, hence `grapeParams`.
-const config = { access: 'admin', grapeParams: true } as const;
+import { broadcastMessageRoutes } from '../shared/broadcast-message-routes';
 
 /** Broadcast messages (GitLab 11's `broadcast_messages.rb`): as v3, but removing one answers 204. */
-export function broadcastMessagesRoutes(api: Api, { services, presenter }: RouteDeps): void {
-  const messages = services.broadcastMessages;
-
-  api.get(
-    '/broadcast_messages',
-    { config, schema: { querystring: Type.Object(PageQuery), response: { 200: Type.Array(BroadcastMessage) } } },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const result = await messages.list(page);
-      setPageHeaders(request, reply, presenter.externalUrl, page, result.total);
-      return result.messages.map(presentBroadcastMessage);
-    },
-  );
-
-  api.get('/broadcast_messages/:id', { config, schema: { params: MessageId, response: { 200: BroadcastMessage } } }, async (request) =>
-    presentBroadcastMessage(await messages.find(request.params.id)),
-  );
-
-  api.post(
-    '/broadcast_messages',
-    { config, schema: { body: Type.Object({ message: TextString(), ...displayParams }), response: { 201: BroadcastMessage } } },
-    async (request, reply) => reply.status(201).send(presentBroadcastMessage(await messages.create(request.body))),
-  );
-
-  api.put(
-    '/broadcast_messages/:id',
-    {
-      config,
-      schema: {
-        params: MessageId,
-        body: Type.Object({ message: Type.Optional(TextString()), ...displayParams }),
-        response: { 200: BroadcastMessage },
-      },
-    },
-    async (request) => presentBroadcastMessage(await messages.update(request.params.id, request.body)),
-  );
-
-  api.delete('/broadcast_messages/:id', { config, schema: { params: MessageId } }, async (request, reply) => {
-    await messages.delete(request.params.id);
-    return reply.status(204).send();
-  });
+export function broadcastMessagesRoutes(api: Api, deps: RouteDeps): void {
+  broadcastMessageRoutes(api, deps, { removalAnswersMessage: false });
 }
