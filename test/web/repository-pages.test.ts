@@ -36,7 +36,7 @@ const GUIDE = [
   '',
 ].join('\n');
 const APP_V1 = ['function greet(name) {', '  /* a comment', '     over lines */', "  return 'hello ' + name;", '}', ''].join('\n');
-const APP_V2 = APP_V1.replace("'hello '", "'hi '") + 'greet("you");\n';
+const APP_V2 = `${APP_V1.replace("'hello '", "'hi '")}greet("you");\n`;
 
 const pathOf = (webUrl: string) => new URL(webUrl).pathname;
 
