@@ -5,6 +5,7 @@ import { can } from '../services/policy';
 import type { Services } from '../services/index';
 import type { Project } from '../services/projects/types';
 import type { RefPath } from '../services/repository/browse';
+import { LIMITS } from '../lib/limits';
 import { toInteger } from '../lib/to-integer';
 import { BLOB_MAX_BYTES, BlobRenderer } from './blob-render';
 import { RESERVED } from './browse-routes';
@@ -134,7 +135,7 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
     async (request, reply) => {
       const project = await codeOf(request);
       const { ref, path, commitId } = await refPath(project, request.params['*']);
-      const page = Math.max(1, toInteger(request.query.page) ?? 1);
+      const page = Math.min(Math.max(1, toInteger(request.query.page) ?? 1), LIMITS.page);
       const [{ commits, total }, names] = await Promise.all([
         services.commitReads.page(project, {
           ref: commitId,
