@@ -22,6 +22,11 @@ export class RefsSnapshot {
     }
   }
 
+  /** The names of every branch and tag, without reading a commit. */
+  names(): { branches: string[]; tags: string[] } {
+    return { branches: [...this.branchRefs.keys()], tags: [...this.tagRefs.keys()] };
+  }
+
   /** All branches with their head commits, sorted by name. */
   branches(): Promise<Branch[]> {
     this.branchList ??= toBranches(this.git, this.repoPath, [...this.branchRefs.values()]);

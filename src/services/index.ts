@@ -21,6 +21,7 @@ import { ProtectedBranchesService } from './repository/protected-branches';
 import { DefaultBranchService } from './repository/default-branch';
 import { RepositoryReadsService } from './repository/reads';
 import { CommitReadsService } from './repository/commit-reads';
+import { RepositoryBrowseService } from './repository/browse';
 import { CommitCommentsService } from './notes/commit-comments';
 import { NoteableNotesService } from './notes/noteable-notes';
 import { BranchesService } from './repository/branches';
@@ -111,6 +112,7 @@ export function createServices(ctx: ServiceContext) {
     protectedBranches,
     repositoryReads,
     commitReads,
+    repositoryBrowse: new RepositoryBrowseService(ctx),
     commitComments: new CommitCommentsService(ctx, commitReads, events),
     notes,
     defaultBranch,

@@ -9,6 +9,8 @@ import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
+import { repositoryRoutes } from './repository-routes';
+import { SCRIPT, SCRIPT_PATH, SCRIPT_VERSION } from './script';
 
 export interface WebDeps {
   services: Services;
@@ -34,10 +36,18 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
         .type('text/css; charset=utf-8')
         .send(STYLESHEET),
     );
+    web.get(SCRIPT_PATH, { config: PAGE }, async (_request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('etag', `"${SCRIPT_VERSION}"`)
+        .type('text/javascript; charset=utf-8')
+        .send(SCRIPT),
+    );
     await web.register(async (pages) => {
       await registerWebRequests(pages, { services, sessions, cookies });
       signInRoutes(pages, { services, sessions, throttle, cookies });
       browseRoutes(pages, { services, config });
+      repositoryRoutes(pages, { services });
     });
   });
 }

@@ -117,7 +117,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, title: st
     .header('x-content-type-options', 'nosniff')
     .header(
       'content-security-policy',
-      "default-src 'none'; style-src 'self'; img-src * data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     )
     .type('text/html; charset=utf-8')
     .send(layout(pageContext(request), title, body).value);

@@ -33,6 +33,33 @@ article.readme > h2 { margin: 0; padding: .5rem .8rem; font-size: 1rem; backgrou
 .task-list-item { list-style: none; } .task-list-item input { margin: 0 .3rem 0 -1.3rem; }
 .hljs-keyword, .hljs-selector-tag, .hljs-built_in { color: #cf222e; } .hljs-string, .hljs-attr { color: #0a3069; }
 .hljs-comment { color: #6e7781; font-style: italic; } .hljs-number, .hljs-literal { color: #0550ae; } .hljs-title { color: #8250df; }
+nav.tabs { display: flex; flex-wrap: wrap; gap: .2rem 1rem; border-bottom: 1px solid var(--line); margin: .5rem 0 1rem; padding-bottom: .4rem; }
+nav.tabs a { text-decoration: none; } nav.tabs a[aria-current=page] { font-weight: 700; color: var(--fg); }
+h1 a { color: inherit; text-decoration: none; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+.repo-bar { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-bottom: .8rem; }
+.ref-switcher { display: flex; gap: .4rem; align-items: center; margin: 0; } .ref-switcher select { font: inherit; max-width: 14rem; }
+.crumbs { overflow-wrap: anywhere; }
+table.tree { width: 100%; border-collapse: collapse; } table.tree td, table.tree th { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
+.blob { border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
+.blob-head { display: flex; flex-wrap: wrap; gap: .3rem 1rem; padding: .5rem .8rem; background: var(--soft); border-bottom: 1px solid var(--line); }
+.blob .image, .blob .download { padding: 1rem; } .blob .image img { max-width: 100%; }
+.code-wrap, table.code, table.diff { width: 100%; border-collapse: collapse; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
+table.code, table.diff { display: block; overflow-x: auto; }
+table.code td, table.diff td { padding: 0 .6rem; vertical-align: top; white-space: pre; }
+td.num { text-align: right; color: var(--muted); user-select: none; min-width: 3rem; } td.num a { color: inherit; text-decoration: none; }
+table.code tr:target { background: #fff8c5; }
+td.blame-commit { white-space: normal; min-width: 14rem; max-width: 20rem; border-right: 1px solid var(--line); border-top: 1px solid var(--line); font: 13px/1.4 system-ui, sans-serif; }
+.diff-file { border: 1px solid var(--line); border-radius: 6px; margin: 1rem 0; overflow: hidden; }
+.diff-file > summary { padding: .5rem .8rem; background: var(--soft); cursor: pointer; overflow-wrap: anywhere; }
+.diff-note { padding: .5rem .8rem; margin: 0; }
+tr.add { background: #e6ffec; } tr.del { background: #ffebe9; } tr.hunk, tr.note { background: #ddf4ff; color: var(--muted); }
+.additions { color: #1a7f37; } .deletions { color: var(--danger); }
+ul.commits, ul.refs { list-style: none; padding: 0; } ul.commits li, ul.refs li { padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.pager { display: flex; gap: 1rem; margin: 1rem 0; }
+pre.message { white-space: pre-wrap; background: var(--soft); padding: .6rem; border-radius: 6px; }
+.compare-form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 1rem 0; } .compare-form input { width: auto; }
+.status { font-weight: 600; } .status-success { color: #1a7f37; } .status-failed { color: var(--danger); }
 `;
 
 /** Changes with the stylesheet, so that it can be cached for a year. */

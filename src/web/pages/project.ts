@@ -2,6 +2,7 @@ import { html, type SafeHtml } from '../html';
 import type { Project } from '../../services/projects/types';
 import type { Commit } from '../../git/objects';
 import { visibilityName } from '../paths';
+import { projectNav } from './project-nav';
 
 export interface ProjectHome {
   project: Project;
@@ -16,6 +17,7 @@ export interface ProjectHome {
 export function projectPage(home: ProjectHome): SafeHtml {
   const { project, lastCommit, readme } = home;
   return html`<h1>${project.namespace.name} / ${project.name} <span class="badge">${visibilityName(project.visibility_level)}</span></h1>
+${projectNav(project, 'home', { codeReadable: home.codeReadable })}
 ${project.description && html`<p class="description">${project.description}</p>`}
 ${home.codeReadable && cloneUrls(home.urls)}
 ${

@@ -1,0 +1,37 @@
+import { html, type SafeHtml } from '../html';
+import type { Project } from '../../services/projects/types';
+import { projectPath } from '../paths';
+
+/** The tab a page belongs to, so that its link is marked as the current one. */
+export type ProjectTab = 'home' | 'files' | 'commits' | 'branches' | 'tags' | 'compare' | (string & {});
+
+interface Tab {
+  key: ProjectTab;
+  label: string;
+  /** Relative to the project's page. */
+  path: string;
+  /** Shown only to those who may read the repository. */
+  code?: boolean;
+}
+
+/** One line per tab; the other areas add theirs here. */
+const TABS: Tab[] = [
+  { key: 'home', label: 'Project', path: '' },
+  { key: 'files', label: 'Files', path: '/tree', code: true },
+  { key: 'commits', label: 'Commits', path: '/commits', code: true },
+  { key: 'branches', label: 'Branches', path: '/branches', code: true },
+  { key: 'tags', label: 'Tags', path: '/tags', code: true },
+  { key: 'compare', label: 'Compare', path: '/compare', code: true },
+];
+
+/** A project's tab navigation, on its home page and every page under it. */
+export function projectNav(project: Project, active: ProjectTab, options: { codeReadable: boolean }): SafeHtml {
+  const base = projectPath(project);
+  const tabs = TABS.filter((tab) => options.codeReadable || !tab.code);
+  return html`<nav class="tabs" aria-label="Project">
+${tabs.map(
+  (tab) =>
+    html`<a href="${base}${tab.path}"${tab.key === active ? html` aria-current="page"` : ''}>${tab.label}</a>
+`,
+)}</nav>`;
+}
