@@ -79,7 +79,7 @@ export class BuildRequestsService {
    * processes) and the runner's own `updated_at` (its tags, its pause).
    */
   lastUpdate(runner: RunnerRow): string {
-    return `${this.ctx.buildQueue.version}-${Date.parse(runner.updated_at)}`;
+    return `${this.ctx.buildQueue.version}-${new Date(runner.updated_at).getTime()}`;
   }
 
   /** The build of the path when `token` is its own (v4's job token: 404, then 403; 403 with its status when it is not running). */

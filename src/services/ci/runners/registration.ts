@@ -119,7 +119,7 @@ export class RunnerRegistrationService {
       .set({ ...changes, updated_at: time })
       .where('id', '=', runner.id)
       .execute();
-    return { ...runner, ...changes };
+    return { ...runner, ...changes, updated_at: time };
   }
 
   /** The ids of the projects a runner is linked to (specific runners). */
