@@ -50,7 +50,11 @@ describe('long polling', () => {
     const runner = await projectRunner(app, project.id);
     await runner.requestJob();
     const first = runner.lastUpdate;
-    await pushedProject(app, 'other-pipeline', { '.gitlab-ci.yml': 'job:\n  script: echo hi\n' });
+    const other = await pushedProject(app, 'other-pipeline', { '.gitlab-ci.yml': 'job:\n  script: echo hi\n' });
+    // The push makes its pipeline in the background: the job is pending once the pipeline is listed.
+    await eventually(async () => (await app.root.get(`/projects/${other.id}/pipelines`)).body.length === 1, {
+      message: 'the pipeline made',
+    });
     await runner.requestJob();
     const second = runner.lastUpdate;
     assert.notEqual(second, first);
