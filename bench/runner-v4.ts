@@ -111,6 +111,8 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     const idleTokens = await registerRunners(app, IDLE_RUNNERS);
     const bare = await footprint(idleSeconds);
     const idle = runLoad({ mode: 'request-v4', url: app.url, runnerTokens: idleTokens, expected: 0, maxSeconds: idleSeconds * 3 });
+    // Awaited below; a failure meanwhile must not end the process unhandled.
+    idle.catch(() => undefined);
     const heldBy = performance.now() + 120_000;
     while (app.ctx.buildQueue.waiting < IDLE_RUNNERS && performance.now() < heldBy) await sleep(100);
     const held = app.ctx.buildQueue.waiting;

@@ -156,10 +156,15 @@ function requestV4(plan: Extract<LoadPlan, { mode: 'request-v4' }>, agent: http.
   let failed = false;
   return drive(plan.runnerTokens.length, async (loop, tally) => {
     const body = JSON.stringify({ token: plan.runnerTokens[loop], info, last_update: lastUpdates[loop] });
-    const answer = await send(agent, `${plan.url}/api/v4/jobs/request`, 'POST', headers, body);
+    // A connection refused or reset (a thousand opened at once overflow the listen backlog) is
+    // retried, as gitlab-runner retries a failed request; it is counted under status 0.
+    const answer = await send(agent, `${plan.url}/api/v4/jobs/request`, 'POST', headers, body).catch(
+      (error: Error): Answer => ({ status: 0, body: error.message, headers: {} }),
+    );
     if (answer.status === 201) handed += 1;
+    else if (answer.status === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     else if (answer.status === 204) lastUpdates[loop] = String(answer.headers['x-gitlab-last-update'] ?? '');
-    else failed = true;
+    else if (answer.status !== 0) failed = true;
     tally(answer, answer.status === 201);
     const done = plan.expected > 0 && handed >= plan.expected;
     return !failed && !done && performance.now() < deadline;
