@@ -20,7 +20,7 @@ const MB = 1_000_000;
  * holds no .gitlab-ci.yml, so that the push makes no pipeline of its own and the seeded builds are
  * all there is.
  */
-async function createProjects(app: BenchApp): Promise<CiProject[]> {
+export async function createProjects(app: BenchApp): Promise<CiProject[]> {
   const projects: CiProject[] = [];
   for (let n = 0; n < PROJECTS; n++) {
     const project = await apiCall(app.url, app.rootToken, 'POST', '/projects', { name: `ci-bench-${n}` });

@@ -8,6 +8,7 @@ import { projectsBench } from './projects';
 import { gitBench } from './git';
 import { ciBench } from './ci';
 import { runnerBench } from './runner';
+import { runnerV4Bench } from './runner-v4';
 import { collaborationBench } from './collaboration';
 import { gptBench } from './gpt';
 import { sshBench } from './ssh';
@@ -21,6 +22,7 @@ const benchmarks: Benchmark[] = [
   sshBench,
   ciBench,
   runnerBench,
+  runnerV4Bench,
   collaborationBench,
   mergeRequestsBench,
   gptBench,

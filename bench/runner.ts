@@ -12,13 +12,13 @@ const LATENCY_TARGET_MS = 2000;
 const BUILDS_PER_MINUTE_CONCURRENCY = 4;
 
 /** Pushes the work tree's head to master; resolves once git push has returned. */
-async function push(app: BenchApp, dir: string, project: { path_with_namespace: string }): Promise<void> {
+export async function push(app: BenchApp, dir: string, project: { path_with_namespace: string }): Promise<void> {
   const pushed = await git(['push', '-q', cloneUrl(app.url, project.path_with_namespace, 'root', 'rootpassword'), 'master'], dir);
   if (pushed.code !== 0) throw new Error(`push failed: ${pushed.stderr}`);
 }
 
 /** Waits until the pipeline of `sha` has ended; its status. */
-async function pipelineEnd(app: BenchApp, projectId: number, sha: string): Promise<string> {
+export async function pipelineEnd(app: BenchApp, projectId: number, sha: string): Promise<string> {
   for (;;) {
     const pipelines = await apiCall(app.url, app.rootToken, 'GET', `/projects/${projectId}/pipelines?per_page=5`);
     const pipeline = pipelines.find((p: any) => p.sha === sha);

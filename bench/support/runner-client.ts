@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 export const RUNNER_USER_AGENT = 'gitlab-ci-multi-runner 1.6.0 (1-6-stable; go1.6.3; linux/amd64)';
+const RUNNER_V4_USER_AGENT = 'gitlab-runner 16.11.0 (16-11-stable; go1.21.9; linux/amd64)';
 
 export type LoadPlan =
   | {
@@ -18,6 +19,15 @@ export type LoadPlan =
       /** One polling loop per runner token. */
       runnerTokens: string[];
       /** Stop once this many builds were handed out. */
+      expected: number;
+      maxSeconds: number;
+    }
+  | {
+      mode: 'request-v4';
+      url: string;
+      /** One long-polling loop per runner token. */
+      runnerTokens: string[];
+      /** Stop once this many jobs were handed out (0: never, until `maxSeconds`). */
       expected: number;
       maxSeconds: number;
     }
@@ -132,6 +142,35 @@ function register(plan: Extract<LoadPlan, { mode: 'register' }>, agent: http.Age
   });
 }
 
+/**
+ * Runners of today asking `POST /api/v4/jobs/request` as gitlab-runner does (the server holds a
+ * request while nothing is pending; `X-GitLab-Last-Update` goes back as `last_update`), until
+ * `expected` jobs were handed out or `maxSeconds` passed.
+ */
+function requestV4(plan: Extract<LoadPlan, { mode: 'request-v4' }>, agent: http.Agent): Promise<LoadReport> {
+  const deadline = performance.now() + plan.maxSeconds * 1000;
+  const info = { name: 'gitlab-runner', version: '16.11.0', revision: '91a27b2a', platform: 'linux', architecture: 'amd64' };
+  const headers = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': RUNNER_V4_USER_AGENT };
+  const lastUpdates = plan.runnerTokens.map(() => '');
+  let handed = 0;
+  let failed = false;
+  return drive(plan.runnerTokens.length, async (loop, tally) => {
+    const body = JSON.stringify({ token: plan.runnerTokens[loop], info, last_update: lastUpdates[loop] });
+    // A connection refused or reset (a thousand opened at once overflow the listen backlog) is
+    // retried, as gitlab-runner retries a failed request; it is counted under status 0.
+    const answer = await send(agent, `${plan.url}/api/v4/jobs/request`, 'POST', headers, body).catch(
+      (error: Error): Answer => ({ status: 0, body: error.message, headers: {} }),
+    );
+    if (answer.status === 201) handed += 1;
+    else if (answer.status === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    else if (answer.status === 204) lastUpdates[loop] = String(answer.headers['x-gitlab-last-update'] ?? '');
+    else if (answer.status !== 0) failed = true;
+    tally(answer, answer.status === 201);
+    const done = plan.expected > 0 && handed >= plan.expected;
+    return !failed && !done && performance.now() < deadline;
+  });
+}
+
 /** Running builds appending 4 KB parts to their traces, each part after the previous one was taken. */
 function trace(plan: Extract<LoadPlan, { mode: 'trace' }>, agent: http.Agent): Promise<LoadReport> {
   const line = 'Running test suite: 1234 examples, 0 failures, 17 pending ........................\n';
@@ -179,10 +218,21 @@ function health(plan: Extract<LoadPlan, { mode: 'health' }>, agent: http.Agent):
 
 async function main(): Promise<void> {
   const plan = JSON.parse(process.argv[2]) as LoadPlan;
-  const connections = plan.mode === 'register' ? plan.runnerTokens.length : plan.mode === 'trace' ? plan.builds.length : plan.connections;
+  const connections =
+    plan.mode === 'register' || plan.mode === 'request-v4'
+      ? plan.runnerTokens.length
+      : plan.mode === 'trace'
+        ? plan.builds.length
+        : plan.connections;
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const report =
-    plan.mode === 'register' ? await register(plan, agent) : plan.mode === 'trace' ? await trace(plan, agent) : await health(plan, agent);
+    plan.mode === 'register'
+      ? await register(plan, agent)
+      : plan.mode === 'request-v4'
+        ? await requestV4(plan, agent)
+        : plan.mode === 'trace'
+          ? await trace(plan, agent)
+          : await health(plan, agent);
   agent.destroy();
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }

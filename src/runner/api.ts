@@ -3,38 +3,48 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BuildPayload } from './payload';
+import type { JobPayload } from './payload';
 
 /*
- * The runner API v1 as gitlab-ci-multi-runner 1.6 speaks it (reference §8): its base URL rule, its
- * User-Agent on requests with a body (a 1.x one, so "no build" answers 204), `info` in JSON bodies,
- * the `.json` paths, and how each answer is read (§8.4). Only HTTP: the runner knows nothing else
- * of the server.
+ * The runner API v4 as gitlab-runner speaks it (its `network/gitlab.go`): JSON bodies with `info`
+ * and the runner's token, `Accept: application/json` where an answer is decoded, `last_update`
+ * carried back from `X-GitLab-Last-Update`, trace parts as `PATCH jobs/:id/trace` with an inclusive
+ * `Content-Range` and `JOB-TOKEN`, the job's state with `PUT jobs/:id`, artifacts as a chunked
+ * multipart `file` with `artifact_format`/`artifact_type`/`expire_in` in the query. Only HTTP: the
+ * runner knows nothing else of the server.
  */
 
-export const FORGE_RUNNER_VERSION = '0.1.0';
+export const FORGE_RUNNER_VERSION = '0.2.0';
 
-// The server answers 204 rather than 404 for "no build" only to a User-Agent of this form (§2.3 step 6).
-const USER_AGENT = `gitlab-ci-multi-runner 1.6.0 (forge-runner ${FORGE_RUNNER_VERSION}; node ${process.versions.node}; ${process.platform}/${process.arch})`;
-// Downloads have no body, so 1.6 sends Go's default User-Agent on them.
-const DOWNLOAD_USER_AGENT = 'Go-http-client/1.1';
+const USER_AGENT = `forge-runner ${FORGE_RUNNER_VERSION} (node ${process.versions.node}; ${process.platform}/${process.arch})`;
 
 export const RUNNER_INFO = {
-  name: 'gitlab-ci-multi-runner',
-  version: '1.6.0',
+  name: 'forge-runner',
+  version: FORGE_RUNNER_VERSION,
   revision: `forge-${FORGE_RUNNER_VERSION}`,
   platform: process.platform,
   architecture: os.arch(),
   executor: 'shell',
-  features: { variables: true, image: false, services: false, features: true, cache: true },
+  shell: 'bash',
+  features: {
+    variables: true,
+    image: false,
+    services: false,
+    artifacts: true,
+    cache: true,
+    refspecs: true,
+    trace_reset: false,
+    trace_checksum: true,
+    trace_size: true,
+    cancelable: true,
+  },
 };
 
-/** `<url without trailing "/">[/ci]/api/v1/` (§8.1). */
+/** `<url without trailing "/">/api/v4/`. */
 export function runnerBaseUrl(configured: string): string {
-  let base = configured.replace(/\/+$/, '');
-  if (!base.endsWith('/ci')) base += '/ci';
-  return `${base}/api/v1/`;
+  return `${configured.replace(/\/+$/, '')}/api/v4/`;
 }
 
 /** What one call came back with; status -1 is a transport error, as the runner's client reports it. */
@@ -51,7 +61,37 @@ const transportError = (error: unknown): Answer => ({
   body: String((error as Error)?.message ?? error),
 });
 
-export type BuildRequest = { outcome: 'build'; build: BuildPayload } | { outcome: 'nothing' | 'forbidden' | 'failed'; status: number };
+export type JobRequest = { outcome: 'job'; job: JobPayload } | { outcome: 'nothing' | 'forbidden' | 'failed'; status: number };
+
+/** A job's credentials: its id and its own token. */
+export interface JobCredentials {
+  id: number;
+  token: string;
+}
+
+/** What gitlab-runner makes of a trace PATCH's answer (`common.PatchTraceResult`). */
+export interface PatchResult {
+  state: 'sent' | 'range-mismatch' | 'abort' | 'failed';
+  /** The end of the server's `Range`: where the next part starts. */
+  offset?: number;
+  cancelRequested: boolean;
+  /** `X-GitLab-Trace-Update-Interval`, in milliseconds, when the server set it. */
+  updateIntervalMs?: number;
+}
+
+/** What gitlab-runner makes of a `PUT jobs/:id`'s answer (`common.UpdateJobResult`). */
+export interface UpdateResult {
+  state: 'succeeded' | 'accepted' | 'abort' | 'failed';
+  cancelRequested: boolean;
+  updateIntervalMs?: number;
+}
+
+export interface JobUpdate {
+  state: 'running' | 'success' | 'failed';
+  trace: Buffer;
+  failureReason?: string;
+  exitCode?: number;
+}
 
 export class RunnerApi {
   readonly base: string;
@@ -62,54 +102,80 @@ export class RunnerApi {
     this.base = runnerBaseUrl(url);
   }
 
-  /** `POST runners/register.json`: the runner's id and token on 201 (a transport error, -1, after `REGISTER_TIMEOUT_MS` without an answer). */
-  async register(registrationToken: string, opts: { description: string; tags: string[] }): Promise<Answer> {
-    const body: Record<string, unknown> = { info: RUNNER_INFO, token: registrationToken, description: opts.description };
+  /** `POST runners` with a registration token: the runner's id and token on 201 (a transport error, -1, after `REGISTER_TIMEOUT_MS` without an answer). */
+  register(registrationToken: string, opts: { description: string; tags: string[] }): Promise<Answer> {
+    const body: Record<string, unknown> = {
+      description: opts.description,
+      info: RUNNER_INFO,
+      token: registrationToken,
+      run_untagged: true,
+      locked: false,
+      paused: false,
+    };
     if (opts.tags.length > 0) body.tag_list = opts.tags.join(',');
-    return this.json('POST', 'runners/register.json', body, true, REGISTER_TIMEOUT_MS);
+    return this.json('POST', 'runners', body, REGISTER_TIMEOUT_MS);
   }
 
-  /** `POST builds/register.json` and what 1.x makes of the answer (§2.3.3). */
-  async requestBuild(token: string): Promise<BuildRequest> {
-    const answer = await this.json('POST', 'builds/register.json', { info: RUNNER_INFO, token }, true);
-    if (
-      answer.status === 201 &&
-      answer.headers.get('content-type')?.startsWith('application/json') &&
-      answer.body &&
-      typeof answer.body === 'object'
-    ) {
-      return { outcome: 'build', build: answer.body as BuildPayload };
+  /** `POST runners/verify` with a runner authentication token (`glrt-…`), as `gitlab-runner register --token` does instead of registering. */
+  verify(token: string): Promise<Answer> {
+    return this.json('POST', 'runners/verify', { token }, REGISTER_TIMEOUT_MS);
+  }
+
+  /** `POST jobs/request`, held by the server while nothing is pending; `signal` hangs up. */
+  async requestJob(token: string, lastUpdate: string, signal?: AbortSignal): Promise<JobRequest & { lastUpdate?: string }> {
+    const answer = await this.json('POST', 'jobs/request', { info: RUNNER_INFO, token, last_update: lastUpdate }, undefined, signal);
+    if (answer.status === 201) {
+      if (answer.headers.get('content-type')?.startsWith('application/json') && answer.body && typeof answer.body === 'object')
+        return { outcome: 'job', job: answer.body as JobPayload };
+      return { outcome: 'failed', status: 201 };
     }
-    if (answer.status === 204 || answer.status === 404) return { outcome: 'nothing', status: answer.status };
+    if (answer.status === 204) return { outcome: 'nothing', status: 204, lastUpdate: answer.headers.get('x-gitlab-last-update') ?? '' };
     if (answer.status === 403) return { outcome: 'forbidden', status: 403 };
     return { outcome: 'failed', status: answer.status };
   }
 
-  /** `PUT builds/<id>.json` with the state and, when given, the whole trace. */
-  updateBuild(token: string, buildId: number, state: string, trace?: string): Promise<Answer> {
-    const body: Record<string, unknown> = { info: RUNNER_INFO, token, state };
-    if (trace !== undefined) body.trace = trace;
-    return this.json('PUT', `builds/${buildId}.json`, body, false);
+  /** `PUT jobs/:id` with the state and the trace's checksum and size (not the trace: it went by PATCH). */
+  async updateJob(job: JobCredentials, update: JobUpdate): Promise<UpdateResult> {
+    const body: Record<string, unknown> = {
+      info: RUNNER_INFO,
+      token: job.token,
+      state: update.state,
+      output: { checksum: `crc32:${crc32Hex(update.trace)}`, bytesize: update.trace.length },
+    };
+    if (update.failureReason) body.failure_reason = update.failureReason;
+    if (update.exitCode !== undefined) body.exit_code = update.exitCode;
+    const answer = await this.json('PUT', `jobs/${job.id}`, body);
+    const steer = { cancelRequested: cancelRequested(answer), updateIntervalMs: updateInterval(answer) };
+    if (answer.status === 200) return { state: 'succeeded', ...steer };
+    if (answer.status === 202) return { state: 'accepted', ...steer };
+    if (answer.status === 403 || answer.status === 404) return { state: 'abort', ...steer };
+    return { state: 'failed', ...steer };
   }
 
-  /** `PATCH builds/<id>/trace.txt` with `Content-Range: <from>-<to>` (no `bytes `; §2.5). */
-  patchTrace(build: { id: number; token: string }, part: Buffer, from: number): Promise<Answer> {
-    return this.send('PATCH', `builds/${build.id}/trace.txt`, {
+  /** `PATCH jobs/:id/trace` with `Content-Range: <from>-<last byte>`. */
+  async patchTrace(job: JobCredentials, part: Buffer, from: number): Promise<PatchResult> {
+    const answer = await this.send('PATCH', `jobs/${job.id}/trace`, {
       body: part,
       headers: {
         'content-type': 'text/plain',
-        'content-range': `${from}-${from + part.length}`,
-        'build-token': build.token,
+        'content-range': `${from}-${from + part.length - 1}`,
+        'job-token': job.token,
         'user-agent': USER_AGENT,
       },
     });
+    const steer = { cancelRequested: cancelRequested(answer), updateIntervalMs: updateInterval(answer) };
+    const offset = rangeEnd(answer.headers.get('range'));
+    if (answer.status === 202) return { state: 'sent', offset: offset ?? from + part.length, ...steer };
+    if (answer.status === 416) return offset === undefined ? { state: 'failed', ...steer } : { state: 'range-mismatch', offset, ...steer };
+    if (answer.status === 403 || answer.status === 404) return { state: 'abort', ...steer };
+    return { state: 'failed', ...steer };
   }
 
   /**
-   * `POST builds/<id>/artifacts?expire_in=…`: one `file` part streamed from `zipPath` (chunked, no
-   * Content-Length), with the build's own token.
+   * `POST jobs/:id/artifacts?artifact_format=zip&artifact_type=archive[&expire_in=…]`: one `file`
+   * part streamed from `zipPath` (chunked, no Content-Length), with the job's own token.
    */
-  uploadArtifacts(build: { id: number; token: string }, zipPath: string, opts: { name: string; expireIn?: string }): Promise<Answer> {
+  uploadArtifacts(job: JobCredentials, zipPath: string, opts: { name: string; expireIn?: string }): Promise<Answer> {
     const boundary = randomBytes(16).toString('hex');
     const filename = `${opts.name}.zip`.replace(/["\r\n\\]/g, '_');
     const head = Buffer.from(
@@ -121,18 +187,19 @@ export class RunnerApi {
       for await (const chunk of fs.createReadStream(zipPath)) yield chunk as Buffer;
       yield tail;
     }
-    const query = opts.expireIn ? `expire_in=${encodeURIComponent(opts.expireIn)}` : '';
-    return this.send('POST', `builds/${build.id}/artifacts?${query}`, {
+    const query = new URLSearchParams({ artifact_format: 'zip', artifact_type: 'archive' });
+    if (opts.expireIn) query.set('expire_in', opts.expireIn);
+    return this.send('POST', `jobs/${job.id}/artifacts?${query}`, {
       body: Readable.toWeb(Readable.from(body())) as ReadableStream<Uint8Array>,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'build-token': build.token, 'user-agent': USER_AGENT },
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'job-token': job.token, 'user-agent': USER_AGENT },
     });
   }
 
-  /** `GET builds/<id>/artifacts` with that build's own token, written to `file`; the status (-1: transport error). */
-  async downloadArtifacts(dependency: { id: number; token: string }, file: string): Promise<number> {
+  /** `GET jobs/:id/artifacts` with that job's own token, written to `file`; the status (-1: transport error). */
+  async downloadArtifacts(dependency: JobCredentials, file: string): Promise<number> {
     try {
-      const response = await fetch(`${this.base}builds/${dependency.id}/artifacts`, {
-        headers: { 'build-token': dependency.token, 'user-agent': DOWNLOAD_USER_AGENT },
+      const response = await fetch(`${this.base}jobs/${dependency.id}/artifacts`, {
+        headers: { 'job-token': dependency.token, 'user-agent': USER_AGENT },
       });
       if (response.status !== 200 || !response.body) {
         await response.body?.cancel();
@@ -145,23 +212,30 @@ export class RunnerApi {
     }
   }
 
-  private json(method: string, path: string, body: unknown, expectBody: boolean, timeoutMs?: number): Promise<Answer> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-    if (expectBody) headers.accept = 'application/json';
-    return this.send(method, path, { body: JSON.stringify(body), headers, timeoutMs });
+  private json(method: string, path: string, body: unknown, timeoutMs?: number, signal?: AbortSignal): Promise<Answer> {
+    const headers = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT };
+    return this.send(method, path, { body: JSON.stringify(body), headers, timeoutMs, signal });
   }
 
   private async send(
     method: string,
     path: string,
-    init: { body: string | Buffer | ReadableStream<Uint8Array>; headers: Record<string, string>; timeoutMs?: number },
+    init: {
+      body: string | Buffer | ReadableStream<Uint8Array>;
+      headers: Record<string, string>;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    },
   ): Promise<Answer> {
+    const signals = [init.signal, init.timeoutMs === undefined ? undefined : AbortSignal.timeout(init.timeoutMs)].filter(
+      (signal) => signal !== undefined,
+    );
     try {
       const response = await fetch(this.base + path, {
         method,
         headers: init.headers,
         body: init.body as BodyInit,
-        ...(init.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(init.timeoutMs) }),
+        ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
         ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
       } as RequestInit);
       const text = await response.text();
@@ -178,6 +252,22 @@ export class RunnerApi {
   }
 }
 
+/** `Job-Status: canceled` (or `canceling`): the server wants the job stopped. */
+const cancelRequested = (answer: Answer) => ['canceled', 'canceling'].includes(answer.headers.get('job-status') ?? '');
+
+function updateInterval(answer: Answer): number | undefined {
+  const seconds = Number(answer.headers.get('x-gitlab-trace-update-interval'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+/** The end of `Range: 0-<end>`. */
+function rangeEnd(range: string | null): number | undefined {
+  const end = Number(/^\s*\d+-(\d+)\s*$/.exec(range ?? '')?.[1]);
+  return Number.isInteger(end) ? end : undefined;
+}
+
+const crc32Hex = (bytes: Buffer) => (zlibCrc32(bytes) >>> 0).toString(16).padStart(8, '0');
+
 /** How long one registration request may go unanswered before it counts as a transport error (and is tried again). */
 export const REGISTER_TIMEOUT_MS = 20_000;
 
@@ -185,16 +275,16 @@ export const REGISTER_TIMEOUT_MS = 20_000;
  * Calls `attempt` until `done` accepts its answer, waiting `pauseMs` between tries, at most `tries`
  * times (Infinity: for ever, as the runner's final update does), or until `signal` aborts.
  */
-export async function retrying(
-  attempt: () => Promise<Answer>,
-  done: (answer: Answer) => boolean,
-  pauseMs: number,
+export async function retrying<T>(
+  attempt: () => Promise<T>,
+  done: (answer: T) => boolean,
+  pauseMs: number | ((answer: T) => number),
   tries: number,
   signal?: AbortSignal,
-): Promise<Answer> {
+): Promise<T> {
   for (let n = 1; ; n++) {
     const answer = await attempt();
     if (done(answer) || n >= tries || signal?.aborted) return answer;
-    await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
+    await sleep(typeof pauseMs === 'number' ? pauseMs : pauseMs(answer), undefined, { signal }).catch(() => undefined);
   }
 }

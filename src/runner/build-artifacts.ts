@@ -5,16 +5,16 @@ import type { RunnerApi } from './api';
 import { retrying } from './api';
 import { extractZip, writeZip } from './archive';
 import { matchArtifactPaths } from './artifact-paths';
-import type { ArtifactsOptions, BuildPayload } from './payload';
+import type { ArtifactsOptions, JobPayload } from './payload';
 import { dependenciesOf } from './payload';
 import { runProcess } from './process';
 import type { TraceUploader } from './trace';
 import { expand } from './variables';
 
 /*
- * A build's artifacts, both ways, with the runner's answers to each status (reference §2.7, §2.8,
- * §8.4): the dependencies' archives downloaded with each dependency's own token and unpacked into
- * the working copy, and this build's archive zipped and uploaded with its token.
+ * A job's artifacts, both ways, with gitlab-runner's answers to each status: the dependencies'
+ * archives downloaded with each dependency's own token and unpacked into the working copy, and this
+ * job's archive zipped and uploaded with its token.
  */
 
 export interface Workspace {
@@ -28,14 +28,11 @@ export interface Workspace {
 /** Downloads and unpacks the artifacts of the earlier builds this one depends on; an error message, or undefined. */
 export async function restoreDependencies(
   api: RunnerApi,
-  payload: BuildPayload,
+  payload: JobPayload,
   trace: TraceUploader,
   workspace: Workspace,
 ): Promise<string | undefined> {
-  const wanted = dependenciesOf(payload);
-  for (const dependency of payload.depends_on_builds) {
-    if (!dependency.artifacts_file?.filename) continue;
-    if (wanted && !wanted.includes(dependency.name)) continue;
+  for (const dependency of dependenciesOf(payload)) {
     if (workspace.signal.aborted) return undefined;
     trace.line(`Downloading artifacts for ${dependency.name} (${dependency.id})...`);
     const file = path.join(workspace.tmpDir, `dependency-${dependency.id}.zip`);
@@ -61,7 +58,7 @@ export async function restoreDependencies(
 /** Zips what `artifacts` names and uploads it; an error message, or undefined (also when there was nothing to upload). */
 export async function uploadArtifacts(
   api: RunnerApi,
-  payload: BuildPayload,
+  payload: JobPayload,
   artifacts: ArtifactsOptions,
   trace: TraceUploader,
   workspace: Workspace,

@@ -3,25 +3,26 @@ import path from 'node:path';
 import type { RunnerApi } from './api';
 import { FORGE_RUNNER_VERSION } from './api';
 import { restoreDependencies, uploadArtifacts, type Workspace } from './build-artifacts';
-import type { BuildPayload } from './payload';
-import { afterScriptOf, artifactsOf, cacheOf, containerOptionsOf, timeoutMsOf } from './payload';
+import type { JobPayload } from './payload';
+import { artifactsOf, cacheOf, containerOptionsOf, stepOf, timeoutMsOf } from './payload';
 import { archiveCache, restoreCache } from './cache';
 import { runProcess, type RunResult } from './process';
 import { shellScript } from './shell-script';
-import { TraceUploader } from './trace';
+import { TraceUploader, type FinalState } from './trace';
 import { buildVariables } from './variables';
 
 /*
- * One build, from the payload to the final update, as runner 1.6's shell executor runs it
- * (reference §8.5): a fresh working copy fetched with the build's token and checked out at its sha,
- * the cache, the dependencies' artifacts, the commands, after_script (always, its failure
- * ignored), the cache saved (after a success), this build's artifacts, then the final state with
- * the whole trace. A cancel seen on the trace channel,
- * the build's timeout or a forced shutdown kills the process group at once and fails the build.
+ * One job, from the payload to the final update, as gitlab-runner's shell executor runs it: a fresh
+ * working copy fetched with the job's token (its `refspecs`) and checked out at its sha, the cache,
+ * the dependencies' artifacts, the `script` step, the `after_script` step (always, its failure
+ * ignored), the cache saved (after a success), this job's artifacts, then the rest of the trace and
+ * the final state with `failure_reason` and `exit_code`. A cancel seen on the trace channel, the
+ * job's timeout or a forced shutdown kills the process group at once and fails the job.
  */
 
 export interface BuildContext {
   api: RunnerApi;
+  /** The runner's own token: its first 8 characters name its builds folder. */
   runnerToken: string;
   /** Absolute. */
   buildsDir: string;
@@ -33,23 +34,24 @@ export interface BuildContext {
 
 export type BuildOutcome = 'success' | 'failed' | 'canceled' | 'timed out' | 'stopped';
 
-type Abort = { outcome: 'canceled' | 'timed out' | 'stopped'; message: string };
+type Abort = { outcome: 'canceled' | 'timed out' | 'stopped'; message: string; reason: string };
 
 // after_script has five minutes, as in the runner.
 const AFTER_SCRIPT_TIMEOUT_MS = 5 * 60_000;
 
-export async function runBuild(payload: BuildPayload, context: BuildContext): Promise<{ outcome: BuildOutcome; detail?: string }> {
+export async function runBuild(payload: JobPayload, context: BuildContext): Promise<{ outcome: BuildOutcome; detail?: string }> {
   const controller = new AbortController();
   const abort = (reason: Abort) => {
     if (!controller.signal.aborted) controller.abort(reason);
   };
-  const trace = new TraceUploader(context.api, context.runnerToken, payload, (message) => abort({ outcome: 'canceled', message }));
+  const trace = new TraceUploader(context.api, payload, (message) => abort({ outcome: 'canceled', message, reason: 'unknown_failure' }));
   const timeoutMs = timeoutMsOf(payload);
   const timer = setTimeout(
-    () => abort({ outcome: 'timed out', message: `execution took longer than ${timeoutMs / 1000} seconds` }),
+    () =>
+      abort({ outcome: 'timed out', message: `execution took longer than ${timeoutMs / 1000} seconds`, reason: 'job_execution_timeout' }),
     timeoutMs,
   );
-  const onShutdown = () => abort({ outcome: 'stopped', message: 'the runner was stopped' });
+  const onShutdown = () => abort({ outcome: 'stopped', message: 'the runner was stopped', reason: 'runner_system_failure' });
   context.shutdown.addEventListener('abort', onShutdown, { once: true });
   if (context.shutdown.aborted) onShutdown();
   trace.start();
@@ -66,8 +68,10 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
 
   let failure: string | undefined;
   let scriptFailed = false;
+  let exitCode: number | undefined;
+  let failureReason = 'runner_system_failure';
   try {
-    trace.line(`Running with forge runner ${FORGE_RUNNER_VERSION} (gitlab-ci-multi-runner 1.6.0 protocol)`);
+    trace.line(`Running with forge runner ${FORGE_RUNNER_VERSION} (runner API v4)`);
     trace.line(`Using Shell executor on ${process.platform}/${process.arch}...`);
     const containers = containerOptionsOf(payload);
     if (containers.image || containers.services.length > 0) {
@@ -88,10 +92,12 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
     if (!failure && cache && !controller.signal.aborted) await restoreCache(payload, cache, trace, workspace, cacheDir);
     if (!failure && !controller.signal.aborted) failure = await restoreDependencies(context.api, payload, trace, workspace);
     if (!failure && !controller.signal.aborted) {
-      const result = await runScript('script', payload.commands.split('\n'), trace, workspace, controller.signal);
+      const result = await runScript('script', stepOf(payload, 'script'), trace, workspace, controller.signal);
       if (result !== 'aborted' && result.code !== 0) {
         failure = exitFailure(result);
         scriptFailed = true;
+        failureReason = 'script_failure';
+        exitCode = result.code ?? undefined;
       }
       if (result !== 'aborted') await runAfterScript(payload, trace, workspace, controller.signal);
       if (!failure && cache && !controller.signal.aborted) await archiveCache(payload, cache, trace, workspace, cacheDir);
@@ -112,9 +118,13 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
   }
 
   const aborted = controller.signal.aborted ? (controller.signal.reason as Abort) : undefined;
-  if (aborted) failure = aborted.message;
+  if (aborted) {
+    failure = aborted.message;
+    failureReason = aborted.reason;
+  }
   trace.line(failure ? `ERROR: Build failed: ${failure}` : 'Build succeeded');
-  await trace.finish(failure ? 'failed' : 'success');
+  const final: FinalState = failure ? { state: 'failed', failureReason, exitCode } : { state: 'success' };
+  await trace.finish(final);
   return failure ? { outcome: aborted?.outcome ?? 'failed', detail: failure } : { outcome: 'success' };
 }
 
@@ -123,10 +133,10 @@ export async function runBuild(payload: BuildPayload, context: BuildContext): Pr
  * shell executor lays them out, and the project's cache folder beside the slots,
  * `<builds dir>/<runner short token>/cache/<namespace>/<project>`, which every slot shares.
  */
-function buildFolders(payload: BuildPayload, context: BuildContext): { projectDir: string; tmpDir: string; cacheDir: string } {
-  let project = `project-${payload.project_id}`;
+function buildFolders(payload: JobPayload, context: BuildContext): { projectDir: string; tmpDir: string; cacheDir: string } {
+  let project = `project-${payload.job_info.project_id}`;
   try {
-    const repoPath = decodeURIComponent(new URL(payload.repo_url).pathname)
+    const repoPath = decodeURIComponent(new URL(payload.git_info.repo_url).pathname)
       .replace(/\.git$/, '')
       .replace(/^\/+/, '');
     const safe = repoPath.split('/').filter((part) => part !== '' && part !== '.' && part !== '..');
@@ -134,13 +144,22 @@ function buildFolders(payload: BuildPayload, context: BuildContext): { projectDi
   } catch {
     // an unparsable URL: the project's id names the folder
   }
-  const runnerDir = path.join(context.buildsDir, context.runnerToken.slice(0, 8));
+  // gitlab-runner's short token: the first 8 characters after the `glrt-` prefix.
+  const runnerDir = path.join(context.buildsDir, context.runnerToken.replace(/^glrt-/, '').slice(0, 8));
   const projectDir = path.join(runnerDir, String(context.slot), project);
   return { projectDir, tmpDir: `${projectDir}.tmp`, cacheDir: path.join(runnerDir, 'cache', project) };
 }
 
-/** A fresh repository fetched over HTTP with the build's credentials, checked out detached at the build's sha (§8.9). */
-async function checkout(payload: BuildPayload, trace: TraceUploader, workspace: Workspace): Promise<string | undefined> {
+/**
+ * A fresh repository fetched over HTTP with the job's credentials (the `refspecs` the server names,
+ * all branches and tags when it names none; `depth` when set), checked out detached at the job's sha.
+ */
+async function checkout(payload: JobPayload, trace: TraceUploader, workspace: Workspace): Promise<string | undefined> {
+  const { repo_url: repoUrl, sha, ref } = payload.git_info;
+  const refspecs = payload.git_info.refspecs?.length
+    ? payload.git_info.refspecs
+    : ['+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'];
+  const depth = payload.git_info.depth && payload.git_info.depth > 0 ? [`--depth=${payload.git_info.depth}`] : [];
   trace.line(`Fetching changes...`);
   const git = async (...args: string[]) => {
     const result = await runProcess('git', ['-c', 'credential.helper=', ...args], {
@@ -153,15 +172,15 @@ async function checkout(payload: BuildPayload, trace: TraceUploader, workspace: 
   };
   const steps: string[][] = [
     ['init', '-q'],
-    ['remote', 'add', 'origin', payload.repo_url],
-    ['fetch', '-q', 'origin', '--prune', '+refs/heads/*:refs/remotes/origin/*', '+refs/tags/*:refs/tags/*'],
+    ['remote', 'add', 'origin', repoUrl],
+    ['fetch', '-q', ...depth, 'origin', '--prune', ...refspecs],
   ];
   for (const step of steps) {
     const failure = await git(...step);
     if (failure) return failure;
   }
-  trace.line(`Checking out ${payload.sha.slice(0, 8)} as ${payload.ref ?? payload.sha}...`);
-  return git('-c', 'advice.detachedHead=false', 'checkout', '-f', '-q', payload.sha);
+  trace.line(`Checking out ${sha.slice(0, 8)} as ${ref ?? sha}...`);
+  return git('-c', 'advice.detachedHead=false', 'checkout', '-f', '-q', sha);
 }
 
 function runScript(name: string, lines: string[], trace: TraceUploader, workspace: Workspace, signal: AbortSignal): Promise<RunResult> {
@@ -176,8 +195,8 @@ function runScript(name: string, lines: string[], trace: TraceUploader, workspac
 }
 
 /** after_script, after the commands whatever their result; its own failure fails nothing. */
-async function runAfterScript(payload: BuildPayload, trace: TraceUploader, workspace: Workspace, signal: AbortSignal): Promise<void> {
-  const lines = afterScriptOf(payload);
+async function runAfterScript(payload: JobPayload, trace: TraceUploader, workspace: Workspace, signal: AbortSignal): Promise<void> {
+  const lines = stepOf(payload, 'after_script');
   if (lines.length === 0) return;
   trace.line('Running after script...');
   const capped = AbortSignal.any([signal, AbortSignal.timeout(AFTER_SCRIPT_TIMEOUT_MS)]);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { extractZip, writeZip } from './archive';
 import { matchArtifactPaths } from './artifact-paths';
 import { untrackedFiles, type Workspace } from './build-artifacts';
-import type { BuildPayload, CacheOptions } from './payload';
+import type { JobPayload, CacheOptions } from './payload';
 import type { TraceUploader } from './trace';
 import { expand } from './variables';
 
@@ -25,13 +25,14 @@ interface CacheFile {
 
 /** The key and its archive; undefined (with a line saying why) when there is none to use. */
 function cacheFile(
-  payload: BuildPayload,
+  payload: JobPayload,
   cache: CacheOptions,
   workspace: Workspace,
   cacheDir: string,
   trace: TraceUploader,
 ): CacheFile | undefined {
-  const key = cache.key !== undefined ? expand(cache.key, workspace.variables) : path.posix.join(payload.name, payload.ref ?? '');
+  const key =
+    cache.key !== undefined ? expand(cache.key, workspace.variables) : path.posix.join(payload.job_info.name, payload.git_info.ref ?? '');
   if (key === '') return undefined;
   const file = path.resolve(cacheDir, key, 'cache.zip');
   // A key such as `../../x` would put the archive outside the project's cache folder.
@@ -44,7 +45,7 @@ function cacheFile(
 
 /** Unpacks the key's archive into the working copy, when the policy pulls and there is one. */
 export async function restoreCache(
-  payload: BuildPayload,
+  payload: JobPayload,
   cache: CacheOptions,
   trace: TraceUploader,
   workspace: Workspace,
@@ -72,7 +73,7 @@ export async function restoreCache(
 
 /** Zips what `cache` names into the key's archive (replacing it at once, so a slot reading it meanwhile reads a whole one), when the policy pushes. */
 export async function archiveCache(
-  payload: BuildPayload,
+  payload: JobPayload,
   cache: CacheOptions,
   trace: TraceUploader,
   workspace: Workspace,

@@ -10,12 +10,13 @@ import { Runner, RunnerStartError, ensureRegistered, type RunnerOptions } from '
  * process then exits 0.
  */
 
-const USAGE = `usage: forge runner --url URL [--registration-token TOKEN] [options]
+const USAGE = `usage: forge runner --url URL [--registration-token TOKEN | --token glrt-…] [options]
 
-Runs CI builds for a Forge server on this machine, in bash (a shell executor).
+Runs CI jobs for a Forge server on this machine, in bash (a shell executor), over the runner API v4.
 
   --url URL                   the server, e.g. http://localhost:8080
   --registration-token TOKEN  registers the runner on first start (npx forge admin runners-token)
+  --token glrt-…              uses a runner made with POST /api/v4/user/runners (its authentication token)
   --description TEXT          the runner's description (default: forge runner on <host>)
   --tags a,b                  the runner's tags
   --concurrency N             builds run at once (default 1)
@@ -69,6 +70,7 @@ function parseOptions(argv: string[]): RunnerOptions | undefined {
     options: {
       url: { type: 'string' },
       'registration-token': { type: 'string' },
+      token: { type: 'string' },
       description: { type: 'string' },
       tags: { type: 'string' },
       concurrency: { type: 'string' },
@@ -83,6 +85,8 @@ function parseOptions(argv: string[]): RunnerOptions | undefined {
   if (!values.url) throw new Error('forge runner: --url is required');
   const url = values.url.replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]/.test(url)) throw new Error(`forge runner: --url must be an http or https URL, not ${values.url}`);
+  if (values.token !== undefined && values['registration-token'] !== undefined)
+    throw new Error('forge runner: give --registration-token or --token, not both');
   const concurrency = values.concurrency === undefined ? 1 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new Error(`forge runner: --concurrency must be a whole number of at least 1, not ${values.concurrency}`);
@@ -93,6 +97,7 @@ function parseOptions(argv: string[]): RunnerOptions | undefined {
   return {
     url,
     registrationToken: values['registration-token'],
+    token: values.token,
     description: values.description ?? `forge runner on ${os.hostname()}`,
     tags,
     concurrency,

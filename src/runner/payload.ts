@@ -1,36 +1,68 @@
 /*
- * The build payload as the server sends it (reference §2.3.2), typed for what the runner reads
- * (§8.7), and the job options it acts on, read defensively: `options` is whatever the job's YAML held.
+ * The job as `POST /api/v4/jobs/request` sends it (gitlab-runner's `common.JobResponse`), typed for
+ * what the runner reads, and the parts it acts on, read defensively: a server may leave any out.
  */
 
-export interface BuildSummary {
-  id: number;
-  name: string;
-  token: string;
-  stage: string | null;
-  artifacts_file?: { filename: string; size: number | null };
-}
-
-export interface BuildVariable {
+export interface JobVariable {
   key: string;
   value: string | null;
   public: boolean;
 }
 
-export interface BuildPayload extends BuildSummary {
-  ref: string | null;
-  tag: boolean;
-  sha: string;
-  project_id: number;
-  project_name: string;
-  commands: string;
-  repo_url: string;
-  before_sha: string;
+export interface JobStep {
+  name: string;
+  script: string[];
+  timeout?: number;
+  when?: string;
+  allow_failure?: boolean;
+}
+
+export interface JobArtifact {
+  name: string | null;
+  untracked: boolean;
+  paths: string[];
+  when: string;
+  expire_in: string | null;
+  artifact_type?: string;
+  artifact_format?: string;
+}
+
+export interface JobCache {
+  key: string | null;
+  untracked: boolean;
+  paths: string[];
+  policy: string;
+}
+
+export interface JobDependency {
+  id: number;
+  name: string;
+  token: string;
+  artifacts_file?: { filename: string; size: number | null };
+}
+
+export interface JobPayload {
+  id: number;
+  token: string;
   allow_git_fetch: boolean;
-  options: Record<string, unknown> | null;
-  timeout: number;
-  variables: BuildVariable[];
-  depends_on_builds: BuildSummary[];
+  job_info: { name: string; stage: string | null; project_id: number; project_name: string };
+  git_info: {
+    repo_url: string;
+    ref: string | null;
+    sha: string;
+    before_sha: string;
+    ref_type: string;
+    refspecs?: string[];
+    depth?: number;
+  };
+  runner_info: { timeout: number };
+  variables: JobVariable[];
+  steps: JobStep[];
+  image: { name: string } | null;
+  services: { name: string }[];
+  artifacts: JobArtifact[] | null;
+  cache: JobCache[] | null;
+  dependencies: JobDependency[] | null;
 }
 
 export type ArtifactsWhen = 'on_success' | 'on_failure' | 'always';
@@ -46,22 +78,20 @@ export interface ArtifactsOptions {
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
-/** `after_script`, as lines. */
-export function afterScriptOf(payload: BuildPayload): string[] {
-  return strings(payload.options?.after_script);
+/** The lines of the step named `name` (`script`: before_script and script; `after_script`). */
+export function stepOf(payload: JobPayload, name: string): string[] {
+  return strings((payload.steps ?? []).find((step) => step.name === name)?.script);
 }
 
-/** The jobs whose artifacts this one wants (`dependencies`); undefined means all earlier ones (§8.5 step 4). */
-export function dependenciesOf(payload: BuildPayload): string[] | undefined {
-  const dependencies = payload.options?.dependencies;
-  return Array.isArray(dependencies) ? strings(dependencies) : undefined;
+/** The jobs whose artifacts this one downloads: the server has already applied `dependencies:`. */
+export function dependenciesOf(payload: JobPayload): JobDependency[] {
+  return (payload.dependencies ?? []).filter((dependency) => dependency.artifacts_file?.filename);
 }
 
-/** `artifacts`, or undefined when there is nothing to collect (neither `paths` nor `untracked`). */
-export function artifactsOf(payload: BuildPayload): ArtifactsOptions | undefined {
-  const raw = payload.options?.artifacts;
-  if (!raw || typeof raw !== 'object') return undefined;
-  const artifacts = raw as Record<string, unknown>;
+/** The `archive` artifact, or undefined when there is nothing to collect (neither `paths` nor `untracked`). */
+export function artifactsOf(payload: JobPayload): ArtifactsOptions | undefined {
+  const artifacts = (payload.artifacts ?? []).find((artifact) => (artifact.artifact_type ?? 'archive') === 'archive');
+  if (!artifacts) return undefined;
   const paths = strings(artifacts.paths);
   const untracked = artifacts.untracked === true;
   if (paths.length === 0 && !untracked) return undefined;
@@ -85,14 +115,10 @@ export interface CacheOptions {
   policy: CachePolicy;
 }
 
-/**
- * `cache`, or undefined when there is nothing to cache (neither `paths` nor `untracked`), as the
- * runner skips it. `policy` is later GitLab's (9.4; 8.12 knew none): absent, both ways.
- */
-export function cacheOf(payload: BuildPayload): CacheOptions | undefined {
-  const raw = payload.options?.cache;
-  if (!raw || typeof raw !== 'object') return undefined;
-  const cache = raw as Record<string, unknown>;
+/** The first cache, or undefined when there is nothing to cache (neither `paths` nor `untracked`), as the runner skips it. */
+export function cacheOf(payload: JobPayload): CacheOptions | undefined {
+  const cache = (payload.cache ?? [])[0];
+  if (!cache) return undefined;
   const paths = strings(cache.paths);
   const untracked = cache.untracked === true;
   if (paths.length === 0 && !untracked) return undefined;
@@ -101,13 +127,15 @@ export function cacheOf(payload: BuildPayload): CacheOptions | undefined {
 }
 
 /** What a shell executor cannot honour: `image` and `services`, for the one line the trace says about them. */
-export function containerOptionsOf(payload: BuildPayload): { image?: string; services: string[] } {
-  const image = payload.options?.image;
-  return { image: typeof image === 'string' ? image : undefined, services: strings(payload.options?.services) };
+export function containerOptionsOf(payload: JobPayload): { image?: string; services: string[] } {
+  return {
+    image: payload.image?.name || undefined,
+    services: (payload.services ?? []).map((service) => service.name).filter((name) => typeof name === 'string'),
+  };
 }
 
-/** The build's time limit in milliseconds: `timeout` seconds, 7200 when it is not positive (§8.5). */
-export function timeoutMsOf(payload: BuildPayload): number {
-  const seconds = Number.isFinite(payload.timeout) && payload.timeout > 0 ? payload.timeout : 7200;
-  return seconds * 1000;
+/** The job's time limit in milliseconds: `runner_info.timeout` seconds, 3600 (gitlab-runner's default) when not positive. */
+export function timeoutMsOf(payload: JobPayload): number {
+  const seconds = payload.runner_info?.timeout;
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : 3600) * 1000;
 }

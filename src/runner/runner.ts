@@ -1,20 +1,23 @@
 import { retrying, type RunnerApi } from './api';
 import { runBuild } from './build';
-import type { BuildPayload } from './payload';
+import type { JobPayload } from './payload';
 import { readRegistration, writeRegistration, type Registration } from './config-file';
 
 /*
- * `forge runner`: registers once, then asks for builds as gitlab-ci-multi-runner does (reference
- * §2.3.3–2.3.4) and runs up to `concurrency` of them at once. Idle, it asks every half second (the
- * runner's 3 s would add seconds to every pipeline on one machine; a "no build" answer is cheap);
- * after getting a build it asks again at once. 8.12 has no long polling (§2.3.5), so it sends no
- * `last_update`. Stopping stops the asking and lets the builds in hand finish; stopping now kills
- * them and reports them failed.
+ * `forge runner`: registers once (or verifies a runner authentication token made by a user), then
+ * asks for jobs as gitlab-runner does over the runner API v4 and runs up to `concurrency` of them
+ * at once. The server holds a request while nothing is pending (long polling), so the runner asks
+ * again as soon as an answer comes, sending back the `X-GitLab-Last-Update` it was last given as
+ * `last_update`; only an answer that came at once (a server that does not hold, a paused runner)
+ * is followed by a pause. Stopping hangs up the held request and lets the jobs in hand finish;
+ * stopping now kills them and reports them failed.
  */
 
 export interface RunnerOptions {
   url: string;
   registrationToken?: string;
+  /** A runner authentication token (`glrt-…`) made through `POST /api/v4/user/runners`: verified, not registered. */
+  token?: string;
   description: string;
   tags: string[];
   concurrency: number;
@@ -26,6 +29,8 @@ export interface RunnerOptions {
 export type Log = (line: string) => void;
 
 const IDLE_POLL_MS = 500;
+// An answer faster than this was not held by the server: the runner pauses before asking again.
+const HELD_MS = 1000;
 
 export class RunnerStartError extends Error {}
 
@@ -38,9 +43,10 @@ export async function ensureRegistered(api: RunnerApi, options: RunnerOptions, l
     log(`using runner #${kept.id} registered earlier (${options.configFile})`);
     return kept;
   }
+  if (options.token) return verified(api, options, options.token, log);
   if (!options.registrationToken)
     throw new RunnerStartError(
-      `no runner registered in ${options.configFile} yet: give --registration-token (npx forge admin runners-token on the server prints it)`,
+      `no runner registered in ${options.configFile} yet: give --registration-token (npx forge admin runners-token on the server prints it) or --token glrt-…`,
     );
   // A registration that gets no answer is tried again (three times in all): starting must not hang on one lost request.
   const token = options.registrationToken;
@@ -62,12 +68,36 @@ export async function ensureRegistered(api: RunnerApi, options: RunnerOptions, l
   return registration;
 }
 
+/** `gitlab-runner register --token glrt-…`: the token is checked with `POST runners/verify` (never `POST runners`) and kept. */
+async function verified(api: RunnerApi, options: RunnerOptions, token: string, log: Log): Promise<Registration> {
+  const answer = await retrying(
+    () => api.verify(token),
+    (reply) => reply.status !== -1,
+    1000,
+    3,
+  );
+  if (answer.status === 403) throw new RunnerStartError('the runner authentication token was refused: forbidden (check --token)');
+  if (answer.status !== 200) {
+    throw new RunnerStartError(
+      `verifying the token failed: ${answer.status === -1 ? `cannot reach ${options.url} (${answer.body})` : `the server answered ${answer.status}`}`,
+    );
+  }
+  // Servers before 16 answer 200 with no body: the id is then unknown (0).
+  const registration = { url: options.url, id: Number(answer.body?.id ?? 0), token };
+  writeRegistration(options.configFile, registration);
+  log(`verified runner #${registration.id}; its token is kept in ${options.configFile}`);
+  return registration;
+}
+
 export class Runner {
   private stopping = false;
   private readonly shutdown = new AbortController();
   private readonly freeSlots: number[];
   private readonly builds = new Set<Promise<void>>();
   private wake: (() => void) | undefined;
+  private lastUpdate = '';
+  // Hangs up the held job request when the runner stops.
+  private readonly hangUp = new AbortController();
 
   constructor(
     private readonly api: RunnerApi,
@@ -88,11 +118,17 @@ export class Runner {
         await this.pause();
         continue;
       }
-      const answer = await this.api.requestBuild(this.registration.token);
-      if (answer.outcome === 'build') {
+      const asked = Date.now();
+      const answer = await this.api.requestJob(this.registration.token, this.lastUpdate, this.hangUp.signal);
+      if (this.stopping && answer.outcome !== 'job') break;
+      if (answer.outcome === 'job') {
         failing = false;
-        this.start(answer.build);
+        this.start(answer.job);
         continue;
+      }
+      if (answer.outcome === 'nothing') {
+        this.lastUpdate = answer.lastUpdate ?? '';
+        if (Date.now() - asked >= HELD_MS) continue;
       }
       if (answer.outcome === 'forbidden') {
         this.log(
@@ -121,6 +157,7 @@ export class Runner {
     this.log(
       this.builds.size > 0 ? `stopping: waiting for ${this.builds.size} build(s) to finish (signal again to stop them now)` : 'stopping',
     );
+    this.hangUp.abort();
     this.wake?.();
   }
 
@@ -131,12 +168,11 @@ export class Runner {
     this.shutdown.abort();
   }
 
-  private start(payload: BuildPayload): void {
+  private start(payload: JobPayload): void {
     const slot = this.freeSlots.shift()!;
     const started = Date.now();
-    this.log(
-      `build ${payload.id} started: project ${payload.project_id}, job "${payload.name}", ref ${payload.ref}, sha ${payload.sha.slice(0, 8)}`,
-    );
+    const { job_info: info, git_info: git } = payload;
+    this.log(`build ${payload.id} started: project ${info.project_id}, job "${info.name}", ref ${git.ref}, sha ${git.sha.slice(0, 8)}`);
     const done = runBuild(payload, {
       api: this.api,
       runnerToken: this.registration.token,

@@ -1,51 +1,62 @@
-import type { Answer, RunnerApi } from './api';
+import type { JobCredentials, PatchResult, RunnerApi, UpdateResult } from './api';
 import { retrying } from './api';
 
 /*
- * A build's trace on the runner's side, sent as it grows (reference §8.5 step 3, §8.6): a tick every
- * second sends `PUT {state: running}` once, then the bytes the server has not acknowledged as one
- * PATCH. A 416 restarts from the `Range` the server answers (or sends the whole trace with a PUT
- * when the server has more than we do); a 404 switches to whole-trace PUTs for good; a
- * `Build-Status: canceled` (or `failed`) header or a 403 aborts the build.
- *
- * The answers to these updates are the runner's only way to learn of a cancel: runner API v1 has
- * no request for a build's status. Runner 1.x PATCHes only when its trace grew, or every 30 s as a
- * keep-alive, so a silent build ran on for up to 30 s after a cancel. Here every tick sends its
- * PATCH, empty when nothing changed (the same empty part as 1.x's keep-alive, which 8.12 answers
- * 202 with `Build-Status`), so a cancel is seen within about a second. That is protocol-faithful
- * (no request a 1.x server does not know) and costs the server one build look-up and one file
- * stat a second per running build.
+ * A job's trace on the runner's side, sent as gitlab-runner's `clientJobTrace` sends it: every
+ * update interval (3 s, or what the server's `X-GitLab-Trace-Update-Interval` says) the bytes the
+ * server has not acknowledged go as one PATCH; a 416 moves the offset to the end of the server's
+ * `Range` (resending from there, or sending nothing when the server holds more). When the trace
+ * has not grown the tick sends `PUT {state: running}` instead (gitlab-runner's "touch", which it
+ * sends only every 30 s): so a silent job learns of a cancel within one interval. `Job-Status:
+ * canceled`, a 403 or a 404 aborts the job. At the end the rest of the trace is flushed, then the
+ * final state goes with the trace's checksum and size, again while the server answers 202.
  */
 
-const TICK_MS = 1000;
+const DEFAULT_INTERVAL_MS = 3000;
+// Past a minute a cancel would go unseen too long, whatever the server asks.
+const MAX_INTERVAL_MS = 60_000;
 // The runner's default output limit: past it, the trace says so and the rest is dropped.
 const TRACE_LIMIT_BYTES = 4 * 1024 * 1024;
-// The final update is retried this often while the server cannot take it.
+// Retried this often while the server cannot take the final update.
 const FINAL_RETRY_MS = 3000;
+// How many PATCHes the final flush tries before the state goes anyway.
+const FLUSH_TRIES = 5;
+
+export interface FinalState {
+  state: 'success' | 'failed';
+  failureReason?: string;
+  exitCode?: number;
+}
 
 export class TraceUploader {
   private chunks: Buffer[] = [];
   private length = 0;
   private full = false;
   private sent = 0;
-  private stateSent = false;
-  private putOnly = false;
-  private lastSentLength = 0;
+  private intervalMs = DEFAULT_INTERVAL_MS;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(
     private readonly api: RunnerApi,
-    private readonly runnerToken: string,
-    private readonly build: { id: number; token: string },
-    /** Called once when the server says the build is no longer ours to run. */
+    private readonly job: JobCredentials,
+    /** Called once when the server says the job is no longer ours to run. */
     private readonly onAbort: (reason: string) => void,
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => {
-      if (!this.ticking) this.ticking = this.tick().finally(() => (this.ticking = undefined));
-    }, TICK_MS);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick().finally(() => {
+        this.ticking = undefined;
+        this.schedule();
+      });
+    }, this.intervalMs);
   }
 
   write(data: Buffer | string): void {
@@ -54,7 +65,7 @@ export class TraceUploader {
     if (this.length + bytes.length > TRACE_LIMIT_BYTES) {
       bytes = Buffer.concat([
         bytes.subarray(0, TRACE_LIMIT_BYTES - this.length),
-        Buffer.from(`\nBuild's log exceeded limit of ${TRACE_LIMIT_BYTES} bytes.\n`),
+        Buffer.from(`\nJob's log exceeded limit of ${TRACE_LIMIT_BYTES} bytes.\n`),
       ]);
       this.full = true;
     }
@@ -76,71 +87,56 @@ export class TraceUploader {
   }
 
   private async tick(): Promise<void> {
-    if (!this.stateSent) {
-      this.stateSent = true;
-      const answer = await this.api.updateBuild(this.runnerToken, this.build.id, 'running');
-      if (answer.status === 403 || answer.status === 404) return this.onAbort(`the server refused the build's update (${answer.status})`);
-    }
-    const all = this.bytes();
-    if (this.putOnly) {
-      // A server without PATCH: the whole trace when it grew, else the state alone, whose 403 or 404 says the same.
-      const changed = all.length !== this.lastSentLength;
-      const answer = await this.api.updateBuild(this.runnerToken, this.build.id, 'running', changed ? all.toString('utf8') : undefined);
-      if (answer.status === 200) this.lastSentLength = all.length;
-      else if (answer.status === 403 || answer.status === 404) this.onAbort(`the server refused the trace (${answer.status})`);
+    if (this.sent < this.length) {
+      this.react(await this.patch());
       return;
     }
-    let answer = await this.api.patchTrace(this.build, all.subarray(this.sent), this.sent);
-    if (answer.status === 416) {
-      const offset = Number(/-(\d+)/.exec(answer.headers.get('range') ?? '')?.[1]);
-      if (!Number.isInteger(offset)) return;
-      if (offset > all.length) {
-        // The server holds more than we produced: our whole trace goes with a PUT (8.12 replaced
-        // the stored trace with it; Forge keeps the longer of the two).
-        answer = await this.api.updateBuild(this.runnerToken, this.build.id, 'running', all.toString('utf8'));
-        if (answer.status === 200) this.acknowledged(all.length);
-        // A refused update aborts, as every update does (§2.4): this one was ignored, and the
-        // uploader went on sending for a build the server no longer runs.
-        else if (answer.status === 403 || answer.status === 404) this.onAbort(`the server refused the trace (${answer.status})`);
-        return;
-      }
-      answer = await this.api.patchTrace(this.build, all.subarray(offset), offset);
+    this.react(await this.api.updateJob(this.job, { state: 'running', trace: this.bytes() }));
+  }
+
+  /** One PATCH of what the server lacks; after a 416, one more from the server's offset. */
+  private async patch(): Promise<PatchResult> {
+    let result = await this.api.patchTrace(this.job, this.bytes().subarray(this.sent), this.sent);
+    if (result.state === 'range-mismatch') {
+      this.sent = result.offset!;
+      if (this.sent >= this.length) return result;
+      result = await this.api.patchTrace(this.job, this.bytes().subarray(this.sent), this.sent);
     }
-    this.react(answer, all.length);
+    if (result.state === 'sent' || result.state === 'range-mismatch') this.sent = result.offset!;
+    return result;
   }
 
-  private react(answer: Answer, length: number): void {
-    const status = answer.headers.get('build-status');
-    if (status === 'canceled' || status === 'failed') return this.onAbort(`the build was ${status} on the server`);
-    if (answer.status === 202) this.acknowledged(length);
-    else if (answer.status === 404) this.putOnly = true;
-    else if (answer.status === 403) this.onAbort('the server refused the trace (403)');
-  }
-
-  private acknowledged(length: number): void {
-    this.sent = length;
-    this.lastSentLength = length;
+  private react(result: PatchResult | UpdateResult): void {
+    if (result.updateIntervalMs !== undefined) this.intervalMs = Math.min(result.updateIntervalMs, MAX_INTERVAL_MS);
+    if (result.cancelRequested) return this.onAbort('the job was canceled on the server');
+    if (result.state === 'abort') this.onAbort('the server refused the job');
   }
 
   /** Stops ticking (waiting for a tick in flight). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
     await this.ticking;
   }
 
   /**
-   * The final `PUT {state, trace}`, retried while the server cannot take it (anything but 200, 403,
-   * 404), or until `signal` aborts. Whether the server took it.
+   * Sends the rest of the trace, then the final `PUT {state, failure_reason, exit_code, output}`,
+   * retried while the server cannot take it or answers 202 (not yet), or until `signal` aborts.
+   * The status the update ended with.
    */
-  async finish(state: 'success' | 'failed', signal?: AbortSignal): Promise<number> {
+  async finish(final: FinalState, signal?: AbortSignal): Promise<UpdateResult['state']> {
     await this.stop();
+    for (let tries = 0; this.sent < this.length && tries < FLUSH_TRIES && !signal?.aborted; tries++) {
+      const result = await this.patch();
+      if (result.state === 'abort') break;
+    }
     const answer = await retrying(
-      () => this.api.updateBuild(this.runnerToken, this.build.id, state, this.text()),
-      (a) => a.status === 200 || a.status === 403 || a.status === 404,
-      FINAL_RETRY_MS,
+      () => this.api.updateJob(this.job, { ...final, trace: this.bytes() }),
+      (result) => result.state === 'succeeded' || result.state === 'abort',
+      (result) => result.updateIntervalMs ?? FINAL_RETRY_MS,
       Infinity,
       signal,
     );
-    return answer.status;
+    return answer.state;
   }
 }

@@ -1,9 +1,11 @@
-import type { BuildPayload } from './payload';
+import { FORGE_RUNNER_VERSION } from './api';
+import type { JobPayload } from './payload';
 
 /*
- * The build's environment as runner 1.x makes it (reference §3, last part): the runner's own
- * variables first, then the server's list, later entries winning; then `$VAR` and `${VAR}` expanded
- * inside every value against that list (unknown names become empty).
+ * The job's environment as gitlab-runner makes it: the server's list (its predefined variables
+ * first, then the project's), then the runner's own (`CI_PROJECT_DIR`, `CI_BUILDS_DIR`,
+ * `CI_SERVER`…), later entries winning; then `$VAR` and `${VAR}` expanded inside every value
+ * against that list (unknown names become empty).
  */
 
 export interface BuildDirs {
@@ -11,24 +13,16 @@ export interface BuildDirs {
   projectDir: string;
 }
 
-export function buildVariables(payload: BuildPayload, dirs: BuildDirs): Map<string, string> {
+export function buildVariables(payload: JobPayload, dirs: BuildDirs): Map<string, string> {
   const list: Array<[string, string]> = [
     ['CI', 'true'],
-    ['CI_BUILD_REF', payload.sha],
-    ['CI_BUILD_BEFORE_SHA', payload.before_sha],
-    ['CI_BUILD_REF_NAME', payload.ref ?? ''],
-    ['CI_BUILD_ID', String(payload.id)],
-    ['CI_BUILD_REPO', payload.repo_url],
-    ['CI_BUILD_TOKEN', payload.token],
-    ['CI_PROJECT_ID', String(payload.project_id)],
+    ['GITLAB_CI', 'true'],
+    ...payload.variables.map((variable): [string, string] => [variable.key, variable.value ?? '']),
     ['CI_PROJECT_DIR', dirs.projectDir],
     ['CI_BUILDS_DIR', dirs.buildsDir],
     ['CI_SERVER', 'yes'],
-    ['CI_SERVER_NAME', 'GitLab CI'],
-    ['CI_SERVER_VERSION', ''],
-    ['CI_SERVER_REVISION', ''],
-    ['GITLAB_CI', 'true'],
-    ...payload.variables.map((variable): [string, string] => [variable.key, variable.value ?? '']),
+    ['CI_RUNNER_VERSION', FORGE_RUNNER_VERSION],
+    ['CI_RUNNER_EXECUTABLE_ARCH', `${process.platform}/${process.arch}`],
   ];
   const raw = new Map(list);
   const expanded = new Map<string, string>();

@@ -10,16 +10,14 @@ import { RunnerApi } from '../../src/runner/api';
 import { TraceUploader } from '../../src/runner/trace';
 
 /*
- * The runner's trace channel when the server and the runner disagree (reference §2.5, §8.6).
+ * The runner's trace channel when the server and the runner disagree, as gitlab-runner handles it.
  *
- * A 416 through the real server: while a build of the real `forge runner` streams its trace, the
- * test appends a part of its own with the build's token, so the server holds bytes the runner never
- * sent; the runner's next PATCH gets 416 and must go on from the server's `Range`.
+ * A 416 through the real server: while a job of the real `forge runner` streams its trace, the
+ * test appends a part of its own with the job's token, so the server holds bytes the runner never
+ * sent; the runner's next PATCH gets 416 and must go on from the end of the server's `Range`.
  *
- * A 404 cannot be provoked through the real server for a running build: PATCH answers 404 only
- * for a build id that does not exist (`authorizeBuild`), and then the PUTs the runner falls back
- * to answer 404 too (and abort the build). So the fallback to whole-trace PUTs is proven against a
- * small HTTP server on a loopback port that answers as such a server would.
+ * What the real server never answers for a running job (a 416 with less than the runner sent, a
+ * 202 to the final update) is proven against a small HTTP server on a loopback port.
  */
 
 describe('forge runner against the real server: a 416 on its trace', () => {
@@ -47,9 +45,9 @@ describe('forge runner against the real server: a 416 on its trace', () => {
     let from = 0;
     return eventually(
       async () => {
-        const response = await fetch(`${app.url}/ci/api/v1/builds/${buildId}/trace.txt`, {
+        const response = await fetch(`${app.url}/api/v4/jobs/${buildId}/trace`, {
           method: 'PATCH',
-          headers: { 'content-type': 'text/plain', 'content-range': `${from}-${from + part.length}`, 'build-token': buildToken },
+          headers: { 'content-type': 'text/plain', 'content-range': `${from}-${from + part.length - 1}`, 'job-token': buildToken },
           body: part,
         });
         await response.text();
@@ -62,7 +60,7 @@ describe('forge runner against the real server: a 416 on its trace', () => {
     ).then(({ at }) => at);
   }
 
-  test("the runner resyncs from the server's Range and the final trace holds every line once, in order", async () => {
+  test("the runner goes on from the end of the server's Range: the server's part stays, and every line printed after it follows once, in order", async () => {
     const created = await app.root.post('/projects', { name: 'trace-resync' });
     assert.equal(created.status, 201);
     const project = created.body;
@@ -113,13 +111,13 @@ job:
     assert.equal(done.status, 'success');
 
     const final = await trace(project.id, build.id);
-    assert.deepEqual(final.match(/^line-\d$/gm), ['line-1', 'line-2', 'line-3', 'line-4', 'line-5', 'line-6', 'line-7', 'line-8']);
+    // gitlab-runner trusts the server's length: the injected part is kept once, and the runner's
+    // bytes from that length on follow it (lines 5 to 8 were printed after the test saw the resync).
+    assert.equal(final.split(injected).length, 2);
+    const after = final.slice(final.indexOf(injected) + injected.length);
+    assert.deepEqual(after.match(/^line-\d$/gm), ['line-5', 'line-6', 'line-7', 'line-8']);
+    assert.match(final, /^line-1$/m);
     assert.match(final, /Build succeeded\n$/);
-    // A final PUT replaces the stored trace only when longer (src/services/ci/builds/traces.ts). After the
-    // resync the stored trace is as long as what the runner has had acknowledged, and the runner
-    // writes its last line after its last PATCH: its whole trace is longer and replaces the stored
-    // one, so the part it never produced is gone.
-    assert.equal(final.includes(injected), false);
   });
 });
 
@@ -128,12 +126,15 @@ interface Received {
   method: string;
   path: string;
   contentRange?: string;
+  jobToken?: string;
   body: string;
 }
 
-/** A loopback HTTP server answering the runner API as `answer` says, recording every request. */
+type Reply = { status: number; headers?: Record<string, string> };
+
+/** A loopback HTTP server answering the runner API v4 as `answer` says, recording every request. */
 async function loopbackServer(
-  answer: (request: Received) => { status: number; headers?: Record<string, string> },
+  answer: (request: Received) => Reply,
 ): Promise<{ url: string; received: Received[]; close: () => Promise<void> }> {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
@@ -144,11 +145,12 @@ async function loopbackServer(
         method: request.method!,
         path: request.url!,
         contentRange: request.headers['content-range'],
+        jobToken: request.headers['job-token'] as string | undefined,
         body: Buffer.concat(chunks).toString('utf8'),
       };
       received.push(entry);
       const { status, headers = {} } = answer(entry);
-      response.writeHead(status, headers).end(status === 200 ? 'true' : '');
+      response.writeHead(status, headers).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -156,59 +158,84 @@ async function loopbackServer(
   return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+const patches = (received: Received[]) => received.filter((r) => r.method === 'PATCH');
 const puts = (received: Received[]) => received.filter((r) => r.method === 'PUT').map((r) => JSON.parse(r.body));
 
 describe("the runner's trace uploader against a loopback server", () => {
-  test('a 404 on PATCH switches to whole-trace PUTs for good, and the final PUT carries the whole trace', async () => {
-    const server = await loopbackServer((request) => ({ status: request.method === 'PATCH' ? 404 : 200 }));
+  test('a 416 whose Range holds less than was sent: the part goes again from the end of that Range, with the job token', async () => {
+    let stored = 0;
+    const server = await loopbackServer((request): Reply => {
+      if (request.method !== 'PATCH') return { status: 200 };
+      const [from, last] = request.contentRange!.split('-').map(Number);
+      // The first part is taken; the second is refused as if the server had lost the first's last 3 bytes.
+      if (patches(server.received).length === 2) {
+        stored -= 3;
+        return { status: 416, headers: { range: `0-${stored}` } };
+      }
+      if (from !== stored) return { status: 416, headers: { range: `0-${stored}` } };
+      stored = last + 1;
+      return { status: 202, headers: { range: `0-${stored}`, 'job-status': 'running' } };
+    });
     const aborts: string[] = [];
-    const uploader = new TraceUploader(new RunnerApi(server.url), 'runner-token', { id: 7, token: 'build-token' }, (reason) =>
-      aborts.push(reason),
-    );
+    const uploader = new TraceUploader(new RunnerApi(server.url), { id: 7, token: 'job-token' }, (reason) => aborts.push(reason));
     try {
-      uploader.start();
       uploader.line('first');
-      await eventually(() => puts(server.received).some((body) => body.trace === 'first\n'), {
-        message: 'a PUT with the trace after the 404',
-      });
-      uploader.line('second');
-      await eventually(() => puts(server.received).some((body) => body.trace === 'first\nsecond\n'), {
-        message: 'a PUT with the grown trace',
-      });
-      uploader.line('third');
-      assert.equal(await uploader.finish('success'), 200);
-
+      assert.equal(await uploader.finish({ state: 'success' }), 'succeeded');
+      const more = new TraceUploader(new RunnerApi(server.url), { id: 7, token: 'job-token' }, (reason) => aborts.push(reason));
+      more.line('first');
+      more.line('second');
+      // The second uploader starts from 0: its first PATCH is the server's second, refused with 0-3.
+      assert.equal(await more.finish({ state: 'success' }), 'succeeded');
+      assert.deepEqual(
+        patches(server.received).map((r) => [r.contentRange, r.body]),
+        [
+          ['0-5', 'first\n'],
+          ['0-12', 'first\nsecond\n'],
+          ['3-12', 'st\nsecond\n'],
+        ],
+      );
+      assert.ok(server.received.every((r) => r.method !== 'PATCH' || (r.path === '/api/v4/jobs/7/trace' && r.jobToken === 'job-token')));
       assert.deepEqual(aborts, []);
-      assert.equal(server.received.filter((r) => r.method === 'PATCH').length, 1, 'no PATCH after the 404');
-      const last = puts(server.received).at(-1);
-      assert.equal(last.state, 'success');
-      assert.equal(last.trace, 'first\nsecond\nthird\n');
-      assert.ok(server.received.every((r) => r.method !== 'PUT' || r.path === '/ci/api/v1/builds/7.json'));
     } finally {
       await uploader.stop();
       await server.close();
     }
   });
 
-  test('a 416 with a server holding more: the whole trace goes with a PUT, and a 404 to that PUT aborts the build', async () => {
-    const server = await loopbackServer((request) => {
-      if (request.method === 'PATCH') return { status: 416, headers: { range: '0-1000' } };
-      // The first tick's `{state: running}` carries no trace and is taken; the build is gone by the resync's PUT.
-      return { status: JSON.parse(request.body).trace === undefined ? 200 : 404 };
+  test('the final update carries the state, the failure reason, the exit code and the trace size, and goes again while answered 202', async () => {
+    const server = await loopbackServer((request): Reply => {
+      if (request.method === 'PATCH') return { status: 202, headers: { range: `0-${request.body.length}` } };
+      // "Not yet": the server asks again in a second.
+      return puts(server.received).length === 1 ? { status: 202, headers: { 'x-gitlab-trace-update-interval': '1' } } : { status: 200 };
     });
-    const aborts: string[] = [];
-    const uploader = new TraceUploader(new RunnerApi(server.url), 'runner-token', { id: 7, token: 'build-token' }, (reason) =>
-      aborts.push(reason),
-    );
+    const uploader = new TraceUploader(new RunnerApi(server.url), { id: 9, token: 'job-token' }, () => undefined);
     try {
+      uploader.line('boom');
+      assert.equal(await uploader.finish({ state: 'failed', failureReason: 'script_failure', exitCode: 3 }), 'succeeded');
+      const [first, second] = puts(server.received);
+      assert.deepEqual(second, first);
+      assert.equal(first.state, 'failed');
+      assert.equal(first.failure_reason, 'script_failure');
+      assert.equal(first.exit_code, 3);
+      assert.equal(first.token, 'job-token');
+      assert.equal(first.output.bytesize, 5);
+      assert.match(first.output.checksum, /^crc32:[0-9a-f]{8}$/);
+      assert.equal(first.trace, undefined);
+      assert.ok(server.received.every((r) => r.method !== 'PUT' || r.path === '/api/v4/jobs/9'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('Job-Status: canceled on a trace part aborts the job', async () => {
+    const server = await loopbackServer(() => ({ status: 202, headers: { range: '0-4', 'job-status': 'canceled' } }));
+    const aborts: string[] = [];
+    const uploader = new TraceUploader(new RunnerApi(server.url), { id: 7, token: 'job-token' }, (reason) => aborts.push(reason));
+    try {
+      uploader.line('abc');
       uploader.start();
-      uploader.line('short');
       await eventually(() => aborts.length > 0, { message: 'the uploader aborting' });
-      assert.deepEqual(
-        puts(server.received).map((body) => body.trace),
-        [undefined, 'short\n'],
-      );
-      assert.equal(server.received.find((r) => r.method === 'PATCH')?.contentRange, '0-6');
+      assert.match(aborts[0]!, /canceled/);
     } finally {
       await uploader.stop();
       await server.close();

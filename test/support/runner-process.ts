@@ -30,7 +30,7 @@ export class RunnerProcess {
 
   static start(
     app: { url: string },
-    opts: { registrationToken?: string; concurrency?: number; tags?: string; dir?: string; gateDir?: string } = {},
+    opts: { registrationToken?: string; token?: string; concurrency?: number; tags?: string; dir?: string; gateDir?: string } = {},
   ): RunnerProcess {
     const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-runner-'));
     const gateDir = opts.gateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-gate-'));
@@ -47,6 +47,7 @@ export class RunnerProcess {
       path.join(dir, 'builds'),
     ];
     if (opts.registrationToken) args.push('--registration-token', opts.registrationToken);
+    if (opts.token) args.push('--token', opts.token);
     if (opts.concurrency) args.push('--concurrency', String(opts.concurrency));
     if (opts.tags) args.push('--tags', opts.tags);
     const child = spawn(process.execPath, args, {

@@ -42,13 +42,15 @@ export function jobsRoutes(api: Api, { services, pollTimeoutMs }: RunnerV4Deps):
     const hungUp = () => gone.abort();
     reply.raw.once('close', hungUp);
     try {
-      const job = runner.active ? await jobs.nextWithin(runner, pollTimeoutMs, gone.signal, { jobNames: true }) : undefined;
+      const job = runner.active
+        ? await jobs.nextWithin(runner, pollTimeoutMs, gone.signal, { jobNames: true }, body.last_update)
+        : undefined;
       if (job) return sendRunnerJson(reply, 201, presentJob(job));
     } finally {
       reply.raw.off('close', hungUp);
     }
-    // The runner sends this back as `last_update`; every request looks at the queue anyway, so it is only echoed.
-    return reply.code(204).header('X-GitLab-Last-Update', jobs.queueVersion()).send(null);
+    // The runner sends this back as `last_update`: while it holds, the next request skips its first look at the queue.
+    return reply.code(204).header('X-GitLab-Last-Update', jobs.lastUpdate(runner)).send(null);
   });
 
   api.put('/jobs/:id', { schema: { params: JobPath, body: JobUpdate } }, async (request, reply) => {

@@ -20,12 +20,29 @@ const RunnerChanges = Type.Object({
   locked: Type.Optional(Type.Boolean()),
 });
 
+// GitLab 15.10's `POST /user/runners`: `tag_list` an array (or a comma-separated list, as Grape coerces it).
+const UserRunner = Type.Object({
+  runner_type: Type.Union([Type.Literal('instance_type'), Type.Literal('group_type'), Type.Literal('project_type')]),
+  group_id: Type.Optional(Type.Integer()),
+  project_id: Type.Optional(Type.Integer()),
+  description: Type.Optional(TextString()),
+  maintenance_note: Type.Optional(TextString()),
+  paused: Type.Optional(Type.Boolean()),
+  locked: Type.Optional(Type.Boolean()),
+  run_untagged: Type.Optional(Type.Boolean()),
+  tag_list: Type.Optional(Type.Union([Type.Array(NameString()), TextString()])),
+  access_level: Type.Optional(Type.Union([Type.Literal('not_protected'), Type.Literal('ref_protected')])),
+  maximum_timeout: Type.Optional(Type.Integer({ minimum: 600 })),
+});
+const CreatedRunner = Type.Object({ id: Type.Integer(), token: Type.String(), token_expires_at: Type.Null() });
+
 // GitLab's `admin_build` on the project: masters and owners.
 const adminProject = { project: 'admin_build' } as const;
 
 /**
  * Runners as users and administrators manage them (GitLab 9–11's `API::Runners`, its management
- * part). `POST /runners`, `DELETE /runners` and `POST /runners/verify` are the runners' own
+ * part), and `POST /user/runners`, by which a user makes a runner and gets its authentication
+ * token. `POST /runners`, `DELETE /runners` and `POST /runners/verify` are the runners' own
  * protocol, served elsewhere: no route here takes them.
  */
 export function runnersRoutes(api: Api, { services, presenter }: RouteDeps): void {
@@ -37,6 +54,27 @@ export function runnersRoutes(api: Api, { services, presenter }: RouteDeps): voi
     setPageHeaders(request, reply, presenter.externalUrl, page, total);
     return list.map(presentRunner);
   });
+
+  api.post(
+    '/user/runners',
+    { config: { grapeParams: true }, schema: { body: UserRunner, response: { 201: CreatedRunner } } },
+    async (request, reply) => {
+      const body = request.body;
+      const { runner, token } = await runners.createForUser(request.user!, {
+        runnerType: body.runner_type,
+        groupId: body.group_id === undefined ? undefined : String(body.group_id),
+        projectId: body.project_id === undefined ? undefined : String(body.project_id),
+        description: body.description,
+        tagList: body.tag_list,
+        runUntagged: body.run_untagged,
+        locked: body.locked,
+        active: body.paused !== true,
+        accessLevel: body.access_level,
+        maximumTimeout: body.maximum_timeout,
+      });
+      return reply.status(201).send({ id: runner.id, token, token_expires_at: null });
+    },
+  );
 
   api.get(
     '/runners/all',

@@ -29,6 +29,41 @@ describe('long polling', () => {
     assert.equal(app.ctx.buildQueue.waiting, 0);
   });
 
+  test('a last_update equal to the current X-GitLab-Last-Update skips the queue: a job written meanwhile by another process is not looked for; without it, it is handed out', async () => {
+    const project = await pushedProject(app, 'last-update');
+    const runner = await projectRunner(app, project.id);
+    assert.equal((await runner.requestJob()).outcome, 'nothing');
+    const value = runner.lastUpdate;
+    // Written straight into the database, as another Forge process would: nothing in this process moves.
+    const { builds } = await seedPipeline(app, project.id, { builds: [{ name: 'unseen', options: {} }] });
+    const skipped = await runner.requestJob();
+    assert.equal(skipped.response.status, 204);
+    assert.equal(skipped.response.headers.get('x-gitlab-last-update'), value);
+    runner.lastUpdate = '';
+    const taken = await runner.requestJob();
+    assert.equal(taken.outcome, 'job');
+    assert.equal(taken.outcome === 'job' && taken.job.id, builds[0]!.id);
+  });
+
+  test('X-GitLab-Last-Update changes when a job is made pending in this process and when the runner changes', async () => {
+    const project = await pushedProject(app, 'last-update-moves');
+    const runner = await projectRunner(app, project.id);
+    await runner.requestJob();
+    const first = runner.lastUpdate;
+    const other = await pushedProject(app, 'other-pipeline', { '.gitlab-ci.yml': 'job:\n  script: echo hi\n' });
+    // The push makes its pipeline in the background: the job is pending once the pipeline is listed.
+    await eventually(async () => (await app.root.get(`/projects/${other.id}/pipelines`)).body.length === 1, {
+      message: 'the pipeline made',
+    });
+    await runner.requestJob();
+    const second = runner.lastUpdate;
+    assert.notEqual(second, first);
+    const id = (await app.ctx.db.selectFrom('ci_runners').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+    assert.equal((await app.root.v4().put(`/runners/${id}`, { tag_list: ['changed'] })).status, 200);
+    await runner.requestJob();
+    assert.notEqual(runner.lastUpdate, second);
+  });
+
   test('a runner that hangs up while held stops waiting and is handed nothing', async () => {
     const project = await pushedProject(app, 'hang-up');
     const runner = await projectRunner(app, project.id);

@@ -5,13 +5,14 @@ import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import type { ProjectsService } from '../../projects/projects';
 import type { RunnerRow } from '../types';
-import { parseTagList } from './registration';
+import { createRunner, parseTagList, type RunnerRegistration } from './registration';
 import { projectIdsWithAccess } from '../../projects/queries';
 import { GUEST, mayManageEveryRunner, mayReadRunnerToken, readsEverything, RUNNER_MANAGER_ACCESS, type Caller } from '../../policy';
 import { inTransaction } from '../../../db/transaction';
 import { now } from '../../../lib/time';
 import { badRequest, conflict, forbidden, notFound, recordNotFound, validationFailed } from '../../../errors';
 import { recordIdOf } from '../../../lib/record-id';
+import { randomHex } from '../../../lib/secrets';
 
 /** A runner counts as online when it made contact this recently (GitLab 8.12's `ONLINE_CONTACT_TIMEOUT`, 2 hours). */
 export const ONLINE_CONTACT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
@@ -57,6 +58,16 @@ export interface Page {
  * and enabling or disabling a specific runner for a project. A user manages the specific runners
  * of the projects they are a master or owner of; administrators manage every runner.
  */
+/** `POST /user/runners`: what kind of runner, for what, and its settings. */
+export interface UserRunner extends Omit<RunnerRegistration, 'token' | 'info'> {
+  runnerType: 'instance_type' | 'group_type' | 'project_type';
+  groupId?: string;
+  projectId?: string;
+}
+
+/** A runner authentication token (GitLab 15.10's `glrt-` prefix, which `gitlab-runner register --token` expects). */
+const authenticationToken = () => `glrt-${randomHex(20)}`;
+
 export class RunnerAdminService {
   constructor(
     private readonly ctx: ServiceContext,
@@ -158,6 +169,29 @@ export class RunnerAdminService {
       await trx.deleteFrom('ci_runners').where('id', '=', runner.id).execute();
     });
     return runner;
+  }
+
+  /**
+   * `POST /user/runners` (GitLab 15.10): a runner made by a signed-in user, who gets its
+   * authentication token (`glrt-…`) once. An instance runner is an administrator's; a project
+   * runner needs master or owner on the project (a project the user may not see is 404). Forge has
+   * no group runners: a group runner is refused with 400.
+   */
+  async createForUser(caller: Caller, input: UserRunner): Promise<{ runner: RunnerRow; token: string }> {
+    let projectId: number | undefined;
+    if (input.runnerType === 'instance_type') {
+      if (!mayManageEveryRunner(caller)) throw forbidden();
+    } else if (input.runnerType === 'group_type') {
+      throw badRequest('400 Bad request - group runners are not supported');
+    } else {
+      if (input.projectId === undefined) throw badRequest('400 Bad request - Missing/invalid project_id');
+      const { project, standing } = await this.projects.findReadable(input.projectId, caller);
+      this.projects.authorize(standing, 'admin_build');
+      projectId = project.id;
+    }
+    if (input.runUntagged === false && parseTagList(input.tagList).length === 0)
+      throw validationFailed({ tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] });
+    return createRunner(this.ctx, { ...input, info: {} }, { projectId, token: authenticationToken() });
   }
 
   /**

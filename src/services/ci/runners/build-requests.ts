@@ -46,14 +46,23 @@ export class BuildRequestsService {
    * build made pending in this process, or seen pending by the periodic look for other processes);
    * a look that finds nothing this runner may take (another runner was faster, tags) waits on.
    * `abort` (the runner hung up, the server closes) ends the wait with nothing, and no build is
-   * claimed for a runner that is gone.
+   * claimed for a runner that is gone. A runner whose `lastUpdate` is still `lastUpdate(runner)` found
+   * nothing when nothing had changed: the first look is skipped, and it waits at once.
    */
-  async nextWithin(runner: RunnerRow, timeoutMs: number, abort: AbortSignal, flavour: JobFlavour = {}): Promise<RunnerJob | undefined> {
+  async nextWithin(
+    runner: RunnerRow,
+    timeoutMs: number,
+    abort: AbortSignal,
+    flavour: JobFlavour = {},
+    lastUpdate?: string,
+  ): Promise<RunnerJob | undefined> {
     const signal = this.ctx.buildQueue;
     const deadline = Date.now() + timeoutMs;
+    let unchanged = lastUpdate !== undefined && lastUpdate === this.lastUpdate(runner);
     for (;;) {
       const seen = signal.version;
-      const job = await this.next(runner, flavour);
+      const job = unchanged ? undefined : await this.next(runner, flavour);
+      unchanged = false;
       if (job) return job;
       const left = deadline - Date.now();
       if (left <= 0 || abort.aborted) return undefined;
@@ -64,9 +73,13 @@ export class BuildRequestsService {
     }
   }
 
-  /** What a runner is told as `X-GitLab-Last-Update`: the build queue signal's version in this process. */
-  queueVersion(): string {
-    return String(this.ctx.buildQueue.version);
+  /**
+   * What a runner is told as `X-GitLab-Last-Update`: the build queue signal's version in this process
+   * (it moves when a build is made pending here, or seen pending by the periodic look for other
+   * processes) and the runner's own `updated_at` (its tags, its pause).
+   */
+  lastUpdate(runner: RunnerRow): string {
+    return `${this.ctx.buildQueue.version}-${new Date(runner.updated_at).getTime()}`;
   }
 
   /** The build of the path when `token` is its own (v4's job token: 404, then 403; 403 with its status when it is not running). */

@@ -14,7 +14,8 @@ interface QueueMark {
  * Builds made pending by another Forge process (several behind one address) bump no signal here:
  * while runners wait in this process, one query every two seconds looks at the queue as a whole
  * and wakes them when it holds something new (more builds, a newer one, a later queuing). No
- * waiter, no timer and no query.
+ * waiter, no timer and no query. The last look's mark is kept while no one waits: a runner whose
+ * `last_update` skipped its first look is woken by the first look after builds appeared meanwhile.
  */
 export class PendingBuildsWatch {
   private timer: NodeJS.Timeout | undefined;
@@ -25,7 +26,6 @@ export class PendingBuildsWatch {
   /** Called when a runner starts waiting. */
   watch(): void {
     if (this.timer) return;
-    this.last = undefined;
     this.timer = setInterval(() => void this.look(), RECHECK_MS);
     this.timer.unref();
   }

@@ -81,38 +81,7 @@ export class RunnerRegistrationService {
     const tags = parseTagList(input.tagList);
     const runUntagged = input.runUntagged ?? true;
     if (!runUntagged && tags.length === 0) throw notFound();
-    const token = randomHex(30);
-    const time = now();
-    const runner = await inTransaction(this.ctx.db, async (trx) => {
-      const row = await trx
-        .insertInto('ci_runners')
-        .values({
-          token_digest: digestToken(token),
-          token_sealed: this.ctx.secrets.seal(token),
-          description: input.description ?? null,
-          active: input.active === false ? 0 : 1,
-          access_level: input.accessLevel ?? 'not_protected',
-          maximum_timeout: input.maximumTimeout ?? null,
-          is_shared: projectId === undefined ? 1 : 0,
-          run_untagged: runUntagged ? 1 : 0,
-          locked: input.locked ? 1 : 0,
-          tag_list: JSON.stringify(tags),
-          ...infoColumns(input.info),
-          contacted_at: null,
-          created_at: time,
-          updated_at: time,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (projectId !== undefined) {
-        await trx
-          .insertInto('ci_runner_projects')
-          .values({ runner_id: row.id, project_id: projectId, created_at: time, updated_at: time })
-          .execute();
-      }
-      return row;
-    });
-    return { runner, token };
+    return createRunner(this.ctx, { ...input, tagList: tags, runUntagged }, { projectId, token: randomHex(30) });
   }
 
   /** The runner owning this token (paused ones included), or undefined. */
@@ -150,7 +119,7 @@ export class RunnerRegistrationService {
       .set({ ...changes, updated_at: time })
       .where('id', '=', runner.id)
       .execute();
-    return { ...runner, ...changes };
+    return { ...runner, ...changes, updated_at: time };
   }
 
   /** The ids of the projects a runner is linked to (specific runners). */
@@ -158,6 +127,50 @@ export class RunnerRegistrationService {
     const rows = await this.ctx.db.selectFrom('ci_runner_projects').select('project_id').where('runner_id', '=', runnerId).execute();
     return rows.map((row) => row.project_id);
   }
+}
+
+/**
+ * Inserts a runner with its token (kept as a digest and sealed) and, for a project's runner, its
+ * project link, in one transaction. Shared by registration with a registration token and the
+ * runners users create (`RunnerAdminService.createForUser`).
+ */
+export async function createRunner(
+  ctx: ServiceContext,
+  input: Omit<RunnerRegistration, 'token'>,
+  owner: { projectId?: number; token: string },
+): Promise<{ runner: RunnerRow; token: string }> {
+  const { projectId, token } = owner;
+  const time = now();
+  const runner = await inTransaction(ctx.db, async (trx) => {
+    const row = await trx
+      .insertInto('ci_runners')
+      .values({
+        token_digest: digestToken(token),
+        token_sealed: ctx.secrets.seal(token),
+        description: input.description ?? null,
+        active: input.active === false ? 0 : 1,
+        access_level: input.accessLevel ?? 'not_protected',
+        maximum_timeout: input.maximumTimeout ?? null,
+        is_shared: projectId === undefined ? 1 : 0,
+        run_untagged: (input.runUntagged ?? true) ? 1 : 0,
+        locked: input.locked ? 1 : 0,
+        tag_list: JSON.stringify(parseTagList(input.tagList)),
+        ...infoColumns(input.info),
+        contacted_at: null,
+        created_at: time,
+        updated_at: time,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (projectId !== undefined) {
+      await trx
+        .insertInto('ci_runner_projects')
+        .values({ runner_id: row.id, project_id: projectId, created_at: time, updated_at: time })
+        .execute();
+    }
+    return row;
+  });
+  return { runner, token };
 }
 
 /** `tag_list` as ActsAsTaggable read it: a comma-separated string or an array, trimmed, blanks and repeats dropped. */
