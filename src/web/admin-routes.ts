@@ -85,6 +85,12 @@ export function adminRoutes(pages: FastifyInstance, { services }: { services: Se
     return sendPage(request, reply, 'Runners · Admin area', body);
   });
 
+  // Any other path under /admin is the web door's 404 page too, not the API's (the router does not
+  // fall back from `/admin/…` to `/:namespace/:project`): a missing admin page reads as a hidden one.
+  pages.get('/admin/*', { config: PAGE }, async () => {
+    throw notFound();
+  });
+
   pages.post('/admin/application_settings/reset_runners_token', { config: PAGE, schema: { body: TokenBody } }, async (request, reply) => {
     admin(request);
     await services.settings.resetRunnersToken();

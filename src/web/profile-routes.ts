@@ -135,6 +135,11 @@ export function profileRoutes(pages: FastifyInstance, { services }: { services: 
     return sendPage(request, reply, 'Account', accountPage({ csrfToken: pageContext(request).csrfToken, privateToken }));
   });
 
+  // The router does not fall back from `/profile/…` to `/:namespace/:project`: other paths are the web door's 404 page.
+  pages.get('/profile/*', { config: PAGE }, async () => {
+    throw notFound();
+  });
+
   pages.post('/profile/reset_private_token', { config: PAGE, schema: { body: TokenBody } }, async (request, reply) => {
     const privateToken = await services.users.resetPrivateToken(me(request).id);
     const page = accountPage({ csrfToken: pageContext(request).csrfToken, privateToken, notice: 'Your private token was reset.' });
