@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can } from '../services/policy';
 import type { Services } from '../services/index';
 import type { Project } from '../services/projects/types';
+import type { User } from '../services/users/users';
 import type { BuildRecord } from '../services/ci/types';
 import type { StoredFile } from '../services/ci/builds/builds';
 import { hasArtifacts, isRetryable } from '../services/ci/builds/rules';
@@ -87,31 +88,24 @@ export function buildRoutes(pages: FastifyInstance, { services }: { services: Se
     return sendDownload(reply, await builds.artifacts(project, recordId(request.params.id)));
   });
 
-  const act = (action: 'cancel' | 'retry' | 'play') =>
+  // Each answers the build to show next: the same one, or the new try a retry (or a late play) made.
+  const actions = {
+    cancel: (project: Project, build: BuildRecord) => buildActions.cancel(project, build.id),
+    retry: (project: Project, build: BuildRecord, user: User) => buildActions.retry(project, build.id, user),
+    play: (project: Project, build: BuildRecord, user: User) => buildActions.play(project, build.id, user),
+  };
+  for (const [name, perform] of Object.entries(actions)) {
     pages.post<{ Params: BuildParams }>(
-      `/:namespace/:project/builds/:id/${action}`,
+      `/:namespace/:project/builds/:id/${name}`,
       { config: PAGE, schema: { body: TokenBody } },
       async (request, reply) => {
         const { project, build } = await findBuild(request, 'update_build');
-        const user = request.web.user!;
-        const after = await perform(project, build, action, user);
-        return reply.redirect(buildPath(project, after.id), 303);
+        // `update_build` is a developer's: the caller is signed in.
+        const shown = await perform(project, build, request.web.user!);
+        return reply.redirect(buildPath(project, shown.id), 303);
       },
     );
-  const perform = (
-    project: Project,
-    build: BuildRecord,
-    action: 'cancel' | 'retry' | 'play',
-    user: NonNullable<FastifyRequest['web']['user']>,
-  ) =>
-    action === 'cancel'
-      ? buildActions.cancel(project, build.id)
-      : action === 'retry'
-        ? buildActions.retry(project, build.id, user)
-        : buildActions.play(project, build.id, user);
-  act('cancel');
-  act('retry');
-  act('play');
+  }
 
   // Later GitLab's job addresses (the API v4's `web_url`, `/-/jobs/:id`) open the same page.
   const toBuild = async (request: FastifyRequest<{ Params: BuildParams }>, reply: FastifyReply) => {
