@@ -234,6 +234,11 @@ export function readsEverything(caller: Caller | null): boolean {
   return isAdmin(caller);
 }
 
+/** The administration pages (`/admin`) are for administrators only. */
+export function administers(caller: Caller | null): boolean {
+  return isAdmin(caller);
+}
+
 /** A group read through membership or visibility, not through one of its projects: whose members a mention reaches. */
 export function readsGroupItself(caller: Caller | null, visibilityLevel: number, member: boolean): boolean {
   return isAdmin(caller) || member || visibleWithoutMembership(visibilityLevel, caller);

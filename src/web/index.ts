@@ -11,6 +11,11 @@ import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
 import { repositoryRoutes } from './repository-routes';
 import { SCRIPT, SCRIPT_PATH, SCRIPT_VERSION } from './script';
+import { pipelineRoutes } from './pipeline-routes';
+import { buildRoutes } from './build-routes';
+import { profileRoutes } from './profile-routes';
+import { adminRoutes } from './admin-routes';
+import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
   services: Services;
@@ -42,12 +47,22 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
         .header('etag', `"${SCRIPT_VERSION}"`)
         .type('text/javascript; charset=utf-8')
         .send(SCRIPT),
+    web.get(BUILD_LOG_PATH, { config: PAGE }, async (_request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('etag', `"${BUILD_LOG_VERSION}"`)
+        .type('text/javascript; charset=utf-8')
+        .send(BUILD_LOG_SCRIPT),
     );
     await web.register(async (pages) => {
       await registerWebRequests(pages, { services, sessions, cookies });
       signInRoutes(pages, { services, sessions, throttle, cookies });
       browseRoutes(pages, { services, config });
       repositoryRoutes(pages, { services });
+      pipelineRoutes(pages, { services });
+      buildRoutes(pages, { services });
+      profileRoutes(pages, { services });
+      adminRoutes(pages, { services });
     });
   });
 }

@@ -108,8 +108,23 @@ export function pageContext(request: FastifyRequest): PageContext {
   return { user: request.web.user, csrfToken: request.web.csrfToken };
 }
 
+/** What a page needs beyond reading: `live` pages run Forge's own scripts, which fetch from this site and style the spans they add. */
+export interface PageOptions {
+  live?: boolean;
+}
+
+/** The build page's live log fetches its new part, and ansi-to-html writes colours as `style` attributes. */
+const LIVE_POLICY = "; connect-src 'self'; style-src-attr 'unsafe-inline'";
+
 /** A whole page; pages that show who is signed in are never cached by others. */
-export function sendPage(request: FastifyRequest, reply: FastifyReply, title: string, body: SafeHtml, status = 200) {
+export function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  title: string,
+  body: SafeHtml,
+  status = 200,
+  options: PageOptions = {},
+) {
   return reply
     .status(status)
     .header('cache-control', 'no-store')
@@ -117,7 +132,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, title: st
     .header('x-content-type-options', 'nosniff')
     .header(
       'content-security-policy',
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      `default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'${options.live ? LIVE_POLICY : ''}`,
     )
     .type('text/html; charset=utf-8')
     .send(layout(pageContext(request), title, body).value);

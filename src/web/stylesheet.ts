@@ -60,6 +60,23 @@ ul.commits, ul.refs { list-style: none; padding: 0; } ul.commits li, ul.refs li 
 pre.message { white-space: pre-wrap; background: var(--soft); padding: .6rem; border-radius: 6px; }
 .compare-form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 1rem 0; } .compare-form input { width: auto; }
 .status { font-weight: 600; } .status-success { color: #1a7f37; } .status-failed { color: var(--danger); }
+.project-nav { display: flex; flex-wrap: wrap; gap: .3rem 1rem; border-bottom: 1px solid var(--line); margin-bottom: 1rem; padding-bottom: .4rem; }
+.project-nav a[aria-current=page] { font-weight: 700; color: var(--fg); text-decoration: none; }
+.table-wrap { overflow-x: auto; } table.ci-table { border-collapse: collapse; width: 100%; }
+table.ci-table th, table.ci-table td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
+.ci-status { display: inline-block; font-size: .8rem; font-weight: 600; border: 1px solid currentColor; border-radius: 1rem; padding: 0 .55rem; color: var(--muted); }
+.ci-success { color: #1a7f37; } .ci-failed { color: var(--danger); } .ci-running { color: var(--accent); } .ci-pending, .ci-created { color: #9a6700; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .8rem 0; } form.inline { display: inline; margin: 0; }
+a.button { padding: .35rem .9rem; border: 1px solid var(--line); border-radius: 6px; background: var(--soft); text-decoration: none; }
+ul.builds { list-style: none; padding: 0; } ul.builds li { padding: .35rem 0; border-bottom: 1px solid var(--line); }
+dl.build-facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; } dl.build-facts dd { margin: 0; overflow-wrap: anywhere; }
+pre.trace { background: #1f2328; color: #e6edf3; padding: .8rem; border-radius: 6px; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; min-height: 4rem; }
+.pager { display: flex; gap: 1rem; margin: 1rem 0; }
+.field-error { color: var(--danger); font-size: .85rem; margin: 0; }
+.notice { padding: .6rem .8rem; border: 1px solid #1a7f37; color: #1a7f37; border-radius: 6px; margin: 1rem 0; }
+table.admin { border-collapse: collapse; width: 100%; } table.admin th, table.admin td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
+textarea { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
+input[type=email] { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
 `;
 
 /** Changes with the stylesheet, so that it can be cached for a year. */

@@ -81,6 +81,11 @@ export class SettingsService {
     });
   }
 
+  /** A new shared runners registration token (8.12's `reset_runners_token`); runners registered with the old one keep working. */
+  async resetRunnersToken(): Promise<ApplicationSettings> {
+    return this.update({ runners_registration_token: randomToken(20) });
+  }
+
   private row(): Promise<Row | undefined> {
     return this.db.selectFrom('application_settings').selectAll().orderBy('id').executeTakeFirst();
   }

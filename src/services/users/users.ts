@@ -309,6 +309,34 @@ export class UsersService {
   }
 
   /**
+   * A user changing their own password (the profile page): the current password must be given, and
+   * the new one twice; every message at once, as one record's errors.
+   */
+  async changePassword(id: number, change: { current: string; password: string; confirmation: string }): Promise<User> {
+    const user = await this.findById(id);
+    if (!user) throw recordNotFound();
+    const validation = new Validation();
+    if (!(await verifyPassword(change.current, user.password_hash))) validation.add('current_password', 'is invalid');
+    checkPassword(validation, change.password);
+    if (change.password !== change.confirmation) validation.add('password_confirmation', "doesn't match Password");
+    validation.throwIfInvalid();
+    return this.update(id, { password: change.password });
+  }
+
+  /** A new private token for the user (GitLab 8.12's `reset_private_token`); the old one stops working at once. Answers the new one. */
+  async resetPrivateToken(id: number): Promise<string> {
+    const token = randomToken();
+    const updated = await this.db
+      .updateTable('users')
+      .set({ token_digest: digestToken(token), token_sealed: this.ctx.secrets.seal(token), updated_at: now() })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) throw recordNotFound();
+    this.forgetRecent();
+    return token;
+  }
+
+  /**
    * A unique index refused what `checkTaken` let through: a concurrent request took the e-mail or
    * username in between. Answered as `checkTaken` would answer now, not as a 500.
    */

@@ -22,6 +22,8 @@ const TABS: Tab[] = [
   { key: 'branches', label: 'Branches', path: '/branches', code: true },
   { key: 'tags', label: 'Tags', path: '/tags', code: true },
   { key: 'compare', label: 'Compare', path: '/compare', code: true },
+  { key: 'issues', label: 'Issues', path: '/issues' },
+  { key: 'pipelines', label: 'Pipelines', path: '/pipelines' },
 ];
 
 /** A project's tab navigation, on its home page and every page under it. */
