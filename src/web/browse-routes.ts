@@ -26,7 +26,7 @@ const LIST_LIMIT = 100;
  * own fixed pages: a user, group or project page never answers for them, so `/api/v3` stays the
  * API's 404 and not a page.
  */
-const RESERVED = new Set(['api', 'ci', 'oauth', '-', 'assets', 'users', 'u', 'groups', 'explore', 'favicon.ico', 'robots.txt']);
+export const RESERVED = new Set(['api', 'ci', 'oauth', '-', 'assets', 'users', 'u', 'groups', 'explore', 'favicon.ico', 'robots.txt']);
 
 /** The pages for reading: the dashboard, explore, users, groups and a project's home. */
 export function browseRoutes(pages: FastifyInstance, { services, config }: BrowseDeps): void {

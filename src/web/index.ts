@@ -7,6 +7,7 @@ import { SessionCodec } from './session';
 import { SignInThrottle } from './throttle';
 import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
+import { issueRoutes } from './issue-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
 
@@ -38,6 +39,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       await registerWebRequests(pages, { services, sessions, cookies });
       signInRoutes(pages, { services, sessions, throttle, cookies });
       browseRoutes(pages, { services, config });
+      issueRoutes(pages, { services });
     });
   });
 }
