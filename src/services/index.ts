@@ -60,6 +60,7 @@ import { SlashCommandsService } from './slash-commands/slash-commands';
 import { PersonalAccessTokensService } from './access-tokens/personal-access-tokens';
 import { OAuthService } from './access-tokens/oauth';
 import { AccessTokensService } from './access-tokens/access-tokens';
+import { ReferencesService } from './references/references';
 
 /**
  * Every service, built once per app over one context, each given what it needs through its
@@ -171,6 +172,7 @@ export function createServices(ctx: ServiceContext) {
       contents: mergeRequestContents,
       todos: mergeRequestTodos,
     }),
+    references: new ReferencesService(ctx, projects),
   };
 }
 

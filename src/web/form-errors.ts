@@ -1,26 +1,28 @@
 import { ApiError } from '../errors';
 
-/** A field's messages, as a service's validation named them (`{ email: ['is invalid'] }`). */
+/** A refused form's messages by field (`base` for the form as a whole), as a service's validation named them. */
 export type FieldErrors = Record<string, string[]>;
 
 /**
- * The messages of a refused record, to show beside the form's `fields`; undefined for any other
- * error, which the caller rethrows (a missing record stays a 404). Besides a record's validation
- * messages, the services answer a taken value as one sentence (`Email has already been taken`,
- * the API's 404 or 409): it is shown beside the field it starts with.
+ * What a service's refusal of a form says, by field, so the form is shown again beside what was
+ * typed; undefined for anything that is not a refusal of the input (a missing record, a crash),
+ * which the caller rethrows as an error page.
+ *
+ * With `fields` (the profile's forms), a taken value the services answer as one sentence
+ * (`Email has already been taken`, a 404 or 409) is shown beside the field it starts with, and a
+ * sentence naming no field is not a form error. Without, a sentence is the form's own (`base`).
  */
-export function fieldErrors(error: unknown, fields: readonly string[]): FieldErrors | undefined {
-  if (!(error instanceof ApiError) || ![400, 404, 409].includes(error.status)) return undefined;
+export function fieldErrors(error: unknown, fields?: readonly string[]): FieldErrors | undefined {
+  const statuses = fields ? [400, 404, 409] : [400, 405, 406, 409, 422];
+  if (!(error instanceof ApiError) || !statuses.includes(error.status)) return undefined;
   const message = (error.body as { message?: unknown } | undefined)?.message;
   if (typeof message === 'string') {
+    if (!fields) return { base: [message.replace(/^\d{3} (\(Bad request\) )?/, '')] };
     const field = fields.find((name) => message.toLowerCase().startsWith(`${name.replaceAll('_', ' ')} `));
     return field ? { [field]: [message.slice(field.length + 1)] } : undefined;
   }
-  if (!message || typeof message !== 'object' || Array.isArray(message)) return undefined;
-  return Object.fromEntries(
-    Object.entries(message as Record<string, unknown>).map(([field, list]) => [
-      field,
-      Array.isArray(list) ? list.map(String) : [String(list)],
-    ]),
-  );
+  if (Array.isArray(message)) return fields ? undefined : { base: message.map(String) };
+  if (message && typeof message === 'object')
+    return Object.fromEntries(Object.entries(message).map(([field, list]) => [field, ([] as unknown[]).concat(list).map(String)]));
+  return fields ? undefined : { base: ['The form could not be saved.'] };
 }

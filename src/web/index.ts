@@ -7,6 +7,7 @@ import { SessionCodec } from './session';
 import { SignInThrottle } from './throttle';
 import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
+import { issueRoutes } from './issue-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
 import { repositoryRoutes } from './repository-routes';
@@ -63,6 +64,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       buildRoutes(pages, { services });
       profileRoutes(pages, { services });
       adminRoutes(pages, { services });
+      issueRoutes(pages, { services });
     });
   });
 }

@@ -2,6 +2,7 @@ import MarkdownIt from 'markdown-it';
 import hljs from 'highlight.js';
 import sanitizeHtml from 'sanitize-html';
 import { escapeHtml, trusted, type SafeHtml } from './html';
+import type { ReferenceLinker } from './references';
 
 /*
  * Markdown as GitLab renders it, in two steps: markdown-it (GitHub-flavoured: tables,
@@ -37,6 +38,43 @@ parser.core.ruler.after('inline', 'task-lists', (state) => {
   }
 });
 
+// GitLab's references (`references.ts`) in plain text only: not in code, nor inside a link already.
+parser.core.ruler.push('references', (state) => {
+  const linker = (state.env as { linker?: ReferenceLinker }).linker;
+  if (!linker) return;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    let linkDepth = 0;
+    const children: typeof block.children = [];
+    for (const token of block.children) {
+      if (token.type === 'link_open' || (token.type === 'html_inline' && /^<a[\s>]/i.test(token.content))) linkDepth++;
+      if (token.type === 'link_close' || (token.type === 'html_inline' && /^<\/a\s*>/i.test(token.content))) linkDepth--;
+      if (token.type !== 'text' || linkDepth > 0) {
+        children.push(token);
+        continue;
+      }
+      for (const piece of linker(token.content)) {
+        if (typeof piece === 'string') {
+          const text = new state.Token('text', '', 0);
+          text.content = piece;
+          children.push(text);
+          continue;
+        }
+        const open = new state.Token('link_open', 'a', 1);
+        open.attrs = [
+          ['href', piece.href],
+          ['class', piece.className],
+          ...(piece.title ? [['title', piece.title] as [string, string]] : []),
+        ];
+        const text = new state.Token('text', '', 0);
+        text.content = piece.text;
+        children.push(open, text, new state.Token('link_close', 'a', -1));
+      }
+    }
+    block.children = children;
+  }
+});
+
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
     ...sanitizeHtml.defaults.allowedTags,
@@ -55,7 +93,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'dd',
   ],
   allowedAttributes: {
-    a: ['href', 'title', 'name', 'id', 'rel'],
+    a: ['href', 'title', 'name', 'id', 'rel', 'class'],
     img: ['src', 'alt', 'title', 'width', 'height'],
     input: ['type', 'checked', 'disabled', 'class'],
     li: ['class'],
@@ -72,6 +110,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     h6: ['id'],
   },
   allowedClasses: {
+    a: [/^gfm(-[\w-]+)?$/],
     code: [/^language-[\w+-]+$/],
     span: [/^hljs-[\w-]+$/, 'language-xml', 'language-css', 'language-javascript'],
     li: ['task-list-item'],
@@ -90,7 +129,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
 };
 
-/** Markdown text as sanitized HTML, ready for a page. */
-export function renderMarkdown(text: string): SafeHtml {
-  return trusted(sanitizeHtml(parser.render(text), SANITIZE));
+/** Markdown text as sanitized HTML, ready for a page; with a linker, its references link. */
+export function renderMarkdown(text: string, references?: ReferenceLinker): SafeHtml {
+  return trusted(sanitizeHtml(parser.render(text, { linker: references }), SANITIZE));
 }

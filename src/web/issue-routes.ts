@@ -1,0 +1,244 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services/index';
+import type { IssueFilters } from '../services/issues/types';
+import type { NoteableKind } from '../services/notes/noteables';
+import type { Project } from '../services/projects/types';
+import { can, type ProjectStanding } from '../services/policy';
+import { mayUpdateIssue } from '../services/policy-reads';
+import { PAGE, pageContext, sendPage, WebError } from './request';
+import { projectFor, recordNumber, type ProjectParams } from './project-scope';
+import { projectPath } from './paths';
+import { renderMarkdown } from './markdown';
+import { pageReferences } from './references';
+import { fieldErrors } from './form-errors';
+import { formId, formList, issuableChoices } from './issuable-choices';
+import { issueListPage } from './pages/issues/list';
+import { issuableForm } from './pages/issues/form';
+import { issuePage } from './pages/issues/show';
+import type { ShownNote } from './pages/issuable-parts';
+
+export interface IssueRouteDeps {
+  services: Services;
+}
+
+const PER_PAGE = 20;
+/** The notes a page shows at most, oldest first. */
+const NOTES_SHOWN = 500;
+
+const Text = Type.Optional(Type.String({ maxLength: 1000 }));
+const ListQuery = Type.Object({
+  state: Text,
+  search: Text,
+  label_name: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 20 })])),
+  milestone_title: Text,
+  author_id: Text,
+  assignee_id: Text,
+  page: Text,
+});
+const IssueBody = Type.Object({
+  authenticity_token: Text,
+  title: Type.Optional(Type.String({ maxLength: 255 })),
+  description: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  assignee_id: Text,
+  milestone_id: Text,
+  labels: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })])),
+});
+const NoteBody = Type.Object({ authenticity_token: Text, note: Type.Optional(Type.String({ maxLength: 1_000_000 })) });
+const TokenBody = Type.Object({ authenticity_token: Text });
+type IssueParams = ProjectParams & { iid: string };
+
+/** A positive number from a filter, or undefined for blank or anything else. */
+const filterNumber = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
+
+/** Labels of a filter: repeated fields, or one field of comma-separated titles. */
+export const labelNames = (value: string | string[] | undefined) =>
+  formList(value)
+    .flatMap((part) => part.split(','))
+    .map((title) => title.trim())
+    .filter(Boolean);
+
+/** The page number asked (1 for anything else). */
+export const pageNumber = (value: string | undefined) => Math.min(filterNumber(value) ?? 1, 10_000);
+
+/** The query of a list page as asked, without what is empty. */
+export function askedQuery(query: Record<string, string | string[] | undefined>): URLSearchParams {
+  const asked = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) for (const one of formList(value)) if (one !== '') asked.append(name, one);
+  return asked;
+}
+
+/** Writes need a signed-in user: anonymous visitors go to the sign-in form and come back. */
+export function signInFirst(request: FastifyRequest, reply: FastifyReply) {
+  return reply.redirect(`/users/sign_in?redirect_to=${encodeURIComponent(request.url)}`, 303);
+}
+
+/** Comments and system notes of an issue or merge request, their authors, and each comment rendered with the page's references. */
+export async function shownNotes(
+  services: Services,
+  project: Project,
+  standing: ProjectStanding,
+  kind: NoteableKind,
+  noteableId: number,
+  description: string | null,
+): Promise<{ notes: ShownNote[]; description: ReturnType<typeof renderMarkdown> }> {
+  const { notes } = await services.notes.list(project, standing, kind, noteableId, { offset: 0, limit: NOTES_SHOWN });
+  const authorIds = [...new Set(notes.flatMap((note) => (note.author_id === null ? [] : [note.author_id])))];
+  const [authors, linker] = await Promise.all([
+    services.users.findMany(authorIds),
+    pageReferences(services, project, standing, [description, ...notes.filter((note) => note.system !== 1).map((note) => note.note)]),
+  ]);
+  return {
+    description: renderMarkdown(description ?? '', linker),
+    notes: notes.map((note) => ({
+      note,
+      author: note.author_id === null ? undefined : authors.get(note.author_id),
+      body: note.system === 1 ? renderMarkdown('') : renderMarkdown(note.note, linker),
+    })),
+  };
+}
+
+/** `…/issues`, `…/issues/new` and `…/issues/:iid` with its comments, closing and reopening. */
+export function issueRoutes(pages: FastifyInstance, { services }: IssueRouteDeps): void {
+  const base = '/:namespace/:project/issues';
+
+  pages.get<{ Params: ProjectParams; Querystring: Static<typeof ListQuery> }>(
+    base,
+    { config: PAGE, schema: { querystring: ListQuery } },
+    async (request, reply) => {
+      const { project, standing } = await projectFor(services, request, 'read_issue');
+      const { query } = request;
+      const state = query.state === 'closed' || query.state === 'all' ? query.state : 'opened';
+      const page = pageNumber(query.page);
+      const filters: IssueFilters = {
+        state,
+        allLabels: labelNames(query.label_name).length ? labelNames(query.label_name) : undefined,
+        milestone: query.milestone_title || undefined,
+        authorId: filterNumber(query.author_id),
+        assigneeId: filterNumber(query.assignee_id),
+        search: query.search || undefined,
+        orderBy: 'created_at',
+        sort: 'desc',
+      };
+      const { issues, total } = await services.issues.listForProject(project, standing, filters, {
+        offset: (page - 1) * PER_PAGE,
+        limit: PER_PAGE,
+      });
+      const body = issueListPage({
+        projectPath: projectPath(project),
+        issues,
+        total,
+        page,
+        perPage: PER_PAGE,
+        state,
+        query: askedQuery(query),
+        signedIn: request.web.user !== null,
+      });
+      return sendPage(request, reply, `Issues · ${project.name}`, body);
+    },
+  );
+
+  const showForm = async (
+    request: FastifyRequest<{ Params: ProjectParams }>,
+    reply: FastifyReply,
+    project: Project,
+    standing: ProjectStanding,
+    values: Parameters<typeof issuableForm>[1]['values'] = {},
+    errors?: Parameters<typeof issuableForm>[1]['errors'],
+  ) => {
+    const choices = await issuableChoices(services, project, standing);
+    const form = { action: `${projectPath(project)}/issues`, heading: 'New issue', submit: 'Submit issue', ...choices, values, errors };
+    return sendPage(request, reply, `New issue · ${project.name}`, issuableForm(pageContext(request), form), errors ? 400 : 200);
+  };
+
+  pages.get<{ Params: ProjectParams }>(`${base}/new`, { config: PAGE }, async (request, reply) => {
+    if (!request.web.user) return signInFirst(request, reply);
+    const { project, standing } = await projectFor(services, request, 'create_issue');
+    return showForm(request, reply, project, standing);
+  });
+
+  pages.post<{ Params: ProjectParams; Body: Static<typeof IssueBody> }>(
+    base,
+    { config: PAGE, schema: { body: IssueBody } },
+    async (request, reply) => {
+      const user = request.web.user;
+      if (!user) throw new WebError(404);
+      const { project, standing } = await projectFor(services, request, 'create_issue');
+      const { body } = request;
+      const values = {
+        title: body.title,
+        description: body.description,
+        assigneeId: body.assignee_id,
+        milestoneId: body.milestone_id,
+        labels: formList(body.labels),
+      };
+      if (!body.title?.trim()) return showForm(request, reply, project, standing, values, { title: ["can't be blank"] });
+      try {
+        const created = await services.slashCommands.createIssue(project, standing, user, {
+          title: body.title,
+          description: body.description || undefined,
+          assigneeId: formId(body.assignee_id) ?? undefined,
+          milestoneId: formId(body.milestone_id) ?? undefined,
+          labels: values.labels.length ? values.labels : undefined,
+        });
+        return reply.redirect(`${projectPath(project)}/issues/${created.issue.iid}`, 303);
+      } catch (error) {
+        const errors = fieldErrors(error);
+        if (!errors) throw error;
+        return showForm(request, reply, project, standing, values, errors);
+      }
+    },
+  );
+
+  /** The issue of the path, or the page's 404 (also for a confidential issue the caller may not read). */
+  const issueFor = async (request: FastifyRequest<{ Params: IssueParams }>) => {
+    const { project, standing } = await projectFor(services, request, 'read_issue');
+    const issueId = await services.issues.idByIid(project, standing, recordNumber(request.params.iid));
+    return { project, standing, issueId };
+  };
+
+  pages.get<{ Params: IssueParams }>(`${base}/:iid`, { config: PAGE }, async (request, reply) => {
+    const { project, standing, issueId } = await issueFor(request);
+    const details = await services.issues.find(project, standing, issueId);
+    const shown = await shownNotes(services, project, standing, 'issues', issueId, details.issue.description);
+    const view = { details, projectPath: projectPath(project), ...shown, mayUpdate: mayUpdateIssue(standing, details.issue) };
+    return sendPage(
+      request,
+      reply,
+      `${details.issue.title} (#${details.issue.iid}) · ${project.name}`,
+      issuePage(pageContext(request), view),
+    );
+  });
+
+  pages.post<{ Params: IssueParams; Body: Static<typeof NoteBody> }>(
+    `${base}/:iid/notes`,
+    { config: PAGE, schema: { body: NoteBody } },
+    async (request, reply) => {
+      const user = request.web.user;
+      if (!user) throw new WebError(404);
+      const { project, standing, issueId } = await issueFor(request);
+      const path = `${projectPath(project)}/issues/${request.params.iid}`;
+      if (!can(standing, 'create_note')) throw new WebError(404);
+      if (!request.body.note?.trim()) return reply.redirect(path, 303);
+      const created = await services.slashCommands.createNote(project, standing, user, 'issues', issueId, { body: request.body.note });
+      return reply.redirect(created.note ? `${path}#note_${created.note.id}` : path, 303);
+    },
+  );
+
+  for (const [action, stateEvent] of [
+    ['close', 'close'],
+    ['reopen', 'reopen'],
+  ] as const) {
+    pages.post<{ Params: IssueParams; Body: Static<typeof TokenBody> }>(
+      `${base}/:iid/${action}`,
+      { config: PAGE, schema: { body: TokenBody } },
+      async (request, reply) => {
+        const user = request.web.user;
+        if (!user) throw new WebError(404);
+        const { project, standing, issueId } = await issueFor(request);
+        await services.slashCommands.updateIssue(project, standing, user, issueId, { stateEvent });
+        return reply.redirect(`${projectPath(project)}/issues/${request.params.iid}`, 303);
+      },
+    );
+  }
+}
