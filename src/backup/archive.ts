@@ -12,6 +12,9 @@ import tar from 'tar-stream';
  * already are, and a compressor of the operator's choice can follow.
  */
 
+/** Bytes per read or write of the archive: Node's 64 KiB default made a system call and a turn of the event loop per pack's 64 KiB. */
+const IO_CHUNK = 1024 * 1024;
+
 export class ArchiveWriter {
   private readonly pack = tar.pack();
   private readonly hash = crypto.createHash('sha256');
@@ -29,7 +32,7 @@ export class ArchiveWriter {
         done(null, chunk);
       },
     });
-    this.written = pipeline(this.pack, count, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+    this.written = pipeline(this.pack, count, fs.createWriteStream(file, { flags: 'wx', mode: 0o600, highWaterMark: IO_CHUNK }));
     this.broken = new Promise<never>((_, reject) => this.written.catch(reject));
     this.broken.catch(() => {});
   }
@@ -50,7 +53,10 @@ export class ArchiveWriter {
     const finished = this.settle((done) => {
       entry = this.pack.entry({ name, size, mtime, mode: 0o644 }, done);
     });
-    await Promise.race([pipeline(file.createReadStream({ start: 0, end: size - 1, autoClose: false }), entry!), this.broken]);
+    await Promise.race([
+      pipeline(file.createReadStream({ start: 0, end: size - 1, autoClose: false, highWaterMark: IO_CHUNK }), entry!),
+      this.broken,
+    ]);
     await finished;
   }
 
@@ -117,7 +123,7 @@ export async function readArchive(file: string, onEntry: (entry: ArchiveEntry) =
     );
   });
   try {
-    await pipeline(fs.createReadStream(file), extract);
+    await pipeline(fs.createReadStream(file, { highWaterMark: IO_CHUNK }), extract);
   } catch (error) {
     throw failure ?? error;
   }

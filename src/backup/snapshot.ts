@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DbHandle, SchemaFreeDb } from '../db/index';
 import { describeTables, executedMigrations } from '../db/dump/tables';
-import { readCounters, readRows, withReadSnapshot } from '../db/dump/rows';
+import { readCounters, readRowLines, withReadSnapshot } from '../db/dump/rows';
 import { readRepositoryRefs, sameRefs, type RepositoryRefs } from '../git/backup-files';
 import { repositoryPath } from '../git/paths';
 import type { ArchiveWriter } from './archive';
@@ -100,11 +100,11 @@ async function dumpTables(
   for (const [position, table] of tables.entries()) {
     let chunk = 0;
     counts[table.name] = 0;
-    for await (const rows of readRows(snapshot, table, ROWS_PER_CHUNK)) {
-      const lines = [JSON.stringify(table.columns), ...rows.map((row) => JSON.stringify(row))];
-      await writer.addBuffer(tableEntry(position + 1, table.name, ++chunk), `${lines.join('\n')}\n`);
-      counts[table.name] += rows.length;
-      total += rows.length;
+    const header = `${JSON.stringify(table.columns)}\n`;
+    for await (const lines of readRowLines(snapshot, database.dialect, table, ROWS_PER_CHUNK)) {
+      await writer.addBuffer(tableEntry(position + 1, table.name, ++chunk), `${header}${lines.join('\n')}\n`);
+      counts[table.name] += lines.length;
+      total += lines.length;
       progress.tick(() => `database: ${total} rows (${table.name})`);
     }
   }

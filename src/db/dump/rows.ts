@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { DbHandle, DialectName, SchemaFreeDb } from '../index';
 import type { TableShape } from './tables';
 
@@ -6,7 +6,7 @@ import type { TableShape } from './tables';
  * Rows out of one database and into another, in a form neither database owns: each row an array
  * of JSON values in the order of its table's columns. Forge's columns are integers, reals and text
  * on both databases (flags are 0/1, times ISO 8601 text), so a value read from one is written to
- * the other as it is; the few types a driver may hand back otherwise are made plain here.
+ * the other as it is.
  */
 
 export type Row = unknown[];
@@ -28,50 +28,81 @@ export async function withReadSnapshot<T>(handle: DbHandle, work: (snapshot: Sch
   });
 }
 
-/** A table's rows in primary-key order, `batch` at a time: by key ranges when the key is one column, by offsets otherwise. */
-export async function* readRows(db: SchemaFreeDb, table: TableShape, batch: number): AsyncGenerator<Row[]> {
-  const columns = table.columns.map((column) => sql.ref(column));
+/**
+ * A table's rows in primary-key order, `batch` at a time (by key ranges when the key is one
+ * column, by offsets otherwise), each row one line of JSON: an array of its values in the table's
+ * column order, made by the database itself (`json_array`, `json_build_array`), so that no row
+ * becomes an object on the way (on SQLite; PostgreSQL's driver hands the array over). Both render numbers so that they read back the same (SQLite 3.44
+ * and later, PostgreSQL 12 and later) and refuse binary values, which Forge has none of.
+ */
+export async function* readRowLines(db: SchemaFreeDb, dialect: DialectName, table: TableShape, batch: number): AsyncGenerator<string[]> {
+  const columns = sql.join(table.columns.map((column) => sql.ref(column)));
+  const line = dialect === 'postgres' ? sql`json_build_array(${columns})` : sql`json_array(${columns})`;
   const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map((column) => sql.ref(column));
-  const keyIndex = table.primaryKey.length === 1 ? table.columns.indexOf(table.primaryKey[0]) : -1;
+  const key = table.primaryKey.length === 1 ? table.primaryKey[0] : undefined;
   let after: unknown;
   for (let offset = 0; ; offset += batch) {
-    const range = keyIndex >= 0 && after !== undefined ? sql`where ${sql.ref(table.primaryKey[0])} > ${after}` : sql``;
-    const page = keyIndex >= 0 ? sql`limit ${sql.lit(batch)}` : sql`limit ${sql.lit(batch)} offset ${sql.lit(offset)}`;
-    const { rows } = await sql<Record<string, unknown>>`
-      select ${sql.join(columns)} from ${sql.table(table.name)} ${range} order by ${sql.join(order)} ${page}`.execute(db);
+    const range = key !== undefined && after !== undefined ? sql`where ${sql.ref(key)} > ${after}` : sql``;
+    const page = key !== undefined ? sql`limit ${sql.lit(batch)}` : sql`limit ${sql.lit(batch)} offset ${sql.lit(offset)}`;
+    const { rows } = await sql<{ line: unknown; key: unknown }>`
+      select ${line} as line, ${key !== undefined ? sql.ref(key) : sql.lit(0)} as key
+      from ${sql.table(table.name)} ${range} order by ${sql.join(order)} ${page}`.execute(db);
     if (rows.length === 0) return;
-    // The select names every column in the table's order, so a row's values come in that order.
-    const values = rows.map((row) => Object.values(row).map(plain));
-    if (keyIndex >= 0) after = values[values.length - 1][keyIndex];
-    yield values;
+    const lines = new Array<string>(rows.length);
+    // PostgreSQL's JSON text puts a space after each comma; its driver parses it, and it is written
+    // again compactly, so that an archive's rows read the same from either database.
+    for (let i = 0; i < rows.length; i++) {
+      const value = rows[i].line;
+      lines[i] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    after = rows[rows.length - 1].key;
+    yield lines;
     if (rows.length < batch) return;
   }
 }
 
-function plain(value: unknown): unknown {
-  if (value === undefined) return null;
-  if (typeof value === 'bigint') return Number(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date) return value.toISOString();
-  if (Buffer.isBuffer(value)) throw new Error('binary columns are not supported by forge backup');
-  return value;
+/*
+ * Values bound per insert. PostgreSQL takes 65,535 and a round trip is what costs; SQLite (32,766 at
+ * most) runs in the process, where preparing a statement of thousands of rows cost more than the
+ * statements saved (each statement is prepared once per shape and kept by the database layer).
+ */
+const POSTGRES_VALUES = 30_000;
+const SQLITE_VALUES = 3_000;
+
+/**
+ * Inserts rows given as arrays in `columns`' order, as many per statement as both databases take.
+ * The statements are written here, not built by Kysely (whose building and compiling of a large
+ * multi-row insert cost more than the database's own work), and are the same text for every full
+ * batch, so SQLite's statement cache and PostgreSQL's parser see one statement again and again.
+ */
+export async function insertRows(db: SchemaFreeDb, dialect: DialectName, table: string, columns: string[], rows: Row[]): Promise<void> {
+  const width = columns.length;
+  const perStatement = Math.max(1, Math.floor((dialect === 'sqlite' ? SQLITE_VALUES : POSTGRES_VALUES) / Math.max(1, width)));
+  const booleans = dialect === 'sqlite';
+  const statements = new Map<number, string>();
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const count = Math.min(perStatement, rows.length - start);
+    const parameters = new Array<unknown>(count * width);
+    for (let r = 0; r < count; r++) {
+      const row = rows[start + r];
+      for (let c = 0; c < width; c++) {
+        const value = row[c];
+        parameters[r * width + c] = booleans && typeof value === 'boolean' ? Number(value) : (value ?? null);
+      }
+    }
+    let statement = statements.get(count);
+    if (statement === undefined) statements.set(count, (statement = insertStatement(dialect, table, columns, count)));
+    await db.executeQuery(CompiledQuery.raw(statement, parameters));
+  }
 }
 
-/** Inserts rows given as arrays in `columns`' order; as many per statement as both databases take. */
-export async function insertRows(db: SchemaFreeDb, dialect: DialectName, table: string, columns: string[], rows: Row[]): Promise<void> {
-  // SQLite binds at most 32,766 values a statement, PostgreSQL 65,535.
-  const perStatement = Math.max(1, Math.floor(30_000 / Math.max(1, columns.length)));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const values = rows.slice(start, start + perStatement).map((row) => {
-      const record: Record<string, unknown> = {};
-      columns.forEach((column, index) => {
-        const value = row[index];
-        record[column] = dialect === 'sqlite' && typeof value === 'boolean' ? Number(value) : value;
-      });
-      return record;
-    });
-    await db.insertInto(table).values(values).execute();
-  }
+function insertStatement(dialect: DialectName, table: string, columns: string[], count: number): string {
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  let next = 0;
+  const placeholder = dialect === 'postgres' ? () => `$${++next}` : () => '?';
+  const tuples = new Array<string>(count);
+  for (let r = 0; r < count; r++) tuples[r] = `(${columns.map(placeholder).join(', ')})`;
+  return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${tuples.join(', ')}`;
 }
 
 /** The last number each table's id counter handed out: with it, a restored instance never hands out a deleted record's id again. */

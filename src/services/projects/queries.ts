@@ -193,10 +193,53 @@ const accessRows = preparedPerHandle((db: Db, userId: number, projectId: number,
 /** Loads what the policy needs about the caller and this project, in one query. */
 export async function loadStanding(db: Db, project: Project, caller: Caller | null): Promise<ProjectStanding> {
   if (!caller) return standingFrom(project, null, null, null, null);
+  return standingOf(project, caller, await accessRows(db, caller.id, project.id, project.namespace_id));
+}
+
+/** `loadStanding` for many users at once (the recipients of a notification), in one query. */
+export async function loadStandings(db: Db, project: Project, callers: Caller[]): Promise<Map<number, ProjectStanding>> {
+  const standings = new Map<number, ProjectStanding>();
+  if (callers.length === 0) return standings;
+  const ids = callers.map((caller) => caller.id);
+  const rows = await db
+    .selectFrom('members')
+    .select(['user_id', 'source_type', 'access_level', 'access_level as group_access'])
+    .where('user_id', 'in', ids)
+    .where('requested_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', project.id)]),
+        eb.and([eb('source_type', '=', 'Namespace'), eb('source_id', '=', project.namespace_id)]),
+      ]),
+    )
+    .unionAll(
+      db
+        .selectFrom('project_group_links')
+        .innerJoin('members', (join) =>
+          join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'),
+        )
+        .select(['members.user_id', sql.lit('Link').as('source_type'), 'members.access_level', 'project_group_links.group_access'])
+        .where('project_group_links.project_id', '=', project.id)
+        .where('members.user_id', 'in', ids)
+        .where('members.requested_at', 'is', null),
+    )
+    .execute();
+  const byUser = new Map<number, typeof rows>();
+  for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
+  for (const caller of callers) standings.set(caller.id, standingOf(project, caller, byUser.get(caller.id) ?? []));
+  return standings;
+}
+
+/** The standing from a caller's member rows: its project's, its namespace's, and those through groups the project is shared with. */
+function standingOf(
+  project: Project,
+  caller: Caller,
+  rows: Array<{ source_type: string; access_level: number; group_access: number }>,
+): ProjectStanding {
   let projectAccess: number | null = null;
   let namespaceAccess: number | null = null;
   let sharedAccess: number | null = null;
-  for (const row of await accessRows(db, caller.id, project.id, project.namespace_id)) {
+  for (const row of rows) {
     if (row.source_type === 'Project') projectAccess = row.access_level;
     else if (row.source_type === 'Namespace') namespaceAccess = row.access_level;
     else {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index';
 import type { Project } from '../projects/types';
 import type { IssueRow } from '../issues/types';
-import { loadStanding } from '../projects/queries';
+import { loadStandings } from '../projects/queries';
 import { can, readsGroupItself, type Caller } from '../policy';
 import { mayReadIssue } from '../policy-reads';
 import { mentionedNames } from './mentions';
@@ -53,12 +53,8 @@ export async function issueReaders(trx: Db, project: Project, issue: IssueRow, u
     .where('id', 'in', [...new Set(userIds)])
     .where('state', '=', 'active')
     .execute();
-  const readers: number[] = [];
-  for (const user of users) {
-    const standing = await loadStanding(trx, project, user);
-    if (mayReadIssue(standing, issue)) readers.push(user.id);
-  }
-  return readers;
+  const standings = await loadStandings(trx, project, users);
+  return users.filter((user) => mayReadIssue(standings.get(user.id)!, issue)).map((user) => user.id);
 }
 
 async function groupMemberIds(trx: Db, groupId: number): Promise<number[]> {
@@ -101,9 +97,6 @@ export async function mergeRequestReaders(trx: Db, project: Project, userIds: nu
     .where('id', 'in', [...new Set(userIds)])
     .where('state', '=', 'active')
     .execute();
-  const readers: number[] = [];
-  for (const user of users) {
-    if (can(await loadStanding(trx, project, user), 'read_merge_request')) readers.push(user.id);
-  }
-  return readers;
+  const standings = await loadStandings(trx, project, users);
+  return users.filter((user) => can(standings.get(user.id)!, 'read_merge_request')).map((user) => user.id);
 }
