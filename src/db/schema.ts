@@ -492,6 +492,11 @@ export interface IssuesTable {
   due_date: string | null;
   /** The issue this one was moved to. */
   moved_to_id: number | null;
+  /** Who closed it last (null before migration 0016). */
+  closed_by_id: number | null;
+  /** Time tracking, in seconds. */
+  time_estimate: Generated<number>;
+  total_time_spent: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -534,6 +539,12 @@ export interface MergeRequestsTable {
   should_remove_source_branch: Generated<Flag>;
   force_remove_source_branch: Generated<Flag>;
   merge_error: string | null;
+  /** Who closed or merged it (null before migration 0016). */
+  closed_by_id: number | null;
+  merged_by_id: number | null;
+  /** Time tracking, in seconds. */
+  time_estimate: Generated<number>;
+  total_time_spent: Generated<number>;
   created_at: string;
   updated_at: string;
 }
