@@ -291,6 +291,9 @@ export interface ProtectedBranchesTable {
   name: string;
   developers_can_push: Flag;
   developers_can_merge: Flag;
+  /** Access level 0, "No one" (migration 0017): masters and administrators are refused too. */
+  nobody_can_push: Generated<Flag>;
+  nobody_can_merge: Generated<Flag>;
   created_at: string;
   updated_at: string;
 }
