@@ -133,7 +133,8 @@ export class BranchesService {
     const repoPath = repoPathOf(this.ctx, project.id);
     const head = project.default_branch ?? (await defaultBranch(repoPath));
     const [headBranch, ground] = await Promise.all([
-      head === undefined ? undefined : findBranch(this.ctx.git, repoPath, head),
+      // The refs kept under the project's refs version: no `for-each-ref` per read.
+      head === undefined ? undefined : refsOf(this.ctx, project).then((refs) => refs.branch(head)),
       this.pushRules.ground(project, standing, false),
     ]);
     const headId = headBranch?.commit.id;
