@@ -11,7 +11,7 @@ import { git } from './support/spawn';
 import { seedCollaboration } from './support/seed-collaboration';
 import { seedPipelines } from './support/seed-ci';
 import { gptPasses, runOpenLoad, type LoadSummary, type OpenLoadTarget } from './support/open-load';
-import { ms, table } from './support/stats';
+import { ms, ratio, table } from './support/stats';
 import { apiCall, timedRequest } from './support/http';
 import { repoPathOf } from '../src/services/repository/repositories';
 import { refsMoved } from '../src/services/repository/refs-version';
@@ -28,10 +28,17 @@ const BRANCHES = 20;
 const TAGS = 20;
 const COMPARE_DISTANCE = 500;
 
+/** The two doors a scenario is sent through: GPT's own (v4) and the same read in v3's words. */
+const VERSIONS = ['v4', 'v3'] as const;
+type Version = (typeof VERSIONS)[number];
+
 interface Scenario {
-  /** GPT's test name (its v4 paths, here as the v3 requests Forge answers). */
+  /** GPT's test name. */
   name: string;
-  path: string;
+  /** The request as GPT writes it (project and group by URL-encoded path, issues and merge requests by iid). */
+  v4: string;
+  /** The same read on v3 (issues and merge requests by global id, a file by `file_path`). */
+  v3: string;
 }
 
 /**
@@ -76,18 +83,29 @@ async function seed(app: BenchApp, shape: { commits: number; files: number }) {
     label: 'gpt',
   });
   const compareFrom = await git(repoPath, 'rev-parse', `master~${COMPARE_DISTANCE}`);
-  const mergeRequestId = await seedMergeRequest(app, world.projectId, await git(repoPath, 'rev-parse', 'master~100'));
+  const mergeRequest = await seedMergeRequest(app, world.projectId, await git(repoPath, 'rev-parse', 'master~100'));
+  const project = await apiCall(app.url, app.rootToken, 'GET', `/projects/${world.projectId}`);
+  const group = await apiCall(app.url, app.rootToken, 'GET', `/groups/${world.groupId}`);
   // A server in service has its statistics gathered and its tables vacuumed by autovacuum; a
   // database seeded a moment ago has neither, and autovacuum would start on it in the middle of a run.
   if (app.database.dialect === 'postgres') await sql`vacuum analyze`.execute(app.database.db);
-  return { world, fixture, head, compareFrom, repoPath, mergeRequestId };
+  return {
+    world,
+    fixture,
+    head,
+    compareFrom,
+    repoPath,
+    mergeRequest,
+    projectPath: encodeURIComponent(project.path_with_namespace),
+    groupPath: encodeURIComponent(group.path),
+  };
 }
 
 /**
  * A merge request through the API, as a user makes one: a branch from an older commit, a commit on
- * it by the files API, the request into master, and a few notes. Answers its id.
+ * it by the files API, the request into master, and a few notes. Answers its id and iid.
  */
-async function seedMergeRequest(app: BenchApp, projectId: number, startSha: string): Promise<number> {
+async function seedMergeRequest(app: BenchApp, projectId: number, startSha: string): Promise<{ id: number; iid: number }> {
   const call = (method: string, route: string, body?: unknown) =>
     apiCall(app.url, app.rootToken, method, `/projects/${projectId}${route}`, body);
   await call('POST', '/repository/branches', { branch_name: 'review', ref: startSha });
@@ -104,39 +122,46 @@ async function seedMergeRequest(app: BenchApp, projectId: number, startSha: stri
     description: 'See REVIEW.md',
   });
   for (let n = 0; n < 10; n++) await call('POST', `/merge_requests/${mergeRequest.id}/notes`, { body: `Note ${n + 1} on the change` });
-  return mergeRequest.id;
+  return { id: mergeRequest.id, iid: mergeRequest.iid };
 }
 
 function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
-  const { world, fixture, head, compareFrom, mergeRequestId } = seeded;
-  const project = `/projects/${world.projectId}`;
+  const { world, fixture, head, compareFrom, mergeRequest, projectPath, groupPath } = seeded;
+  const project = `/projects/${projectPath}`;
   const repo = `${project}/repository`;
-  const mergeRequest = `${project}/merge_requests/${mergeRequestId}`;
+  const same = (name: string, path: string): Scenario => ({ name, v4: path, v3: path });
+  const byIid = (name: string, v4: string, v3: string): Scenario => ({ name, v4: `${project}${v4}`, v3: `${project}${v3}` });
+  const issue = { v4: `/issues/${world.busyIssueIid}`, v3: `/issues/${world.busyIssueId}` };
+  const mr = { v4: `/merge_requests/${mergeRequest.iid}`, v3: `/merge_requests/${mergeRequest.id}` };
   return [
-    { name: 'api_v4_projects_project', path: project },
-    { name: 'api_v4_projects', path: '/projects' },
-    { name: 'api_v4_groups_group', path: `/groups/${world.groupId}` },
-    { name: 'api_v4_groups_projects', path: `/groups/${world.groupId}/projects` },
-    { name: 'api_v4_users', path: '/users' },
-    { name: 'api_v4_user', path: '/user' },
-    { name: 'api_v4_projects_repository_branches', path: `${repo}/branches` },
-    { name: 'api_v4_projects_repository_branches_branch', path: `${repo}/branches/master` },
-    { name: 'api_v4_projects_repository_tags', path: `${repo}/tags` },
-    { name: 'api_v4_projects_repository_commits', path: `${repo}/commits` },
-    { name: 'api_v4_projects_repository_commits_commit', path: `${repo}/commits/${fixture.middleSha}` },
-    { name: 'api_v4_projects_repository_commits_commit_diff', path: `${repo}/commits/${fixture.middleSha}/diff` },
-    { name: 'api_v4_projects_repository_compare_commits', path: `${repo}/compare?from=${compareFrom}&to=${head}` },
-    { name: 'api_v4_projects_repository_files_file', path: `${repo}/files?file_path=README.md&ref=master` },
-    { name: 'api_v4_projects_repository_tree', path: `${repo}/tree` },
-    { name: 'api_v4_projects_issues', path: `${project}/issues` },
-    { name: 'api_v4_projects_issues_issue', path: `${project}/issues/${world.busyIssueId}` },
-    { name: 'api_v4_projects_issues_issue_notes', path: `${project}/issues/${world.busyIssueId}/notes` },
-    { name: 'api_v4_projects_pipelines', path: `${project}/pipelines` },
-    { name: 'api_v4_projects_merge_requests', path: `${project}/merge_requests` },
-    { name: 'api_v4_projects_merge_requests_merge_request', path: mergeRequest },
-    { name: 'api_v4_projects_merge_requests_merge_request_changes', path: `${mergeRequest}/changes` },
-    { name: 'api_v4_projects_merge_requests_merge_request_commits', path: `${mergeRequest}/commits` },
-    { name: 'api_v4_projects_merge_requests_merge_request_notes', path: `${mergeRequest}/notes` },
+    same('api_v4_projects_project', project),
+    same('api_v4_projects', '/projects'),
+    same('api_v4_groups_group', `/groups/${groupPath}`),
+    same('api_v4_groups_projects', `/groups/${groupPath}/projects`),
+    same('api_v4_users', '/users'),
+    same('api_v4_user', '/user'),
+    same('api_v4_projects_repository_branches', `${repo}/branches`),
+    same('api_v4_projects_repository_branches_branch', `${repo}/branches/master`),
+    same('api_v4_projects_repository_tags', `${repo}/tags`),
+    same('api_v4_projects_repository_commits', `${repo}/commits`),
+    same('api_v4_projects_repository_commits_commit', `${repo}/commits/${fixture.middleSha}`),
+    same('api_v4_projects_repository_commits_commit_diff', `${repo}/commits/${fixture.middleSha}/diff`),
+    same('api_v4_projects_repository_compare_commits', `${repo}/compare?from=${compareFrom}&to=${head}`),
+    byIid(
+      'api_v4_projects_repository_files_file',
+      '/repository/files/README.md?ref=master',
+      '/repository/files?file_path=README.md&ref=master',
+    ),
+    same('api_v4_projects_repository_tree', `${repo}/tree`),
+    same('api_v4_projects_issues', `${project}/issues`),
+    byIid('api_v4_projects_issues_issue', issue.v4, issue.v3),
+    byIid('api_v4_projects_issues_issue_notes', `${issue.v4}/notes`, `${issue.v3}/notes`),
+    same('api_v4_projects_pipelines', `${project}/pipelines`),
+    same('api_v4_projects_merge_requests', `${project}/merge_requests`),
+    byIid('api_v4_projects_merge_requests_merge_request', mr.v4, mr.v3),
+    byIid('api_v4_projects_merge_requests_merge_request_changes', `${mr.v4}/changes`, `${mr.v3}/changes`),
+    byIid('api_v4_projects_merge_requests_merge_request_commits', `${mr.v4}/commits`, `${mr.v3}/commits`),
+    byIid('api_v4_projects_merge_requests_merge_request_notes', `${mr.v4}/notes`, `${mr.v3}/notes`),
   ];
 }
 
@@ -197,7 +222,28 @@ interface Cost {
   wallMs: number;
 }
 
-const costRow = (name: string, cost: Cost) => [name, ms(cost.cpuMs), ms(cost.databaseMs), ms(cost.wallMs), (1000 / cost.wallMs).toFixed(0)];
+/** The v3 and v4 costs of one scenario side by side, with v4's CPU as a share of v3's. */
+function costRow(name: string, costs: Partial<Record<Version, Cost>>): string[] {
+  const cell = (version: Version, pick: (cost: Cost) => number) => (costs[version] ? ms(pick(costs[version])) : '-');
+  return [
+    name,
+    cell('v3', (c) => c.cpuMs),
+    cell('v4', (c) => c.cpuMs),
+    costs.v3 && costs.v4 ? ratio(costs.v4.cpuMs / costs.v3.cpuMs) : '-',
+    cell('v3', (c) => c.databaseMs),
+    cell('v4', (c) => c.databaseMs),
+    cell('v3', (c) => c.wallMs),
+    cell('v4', (c) => c.wallMs),
+  ];
+}
+
+const COST_HEADER = ['scenario', 'v3 CPU', 'v4 CPU', 'v4/v3', 'v3 PostgreSQL', 'v4 PostgreSQL', 'v3 wall', 'v4 wall'];
+
+const average = (costs: Cost[]): Cost => ({
+  cpuMs: costs.reduce((sum, c) => sum + c.cpuMs, 0) / costs.length,
+  databaseMs: costs.reduce((sum, c) => sum + c.databaseMs, 0) / costs.length,
+  wallMs: costs.reduce((sum, c) => sum + c.wallMs, 0) / costs.length,
+});
 
 function numberFrom(name: string, fallback: number): number {
   const value = process.env[name];
@@ -241,17 +287,31 @@ function describe(summary: LoadSummary): string {
   return `${perSecond(summary.achievedRate)} of ${perSecond(summary.targetRate)}, p90 ${ms(summary.p90)}, ${percent(summary.success)} ok`;
 }
 
+/** v3 and v4 of one scenario within this share of each other (the issue's target). */
+const DOOR_TOLERANCE = 0.1;
+const withinTolerance = (v4: number, v3: number) => Math.abs(v4 / v3 - 1) <= DOOR_TOLERANCE;
+
+function doorsFrom(value: string | undefined): Version[] {
+  if (value === undefined || value === '') return [...VERSIONS];
+  const doors = value.split(',');
+  const unknown = doors.filter((door) => !(VERSIONS as readonly string[]).includes(door));
+  if (unknown.length > 0) throw new Error(`GPT_API takes ${VERSIONS.join(', ')} (comma-separated), not ${unknown.join(', ')}`);
+  return doors as Version[];
+}
+
 /**
- * GPT's API tests as v3 requests: each scenario alone at a fixed rate (100/s, GPT's 5k-user rate),
- * then all of them as one interleaved mix (1,000/s), each beside a bare `node:http` server loaded
- * the same way. `GPT_SCENARIO=<name>[,<name>…]` runs only those scenarios, `GPT_MIX=1` only the mix; `GPT_RATE` and
- * `GPT_DURATION` (seconds) change the rate and the window.
+ * GPT's API tests as GPT writes them (v4), and each also as the same read on v3: each scenario
+ * alone at a fixed rate (100/s, GPT's 5k-user rate), then all of them as one interleaved mix
+ * (1,000/s), each beside a bare `node:http` server loaded the same way. `GPT_SCENARIO=<name>[,<name>…]`
+ * runs only those scenarios, `GPT_MIX=1` only the mix, `GPT_API=v4` (or `v3`) only one door;
+ * `GPT_RATE` and `GPT_DURATION` (seconds) change the rate and the window.
  */
 async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
   const seconds = numberFrom('GPT_DURATION', quick ? 5 : 60);
   const graceSeconds = Math.min(seconds, 10);
   const only = process.env.GPT_SCENARIO;
   const mixOnly = process.env.GPT_MIX === '1';
+  const doors = doorsFrom(process.env.GPT_API);
   const scenarioRate = numberFrom('GPT_RATE', SCENARIO_RATE);
   const mixRate = numberFrom('GPT_RATE', MIX_RATE);
   const shape = quick ? { commits: 1_500, files: 300 } : { commits: 5_000, files: 1_000 };
@@ -271,11 +331,11 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
         `repository of ${shape.commits} commits over ${shape.files} files, ${BRANCHES} branches, ${TAGS} annotated tags, 50 pipelines; compare ${COMPARE_DISTANCE} commits apart`,
     );
     console.log(
-      `open model: request i due at start + i/rate, TTFB from its due time; ${seconds} s window per run (+ up to ${graceSeconds} s for late answers)`,
+      `open model: request i due at start + i/rate, TTFB from its due time; ${seconds} s window per run (+ up to ${graceSeconds} s for late answers); doors: ${doors.join(', ')}`,
     );
 
-    const target = (apiPath: string): OpenLoadTarget => ({
-      url: `${app.url}/api/v3${apiPath}`,
+    const target = (scenario: Scenario, version: Version): OpenLoadTarget => ({
+      url: `${app.url}/api/${version}${scenario[version]}`,
       headers: { 'private-token': seeded.world.benchToken },
     });
     // Requests given up by the generator are still worked on by the server: before the next run, one
@@ -286,60 +346,95 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
       return report;
     };
     const checks: TargetCheck[] = [];
-    const rows: string[][] = [];
 
     if (process.env.GPT_COST === '1') {
-      const costRows = [costRow('bare node:http, 1 KB JSON', await measureCost({ url: bare.url }))];
+      const costs: Record<Version, Cost[]> = { v3: [], v4: [] };
+      const costRows = [costRow('bare node:http, 1 KB JSON', { v3: await measureCost({ url: bare.url }) })];
       for (const scenario of chosen.length > 0 ? chosen : all) {
-        costRows.push(costRow(scenario.name, await profiled(scenario.name, () => measureCost(target(scenario.path)))));
+        const measured: Partial<Record<Version, Cost>> = {};
+        for (const version of doors) {
+          const cost = await profiled(`${scenario.name}-${version}`, () => measureCost(target(scenario, version)));
+          measured[version] = cost;
+          costs[version].push(cost);
+        }
+        costRows.push(costRow(scenario.name, measured));
       }
-      console.log(
-        table(['scenario', 'CPU per request', 'PostgreSQL CPU', 'wall per request', 'requests/s (one after the other)'], costRows),
-      );
+      const averages = Object.fromEntries(doors.map((version) => [version, average(costs[version])]));
+      costRows.push(costRow('average over the scenarios', averages));
+      console.log('CPU per request, requests one after the other (bare node:http in the v3 columns):');
+      console.log(table(COST_HEADER, costRows));
+      if (averages.v3 && averages.v4) {
+        checks.push({
+          bench: 'gpt',
+          label: 'v4 CPU per request beside v3, average',
+          value: `${ms(averages.v4.cpuMs)} vs ${ms(averages.v3.cpuMs)} (${ratio(averages.v4.cpuMs / averages.v3.cpuMs)})`,
+          target: `within ${DOOR_TOLERANCE * 100} %`,
+          status: withinTolerance(averages.v4.cpuMs, averages.v3.cpuMs) ? 'meets' : 'misses',
+        });
+      }
       return checks;
     }
 
     if (chosen.length > 0) {
-      rows.push(row('bare node:http, 1 KB JSON', (await load([{ url: bare.url }], scenarioRate)).total));
+      const rows: string[][] = [row('bare node:http, 1 KB JSON', (await load([{ url: bare.url }], scenarioRate)).total)];
+      const sideBySide: string[][] = [];
       for (const scenario of chosen) {
-        const summary = (await load([target(scenario.path)], scenarioRate)).total;
-        rows.push(row(scenario.name, summary));
-        console.log(`${scenario.name}: ${describe(summary)}`);
-        checks.push({
-          bench: 'gpt',
-          label: `${scenario.name} at ${scenarioRate}/s`,
-          value: describe(summary),
-          target: `GPT rules, p90 < ${TARGET_P90_MS} ms`,
-          status: gptPasses(summary, TARGET_P90_MS) ? 'meets' : 'misses',
-        });
+        const summaries: Partial<Record<Version, LoadSummary>> = {};
+        for (const version of doors) {
+          const summary = (await load([target(scenario, version)], scenarioRate)).total;
+          summaries[version] = summary;
+          rows.push(row(`${scenario.name} (${version})`, summary));
+          console.log(`${scenario.name} (${version}): ${describe(summary)}`);
+          checks.push({
+            bench: 'gpt',
+            label: `${scenario.name} (${version}) at ${scenarioRate}/s`,
+            value: describe(summary),
+            target: `GPT rules, p90 < ${TARGET_P90_MS} ms`,
+            status: gptPasses(summary, TARGET_P90_MS) ? 'meets' : 'misses',
+          });
+        }
+        const { v3, v4 } = summaries;
+        if (v3 && v4) {
+          sideBySide.push([scenario.name, ms(v3.p50), ms(v4.p50), ms(v3.p90), ms(v4.p90), ratio(v4.p90 / v3.p90)]);
+          checks.push({
+            bench: 'gpt',
+            label: `${scenario.name}: v4 beside v3 at ${scenarioRate}/s`,
+            value: `p90 ${ms(v4.p90)} vs ${ms(v3.p90)}`,
+            target: `within ${DOOR_TOLERANCE * 100} %`,
+            status: withinTolerance(v4.p90, v3.p90) ? 'meets' : 'misses',
+          });
+        }
       }
       console.log(table(HEADER, rows));
+      if (sideBySide.length > 0) console.log(table(['scenario', 'v3 p50', 'v4 p50', 'v3 p90', 'v4 p90', 'v4/v3 p90'], sideBySide));
     }
 
     if (!only) {
       const bareMix = (await load([{ url: bare.url }], mixRate)).total;
-      const mix = await profiled('mix', () =>
-        load(
-          all.map((s) => target(s.path)),
-          mixRate,
-        ),
-      );
-      console.log(`\nall ${all.length} scenarios as one mix at ${mixRate}/s, equal shares, interleaved:`);
-      console.log(
-        table(HEADER, [
-          row('bare node:http, 1 KB JSON', bareMix),
-          row('mix, all scenarios', mix.total),
-          ...all.map((s, i) => row(`  ${s.name}`, mix.perTarget[i])),
-        ]),
-      );
-      console.log(`mix p90 TTFB in each 10 s of the window: ${mix.p90ByWindow.map(ms).join(', ')}`);
-      checks.push({
-        bench: 'gpt',
-        label: `mix of ${all.length} scenarios at ${mixRate}/s`,
-        value: describe(mix.total),
-        target: `GPT rules (p90 < ${GPT_THRESHOLD_MS} ms)`,
-        status: gptPasses(mix.total, GPT_THRESHOLD_MS) ? 'meets' : 'misses',
-      });
+      for (const version of doors) {
+        const mix = await profiled(`mix-${version}`, () =>
+          load(
+            all.map((s) => target(s, version)),
+            mixRate,
+          ),
+        );
+        console.log(`\nall ${all.length} scenarios on ${version} as one mix at ${mixRate}/s, equal shares, interleaved:`);
+        console.log(
+          table(HEADER, [
+            row('bare node:http, 1 KB JSON', bareMix),
+            row(`mix, all scenarios (${version})`, mix.total),
+            ...all.map((s, i) => row(`  ${s.name}`, mix.perTarget[i])),
+          ]),
+        );
+        console.log(`mix p90 TTFB in each 10 s of the window: ${mix.p90ByWindow.map(ms).join(', ')}`);
+        checks.push({
+          bench: 'gpt',
+          label: `mix of ${all.length} scenarios (${version}) at ${mixRate}/s`,
+          value: describe(mix.total),
+          target: `GPT rules (p90 < ${GPT_THRESHOLD_MS} ms)`,
+          status: gptPasses(mix.total, GPT_THRESHOLD_MS) ? 'meets' : 'misses',
+        });
+      }
     }
     return checks;
   } finally {

@@ -22,6 +22,8 @@ export interface CollaborationWorld {
   labelTitle: string;
   /** The project's issue with many notes (a global id, as v3 names issues in paths). */
   busyIssueId: number;
+  /** The same issue's iid, as v4 names issues in paths. */
+  busyIssueIid: number;
   busyIssueNotes: number;
   /** What the measured lists should total, checked through `X-Total`. */
   authoredVisible: number;
@@ -305,6 +307,7 @@ export async function seedCollaboration(handle: DbHandle, secrets: SecretBox, sh
       groupId: benchGroups[0],
       labelTitle: LABEL_TITLES[1],
       busyIssueId: idOf(0),
+      busyIssueIid: 1,
       busyIssueNotes,
       authoredVisible,
       pendingTodos,

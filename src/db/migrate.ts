@@ -15,6 +15,8 @@ import * as accessTokens from './migrations/0012_access_tokens';
 import * as triggerDescription from './migrations/0013_trigger_description';
 import * as runnerV4 from './migrations/0014_runner_v4';
 import * as notifications from './migrations/0015_notifications';
+import * as issuableClosersTime from './migrations/0016_issuable_closers_time';
+import * as protectedBranchNoOne from './migrations/0017_protected_branch_no_one';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -33,6 +35,8 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0013_trigger_description': triggerDescription.migration,
   '0014_runner_v4': runnerV4.migration,
   '0015_notifications': notifications.migration,
+  '0016_issuable_closers_time': issuableClosersTime.migration,
+  '0017_protected_branch_no_one': protectedBranchNoOne.migration,
 };
 
 /** The names of the migrations this program brings, in order. */

@@ -291,6 +291,9 @@ export interface ProtectedBranchesTable {
   name: string;
   developers_can_push: Flag;
   developers_can_merge: Flag;
+  /** Access level 0, "No one" (migration 0017): masters and administrators are refused too. */
+  nobody_can_push: Generated<Flag>;
+  nobody_can_merge: Generated<Flag>;
   created_at: string;
   updated_at: string;
 }
@@ -492,6 +495,11 @@ export interface IssuesTable {
   due_date: string | null;
   /** The issue this one was moved to. */
   moved_to_id: number | null;
+  /** Who closed it last (null before migration 0016). */
+  closed_by_id: number | null;
+  /** Time tracking, in seconds. */
+  time_estimate: Generated<number>;
+  total_time_spent: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -534,6 +542,12 @@ export interface MergeRequestsTable {
   should_remove_source_branch: Generated<Flag>;
   force_remove_source_branch: Generated<Flag>;
   merge_error: string | null;
+  /** Who closed or merged it (null before migration 0016). */
+  closed_by_id: number | null;
+  merged_by_id: number | null;
+  /** Time tracking, in seconds. */
+  time_estimate: Generated<number>;
+  total_time_spent: Generated<number>;
   created_at: string;
   updated_at: string;
 }

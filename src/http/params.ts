@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { ApiError, badRequest, invalidParam, notFound, tooLarge } from '../errors';
 import { LIMITS } from '../lib/limits';
+import { parseRackForm } from './rack-form';
 
 type Params = Record<string, unknown>;
 
@@ -46,7 +47,7 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
       done(badRequest('400 (Bad request) the body is not valid JSON'), undefined);
     }
   });
-  await app.register(formbody);
+  await app.register(formbody, { parser: parseRackForm });
   // A field may be as large as the whole API body; past that busboy would cut it short silently.
   await app.register(multipart, { limits: { fieldSize: LIMITS.apiBodyBytes, fileSize: LIMITS.apiBodyBytes } });
 

@@ -51,6 +51,7 @@ import { NotificationSettingsService } from './notifications/settings';
 import { issueTodos, mergeRequestTodos } from './todos/issuable-todos';
 import { AwardEmojiService } from './award-emoji/award-emoji';
 import { SubscriptionsService } from './subscriptions/subscriptions';
+import { TimeTrackingService } from './time-tracking/time-tracking';
 import { LfsService } from './lfs/lfs';
 import { MergeRequestsService } from './merge-requests/merge-requests';
 import { MergingService } from './merge-requests/merging';
@@ -159,6 +160,7 @@ export function createServices(ctx: ServiceContext) {
     todos,
     awardEmoji: new AwardEmojiService(ctx),
     subscriptions,
+    timeTracking: new TimeTrackingService(ctx),
     mergeRequests,
     slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
     mergeRequestContents,

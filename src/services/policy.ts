@@ -282,16 +282,27 @@ export function mayDateNote(standing: ProjectStanding): boolean {
   return isAdmin(standing.caller) || standing.namespaceOwner;
 }
 
-/** Who may push to a protected branch (push access asked first): masters, and developers when its rule lets them push. */
-export function mayPushToProtectedBranch(standing: ProjectStanding, protection: { developersCanPush: boolean }): boolean {
+/**
+ * Who may push to a protected branch (push access asked first): masters, and developers when its rule
+ * lets them push; no one, administrators included, when its rules say "No one" (GitLab 10's access level 0).
+ */
+export function mayPushToProtectedBranch(
+  standing: ProjectStanding,
+  protection: { developersCanPush: boolean; nobodyCanPush: boolean },
+): boolean {
+  if (protection.nobodyCanPush) return false;
   return effectiveAccess(standing) >= MASTER || protection.developersCanPush;
 }
 
-/** Who may merge into a protected branch (8.12's `can_be_merged_by?`): masters, and developers when its rule lets them push or merge. */
+/**
+ * Who may merge into a protected branch (8.12's `can_be_merged_by?`): masters, and developers when its
+ * rule lets them push or merge; no one when its rules say "No one" for merging.
+ */
 export function mayMergeIntoProtectedBranch(
   standing: ProjectStanding,
-  protection: { developersCanPush: boolean; developersCanMerge: boolean },
+  protection: { developersCanPush: boolean; developersCanMerge: boolean; nobodyCanMerge: boolean },
 ): boolean {
+  if (protection.nobodyCanMerge) return false;
   const access = effectiveAccess(standing);
   return access >= MASTER || (access >= DEVELOPER && (protection.developersCanPush || protection.developersCanMerge));
 }

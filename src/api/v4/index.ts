@@ -22,6 +22,7 @@ import { protectedBranchesRoutes } from './protected-branches';
 import { repositoryRoutes } from './repository';
 import { tagsRoutes } from './tags';
 import { issuesRoutes } from './issues';
+import { timeTrackingRoutes } from './time-tracking';
 import { mergeRequestsRoutes } from './merge-requests';
 import { mergeRequestGitRoutes } from './merge-request-git';
 import { notesRoutes } from './notes';
@@ -83,6 +84,7 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   tagsRoutes(api, deps);
   issuesRoutes(api, deps);
   mergeRequestsRoutes(api, deps);
+  timeTrackingRoutes(api, deps);
   mergeRequestGitRoutes(api, deps);
   notesRoutes(api, deps);
   awardEmojiRoutes(api, deps);

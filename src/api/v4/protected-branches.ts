@@ -12,13 +12,14 @@ const Paging = { page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.A
 const Level = Type.Optional(Type.Union([Type.Integer(), Type.String()]));
 
 /**
- * An access level as the rule stores it: developers too (30) or maintainers only (40, the default).
- * "No one" (0) is not stored by Forge's rules (a flag per action), so it is refused rather than widened.
+ * An access level as the rule stores it: no one (0), developers too (30) or maintainers only (40, the
+ * default); anything else is refused rather than widened.
  */
-function developersToo(name: string, value: number | string | undefined): boolean {
+function accessLevel(name: string, value: number | string | undefined): { developers: boolean; nobody: boolean } {
   const level = value === undefined || value === '' ? 40 : Number(value);
-  if (level === 30) return true;
-  if (level === 40) return false;
+  if (level === 0) return { developers: false, nobody: true };
+  if (level === 30) return { developers: true, nobody: false };
+  if (level === 40) return { developers: false, nobody: false };
   throw badRequest(`${name} does not have a valid value`);
 }
 
@@ -59,9 +60,13 @@ export function protectedBranchesRoutes(api: Api, { services, presenter }: Route
     },
     async (request, reply) => {
       const { name, push_access_level, merge_access_level } = request.body;
+      const push = accessLevel('push_access_level', push_access_level);
+      const merge = accessLevel('merge_access_level', merge_access_level);
       const flags = {
-        developersCanPush: developersToo('push_access_level', push_access_level),
-        developersCanMerge: developersToo('merge_access_level', merge_access_level),
+        developersCanPush: push.developers,
+        developersCanMerge: merge.developers,
+        nobodyCanPush: push.nobody,
+        nobodyCanMerge: merge.nobody,
       };
       return reply.status(201).send(presentProtectedBranch(await rules.create(request.project.id, name, flags)));
     },

@@ -28,7 +28,9 @@ export async function loadIssueDetails(
   const projectById = new Map(knownProjects.map((project) => [project.id, project]));
   const missingProjects = [...new Set(rows.map((row) => row.project_id))].filter((id) => !projectById.has(id));
   const milestoneIds = [...new Set(rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id])))];
-  const userIds = [...new Set(rows.flatMap((row) => [row.author_id, row.assignee_id].filter((id): id is number => id !== null)))];
+  const userIds = [
+    ...new Set(rows.flatMap((row) => [row.author_id, row.assignee_id, row.closed_by_id].filter((id): id is number => id !== null))),
+  ];
   const [projectRows, labelsById, milestones, people, subscriptions, notesById, votes] = await Promise.all([
     missingProjects.length ? db.selectFrom('projects').selectAll().where('id', 'in', missingProjects).execute() : [],
     labelTitlesOf(db, 'Issue', ids),
@@ -47,6 +49,7 @@ export async function loadIssueDetails(
     milestone: issue.milestone_id === null ? undefined : milestoneById.get(issue.milestone_id),
     author: issue.author_id === null ? undefined : people.get(issue.author_id),
     assignee: issue.assignee_id === null ? undefined : people.get(issue.assignee_id),
+    closedBy: issue.closed_by_id === null ? undefined : people.get(issue.closed_by_id),
     subscribed: subscriptions.get(issue.id) ?? false,
     userNotesCount: notesById.get(issue.id) ?? 0,
     ...votes(issue.id),

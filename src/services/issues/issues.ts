@@ -180,7 +180,12 @@ export class IssuesService {
       const fieldsGiven = Object.values(changes).some((value) => value !== undefined) || given.labels !== undefined;
       const updated = await trx
         .updateTable('issues')
-        .set({ ...changes, state, updated_at: time })
+        .set({
+          ...changes,
+          state,
+          closed_by_id: state === current.state ? undefined : state === 'closed' ? actor.id : null,
+          updated_at: time,
+        })
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -266,7 +271,7 @@ export class IssuesService {
       );
       const closed = await trx
         .updateTable('issues')
-        .set({ state: 'closed', moved_to_id: copy.id, updated_at: now() })
+        .set({ state: 'closed', closed_by_id: actor.id, moved_to_id: copy.id, updated_at: now() })
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();

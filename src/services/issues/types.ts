@@ -17,6 +17,8 @@ export interface IssueDetails {
   milestone: MilestoneRow | undefined;
   author: User | undefined;
   assignee: User | undefined;
+  /** Who closed it; undefined for issues closed before this was kept, and open ones. */
+  closedBy: User | undefined;
   /** The caller's own subscription; false without one. */
   subscribed: boolean;
   userNotesCount: number;

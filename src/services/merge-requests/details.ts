@@ -26,7 +26,11 @@ export async function loadMergeRequestDetails(
   const projectById = new Map(knownProjects.map((project) => [project.id, project]));
   const missingProjects = [...new Set(rows.map((row) => row.target_project_id))].filter((id) => !projectById.has(id));
   const milestoneIds = [...new Set(rows.flatMap((row) => (row.milestone_id === null ? [] : [row.milestone_id])))];
-  const userIds = [...new Set(rows.flatMap((row) => [row.author_id, row.assignee_id].filter((id): id is number => id !== null)))];
+  const userIds = [
+    ...new Set(
+      rows.flatMap((row) => [row.author_id, row.assignee_id, row.closed_by_id, row.merged_by_id].filter((id): id is number => id !== null)),
+    ),
+  ];
   const [projectRows, labelsById, milestones, people, subscriptions, notesById, votes, versions] = await Promise.all([
     missingProjects.length ? db.selectFrom('projects').selectAll().where('id', 'in', missingProjects).execute() : [],
     labelTitlesOf(db, 'MergeRequest', ids),
@@ -46,6 +50,8 @@ export async function loadMergeRequestDetails(
     milestone: mergeRequest.milestone_id === null ? undefined : milestoneById.get(mergeRequest.milestone_id),
     author: mergeRequest.author_id === null ? undefined : people.get(mergeRequest.author_id),
     assignee: mergeRequest.assignee_id === null ? undefined : people.get(mergeRequest.assignee_id),
+    closedBy: mergeRequest.closed_by_id === null ? undefined : people.get(mergeRequest.closed_by_id),
+    mergedBy: mergeRequest.merged_by_id === null ? undefined : people.get(mergeRequest.merged_by_id),
     subscribed: subscriptions.get(mergeRequest.id) ?? false,
     userNotesCount: notesById.get(mergeRequest.id) ?? 0,
     ...votes(mergeRequest.id),

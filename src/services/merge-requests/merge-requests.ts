@@ -200,7 +200,12 @@ export class MergeRequestsService {
       const fieldsGiven = Object.values(changes).some((value) => value !== undefined) || given.labels !== undefined;
       const row = await trx
         .updateTable('merge_requests')
-        .set({ ...changes, state, updated_at: now() })
+        .set({
+          ...changes,
+          state,
+          closed_by_id: state === current.state ? undefined : state === 'closed' ? actor.id : null,
+          updated_at: now(),
+        })
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -217,6 +217,7 @@ export class MergingService {
           merge_error: null,
           merge_when_build_succeeds: 0,
           merge_user_id: user.id,
+          merged_by_id: user.id,
           merge_commit_message: message,
           should_remove_source_branch: removeSource ? 1 : 0,
           updated_at: now(),

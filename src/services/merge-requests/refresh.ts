@@ -93,7 +93,7 @@ export async function refreshMergeRequests(deps: RefreshDeps, job: PushJob): Pro
       // A new head was never what the pipeline was awaited for (8.12's `reset_merge_when_build_succeeds`).
       if (mergeRequest.merge_when_build_succeeds === 1) await cancelMergeWhenPipelineSucceeds(trx, mergeRequest, user.id);
     }
-    const rows = await markMerged(trx, manuallyMerged);
+    const rows = await markMerged(trx, manuallyMerged, user.id);
     for (const row of rows) await deps.merging.afterMerge(trx, project, user, row);
     const mergedIds = new Set(rows.map((row) => row.id));
     const recheck = [...new Set([...asSource.map((row) => row.id), ...asTarget.map((row) => row.id)])].filter((id) => !mergedIds.has(id));
@@ -129,12 +129,12 @@ function addedCommitsNote(commits: Array<{ id: string; title: string }>): string
   return `Added ${count}:\n\n${commits.map((commit) => `* ${commit.id.slice(0, 8)} - ${commit.title}`).join('\n')}`;
 }
 
-/** Marks merged those still open (a merge through the API may have got there first). */
-async function markMerged(trx: Db, rows: MergeRequestRow[]): Promise<MergeRequestRow[]> {
+/** Marks merged, by the pusher, those still open (a merge through the API may have got there first). */
+async function markMerged(trx: Db, rows: MergeRequestRow[], mergedById: number): Promise<MergeRequestRow[]> {
   if (rows.length === 0) return [];
   return trx
     .updateTable('merge_requests')
-    .set({ state: 'merged', merge_when_build_succeeds: 0, locked_from: null, locked_at: null, updated_at: now() })
+    .set({ state: 'merged', merged_by_id: mergedById, merge_when_build_succeeds: 0, locked_from: null, locked_at: null, updated_at: now() })
     .where(
       'id',
       'in',

@@ -23,6 +23,9 @@ export interface MergeRequestDetails {
   milestone: MilestoneRow | undefined;
   author: User | undefined;
   assignee: User | undefined;
+  /** Who closed it and who merged it; undefined for rows from before these were kept. */
+  closedBy: User | undefined;
+  mergedBy: User | undefined;
   /** The caller's own subscription, or being a participant; false without either. */
   subscribed: boolean;
   userNotesCount: number;

@@ -23,13 +23,38 @@ export interface BranchProtection {
   protected: boolean;
   developersCanPush: boolean;
   developersCanMerge: boolean;
+  /** Every matching rule lets no one push (merge): access level 0. */
+  nobodyCanPush: boolean;
+  nobodyCanMerge: boolean;
 }
 
-export const UNPROTECTED: BranchProtection = { protected: false, developersCanPush: false, developersCanMerge: false };
+export const UNPROTECTED: BranchProtection = {
+  protected: false,
+  developersCanPush: false,
+  developersCanMerge: false,
+  nobodyCanPush: false,
+  nobodyCanMerge: false,
+};
+
+/** A rule's flags: developers too, or (access level 0) no one; neither is masters only. */
+export interface RuleFlags {
+  developersCanPush: boolean;
+  developersCanMerge: boolean;
+  nobodyCanPush?: boolean;
+  nobodyCanMerge?: boolean;
+}
+
+const ruleValues = (flags: RuleFlags) =>
+  ({
+    developers_can_push: flags.developersCanPush ? 1 : 0,
+    developers_can_merge: flags.developersCanMerge ? 1 : 0,
+    nobody_can_push: flags.nobodyCanPush ? 1 : 0,
+    nobody_can_merge: flags.nobodyCanMerge ? 1 : 0,
+  }) as const;
 
 /**
  * GitLab 8.12's view of a branch: protected when any rule (exact or wildcard) matches; developers
- * may push (merge) when any matching rule lets them.
+ * may push (merge) when any matching rule lets them; no one may when every matching rule says so.
  */
 export function protectionOf(rules: ProtectedBranch[], branch: string): BranchProtection {
   const matching = rules.filter((rule) => matches(rule.name, branch));
@@ -38,6 +63,8 @@ export function protectionOf(rules: ProtectedBranch[], branch: string): BranchPr
     protected: true,
     developersCanPush: matching.some((rule) => rule.developers_can_push === 1),
     developersCanMerge: matching.some((rule) => rule.developers_can_merge === 1),
+    nobodyCanPush: matching.every((rule) => rule.nobody_can_push === 1),
+    nobodyCanMerge: matching.every((rule) => rule.nobody_can_merge === 1),
   };
 }
 
@@ -50,18 +77,9 @@ export class ProtectedBranchesService {
   }
 
   /** Protects (or re-protects with new flags) a branch; idempotent. */
-  async protect(
-    projectId: number,
-    branch: string,
-    flags: { developersCanPush: boolean; developersCanMerge: boolean },
-    executor: Db = this.ctx.db,
-  ): Promise<void> {
+  async protect(projectId: number, branch: string, flags: RuleFlags, executor: Db = this.ctx.db): Promise<void> {
     const time = now();
-    const values = {
-      developers_can_push: flags.developersCanPush ? 1 : 0,
-      developers_can_merge: flags.developersCanMerge ? 1 : 0,
-      updated_at: time,
-    } as const;
+    const values = { ...ruleValues(flags), updated_at: time };
     await executor
       .insertInto('protected_branches')
       .values({ project_id: projectId, name: branch, ...values, created_at: time })
@@ -82,22 +100,11 @@ export class ProtectedBranchesService {
   }
 
   /** A new rule (a branch name or a wildcard, the branch need not exist); 409 when the name has one already. */
-  async create(
-    projectId: number,
-    name: string,
-    flags: { developersCanPush: boolean; developersCanMerge: boolean },
-  ): Promise<ProtectedBranch> {
+  async create(projectId: number, name: string, flags: RuleFlags): Promise<ProtectedBranch> {
     const time = now();
     const inserted = await this.ctx.db
       .insertInto('protected_branches')
-      .values({
-        project_id: projectId,
-        name,
-        developers_can_push: flags.developersCanPush ? 1 : 0,
-        developers_can_merge: flags.developersCanMerge ? 1 : 0,
-        created_at: time,
-        updated_at: time,
-      })
+      .values({ project_id: projectId, name, ...ruleValues(flags), created_at: time, updated_at: time })
       .onConflict((oc) => oc.columns(['project_id', 'name']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw conflict(`Protected branch '${name}' already exists`);

@@ -123,9 +123,11 @@ describe('protected branches', () => {
     assert.deepEqual([push.status, push.body], [400, { message: 'You are not allowed to push into this branch' }]);
   });
 
-  test('no one (0) is refused: Forge does not store it', async () => {
+  test('no one (0) is stored; another level such as 10 is refused', async () => {
     const response = await world.master.client.v4().post(rules(), { name: 'frozen', push_access_level: 0 });
-    assert.equal(response.status, 400);
+    assert.equal(response.status, 201);
+    assert.equal(response.body.push_access_levels[0].access_level, 0);
+    assert.equal((await world.master.client.v4().post(rules(), { name: 'other', push_access_level: 10 })).status, 400);
   });
 
   test('unprotects with 204; an unknown name is 404; developers are 403', async () => {

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../shared/schemas';
+import { formatDuration } from '../../../lib/durations';
 
-/** GitLab v4's `time_stats` of issues and merge requests. Forge tracks no time: every one reads zero. */
+/** GitLab v4's `time_stats` of issues and merge requests (`Entities::IssuableTimeStats`), seconds and their human form. */
 export const TimeStats = Type.Object({
   time_estimate: Type.Integer(),
   total_time_spent: Type.Integer(),
@@ -9,9 +10,9 @@ export const TimeStats = Type.Object({
   human_total_time_spent: Nullable(Type.String()),
 });
 
-export const noTimeSpent = (): Static<typeof TimeStats> => ({
-  time_estimate: 0,
-  total_time_spent: 0,
-  human_time_estimate: null,
-  human_total_time_spent: null,
+export const presentTimeStats = (timeEstimate: number, totalTimeSpent: number): Static<typeof TimeStats> => ({
+  time_estimate: timeEstimate,
+  total_time_spent: totalTimeSpent,
+  human_time_estimate: formatDuration(timeEstimate),
+  human_total_time_spent: formatDuration(totalTimeSpent),
 });
