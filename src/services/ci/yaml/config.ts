@@ -6,7 +6,7 @@ import { job, JOB_KEYS, type JobEntry } from './job';
 import { expandParallel } from './parallel';
 import { workflowRules } from './rules';
 import { DisallowedValue, RubySymbol } from './load';
-import type { CiConfig, CiJob } from './types';
+import type { CiConfig } from './types';
 
 /**
  * From the loaded YAML to a `CiConfig`, in 8.12's order: the global entries, then the jobs

@@ -49,7 +49,7 @@ export function variables(location: string, v: unknown, hashKeys: readonly strin
 }
 
 function hashValuedVariables(location: string, v: Map<unknown, unknown>, hashKeys: readonly string[]): CiVariable[] {
-  const valueOf = (val: unknown): string | undefined => {
+  const valueOfEntry = (val: unknown): string | undefined => {
     if (isStringOrSymbol(val)) return keyText(val);
     if (!isHash(val) || unknownKeys(val, hashKeys).length > 0) return undefined;
     const value = get(val, 'value');
@@ -57,7 +57,7 @@ function hashValuedVariables(location: string, v: Map<unknown, unknown>, hashKey
     if (description !== undefined && !isString(description)) return undefined;
     return value === undefined ? '' : isStringOrSymbol(value) ? keyText(value) : undefined;
   };
-  const out = [...v].map(([k, val]) => ({ key: isStringOrSymbol(k) ? keyText(k) : undefined, value: valueOf(val) }));
+  const out = [...v].map(([k, val]) => ({ key: isStringOrSymbol(k) ? keyText(k) : undefined, value: valueOfEntry(val) }));
   if (out.some((x) => x.key === undefined || x.value === undefined)) {
     throw structural(location, 'config should be a hash of key value pairs, value can be a hash');
   }

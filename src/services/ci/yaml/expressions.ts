@@ -122,7 +122,7 @@ export function isExpression(text: unknown): boolean {
 
 type Value = string | RegExp | null | boolean;
 
-function valueOf(e: Expression, variables: ReadonlyMap<string, string>): Value {
+function evaluate(e: Expression, variables: ReadonlyMap<string, string>): Value {
   switch (e.kind) {
     case 'variable':
       return variables.get(e.name) ?? null;
@@ -133,8 +133,8 @@ function valueOf(e: Expression, variables: ReadonlyMap<string, string>): Value {
     case 'null':
       return null;
     case 'compare': {
-      const left = valueOf(e.left, variables);
-      const right = valueOf(e.right, variables);
+      const left = evaluate(e.left, variables);
+      const right = evaluate(e.right, variables);
       if (e.op === '==' || e.op === '!=') return sameValue(left, right) === (e.op === '==');
       // Ruby's `regexp.scan(text.to_s).any?`: a match anywhere; an absent variable reads as "".
       const text = typeof left === 'string' ? left : '';
@@ -142,9 +142,9 @@ function valueOf(e: Expression, variables: ReadonlyMap<string, string>): Value {
       return matched === (e.op === '=~');
     }
     case 'logical': {
-      const left = truthy(valueOf(e.left, variables));
-      if (e.op === '&&') return left && truthy(valueOf(e.right, variables));
-      return left || truthy(valueOf(e.right, variables));
+      const left = truthy(evaluate(e.left, variables));
+      if (e.op === '&&') return left && truthy(evaluate(e.right, variables));
+      return left || truthy(evaluate(e.right, variables));
     }
   }
 }
@@ -159,5 +159,5 @@ const truthy = (v: Value): boolean => (typeof v === 'string' ? v !== '' : v !== 
 
 /** The expression's truth with these variables (absent ones are null). */
 export function evaluateExpression(e: Expression, variables: ReadonlyMap<string, string>): boolean {
-  return truthy(valueOf(e, variables));
+  return truthy(evaluate(e, variables));
 }

@@ -28,7 +28,7 @@ export function expandParallel(jobs: ReadonlyArray<CiJob & { parallel: number | 
       );
   }
   return jobs.flatMap(({ parallel, ...job }) => {
-    const dependencies = job.dependencies && job.dependencies.flatMap((d) => copies.get(d) ?? [d]);
+    const dependencies = job.dependencies?.flatMap((d) => copies.get(d) ?? [d]) ?? null;
     if (parallel === null) return [{ ...job, dependencies }];
     return copies.get(job.name)!.map((name, i) => ({
       ...job,
