@@ -149,7 +149,7 @@ export function createServices(ctx: ServiceContext) {
     builds,
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),
-    ciLint: new CiLintService(),
+    ciLint: new CiLintService(ctx),
     environments: new EnvironmentsService(ctx),
     deployments: new DeploymentsService(ctx, builds, users),
     triggers: new TriggersService(ctx),

@@ -11,6 +11,9 @@ export function lintRoutes(api: Api, { services }: RouteDeps): void {
       // A missing `content` is `content is missing`; the size is the linter's answer, not a 400.
       schema: { body: Type.Object({ content: Type.String() }), response: { 200: LintResult } },
     },
-    async (request, reply) => reply.status(200).send(presentLintResult(services.ciLint.firstError(request.body.content))),
+    async (request, reply) =>
+      reply
+        .status(200)
+        .send(presentLintResult(await services.ciLint.firstErrorWithIncludes(request.body.content, request.user?.id ?? null))),
   );
 }

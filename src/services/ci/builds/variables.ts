@@ -56,13 +56,6 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
     ...(build.when === 'manual' ? [variable('CI_BUILD_MANUAL', 'true')] : []),
     ...(s.jobNames ? jobVariables(s) : []),
   ];
-  const projectVariables = [
-    variable('CI_PROJECT_ID', String(project.id)),
-    variable('CI_PROJECT_NAME', project.path),
-    variable('CI_PROJECT_PATH', `${project.namespacePath}/${project.path}`),
-    variable('CI_PROJECT_NAMESPACE', project.namespacePath),
-    variable('CI_PROJECT_URL', project.webUrl),
-  ];
   const runnerVariables = runner
     ? [
         variable('CI_RUNNER_ID', String(runner.id)),
@@ -73,7 +66,7 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
   const userVariables = user ? [variable('GITLAB_USER_ID', String(user.id)), variable('GITLAB_USER_EMAIL', user.email)] : [];
   return [
     ...predefined,
-    ...projectVariables,
+    ...projectVariables(project),
     variable('CI_PIPELINE_ID', String(pipeline.id)),
     ...runnerVariables,
     ...yamlVariables(build.yaml_variables),
@@ -91,14 +84,55 @@ function jobVariables({ build, pipeline, token, trigger }: VariableSources): Bui
     variable('CI_JOB_NAME', build.name),
     variable('CI_JOB_STAGE', build.stage),
     variable('CI_JOB_TOKEN', token, false),
-    variable('CI_COMMIT_SHA', pipeline.sha),
-    variable('CI_COMMIT_BEFORE_SHA', pipeline.before_sha ?? ZERO_SHA),
-    variable('CI_COMMIT_REF_NAME', ref),
-    variable('CI_COMMIT_REF_SLUG', refSlug(ref)),
-    ...(pipeline.tag ? [variable('CI_COMMIT_TAG', ref)] : []),
+    ...commitVariables({ ref, tag: pipeline.tag, sha: pipeline.sha, beforeSha: pipeline.before_sha }),
     ...(trigger ? [variable('CI_PIPELINE_TRIGGERED', 'true')] : []),
     ...(build.when === 'manual' ? [variable('CI_JOB_MANUAL', 'true')] : []),
   ];
+}
+
+function projectVariables(project: VariableSources['project']): BuildVariable[] {
+  return [
+    variable('CI_PROJECT_ID', String(project.id)),
+    variable('CI_PROJECT_NAME', project.path),
+    variable('CI_PROJECT_PATH', `${project.namespacePath}/${project.path}`),
+    variable('CI_PROJECT_NAMESPACE', project.namespacePath),
+    variable('CI_PROJECT_URL', project.webUrl),
+  ];
+}
+
+/** What a pipeline is built from: its commit and ref; how it came and the commit's message when known. */
+export interface PipelineFacts {
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string | null;
+  /** `push`, `trigger`, `api`: known while the pipeline is created (rules read it), not stored. */
+  source?: string;
+  message?: string;
+  defaultBranch?: string | null;
+}
+
+/** GitLab 9+'s `CI_COMMIT_*` names (and `CI_PIPELINE_SOURCE`, `CI_DEFAULT_BRANCH` when known). */
+function commitVariables(p: PipelineFacts): BuildVariable[] {
+  return [
+    variable('CI_COMMIT_SHA', p.sha),
+    variable('CI_COMMIT_SHORT_SHA', p.sha.slice(0, 8)),
+    variable('CI_COMMIT_BEFORE_SHA', p.beforeSha ?? ZERO_SHA),
+    variable('CI_COMMIT_REF_NAME', p.ref),
+    variable('CI_COMMIT_REF_SLUG', refSlug(p.ref)),
+    variable(p.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', p.ref),
+    ...(p.message === undefined ? [] : [variable('CI_COMMIT_MESSAGE', p.message)]),
+    ...(p.source === undefined ? [] : [variable('CI_PIPELINE_SOURCE', p.source)]),
+    ...(p.defaultBranch ? [variable('CI_DEFAULT_BRANCH', p.defaultBranch)] : []),
+  ];
+}
+
+/**
+ * The predefined variables a pipeline's `rules:if` and `workflow:rules:if` read before any job
+ * exists: the same names and values its jobs receive, less what only a job has.
+ */
+export function pipelineVariables(p: PipelineFacts, project: VariableSources['project']): BuildVariable[] {
+  return [variable('CI', 'true'), variable('GITLAB_CI', 'true'), ...commitVariables(p), ...projectVariables(project)];
 }
 
 /** GitLab 9's `ref_slug`: lowercased, anything but letters and digits a dash, at most 63 characters, no dash at either end. */

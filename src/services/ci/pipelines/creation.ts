@@ -11,12 +11,15 @@ import { chunksOf } from '../../../db/chunks';
 import { now } from '../../../lib/time';
 import { newBuildToken } from '../builds/tokens';
 import { repositoryPath } from '../../../git/paths';
-import { CI_CONFIG_TOO_LARGE, parseCiConfig, jobsForRef } from '../yaml/index';
+import { CI_CONFIG_TOO_LARGE, composeCiConfig, jobsForRef } from '../yaml/index';
 import { processPipeline } from './processing';
 import { announcePendingBuilds } from '../queue-signal';
 import { updatePipelineStatus } from './status';
 import { queuePipelineHook } from '../hooks/enqueue';
 import { jobOptions } from './job-options';
+import { includeReader } from './include-reader';
+import { applyRules, FILTERED_BY_WORKFLOW } from './rules-apply';
+import { ruleFacts } from './rule-facts';
 
 export const CI_CONFIG_FILE = '.gitlab-ci.yml';
 
@@ -60,6 +63,8 @@ interface PipelineSource {
   trigger: boolean;
   /** `[ci skip]` ignored without being a trigger (a pipeline a user asks for). */
   ignoreSkipCi?: boolean;
+  /** GitLab's `CI_PIPELINE_SOURCE`, which rules read. */
+  source: 'push' | 'trigger' | 'api';
 }
 
 /**
@@ -84,6 +89,7 @@ export async function planPushPipeline(
     beforeSha: pushed.oldId || ZERO_OID,
     userId,
     trigger: false,
+    source: 'push',
   });
 }
 
@@ -93,7 +99,8 @@ export type PipelineRefusal =
   | 'Reference not found'
   | 'Commit not found'
   | 'Missing .gitlab-ci.yml file'
-  | 'No stages / jobs for this pipeline.';
+  | 'No stages / jobs for this pipeline.'
+  | typeof FILTERED_BY_WORKFLOW;
 
 /**
  * GitLab 8.12's `CreatePipelineService` for a trigger: no user, `before_sha` of 40 zeros, the ref a
@@ -102,7 +109,7 @@ export type PipelineRefusal =
  * `tag`, as 8.12 resolved the name with git's own rules.
  */
 export async function planTriggerPipeline(ctx: ServiceContext, project: Project, ref: string): Promise<PipelinePlan | undefined> {
-  const judged = await judgeRefPipeline(ctx, project, ref, { userId: null, trigger: true });
+  const judged = await judgeRefPipeline(ctx, project, ref, { userId: null, trigger: true, source: 'trigger' });
   return typeof judged === 'string' ? undefined : judged;
 }
 
@@ -118,7 +125,7 @@ export async function planRefPipeline(
   ref: string,
   userId: number,
 ): Promise<PipelinePlan | PipelineRefusal | { yamlError: string }> {
-  const judged = await judgeRefPipeline(ctx, project, ref, { userId, trigger: false, ignoreSkipCi: true });
+  const judged = await judgeRefPipeline(ctx, project, ref, { userId, trigger: false, ignoreSkipCi: true, source: 'api' });
   if (typeof judged !== 'string' && judged.status === 'failed') return { yamlError: judged.yamlErrors ?? 'Invalid configuration format' };
   return judged;
 }
@@ -127,7 +134,7 @@ async function judgeRefPipeline(
   ctx: ServiceContext,
   project: Project,
   ref: string,
-  by: { userId: number | null; trigger: boolean; ignoreSkipCi?: boolean },
+  by: { userId: number | null; trigger: boolean; ignoreSkipCi?: boolean; source: PipelineSource['source'] },
 ): Promise<PipelinePlan | PipelineRefusal> {
   const name = ref.replace(/^refs\/(heads|tags)\//, '');
   const repoPath = repositoryPath(ctx.config.dataDir, project.id);
@@ -144,6 +151,7 @@ async function judgeRefPipeline(
     userId: by.userId,
     trigger: by.trigger,
     ignoreSkipCi: by.ignoreSkipCi,
+    source: by.source,
   });
 }
 
@@ -179,12 +187,19 @@ async function judgePipeline(ctx: ServiceContext, project: Project, source: Pipe
   const error = (message: string): PipelinePlan => ({ ...base, status: 'failed', yamlErrors: message });
   if (file.size > LIMITS.ciConfigBytes) return error(CI_CONFIG_TOO_LARGE);
   const blob = await ctx.git.objects.read(repoPath, file.id);
-  const parsed = parseCiConfig(blob?.content.toString('utf8') ?? '');
+  const parsed = await composeCiConfig(blob?.content.toString('utf8') ?? '', includeReader(ctx, source.userId), {
+    projectId: project.id,
+    sha: source.sha,
+  });
   // An invalid file fails the pipeline even with `[ci skip]` (8.12 validates first).
   if (!parsed.ok) return error(parsed.error);
   if (!source.trigger && !source.ignoreSkipCi && SKIP_CI.test(commit.message)) return { ...base, status: 'skipped' };
   const projectPath = `${project.namespace.path}/${project.path}`;
-  const jobs = jobsForRef(parsed.config.jobs, { ref: source.ref, tag: source.tag, trigger: source.trigger, projectPath });
+  const byRef = jobsForRef(parsed.config.jobs, { ref: source.ref, tag: source.tag, trigger: source.trigger, projectPath });
+  const usesRules = parsed.config.workflowRules !== null || byRef.some((j) => j.rules !== null);
+  const facts = usesRules ? await ruleFacts(ctx, project, { ...source, message: commit.message }, parsed.config) : undefined;
+  const jobs = facts ? applyRules(parsed.config, byRef, facts) : byRef;
+  if (!jobs) return FILTERED_BY_WORKFLOW;
   if (jobs.length === 0) return 'No stages / jobs for this pipeline.';
   return { ...base, status: 'created', jobs };
 }

@@ -1,8 +1,12 @@
 import { CiConfigError, isBlank, isHash, isArrayOfStrings, keyText, get, structural } from './checks';
 import * as entry from './entries';
-import { job, type JobEntry } from './job';
+import { applyDefault } from './default';
+import { resolveExtends } from './extends';
+import { job, JOB_KEYS, type JobEntry } from './job';
+import { expandParallel } from './parallel';
+import { workflowRules } from './rules';
 import { DisallowedValue, RubySymbol } from './load';
-import type { CiConfig, CiJob } from './types';
+import type { CiConfig } from './types';
 
 /**
  * From the loaded YAML to a `CiConfig`, in 8.12's order: the global entries, then the jobs
@@ -11,27 +15,46 @@ import type { CiConfig, CiJob } from './types';
  */
 
 // The reserved top-level keys; every other key is a job (reference §6.2).
-const GLOBAL_KEYS = ['image', 'services', 'before_script', 'after_script', 'variables', 'stages', 'types', 'cache'];
+// `default`, `workflow` and `include` are later GitLab's.
+const GLOBAL_KEYS = [
+  'image',
+  'services',
+  'before_script',
+  'after_script',
+  'variables',
+  'stages',
+  'types',
+  'cache',
+  'default',
+  'workflow',
+  'include',
+];
 export const DEFAULT_STAGES: readonly string[] = ['build', 'test', 'deploy'];
+const isGlobal = (k: unknown) => (typeof k === 'string' || k instanceof RubySymbol) && GLOBAL_KEYS.includes(keyText(k));
+// Hidden jobs (`.name`) are templates: never run, only required to hold something.
+const hidden = (k: unknown) => keyText(k).startsWith('.');
 
-export function buildConfig(root: unknown): CiConfig {
-  if (containsDisallowed(root)) throw new CiConfigError('Undefined error');
+export function buildConfig(loaded: unknown): CiConfig {
+  if (containsDisallowed(loaded)) throw new CiConfigError('Undefined error');
   // `Gitlab::Ci::Config::Loader`: an empty file, a scalar or a list is not a configuration.
-  if (!isHash(root)) throw new CiConfigError('Invalid configuration format');
+  if (!isHash(loaded)) throw new CiConfigError('Invalid configuration format');
+  // Includes were merged by the caller that could read them; here one is a file's own mistake.
+  if (get(loaded, 'include') !== undefined) throw new CiConfigError('include config is not supported here: the file has no project');
+  const isJobKey = (k: unknown) => !isGlobal(k);
+  // GitLab's order: templates extended first, then the defaults given to jobs lacking them.
+  const root = applyDefault(resolveExtends(loaded, isJobKey), JOB_KEYS, (k) => isJobKey(k) && !hidden(k));
 
   const beforeScript = entry.script('before_script', get(root, 'before_script'));
   const image = entry.image('image', get(root, 'image'));
   const services = entry.services('services', get(root, 'services'));
   const afterScript = entry.script('after_script', get(root, 'after_script'));
-  const variables = entry.variables('variables', get(root, 'variables')) ?? [];
+  const variables = entry.variables('variables', get(root, 'variables'), ['value', 'description']) ?? [];
   const stages = stagesEntry('stages', get(root, 'stages'));
   const types = stagesEntry('types', get(root, 'types'));
   const cache = entry.cache('cache', get(root, 'cache'));
+  const workflow = workflowRules(get(root, 'workflow'));
 
-  const isGlobal = (k: unknown) => (typeof k === 'string' || k instanceof RubySymbol) && GLOBAL_KEYS.includes(keyText(k));
   const jobKeys = [...root].filter(([k]) => !isGlobal(k));
-  // Hidden jobs (`.name`) are templates: never run, only required to hold something.
-  const hidden = (k: unknown) => keyText(k).startsWith('.');
   if (!jobKeys.some(([k]) => !hidden(k))) throw structural('jobs', 'config should contain at least one visible job');
   const entries: JobEntry[] = [];
   for (const [k, v] of jobKeys) {
@@ -55,30 +78,35 @@ export function buildConfig(root: unknown): CiConfig {
     afterScript,
     variables,
     cache,
-    jobs: entries.map((e): CiJob => {
-      const jobBefore = e.beforeScript ?? beforeScript;
-      return {
-        name: e.name,
-        stage: e.stage,
-        stageIdx: stageList.indexOf(e.stage),
-        script: e.script ?? [],
-        beforeScript: jobBefore,
-        afterScript: e.afterScript ?? afterScript,
-        commands: [...(jobBefore ?? []), ...(e.script ?? [])].join('\n'),
-        image: e.image ?? image,
-        services: e.services ?? services,
-        variables: entry.mergeVariables(variables, e.variables ?? []),
-        tags: e.tags,
-        allowFailure: e.allowFailure,
-        when: e.when,
-        dependencies: e.dependencies,
-        artifacts: e.artifacts,
-        cache: e.cache ?? cache,
-        environment: e.environment,
-        only: e.only,
-        except: e.except,
-      };
-    }),
+    workflowRules: workflow,
+    jobs: expandParallel(
+      entries.map((e) => {
+        const jobBefore = e.beforeScript ?? beforeScript;
+        return {
+          name: e.name,
+          stage: e.stage,
+          stageIdx: stageList.indexOf(e.stage),
+          script: e.script ?? [],
+          beforeScript: jobBefore,
+          afterScript: e.afterScript ?? afterScript,
+          commands: [...(jobBefore ?? []), ...(e.script ?? [])].join('\n'),
+          image: e.image ?? image,
+          services: e.services ?? services,
+          variables: entry.mergeVariables(variables, e.variables ?? []),
+          tags: e.tags,
+          allowFailure: e.allowFailure,
+          when: e.when,
+          dependencies: e.dependencies,
+          artifacts: e.artifacts,
+          cache: e.cache ?? cache,
+          environment: e.environment,
+          only: e.only,
+          except: e.except,
+          rules: e.rules,
+          parallel: e.parallel,
+        };
+      }),
+    ),
   };
 }
 

@@ -37,11 +37,31 @@ export function services(location: string, v: unknown): string[] | null {
   return v;
 }
 
-/** Keys and values must be strings or symbols: `KEY: 1` and `KEY: true` are errors in 8.12. */
-export function variables(location: string, v: unknown): CiVariable[] | null {
+/**
+ * Keys and values must be strings or symbols: `KEY: 1` and `KEY: true` are errors in 8.12. Later
+ * GitLab's `KEY: { value, description }` is read where `hashKeys` names the keys it may have.
+ */
+export function variables(location: string, v: unknown, hashKeys: readonly string[] = ['value']): CiVariable[] | null {
   if (v === undefined) return null;
+  if (isHash(v) && [...v.values()].some(isHash)) return hashValuedVariables(location, v, hashKeys);
   if (!isVariablesHash(v)) throw structural(location, 'config should be a hash of key value pairs');
   return [...v].map(([k, val]) => ({ key: keyText(k), value: keyText(val) }));
+}
+
+function hashValuedVariables(location: string, v: Map<unknown, unknown>, hashKeys: readonly string[]): CiVariable[] {
+  const valueOfEntry = (val: unknown): string | undefined => {
+    if (isStringOrSymbol(val)) return keyText(val);
+    if (!isHash(val) || unknownKeys(val, hashKeys).length > 0) return undefined;
+    const value = get(val, 'value');
+    const description = get(val, 'description');
+    if (description !== undefined && !isString(description)) return undefined;
+    return value === undefined ? '' : isStringOrSymbol(value) ? keyText(value) : undefined;
+  };
+  const out = [...v].map(([k, val]) => ({ key: isStringOrSymbol(k) ? keyText(k) : undefined, value: valueOfEntry(val) }));
+  if (out.some((x) => x.key === undefined || x.value === undefined)) {
+    throw structural(location, 'config should be a hash of key value pairs, value can be a hash');
+  }
+  return out as CiVariable[];
 }
 
 /*

@@ -1,6 +1,7 @@
 import { LIMITS } from '../../../lib/limits';
 import { CiConfigError } from './checks';
 import { buildConfig } from './config';
+import { type IncludeContext, type IncludeReader, resolveIncludes } from './include';
 import { loadYaml } from './load';
 import type { ParseResult } from './types';
 
@@ -21,6 +22,21 @@ export function parseCiConfig(text: string): ParseResult {
   }
 }
 
+/**
+ * Today's `.gitlab-ci.yml`: as `parseCiConfig`, with `include:` read through `reader` (local
+ * files from `at`, the commit of the file; none for a linted text).
+ */
+export async function composeCiConfig(text: string, reader: IncludeReader, at: IncludeContext | null): Promise<ParseResult> {
+  try {
+    const loaded = loadYaml(text);
+    if (!loaded.ok) return loaded;
+    return { ok: true, config: buildConfig(await resolveIncludes(loaded.value, reader, at)) };
+  } catch (e) {
+    if (e instanceof CiConfigError) return { ok: false, error: e.message };
+    return { ok: false, error: 'Undefined error' };
+  }
+}
+
 /** The lint endpoint's answer to empty content (pipelines say `Invalid configuration format`). */
 export const EMPTY_CONTENT_MESSAGE = 'Please provide content of .gitlab-ci.yml';
 
@@ -33,3 +49,4 @@ export const CI_CONFIG_TOO_LARGE = `.gitlab-ci.yml is too large (at most ${LIMIT
 export { DEFAULT_STAGES } from './config';
 export { jobMatchesRef, jobsForRef, type RefContext } from './only-except';
 export type * from './types';
+export type { IncludeContext, IncludeReader } from './include';

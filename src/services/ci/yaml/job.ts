@@ -14,7 +14,9 @@ import {
 import * as entry from './entries';
 import { RubySymbol } from './load';
 import { ENVIRONMENT_NAME, ENVIRONMENT_NAME_MESSAGE, ENVIRONMENT_URL_MAX as URL_MAX, isEnvironmentUrl } from '../environments/rules';
-import type { ArtifactsWhen, CiArtifacts, CiCache, CiEnvironment, CiVariable, JobWhen } from './types';
+import { parallelEntry } from './parallel';
+import { jobRules } from './rules';
+import type { ArtifactsWhen, CiArtifacts, CiCache, CiEnvironment, CiRule, CiVariable, JobWhen } from './types';
 
 /** A job as written, validated but not yet merged with the globals nor checked against the stages. */
 export interface JobEntry {
@@ -35,10 +37,12 @@ export interface JobEntry {
   environment: CiEnvironment | null;
   only: string[] | null;
   except: string[] | null;
+  rules: CiRule[] | null;
+  parallel: number | null;
 }
 
-// 8.12's `Node::Job::ALLOWED_KEYS`: no `coverage`, `retry` or `extends` yet (reference §6.3).
-const JOB_KEYS = [
+// 8.12's `Node::Job::ALLOWED_KEYS` (reference §6.3), and the later keys Forge reads.
+export const JOB_KEYS = [
   'tags',
   'script',
   'only',
@@ -56,6 +60,9 @@ const JOB_KEYS = [
   'after_script',
   'variables',
   'environment',
+  'extends',
+  'rules',
+  'parallel',
 ] as const;
 const JOB_WHEN: readonly JobWhen[] = ['on_success', 'on_failure', 'always', 'manual'];
 const ARTIFACTS_KEYS = ['name', 'untracked', 'paths', 'when', 'expire_in'] as const;
@@ -108,6 +115,8 @@ export function job(key: unknown, config: unknown): JobEntry {
   const variables = entry.variables(`${at}:variables`, get(v, 'variables'));
   const artifacts = artifactsEntry(`${at}:artifacts`, get(v, 'artifacts'));
   const environment = environmentEntry(`${at}:environment`, get(v, 'environment'));
+  const rules = jobRules(at, v);
+  const parallel = parallelEntry(at, get(v, 'parallel'));
 
   return {
     name,
@@ -128,6 +137,8 @@ export function job(key: unknown, config: unknown): JobEntry {
     environment,
     only,
     except,
+    rules,
+    parallel,
   };
 }
 

@@ -37,6 +37,16 @@ export interface CiVariable {
   value: string;
 }
 
+/** One `rules` (or `workflow:rules`) entry: a rule matches when every clause it has holds. */
+export interface CiRule {
+  if?: string;
+  changes?: string[];
+  exists?: string[];
+  when?: JobWhen | 'never';
+  allowFailure?: boolean;
+  variables?: CiVariable[];
+}
+
 export interface CiJob {
   name: string;
   stage: string;
@@ -63,6 +73,8 @@ export interface CiJob {
   /** Ref policies as written; null when absent (§6.4). */
   only: string[] | null;
   except: string[] | null;
+  /** `rules` as written; null when absent (then only/except decide). */
+  rules: CiRule[] | null;
 }
 
 export interface CiConfig {
@@ -73,6 +85,8 @@ export interface CiConfig {
   afterScript: string[] | null;
   variables: CiVariable[];
   cache: CiCache | null;
+  /** `workflow:rules`; null when absent (every pipeline is created). */
+  workflowRules: CiRule[] | null;
   /** Visible jobs in file order (hidden `.name` jobs and global keys left out). */
   jobs: CiJob[];
 }
