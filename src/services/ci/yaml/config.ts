@@ -1,6 +1,7 @@
 import { CiConfigError, isBlank, isHash, isArrayOfStrings, keyText, get, structural } from './checks';
 import * as entry from './entries';
 import { job, type JobEntry } from './job';
+import { checkNeeds } from './needs';
 import { DisallowedValue, RubySymbol } from './load';
 import type { CiConfig, CiJob } from './types';
 
@@ -77,6 +78,10 @@ export function buildConfig(root: unknown): CiConfig {
         environment: e.environment,
         only: e.only,
         except: e.except,
+        needs: e.needs,
+        retry: e.retry,
+        timeout: e.timeout,
+        interruptible: e.interruptible,
       };
     }),
   };
@@ -105,6 +110,7 @@ function checkLogic(jobs: JobEntry[], stages: string[]): void {
         throw new CiConfigError(`${j.name} job: dependency ${dep} is not defined in prior stages`);
       }
     }
+    checkNeeds(j, byName, stages);
   }
 }
 
