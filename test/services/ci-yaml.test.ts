@@ -442,8 +442,8 @@ describe('§6.5 messages', () => {
     ['an empty job', 'rspec:\n', "jobs:rspec config can't be blank"],
     [
       'unknown job keys, lower-cased',
-      'RSpec:\n  script: x\n  Coverage: /x/\n  retry: 2\n',
-      'jobs:rspec config contains unknown keys: coverage, retry',
+      'RSpec:\n  script: x\n  Coverage: /x/\n  resource_group: x\n',
+      'jobs:rspec config contains unknown keys: coverage, resource_group',
     ],
     ['an empty job name', '"":\n  script: x\n', "jobs:job name can't be blank"],
     ['an integer job name', '10:\n  script: x\n', 'jobs:10 name should be a symbol'],

@@ -32,6 +32,7 @@ const Artifact = Type.Object({
   expire_in: Nullable(Type.String()),
   artifact_type: Type.String(),
   artifact_format: Type.String(),
+  exclude: Type.Optional(Type.Array(Type.String())),
 });
 
 const Cache = Type.Object({
@@ -153,20 +154,46 @@ function imageOf(value: unknown): Static<typeof Image> | undefined {
   };
 }
 
+/** Each report kind's file name and format, as GitLab's `Ci::JobArtifact` names them; gzip for the others. */
+const REPORT_FILES: Record<string, { name: string; format: string }> = {
+  junit: { name: 'junit.xml.gz', format: 'gzip' },
+  dotenv: { name: '.env.gz', format: 'gzip' },
+  metrics: { name: 'metrics.txt.gz', format: 'gzip' },
+};
+
+/**
+ * GitLab's `BuildRunnerPresenter#artifacts`: the archive when the job gives `paths` or
+ * `untracked` (with `exclude`), then one entry per report kind, uploaded whatever the job's end.
+ */
 function artifactsOf(value: unknown): Static<typeof Artifact>[] {
   const given = record(value);
   if (!given) return [];
-  return [
-    {
-      name: typeof given.name === 'string' ? given.name : null,
-      untracked: given.untracked === true,
-      paths: strings(given.paths),
-      when: typeof given.when === 'string' ? given.when : 'on_success',
-      expire_in: typeof given.expire_in === 'string' ? given.expire_in : null,
-      artifact_type: 'archive',
-      artifact_format: 'zip',
-    },
-  ];
+  const expireIn = typeof given.expire_in === 'string' ? given.expire_in : null;
+  const archive: Static<typeof Artifact>[] =
+    given.untracked === undefined && given.paths === undefined
+      ? []
+      : [
+          {
+            name: typeof given.name === 'string' ? given.name : null,
+            untracked: given.untracked === true,
+            paths: strings(given.paths),
+            when: typeof given.when === 'string' ? given.when : 'on_success',
+            expire_in: expireIn,
+            artifact_type: 'archive',
+            artifact_format: 'zip',
+            ...(Array.isArray(given.exclude) ? { exclude: strings(given.exclude) } : {}),
+          },
+        ];
+  const reports = Object.entries(record(given.reports) ?? {}).map(([kind, paths]) => ({
+    name: REPORT_FILES[kind]?.name ?? `gl-${kind.replace(/_/g, '-')}-report.json`,
+    untracked: false,
+    paths: strings(paths),
+    when: 'always',
+    expire_in: expireIn,
+    artifact_type: kind,
+    artifact_format: REPORT_FILES[kind]?.format ?? 'raw',
+  }));
+  return [...archive, ...reports];
 }
 
 function cacheOf(value: unknown): Static<typeof Cache>[] {

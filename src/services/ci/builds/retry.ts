@@ -22,7 +22,7 @@ export async function retryBuilds(
   ctx: ServiceContext,
   trx: Db,
   builds: BuildRow[],
-  userId: number,
+  userId: number | null,
   pipelineStatusBefore: string | undefined,
 ): Promise<BuildRow[]> {
   if (builds.length === 0) return [];

@@ -20,6 +20,7 @@ import { jobOptions } from './job-options';
 import { includeReader } from './include-reader';
 import { applyRules, FILTERED_BY_WORKFLOW } from './rules-apply';
 import { ruleFacts } from './rule-facts';
+import { cancelRedundantPipelines } from './interruptible';
 
 export const CI_CONFIG_FILE = '.gitlab-ci.yml';
 
@@ -265,6 +266,7 @@ export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: Pipel
     // Builds are created in stage order, file order within a stage (§5.3), so ids follow it.
     for (const chunk of chunksOf(rows)) await trx.insertInto('ci_builds').values(chunk).execute();
     if (await processPipeline(trx, pipeline.id)) announcePendingBuilds(ctx, trx);
+    await cancelRedundantPipelines(ctx, trx, { id: pipeline.id, projectId: plan.projectId, ref: plan.ref, tag: plan.tag });
     const status = await updatePipelineStatus(ctx, trx, pipeline.id);
     if (status && status !== 'created') await queuePipelineHook(ctx, trx, { id: pipeline.id, project_id: plan.projectId, status });
   }

@@ -9,6 +9,11 @@ export interface BuildOptions {
   dependencies?: string[];
   after_script?: string[];
   environment?: { name: string; url?: string };
+  /* Later GitLab's keys, read by processing (`needs`), auto-retry (`retry`), the payload (`job_timeout`) and auto-cancel (`interruptible`). */
+  needs?: CiJob['needs'];
+  retry?: CiJob['retry'];
+  job_timeout?: number;
+  interruptible?: boolean;
 }
 
 export function jobOptions(job: CiJob): BuildOptions {
@@ -22,5 +27,9 @@ export function jobOptions(job: CiJob): BuildOptions {
   if (job.environment !== null)
     options.environment =
       job.environment.url === undefined ? { name: job.environment.name } : { name: job.environment.name, url: job.environment.url };
+  if (job.needs !== null) options.needs = job.needs;
+  if (job.retry !== null) options.retry = job.retry;
+  if (job.timeout !== null) options.job_timeout = job.timeout;
+  if (job.interruptible !== null) options.interruptible = job.interruptible;
   return options;
 }

@@ -31,10 +31,10 @@ export interface RunnerJob {
   artifacts: (JobArtifactsFile & { expireAt: string | null }) | undefined;
   /** The job's options exactly as stored at creation (an object; anything else is `{}`). */
   options: Record<string, unknown>;
-  /** Seconds: the project's build timeout, capped by the runner's `maximum_timeout`. */
+  /** Seconds: the job's `timeout`, else the project's build timeout; capped by the runner's `maximum_timeout`. */
   timeout: number;
   variables: BuildVariable[];
-  /** The latest build of each name in the earlier stages, in any status. */
+  /** The latest build of each name in the earlier stages, in any status (for a job with `needs`, those it needs with `artifacts`). */
   dependencies: JobDependency[];
 }
 
@@ -101,6 +101,7 @@ export class BuildPayloads {
     const artifactsOf = (row: BuildRow): JobArtifactsFile | undefined =>
       hasArtifacts(row) ? { filename: row.artifacts_file!, size: row.artifacts_size } : undefined;
     const artifacts = artifactsOf(build);
+    const options = parseOptions(build.options);
     return {
       build,
       token,
@@ -115,11 +116,8 @@ export class BuildPayloads {
       pipeline: { id: pipeline.id, sha, beforeSha: pipeline.before_sha ?? ZERO_SHA, tag: Boolean(pipeline.tag) },
       repoUrl: withCredentials(`${webUrl}.git`, token),
       artifacts: artifacts && { ...artifacts, expireAt: build.artifacts_expire_at },
-      options: parseOptions(build.options),
-      timeout:
-        runner?.maximum_timeout !== null && runner?.maximum_timeout !== undefined
-          ? Math.min(project.build_timeout, runner.maximum_timeout)
-          : project.build_timeout,
+      options,
+      timeout: jobTimeout(options, project.build_timeout, runner?.maximum_timeout ?? null),
       variables: buildVariables({
         build,
         token,
@@ -131,7 +129,11 @@ export class BuildPayloads {
         trigger: triggerRequests[0] && triggerVariables(triggerRequests[0].variables),
         jobNames: flavour.jobNames,
       }),
-      dependencies: dependencies.map((row) => ({ build: row, token: buildToken(ctx, row), artifacts: artifactsOf(row) })),
+      dependencies: withNeededArtifacts(dependencies, options).map((row) => ({
+        build: row,
+        token: buildToken(ctx, row),
+        artifacts: artifactsOf(row),
+      })),
     };
   }
 }
@@ -155,6 +157,24 @@ async function earlierStages(ctx: ServiceContext, build: BuildRow): Promise<Buil
     .orderBy('stage_idx')
     .orderBy('id')
     .execute();
+}
+
+/**
+ * GitLab's `Ci::Build#timeout`: the job's own `timeout` wins over the project's, larger or not; the
+ * runner's `maximum_timeout` bounds either.
+ */
+function jobTimeout(options: Record<string, unknown>, projectTimeout: number, runnerMaximum: number | null): number {
+  const own = typeof options.job_timeout === 'number' && options.job_timeout > 0 ? options.job_timeout : projectTimeout;
+  return runnerMaximum === null ? own : Math.min(own, runnerMaximum);
+}
+
+/** A job with `needs` takes the artifacts of what it needs with `artifacts: true` only, whatever the stages hold. */
+function withNeededArtifacts(earlier: BuildRow[], options: Record<string, unknown>): BuildRow[] {
+  if (!Array.isArray(options.needs)) return earlier;
+  const wanted = new Set(
+    options.needs.filter((need: { artifacts?: unknown }) => need?.artifacts !== false).map((need: { name?: unknown }) => need?.name),
+  );
+  return earlier.filter((row) => wanted.has(row.name));
 }
 
 /** The clone URL with `gitlab-ci-token:<token>@` after the scheme, as the runner clones with it. */

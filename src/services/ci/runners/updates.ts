@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../context';
 import type { BuildRow, RunnerRow } from '../types';
 import { transitionBuild } from '../builds/transitions';
+import { retryIfConfigured } from '../builds/auto-retry';
 import { refuseErased } from './build-access';
 import type { BuildTraces } from '../builds/traces';
 import { recordNotFound } from '../../../errors';
@@ -41,7 +42,12 @@ export async function updateFromRunner(
   if (update.trace !== undefined) await traces.replace(build, update.trace);
   const event = update.state === 'success' ? 'success' : update.state === 'failed' ? 'drop' : undefined;
   if (!event) return build;
-  return (await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, build, event))) ?? build;
+  const updated = await inTransaction(ctx.db, async (trx) => {
+    const changed = await transitionBuild(ctx, trx, build, event);
+    if (changed) await retryIfConfigured(ctx, trx, changed);
+    return changed;
+  });
+  return updated ?? build;
 }
 
 export interface JobUpdate {
@@ -79,5 +85,10 @@ export async function updateJob(ctx: ServiceContext, traces: BuildTraces, build:
   if (update.state === 'success') return (await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, build, 'success'))) ?? build;
   if (update.state !== 'failed') return build;
   const reason = (FAILURE_REASONS as readonly string[]).includes(update.failureReason ?? '') ? update.failureReason! : 'unknown_failure';
-  return (await inTransaction(ctx.db, (trx) => transitionBuild(ctx, trx, build, 'drop', { failure_reason: reason }))) ?? build;
+  const failed = await inTransaction(ctx.db, async (trx) => {
+    const dropped = await transitionBuild(ctx, trx, build, 'drop', { failure_reason: reason });
+    if (dropped) await retryIfConfigured(ctx, trx, dropped);
+    return dropped;
+  });
+  return failed ?? build;
 }

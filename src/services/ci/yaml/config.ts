@@ -5,6 +5,7 @@ import { resolveExtends } from './extends';
 import { job, JOB_KEYS, type JobEntry } from './job';
 import { expandParallel } from './parallel';
 import { workflowRules } from './rules';
+import { checkNeeds } from './needs';
 import { DisallowedValue, RubySymbol } from './load';
 import type { CiConfig } from './types';
 
@@ -104,6 +105,10 @@ export function buildConfig(loaded: unknown): CiConfig {
           except: e.except,
           rules: e.rules,
           parallel: e.parallel,
+          needs: e.needs,
+          retry: e.retry,
+          timeout: e.timeout,
+          interruptible: e.interruptible,
         };
       }),
     ),
@@ -133,6 +138,7 @@ function checkLogic(jobs: JobEntry[], stages: string[]): void {
         throw new CiConfigError(`${j.name} job: dependency ${dep} is not defined in prior stages`);
       }
     }
+    checkNeeds(j, byName, stages);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   isBoolean,
   isDuration,
   isHash,
+  parseDuration,
   isString,
   keyText,
   structural,
@@ -16,7 +17,10 @@ import { RubySymbol } from './load';
 import { ENVIRONMENT_NAME, ENVIRONMENT_NAME_MESSAGE, ENVIRONMENT_URL_MAX as URL_MAX, isEnvironmentUrl } from '../environments/rules';
 import { parallelEntry } from './parallel';
 import { jobRules } from './rules';
-import type { ArtifactsWhen, CiArtifacts, CiCache, CiEnvironment, CiRule, CiVariable, JobWhen } from './types';
+import type { ArtifactsWhen, CiArtifacts, CiCache, CiEnvironment, CiNeed, CiRetry, CiRule, CiVariable, JobWhen } from './types';
+import { needsEntry } from './needs';
+import { retryEntry } from './retry';
+import { excludeEntry, reportsEntry } from './reports';
 
 /** A job as written, validated but not yet merged with the globals nor checked against the stages. */
 export interface JobEntry {
@@ -39,6 +43,10 @@ export interface JobEntry {
   except: string[] | null;
   rules: CiRule[] | null;
   parallel: number | null;
+  needs: CiNeed[] | null;
+  retry: CiRetry | null;
+  timeout: number | null;
+  interruptible: boolean | null;
 }
 
 // 8.12's `Node::Job::ALLOWED_KEYS` (reference §6.3), and the later keys Forge reads.
@@ -63,9 +71,14 @@ export const JOB_KEYS = [
   'extends',
   'rules',
   'parallel',
+  // Later GitLab's, run by Forge (yaml/needs.ts, yaml/retry.ts …).
+  'needs',
+  'retry',
+  'timeout',
+  'interruptible',
 ] as const;
 const JOB_WHEN: readonly JobWhen[] = ['on_success', 'on_failure', 'always', 'manual'];
-const ARTIFACTS_KEYS = ['name', 'untracked', 'paths', 'when', 'expire_in'] as const;
+const ARTIFACTS_KEYS = ['name', 'untracked', 'paths', 'when', 'expire_in', 'exclude', 'reports'] as const;
 const ARTIFACTS_WHEN: readonly ArtifactsWhen[] = ['on_success', 'on_failure', 'always'];
 const ENVIRONMENT_KEYS = ['name', 'url'] as const;
 
@@ -101,6 +114,9 @@ export function job(key: unknown, config: unknown): JobEntry {
   if (dependencies !== undefined && !isArrayOfStrings(dependencies)) {
     throw structural(at, 'dependencies should be an array of strings');
   }
+  const timeout = timeoutEntry(at, get(v, 'timeout'));
+  const interruptible = get(v, 'interruptible');
+  if (interruptible !== undefined && !isBoolean(interruptible)) throw structural(at, 'interruptible should be a boolean value');
 
   const beforeScript = entry.script(`${at}:before_script`, get(v, 'before_script'));
   const script = commands(`${at}:script`, get(v, 'script'));
@@ -117,6 +133,8 @@ export function job(key: unknown, config: unknown): JobEntry {
   const environment = environmentEntry(`${at}:environment`, get(v, 'environment'));
   const rules = jobRules(at, v);
   const parallel = parallelEntry(at, get(v, 'parallel'));
+  const needs = needsEntry(`${at}:needs`, get(v, 'needs'));
+  const retry = retryEntry(`${at}:retry`, get(v, 'retry'));
 
   return {
     name,
@@ -139,7 +157,23 @@ export function job(key: unknown, config: unknown): JobEntry {
     except,
     rules,
     parallel,
+    needs,
+    retry,
+    timeout,
+    interruptible: (interruptible as boolean | undefined) ?? null,
   };
+}
+
+// GitLab's `Project::MAX_BUILD_TIMEOUT` (1 month) as ChronicDuration reads it back: 30 days, 10h29m6s.
+const MAX_JOB_TIMEOUT = 2_629_746;
+
+/** `timeout: 1h 30m`: a duration text (a bare number is not one), at most a month; in seconds. */
+function timeoutEntry(at: string, v: unknown): number | null {
+  if (v === undefined) return null;
+  const seconds = parseDuration(v);
+  if (seconds === undefined) throw structural(at, 'timeout should be a duration');
+  if (seconds > MAX_JOB_TIMEOUT) throw structural(at, 'timeout should not exceed the limit');
+  return Math.round(seconds);
 }
 
 /** `script`: a string (one command) or an array of strings. */
@@ -194,6 +228,10 @@ function artifactsEntry(location: string, v: unknown): CiArtifacts | null {
     if (!isDuration(expireIn)) throw structural(location, 'expire in should be a duration');
     out.expire_in = expireIn as string;
   }
+  const exclude = excludeEntry(location, get(v, 'exclude'));
+  if (exclude !== undefined) out.exclude = exclude;
+  const reports = reportsEntry(`${location}:reports`, get(v, 'reports'));
+  if (reports !== undefined) out.reports = reports;
   return out;
 }
 

@@ -16,7 +16,7 @@ export function parallelEntry(location: string, v: unknown): number | null {
 
 /**
  * Each parallel job as its copies, in place, each with `CI_NODE_INDEX` and `CI_NODE_TOTAL`; a
- * dependency on a parallel job becomes a dependency on all its copies.
+ * dependency or a need on a parallel job becomes one on each of its copies.
  */
 export function expandParallel(jobs: ReadonlyArray<CiJob & { parallel: number | null }>): CiJob[] {
   const copies = new Map<string, string[]>();
@@ -29,11 +29,13 @@ export function expandParallel(jobs: ReadonlyArray<CiJob & { parallel: number | 
   }
   return jobs.flatMap(({ parallel, ...job }) => {
     const dependencies = job.dependencies?.flatMap((d) => copies.get(d) ?? [d]) ?? null;
-    if (parallel === null) return [{ ...job, dependencies }];
+    const needs = job.needs?.flatMap((need) => copies.get(need.name)?.map((name) => ({ ...need, name })) ?? [need]) ?? null;
+    if (parallel === null) return [{ ...job, dependencies, needs }];
     return copies.get(job.name)!.map((name, i) => ({
       ...job,
       name,
       dependencies,
+      needs,
       variables: [...job.variables, { key: 'CI_NODE_INDEX', value: String(i + 1) }, { key: 'CI_NODE_TOTAL', value: String(parallel) }],
     }));
   });

@@ -24,6 +24,26 @@ export interface CiArtifacts {
   paths?: string[];
   when?: ArtifactsWhen;
   expire_in?: string;
+  /** Later GitLab's (13.1): paths left out of `paths`. */
+  exclude?: string[];
+  /** Later GitLab's (11.2): files uploaded beside the archive, each with its `artifact_type`. */
+  reports?: CiReports;
+}
+
+/** `artifacts: reports:`: the report files of each kind (`junit` …), as globs (a string becomes one). */
+export type CiReports = Record<string, string[]>;
+
+/** One entry of `needs` (GitLab 12.2+): a string `build` is `{ name: build, artifacts: true, optional: false }`. */
+export interface CiNeed {
+  name: string;
+  artifacts: boolean;
+  optional: boolean;
+}
+
+/** `retry` as GitLab stores it: `retry: 2` is `{ max: 2 }`; `when` as written (a string becomes one). */
+export interface CiRetry {
+  max?: number;
+  when?: string[];
 }
 
 export interface CiEnvironment {
@@ -75,6 +95,12 @@ export interface CiJob {
   except: string[] | null;
   /** `rules` as written; null when absent (then only/except decide). */
   rules: CiRule[] | null;
+  /** The jobs this one starts after, whatever their stage; `[]` starts it at once; null: the stages decide. */
+  needs: CiNeed[] | null;
+  retry: CiRetry | null;
+  /** Seconds (`timeout: 1h 30m`), the job's own limit below the project's. */
+  timeout: number | null;
+  interruptible: boolean | null;
 }
 
 export interface CiConfig {
