@@ -71,10 +71,10 @@ export function broadcastMessageRoutes(api: Api, { services, presenter }: RouteD
 
   api.delete(
     '/broadcast_messages/:id',
-    { config, schema: { params: MessageId, response: door.removalAnswersMessage ? { 200: BroadcastMessage } : {} } },
+    { config, schema: { params: MessageId, response: door.removalAnswersMessage ? { 200: BroadcastMessage } : { 204: Type.Null() } } },
     async (request, reply) => {
       const removed = await messages.delete(request.params.id);
-      return door.removalAnswersMessage ? presentBroadcastMessage(removed) : reply.status(204).send();
+      return door.removalAnswersMessage ? presentBroadcastMessage(removed) : reply.status(204).send(null);
     },
   );
 }

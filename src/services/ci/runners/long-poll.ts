@@ -51,7 +51,10 @@ export class PendingBuildsWatch {
       const mark = { count: Number(row.count), top: Number(row.top ?? 0), latest: row.latest ?? '' };
       const before = this.last;
       this.last = mark;
-      if (before && (mark.count > before.count || mark.top > before.top || mark.latest > before.latest)) this.ctx.buildQueue.bump();
+      // The first look has nothing to compare with: builds already pending wake the runners, which
+      // may have skipped their own look (`last_update`) and would otherwise wait for ever for them.
+      const news = before ? mark.count > before.count || mark.top > before.top || mark.latest > before.latest : mark.count > 0;
+      if (news) this.ctx.buildQueue.bump();
     } catch (error) {
       // The next look tries again; the runners' own timeout bounds what a failed look delays.
       this.ctx.log.warn({ err: error }, 'looking at the build queue failed');
