@@ -8,7 +8,7 @@ import type { BuildRecord } from '../services/ci/types';
 import type { StoredFile } from '../services/ci/builds/builds';
 import { hasArtifacts, isRetryable } from '../services/ci/builds/rules';
 import { PAGE, pageContext, sendPage } from './request';
-import { projectFor, type ProjectParams } from './project-access';
+import { projectFor, type ProjectParams } from './project-scope';
 import { recordId } from './pipeline-routes';
 import { buildPath } from './ci-paths';
 import { tracePart } from './build-trace';

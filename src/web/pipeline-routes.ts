@@ -5,7 +5,7 @@ import { can } from '../services/policy';
 import type { Services } from '../services/index';
 import type { BuildRecord } from '../services/ci/types';
 import { PAGE, pageContext, sendPage } from './request';
-import { projectFor, type ProjectParams } from './project-access';
+import { projectFor, type ProjectParams } from './project-scope';
 import { pipelinePath } from './ci-paths';
 import { pageNumber } from './pages/pager';
 import { pipelinesPage } from './pages/ci/pipelines';

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startApp, type TestApp } from '../support/app';
+import { chromiumMissing, launchChromium, signInThroughForm } from '../support/browser';
 import { seedCommit } from '../support/repo';
 import { registeredRunner } from '../support/ci-world';
 import type { RunnerClient, RunningBuild } from '../support/runner-client';
@@ -13,8 +13,7 @@ import { publicKeys } from '../fixtures/ssh-keys';
  * is running, opens its build and sees the log grow while the runner appends (colours styled, a
  * hostile line inert), cancels the build; and adds an SSH key on /profile/keys.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
+const skip = chromiumMissing;
 
 let app: TestApp;
 let browser: Browser;
@@ -26,9 +25,7 @@ let pipelineId: number;
 
 async function signIn(page: Page): Promise<void> {
   await page.goto(`${app.url}/users/sign_in`);
-  await page.getByLabel('Username or email').fill(account.user.username);
-  await page.getByLabel('Password').fill(account.password);
-  await Promise.all([page.waitForURL(`${app.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+  await signInThroughForm(page, account, `${app.url}/`);
 }
 
 describe('in a real browser', { skip }, () => {
@@ -48,7 +45,7 @@ describe('in a real browser', { skip }, () => {
     build = request.build;
     assert.equal((await runner.updateState(build, 'running')).status, 200);
     assert.equal((await runner.appendTrace(build, 'Running with forge runner\n')).status, 202);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,12 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startApp, type TestApp } from '../support/app';
+import { chromiumMissing, launchChromium, signInThroughForm } from '../support/browser';
 
 /** In chromium: sign in, create an issue, comment, close and reopen it; hostile Markdown in an issue runs no script. */
-const CHROMIUM = '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
+const skip = chromiumMissing;
 
 let app: TestApp;
 let browser: Browser;
@@ -26,7 +25,7 @@ describe('issues in a real browser', { skip }, () => {
     app = await startApp();
     account = await app.createUser();
     project = (await account.client.post('/projects', { name: 'browser-issues', visibility_level: 0 })).body;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -41,9 +40,7 @@ describe('issues in a real browser', { skip }, () => {
     const path = new URL(project.web_url).pathname;
 
     await page.goto(`${app.url}${path}/issues/new`);
-    await page.getByLabel('Username or email').fill(account.user.username);
-    await page.getByLabel('Password').fill(account.password);
-    await Promise.all([page.waitForURL(`${app.url}${path}/issues/new`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await signInThroughForm(page, account, `${app.url}${path}/issues/new`);
 
     await page.getByLabel('Title').fill('A browser issue');
     await page.getByLabel('Description').fill(HOSTILE);

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startApp, type TestApp } from '../support/app';
+import { chromiumMissing, launchChromium } from '../support/browser';
 import { seedCommit } from '../support/repo';
 
 /**
@@ -10,8 +10,7 @@ import { seedCommit } from '../support/repo';
  * project's home into a folder and a file, a line's anchor, the branch switcher (its script sends
  * the form on change), and a commit.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
+const skip = chromiumMissing;
 
 let app: TestApp;
 let browser: Browser;
@@ -33,7 +32,7 @@ describe('repository pages in a real browser', { skip }, () => {
       files: { 'src/app.js': APP.replace('1', '10') },
       message: 'Make a bigger\n',
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

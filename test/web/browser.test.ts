@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startApp, type TestApp } from '../support/app';
+import { chromiumMissing, launchChromium, signInThroughForm } from '../support/browser';
 import { seedCommit } from '../support/repo';
 
 /**
@@ -10,8 +10,7 @@ import { seedCommit } from '../support/repo';
  * on `/`, opens a project from its API `web_url`, and sees its README rendered; a hostile README
  * runs no script.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium)`;
+const skip = chromiumMissing;
 
 let app: TestApp;
 let browser: Browser;
@@ -42,7 +41,7 @@ describe('in a real browser', { skip }, () => {
     assert.equal(created.status, 201);
     project = created.body;
     await seedCommit(app, project.id, { files: { 'README.md': HOSTILE_README } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
@@ -56,9 +55,7 @@ describe('in a real browser', { skip }, () => {
     page.on('pageerror', (error) => errors.push(error.message));
 
     await page.goto(`${app.url}/users/sign_in`);
-    await page.getByLabel('Username or email').fill(account.user.username);
-    await page.getByLabel('Password').fill(account.password);
-    await Promise.all([page.waitForURL(`${app.url}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await signInThroughForm(page, account, `${app.url}/`);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Your projects');
     assert.ok(await page.getByRole('link', { name: /browser-project/ }).isVisible());
 
