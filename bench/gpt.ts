@@ -46,7 +46,7 @@ interface Scenario {
  * (`seedCollaboration`), and in the caller's first project the generated repository with branches
  * and annotated tags, and 50 pipelines.
  */
-async function seed(app: BenchApp, shape: { commits: number; files: number }) {
+export async function seed(app: BenchApp, shape: { commits: number; files: number }) {
   const world = await seedCollaboration(app.database, app.ctx.secrets, { issues: 5_000, notes: 10_000 });
   const repoPath = repoPathOf(app.ctx, world.projectId);
   const built = path.join(app.config.dataDir, 'bench-build.git');
@@ -166,7 +166,7 @@ function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
 }
 
 /** The floor: a bare `node:http` server answering 1 KB of JSON, in this process as Forge is. */
-async function startBareServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBareServer(): Promise<{ url: string; close(): Promise<void> }> {
   const items = Array.from({ length: 12 }, (_, i) => ({
     id: i + 1,
     name: `item ${i + 1}`,
@@ -245,7 +245,7 @@ const average = (costs: Cost[]): Cost => ({
   wallMs: costs.reduce((sum, c) => sum + c.wallMs, 0) / costs.length,
 });
 
-function numberFrom(name: string, fallback: number): number {
+export function numberFrom(name: string, fallback: number): number {
   const value = process.env[name];
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);

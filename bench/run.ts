@@ -14,6 +14,7 @@ import { gptBench } from './gpt';
 import { sshBench } from './ssh';
 import { mergeRequestsBench } from './merge-requests';
 import { backupBench } from './backup';
+import { webBench } from './web';
 
 const benchmarks: Benchmark[] = [
   userBench,
@@ -26,6 +27,7 @@ const benchmarks: Benchmark[] = [
   collaborationBench,
   mergeRequestsBench,
   gptBench,
+  webBench,
   backupBench,
 ];
 
