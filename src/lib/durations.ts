@@ -37,8 +37,10 @@ const UNIT_NAMES: Record<string, string> = {
   seconds: 's',
 };
 const PART = /(\d+(?:\.\d+)?)\s*([a-z]*)/gy;
+/** The most a duration may hold: the database keeps seconds in a 32-bit integer (68 years). */
+export const MAX_DURATION_SECONDS = 2_147_483_647;
 
-/** Seconds of `3h30m`, `1w 2d`, `-30m` (a leading minus subtracts) or `2` (hours); undefined when not a duration. */
+/** Seconds of `3h30m`, `1w 2d`, `-30m` (a leading minus subtracts) or `2` (hours); undefined when not a duration, or one past `MAX_DURATION_SECONDS`. */
 export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim().toLowerCase();
   const negative = trimmed.startsWith('-');
@@ -58,6 +60,7 @@ export function parseDuration(text: string): number | undefined {
     while (body[at] === ' ' || body[at] === ',') at++;
   }
   const rounded = Math.round(seconds);
+  if (!(rounded <= MAX_DURATION_SECONDS)) return undefined;
   return negative ? -rounded : rounded;
 }
 

@@ -1,3 +1,4 @@
+import { MAX_DURATION_SECONDS } from '../../lib/durations';
 import type { ServiceContext } from '../context';
 import type { ProjectStanding } from '../policy';
 import { can } from '../policy';
@@ -47,9 +48,13 @@ export class TimeTrackingService {
       .updateTable(kind)
       .set((eb) => ({ total_time_spent: eb('total_time_spent', '+', seconds), updated_at: now() }))
       .where('id', '=', id)
-      .where((eb) => eb(eb('total_time_spent', '+', seconds), '>=', 0))
+      .where((eb) =>
+        // Compared without adding when adding: the sum itself would overflow PostgreSQL's integer.
+        seconds >= 0 ? eb('total_time_spent', '<=', MAX_DURATION_SECONDS - seconds) : eb(eb('total_time_spent', '+', seconds), '>=', 0),
+      )
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw validationFailed({ time_spent: ['Time to subtract exceeds the total time spent'] });
+    if (Number(updated.numUpdatedRows) === 0)
+      throw validationFailed({ time_spent: [seconds >= 0 ? 'is too large' : 'Time to subtract exceeds the total time spent'] });
     return this.stats(kind, id);
   }
 
