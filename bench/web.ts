@@ -60,7 +60,7 @@ async function seedWeb(app: BenchApp, shape: { commits: number; files: number })
   const [project, issue, mergeRequest, pipelines] = await Promise.all([
     api(''),
     api(`/issues/${busyIssueId}`),
-    api(`/merge_requests/${seeded.mergeRequestId}`),
+    api(`/merge_requests/${seeded.mergeRequest.id}`),
     api('/pipelines'),
   ]);
   return {
