@@ -21,7 +21,7 @@ const groups = [
 
 const HELP = `usage: forge [command] [options]
 
-Forge, a self-hostable code-hosting server speaking GitLab 8.12's API v3 and runner API v1.
+Forge, a self-hostable code-hosting server speaking GitLab's API v4 and 8.12's API v3, with both runner APIs (v4 and v1) and web pages.
 
 Commands:
 ${commandList([serve, ...groups, migrate, backup, restore])}
