@@ -65,7 +65,7 @@ function greet(config: Config, { root }: RunningServer, runnersToken: string): v
       `Lost them? npx forge admin reset-password root`,
       '',
       `Shared runners registration token: ${runnersToken} (later: npx forge admin runners-token)`,
-      `Run CI on this machine: npx forge runner --url ${config.externalUrl} --registration-token ${runnersToken}`,
+      `Run CI on this machine: npx forge runner --url ${config.externalUrl} --registration-token=${runnersToken}`,
       '',
     ].join('\n'),
   );

@@ -10,13 +10,21 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789-_';
+const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+const ALPHABET = `${ALPHANUMERIC}-_`;
 
-/** A random token of `length` URL-safe characters (GitLab's private tokens are 20). */
+/**
+ * A random token of `length` URL-safe characters (GitLab's private tokens are 20).
+ * It never starts with `-` or `_`: a token starting with a dash reads as an option on a
+ * command line (`forge runner --registration-token -x…` failed in CI that way).
+ */
 export function randomToken(length = 20): string {
   const bytes = crypto.randomBytes(length);
   let token = '';
-  for (const byte of bytes) token += ALPHABET[byte % ALPHABET.length];
+  for (const [index, byte] of bytes.entries()) {
+    const alphabet = index === 0 ? ALPHANUMERIC : ALPHABET;
+    token += alphabet[byte % alphabet.length];
+  }
   return token;
 }
 

@@ -46,7 +46,7 @@ export class RunnerProcess {
       '--builds-dir',
       path.join(dir, 'builds'),
     ];
-    if (opts.registrationToken) args.push('--registration-token', opts.registrationToken);
+    if (opts.registrationToken) args.push(`--registration-token=${opts.registrationToken}`);
     if (opts.token) args.push('--token', opts.token);
     if (opts.concurrency) args.push('--concurrency', String(opts.concurrency));
     if (opts.tags) args.push('--tags', opts.tags);
