@@ -15,7 +15,9 @@ export type FieldErrors = Record<string, string[]>;
 export function fieldErrors(error: unknown, fields?: readonly string[]): FieldErrors | undefined {
   const statuses = fields ? [400, 404, 409] : [400, 405, 406, 409, 422];
   if (!(error instanceof ApiError) || !statuses.includes(error.status)) return undefined;
-  const message = (error.body as { message?: unknown } | undefined)?.message;
+  // Most refusals say `message`; Grape-style ones (a merge request's branches) say `error`.
+  const body = error.body as { message?: unknown; error?: unknown } | undefined;
+  const message = body?.message ?? body?.error;
   if (typeof message === 'string') {
     if (!fields) return { base: [message.replace(/^\d{3} (\(Bad request\) )?/, '')] };
     const field = fields.find((name) => message.toLowerCase().startsWith(`${name.replaceAll('_', ' ')} `));

@@ -8,6 +8,7 @@ import { SignInThrottle } from './throttle';
 import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { issueRoutes } from './issue-routes';
+import { mergeRequestRoutes } from './merge-request-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
 import { repositoryRoutes } from './repository-routes';
@@ -53,6 +54,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       profileRoutes(pages, { services });
       adminRoutes(pages, { services });
       issueRoutes(pages, { services });
+      mergeRequestRoutes(pages, { services });
     });
   });
 }

@@ -24,3 +24,30 @@ export async function headPipeline(db: Db, mergeRequest: MergeRequestRow, headSh
     .limit(1)
     .executeTakeFirst();
 }
+
+/** The head pipelines of a page of merge requests (by merge request id), in one query. */
+export async function headPipelines(
+  db: Db,
+  items: Array<{ mergeRequest: MergeRequestRow; headSha: string | null }>,
+): Promise<Map<number, PipelineRow>> {
+  const wanted = items.filter(
+    (item): item is { mergeRequest: MergeRequestRow & { source_project_id: number }; headSha: string } =>
+      item.headSha !== null && item.mergeRequest.source_project_id !== null,
+  );
+  const found = new Map<number, PipelineRow>();
+  if (wanted.length === 0) return found;
+  const rows = await db
+    .selectFrom('ci_pipelines')
+    .selectAll()
+    .where('project_id', 'in', [...new Set(wanted.map((item) => item.mergeRequest.source_project_id))])
+    .where('sha', 'in', [...new Set(wanted.map((item) => item.headSha))])
+    .orderBy('id', 'desc')
+    .execute();
+  for (const { mergeRequest, headSha } of wanted) {
+    const newest = rows.find(
+      (row) => row.project_id === mergeRequest.source_project_id && row.ref === mergeRequest.source_branch && row.sha === headSha,
+    );
+    if (newest) found.set(mergeRequest.id, newest);
+  }
+  return found;
+}

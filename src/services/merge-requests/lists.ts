@@ -4,6 +4,7 @@ import type { Db } from '../../db/index';
 import type { Database } from '../../db/schema';
 import { preparedShapes } from '../../db/prepared';
 import { pageLimit } from '../../db/page-limit';
+import { containsText } from '../../db/search';
 import { OPEN_STATES, type MergeRequestFilters } from './types';
 
 type ListValues = { projectId: number; offset: number };
@@ -29,6 +30,7 @@ const preparable = (filters: MergeRequestFilters): boolean =>
     filters.assigneeId,
     filters.sourceBranch,
     filters.targetBranch,
+    filters.search,
   ].every((value) => value === undefined);
 
 /** The filters of the merge request lists, applied to a query over `merge_requests`. */
@@ -40,6 +42,10 @@ export function applyMergeRequestFilters(query: MergeRequestsQuery, filters: Mer
   if (filters.assigneeId !== undefined) query = query.where('merge_requests.assignee_id', '=', filters.assigneeId);
   if (filters.sourceBranch !== undefined) query = query.where('merge_requests.source_branch', '=', filters.sourceBranch);
   if (filters.targetBranch !== undefined) query = query.where('merge_requests.target_branch', '=', filters.targetBranch);
+  if (filters.search) {
+    const search = filters.search;
+    query = query.where((eb) => eb.or([containsText('merge_requests.title', search), containsText('merge_requests.description', search)]));
+  }
   if (filters.milestone === 'No Milestone') query = query.where('merge_requests.milestone_id', 'is', null);
   else if (filters.milestone !== undefined) {
     const title = filters.milestone;

@@ -11,6 +11,7 @@ import { closesIssues } from './closes-issues';
 import { loadMergeRequestDetails } from './details';
 import { findMergeRequest } from './queries';
 import { latestVersions } from './versions';
+import { headPipelines, type PipelineRow } from './head-pipeline';
 import type { VersionContentCache } from './version-contents';
 import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';
 
@@ -38,6 +39,14 @@ export class MergeRequestReadsService {
 
   async find(project: Project, mergeRequestId: number): Promise<MergeRequestRow> {
     return findMergeRequest(this.ctx.db, project, mergeRequestId);
+  }
+
+  /** Each merge request's head pipeline (GitLab's `MergeRequest#pipeline`), by merge request id: a list's in one query. */
+  async headPipelines(list: MergeRequestDetails[]): Promise<Map<number, PipelineRow>> {
+    return headPipelines(
+      this.ctx.db,
+      list.map((details) => ({ mergeRequest: details.mergeRequest, headSha: details.sha })),
+    );
   }
 
   /** The latest version's commits, newest first (none without a version). */

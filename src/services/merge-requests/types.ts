@@ -48,6 +48,8 @@ export interface MergeRequestFilters {
   assigneeId?: number;
   sourceBranch?: string;
   targetBranch?: string;
+  /** Text in the title or description, ignoring case (the web list's search box). */
+  search?: string;
   orderBy: 'created_at' | 'updated_at';
   sort: 'asc' | 'desc';
 }

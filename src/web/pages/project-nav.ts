@@ -23,6 +23,8 @@ const TABS: Tab[] = [
   { key: 'tags', label: 'Tags', path: '/tags', code: true },
   { key: 'compare', label: 'Compare', path: '/compare', code: true },
   { key: 'issues', label: 'Issues', path: '/issues' },
+  // Merge requests show code: in a private project they are for those who read it (`read_merge_request`).
+  { key: 'merge_requests', label: 'Merge Requests', path: '/merge_requests', code: true },
   { key: 'pipelines', label: 'Pipelines', path: '/pipelines' },
 ];
 

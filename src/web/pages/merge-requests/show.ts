@@ -1,0 +1,58 @@
+import { html, type SafeHtml } from '../../html';
+import type { PageContext } from '../../context';
+import type { Commit } from '../../../git/objects';
+import type { DiffFile } from '../../../git/diff-types';
+import type { Project } from '../../../services/projects/types';
+import { commentForm, discussion, sidebar, type ShownNote } from '../issuable-parts';
+import { commitList } from '../repository/commit-list';
+import { renderDiff } from '../diff';
+import { mergeRequestHeader, type MergeRequestHeading } from './header';
+import { mergeBox, type MergeBoxFacts } from './merge-box';
+
+export interface MergeRequestDiscussion extends MergeRequestHeading {
+  description: SafeHtml;
+  notes: ShownNote[];
+  mayUpdate: boolean;
+  merge: Omit<MergeBoxFacts, 'details' | 'base' | 'pipeline'>;
+}
+
+/** `…/merge_requests/:iid`: the description, the merge box, the sidebar, the discussion and its form. */
+export function mergeRequestPage(page: PageContext, view: MergeRequestDiscussion): SafeHtml {
+  const { mergeRequest } = view.details;
+  const base = `${view.projectPath}/merge_requests/${mergeRequest.iid}`;
+  const state = mergeRequest.state;
+  const stateAction =
+    view.mayUpdate && state !== 'merged' && state !== 'locked'
+      ? state === 'closed'
+        ? { action: `${base}/reopen`, label: 'Reopen merge request' }
+        : { action: `${base}/close`, label: 'Close merge request' }
+      : undefined;
+  return html`<article class="issuable merge-request">
+${mergeRequestHeader(view, 'discussion')}
+<div class="markdown description">${view.description}</div>
+${mergeBox(page, { ...view.merge, details: view.details, base, pipeline: view.pipeline })}
+${sidebar({ ...view.details, projectPath: view.projectPath, list: 'merge_requests' })}
+<section aria-label="Discussion"><h2>Discussion</h2>
+${discussion(view.notes)}
+${commentForm(page, `${base}/notes`, stateAction)}
+</section>
+</article>`;
+}
+
+/** `…/merge_requests/:iid/commits`: the latest version's commits, newest first. */
+export function mergeRequestCommitsPage(project: Project, heading: MergeRequestHeading, commits: Commit[]): SafeHtml {
+  return html`<article class="issuable merge-request">
+${mergeRequestHeader(heading, 'commits')}
+<section aria-label="Commits"><h2>${commits.length} ${commits.length === 1 ? 'commit' : 'commits'}</h2>
+${commitList(project, commits)}
+</section>
+</article>`;
+}
+
+/** `…/merge_requests/:iid/diffs`: the latest version's changes against the merge base. */
+export function mergeRequestChangesPage(heading: MergeRequestHeading, diffs: DiffFile[]): SafeHtml {
+  return html`<article class="issuable merge-request">
+${mergeRequestHeader(heading, 'diffs')}
+${renderDiff(diffs)}
+</article>`;
+}
