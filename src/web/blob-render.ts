@@ -25,7 +25,7 @@ export interface RenderRequest {
 }
 
 /** Line numbers that are anchors (`#L12`), beside the highlighted lines. Built as one string: a file may have thousands. */
-function codeTable(lines: string[]): SafeHtml {
+export function codeTable(lines: string[]): SafeHtml {
   let rows = '';
   for (let index = 0; index < lines.length; index++) {
     const number = index + 1;

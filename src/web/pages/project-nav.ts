@@ -24,6 +24,7 @@ const TABS: Tab[] = [
   { key: 'compare', label: 'Compare', path: '/compare', code: true },
   { key: 'issues', label: 'Issues', path: '/issues' },
   { key: 'pipelines', label: 'Pipelines', path: '/pipelines' },
+  { key: 'snippets', label: 'Snippets', path: '/snippets' },
 ];
 
 /** A project's tab navigation, on its home page and every page under it. */
