@@ -8,6 +8,9 @@ import { SignInThrottle } from './throttle';
 import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { issueRoutes } from './issue-routes';
+import { snippetRoutes } from './snippet-routes';
+import { milestoneRoutes } from './milestone-routes';
+import { labelRoutes } from './label-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
 import { repositoryRoutes } from './repository-routes';
@@ -53,6 +56,9 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       profileRoutes(pages, { services });
       adminRoutes(pages, { services });
       issueRoutes(pages, { services });
+      snippetRoutes(pages, { services });
+      milestoneRoutes(pages, { services });
+      labelRoutes(pages, { services });
     });
   });
 }
