@@ -122,7 +122,7 @@ async function projectHome(services: Services, config: Config, project: Project,
   home.lastCommit = commits?.[0];
   const readme = entries && pickReadme(entries);
   if (home.lastCommit && readme)
-    home.readme = { name: readme.name, body: await renderReadme(services, project, home.lastCommit.id, readme) };
+    home.readme = { name: readme.name, body: await renderReadme(services, project, home.lastCommit.id, ref, readme) };
   return home;
 }
 
