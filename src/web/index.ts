@@ -11,6 +11,7 @@ import { issueRoutes } from './issue-routes';
 import { snippetRoutes } from './snippet-routes';
 import { milestoneRoutes } from './milestone-routes';
 import { labelRoutes } from './label-routes';
+import { notFoundRoutes } from './not-found-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
 import { repositoryRoutes } from './repository-routes';
@@ -59,6 +60,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       snippetRoutes(pages, { services });
       milestoneRoutes(pages, { services });
       labelRoutes(pages, { services });
+      notFoundRoutes(pages);
     });
   });
 }
