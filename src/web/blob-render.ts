@@ -2,6 +2,7 @@ import { ImmutableCache } from '../git/immutable-cache';
 import { trusted, type SafeHtml } from './html';
 import { highlightLines } from './highlight';
 import { renderMarkdown } from './markdown';
+import type { RelativeBase } from './relative-links';
 
 /** What a blob page shows in place of the file's bytes. */
 export type BlobContent =
@@ -20,12 +21,14 @@ export interface RenderRequest {
   /** Markdown rendered, or the source highlighted in `language`. */
   view: 'markdown' | 'source';
   language: string | undefined;
+  /** Where the file is shown, which its Markdown's relative links resolve against (part of the kept rendering's key). */
+  relativeTo: RelativeBase;
   /** The bytes, read only when the rendering is not kept. */
   read: () => Promise<{ content: Buffer; binary: boolean }>;
 }
 
 /** Line numbers that are anchors (`#L12`), beside the highlighted lines. Built as one string: a file may have thousands. */
-function codeTable(lines: string[]): SafeHtml {
+export function codeTable(lines: string[]): SafeHtml {
   let rows = '';
   for (let index = 0; index < lines.length; index++) {
     const number = index + 1;
@@ -43,14 +46,17 @@ export class BlobRenderer {
   });
 
   render(request: RenderRequest): Promise<BlobContent> {
-    return this.kept.get(`${request.blobId}\0${request.view}\0${request.language ?? ''}`, async () => {
+    const { relativeTo } = request;
+    // Only Markdown depends on where it is shown; highlighted source is the same everywhere.
+    const where = request.view === 'markdown' ? `\0${relativeTo.projectPath}\0${relativeTo.ref}\0${relativeTo.folder}` : '';
+    return this.kept.get(`${request.blobId}\0${request.view}\0${request.language ?? ''}${where}`, async () => {
       const { content, binary } = await request.read();
       if (binary) return { kind: 'binary' };
       const text = content.toString('utf8');
       let lines = 0;
       for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) lines++;
       if (lines > BLOB_MAX_LINES) return { kind: 'too-large', lines };
-      if (request.view === 'markdown') return { kind: 'markdown', body: renderMarkdown(text) };
+      if (request.view === 'markdown') return { kind: 'markdown', body: renderMarkdown(text, undefined, relativeTo) };
       const highlighted = highlightLines(text, request.language);
       return { kind: 'code', body: codeTable(highlighted), lines: highlighted.length };
     });

@@ -12,6 +12,7 @@ import { groupPage } from './pages/group';
 import { projectPage, type ProjectHome } from './pages/project';
 import { pickReadme, renderReadme } from './readme';
 import { projectPath } from './paths';
+import { reservedNotFound } from './not-found-routes';
 
 export interface BrowseDeps {
   services: Services;
@@ -86,7 +87,7 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
   };
   pages.get<{ Params: { username: string } }>('/u/:username', { config: PAGE }, showUser);
   pages.get<{ Params: { username: string } }>('/:username', { config: PAGE }, async (request, reply) => {
-    if (RESERVED.has(request.params.username.toLowerCase())) return reply.callNotFound();
+    if (RESERVED.has(request.params.username.toLowerCase())) return reservedNotFound(request.params.username, reply);
     return showUser(request, reply);
   });
 
@@ -98,7 +99,7 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
 
   pages.get<{ Params: { namespace: string; project: string } }>('/:namespace/:project', { config: PAGE }, async (request, reply) => {
     const { namespace, project: name } = request.params;
-    if (RESERVED.has(namespace.toLowerCase())) return reply.callNotFound();
+    if (RESERVED.has(namespace.toLowerCase())) return reservedNotFound(namespace, reply);
     // GitLab sends `/group/project.git` (a clone URL opened in a browser) to the project's page.
     if (name.endsWith('.git')) return reply.redirect(`/${encodeURIComponent(namespace)}/${encodeURIComponent(name.slice(0, -4))}`, 301);
     const { project, standing } = await services.projects.findReadable(`${namespace}/${name}`, request.web.user);
@@ -122,7 +123,7 @@ async function projectHome(services: Services, config: Config, project: Project,
   home.lastCommit = commits?.[0];
   const readme = entries && pickReadme(entries);
   if (home.lastCommit && readme)
-    home.readme = { name: readme.name, body: await renderReadme(services, project, home.lastCommit.id, readme) };
+    home.readme = { name: readme.name, body: await renderReadme(services, project, home.lastCommit.id, ref, readme) };
   return home;
 }
 

@@ -9,6 +9,10 @@ import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { issueRoutes } from './issue-routes';
 import { mergeRequestRoutes } from './merge-request-routes';
+import { snippetRoutes } from './snippet-routes';
+import { milestoneRoutes } from './milestone-routes';
+import { labelRoutes } from './label-routes';
+import { notFoundRoutes } from './not-found-routes';
 import { STYLESHEET, STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import { PAGE } from './request';
 import { repositoryRoutes } from './repository-routes';
@@ -55,6 +59,10 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       adminRoutes(pages, { services });
       issueRoutes(pages, { services });
       mergeRequestRoutes(pages, { services });
+      snippetRoutes(pages, { services });
+      milestoneRoutes(pages, { services });
+      labelRoutes(pages, { services });
+      notFoundRoutes(pages);
     });
   });
 }

@@ -3,6 +3,7 @@ import hljs from 'highlight.js';
 import sanitizeHtml from 'sanitize-html';
 import { escapeHtml, trusted, type SafeHtml } from './html';
 import type { ReferenceLinker } from './references';
+import { resolveRelative, type RelativeBase } from './relative-links';
 
 /*
  * Markdown as GitLab renders it, in two steps: markdown-it (GitHub-flavoured: tables,
@@ -129,7 +130,32 @@ const SANITIZE: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
 };
 
-/** Markdown text as sanitized HTML, ready for a page; with a linker, its references link. */
-export function renderMarkdown(text: string, references?: ReferenceLinker): SafeHtml {
-  return trusted(sanitizeHtml(parser.render(text, { linker: references }), SANITIZE));
+/**
+ * The sanitizer's options for a repository file's Markdown: relative links and images (written in
+ * Markdown or as raw HTML) resolved against the file's folder first, then the same allow-list.
+ */
+function sanitizeFileMarkdown(base: RelativeBase): sanitizeHtml.IOptions {
+  const link = SANITIZE.transformTags!.a as sanitizeHtml.Transformer;
+  return {
+    ...SANITIZE,
+    transformTags: {
+      ...SANITIZE.transformTags,
+      a: (tagName, attribs) =>
+        link(tagName, attribs.href === undefined ? attribs : { ...attribs, href: resolveRelative(attribs.href, base, 'link') }),
+      img: (tagName, attribs) => ({
+        tagName,
+        attribs: attribs.src === undefined ? attribs : { ...attribs, src: resolveRelative(attribs.src, base, 'image') },
+      }),
+    },
+  };
+}
+
+/**
+ * Markdown text as sanitized HTML, ready for a page; with a linker, its references link. A
+ * repository file's Markdown (a README, a `.md` blob) gives its `relativeTo`, so that its relative
+ * links open the files beside it; issues and comments give none.
+ */
+export function renderMarkdown(text: string, references?: ReferenceLinker, relativeTo?: RelativeBase): SafeHtml {
+  const options = relativeTo ? sanitizeFileMarkdown(relativeTo) : SANITIZE;
+  return trusted(sanitizeHtml(parser.render(text, { linker: references }), options));
 }

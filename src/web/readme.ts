@@ -4,13 +4,15 @@ import type { Project } from '../services/projects/types';
 import type { TreeEntry } from '../git/tree';
 import { html, type SafeHtml } from './html';
 import { renderMarkdown } from './markdown';
+import { projectPath } from './paths';
+import { folderOf } from './relative-links';
 
 /** Past this a README is linked, not rendered (GitLab's blob viewer has a like limit). */
 const README_MAX_BYTES = 512 * 1024;
 const MARKDOWN = /\.(md|markdown|mdown|mkdn|mkd)$/i;
 const README = /^readme(\.[\w-]+)?$/i;
 
-/** A blob is immutable: its rendering is kept by its id (a few hundred, the most recent). */
+/** A blob is immutable: its rendering is kept by its id and where it is shown (its links depend on it), a few hundred, the most recent. */
 const rendered = new Map<string, SafeHtml>();
 const KEPT = 256;
 
@@ -26,14 +28,23 @@ export function pickReadme(entries: TreeEntry[]): TreeEntry | undefined {
   return readmes.find((entry) => MARKDOWN.test(entry.name)) ?? readmes[0];
 }
 
-export async function renderReadme(services: Services, project: Project, ref: string, entry: TreeEntry): Promise<SafeHtml> {
-  const kept = rendered.get(entry.id);
+/** The README read at `commitId`; its relative links point at `shownRef`, the ref the page is shown at. */
+export async function renderReadme(
+  services: Services,
+  project: Project,
+  commitId: string,
+  shownRef: string,
+  entry: TreeEntry,
+): Promise<SafeHtml> {
+  const relativeTo = { projectPath: projectPath(project), ref: shownRef, folder: folderOf(entry.path) };
+  const key = [entry.id, relativeTo.projectPath, shownRef, entry.path].join('\0');
+  const kept = rendered.get(key);
   if (kept) return kept;
-  const blob = await services.repositoryReads.blobAt(project, ref, entry.path);
+  const blob = await services.repositoryReads.blobAt(project, commitId, entry.path);
   if (blob.body instanceof Readable || blob.size > README_MAX_BYTES) {
     if (blob.body instanceof Readable) blob.body.destroy();
     return html`<p class="muted">${entry.name} is too large to show here.</p>`;
   }
   const text = blob.body.toString('utf8');
-  return remember(entry.id, MARKDOWN.test(entry.name) ? renderMarkdown(text) : html`<pre>${text}</pre>`);
+  return remember(key, MARKDOWN.test(entry.name) ? renderMarkdown(text, undefined, relativeTo) : html`<pre>${text}</pre>`);
 }

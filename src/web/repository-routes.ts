@@ -13,6 +13,7 @@ import { languageOf } from './highlight';
 import { projectPath } from './paths';
 import { pickReadme, renderReadme } from './readme';
 import { rawHeaders } from './raw';
+import { folderOf } from './relative-links';
 import { PAGE, sendPage } from './request';
 import { blamePage } from './pages/repository/blame';
 import { blobPage, type BlobView } from './pages/repository/blob';
@@ -71,7 +72,7 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
     // The service lists nothing for a path that is no folder: a folder always holds something.
     if (entries.length === 0 && path !== '') throw notFound('Tree');
     const readmeEntry = pickReadme(entries);
-    const readme = readmeEntry && { name: readmeEntry.name, body: await renderReadme(services, project, commitId, readmeEntry) };
+    const readme = readmeEntry && { name: readmeEntry.name, body: await renderReadme(services, project, commitId, ref, readmeEntry) };
     return sendPage(request, reply, `${path || 'Files'} · ${project.name}`, treePage({ project, ref, path, entries, refs: names, readme }));
   });
 
@@ -98,6 +99,7 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
         content = await renderer.render({
           blobId: info.id,
           view: markdown && !plain ? 'markdown' : 'source',
+          relativeTo: { projectPath: projectPath(project), ref, folder: folderOf(path) },
           language: markdown ? 'markdown' : languageOf(name),
           read: async () => {
             const blob = await services.repositoryReads.rawBlob(project, info.id);

@@ -57,6 +57,7 @@ tr.add { background: #e6ffec; } tr.del { background: #ffebe9; } tr.hunk, tr.note
 .additions { color: #1a7f37; } .deletions { color: var(--danger); }
 ul.commits, ul.refs { list-style: none; padding: 0; } ul.commits li, ul.refs li { padding: .5rem 0; border-bottom: 1px solid var(--line); }
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }
+.swatch { vertical-align: -2px; } progress { vertical-align: middle; margin-right: .5rem; }
 pre.message { white-space: pre-wrap; background: var(--soft); padding: .6rem; border-radius: 6px; }
 .compare-form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 1rem 0; } .compare-form input { width: auto; }
 .status { font-weight: 600; } .status-success { color: #1a7f37; } .status-failed { color: var(--danger); }

@@ -10,6 +10,8 @@ import { inTransaction } from '../../db/transaction';
 import { nextInternalId } from '../../db/internal-ids';
 import { now } from '../../lib/time';
 import { LIMITS } from '../../lib/limits';
+import type { ProjectStanding } from '../policy';
+import { milestoneProgress, type MilestoneProgress } from './progress';
 
 export type MilestoneRow = Selectable<MilestonesTable>;
 
@@ -80,6 +82,11 @@ export class MilestonesService {
       query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { milestones, total: Number(count.total) };
+  }
+
+  /** Each milestone's issues the caller may read, and how many of them are closed. */
+  progress(projectId: number, standing: ProjectStanding, milestoneIds: number[]): Promise<Map<number, MilestoneProgress>> {
+    return milestoneProgress(this.db, projectId, standing, milestoneIds);
   }
 
   /** `404 Not found` (8.12's record lookup) for a milestone of another project too. */

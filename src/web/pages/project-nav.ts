@@ -26,6 +26,7 @@ const TABS: Tab[] = [
   // Merge requests show code: in a private project they are for those who read it (`read_merge_request`).
   { key: 'merge_requests', label: 'Merge Requests', path: '/merge_requests', code: true },
   { key: 'pipelines', label: 'Pipelines', path: '/pipelines' },
+  { key: 'snippets', label: 'Snippets', path: '/snippets' },
 ];
 
 /** A project's tab navigation, on its home page and every page under it. */

@@ -30,6 +30,7 @@ export function issueListPage(list: IssueList): SafeHtml {
   };
   const value = (name: string) => list.query.get(name) ?? '';
   return html`<h1>Issues</h1>
+<p class="subnav"><a href="${list.projectPath}/milestones">Milestones</a> · <a href="${list.projectPath}/labels">Labels</a></p>
 <nav class="tabs" aria-label="Issue states">${TABS.map(
     ([state, label]) => html`<a href="${tab(state)}"${list.state === state ? html` aria-current="page"` : ''}>${label}</a> `,
   )}${list.signedIn && html`<a class="button" href="${base}/new">New issue</a>`}</nav>
