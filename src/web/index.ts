@@ -17,6 +17,9 @@ import { pipelineRoutes } from './pipeline-routes';
 import { buildRoutes } from './build-routes';
 import { profileRoutes } from './profile-routes';
 import { adminRoutes } from './admin-routes';
+import { projectCreateRoutes } from './project-create-routes';
+import { refCreateRoutes } from './ref-create-routes';
+import { editorRoutes } from './editor-routes';
 import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
@@ -55,6 +58,9 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       adminRoutes(pages, { services });
       issueRoutes(pages, { services });
       mergeRequestRoutes(pages, { services });
+      projectCreateRoutes(pages, { services });
+      refCreateRoutes(pages, { services });
+      editorRoutes(pages, { services });
     });
   });
 }
