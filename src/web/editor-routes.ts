@@ -45,6 +45,12 @@ const DeleteBody = Type.Object({ ...CommitFields, _method: Text });
 /** Content goes to git only, as the API's `content`: a NUL byte is the file's own. */
 const WRITE = { ...PAGE, nulBytesIn: ['content', 'file'] };
 
+/**
+ * Browsers send a textarea's lines ending in CRLF, whatever the file had: typed text is kept with
+ * LF endings, as GitLab's editor (Ace) sent it. An upload's bytes are never touched.
+ */
+const typedText = (value: string | undefined) => (value ?? '').replace(/\r\n/g, '\n');
+
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const blank = (value: string | undefined) => (value ?? '').trim() === '';
 
@@ -185,7 +191,7 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
             action: 'create',
             filePath: dir === '' ? fileName : `${dir}/${fileName}`,
             // An upload's bytes go as they came; typed text as text.
-            content: upload ? upload.toString('base64') : (body.content ?? ''),
+            content: upload ? upload.toString('base64') : typedText(body.content),
             encoding: upload ? 'base64' : 'text',
           },
         );
@@ -239,7 +245,7 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
             targetBranch: body.target_branch!.trim(),
             createMergeRequest: values.createMergeRequest ?? false,
           },
-          { action: 'update', filePath: path, content: body.content ?? '', lastCommitId: body.last_commit_sha || undefined },
+          { action: 'update', filePath: path, content: typedText(body.content), lastCommitId: body.last_commit_sha || undefined },
         );
         return reply.redirect(next, 303);
       } catch (error) {

@@ -223,13 +223,14 @@ describe('the web editor', () => {
   test('a new file on the branch lands on it, committed as the caller and processed as a push', async () => {
     const created = await submit(web.owner, `${path}/new/master/docs`, `${path}/create/master/docs`, {
       file_name: 'howto.md',
-      content: 'How to\n',
+      // A browser sends a textarea's lines with CRLF: the file keeps LF.
+      content: 'How to\r\nstep one\r\n',
       commit_message: 'Add a how-to',
       target_branch: 'master',
     });
     assert.equal(created.status, 303);
     assert.equal(created.headers.get('location'), `${path}/blob/master/docs/howto.md`);
-    assert.equal(await fileAt(open.id, 'docs/howto.md', 'master'), 'How to\n');
+    assert.equal(await fileAt(open.id, 'docs/howto.md', 'master'), 'How to\nstep one\n');
     assert.equal(await gitLog(open.id, 'master'), `${owner.user.name}|Add a how-to`);
     await eventually(async () => (await api(`/projects/${open.id}/events`)).body.some((event: any) => event.action_name === 'pushed to'), {
       message: 'the push event of the web commit',
