@@ -49,7 +49,18 @@ export const tooLarge = () => new ApiError(413, { message: '413 Request Entity T
  * as Ruby inspects a Hash, inside a string (`Failed to save group {:path=>["has already been taken"]}`).
  */
 export const failedTo = (action: string, messages: ValidationMessages) =>
-  new ApiError(400, { message: `Failed to ${action} ${rubyInspect(messages)}` });
+  new InspectedValidation(400, { message: `Failed to ${action} ${rubyInspect(messages)}` }, messages);
+
+/** A validation failure whose body holds the messages as text; they are kept as fields too, for the web's forms. */
+export class InspectedValidation extends ApiError {
+  constructor(
+    status: number,
+    body: unknown,
+    readonly messages: ValidationMessages,
+  ) {
+    super(status, body);
+  }
+}
 
 /**
  * 8.12's `not_found!("Award Emoji #{award.errors.messages}")`: a record's validation messages as

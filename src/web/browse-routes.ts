@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { projectUrls } from '../lib/urls';
-import { can } from '../services/policy';
+import { can, canOnGroup } from '../services/policy';
 import type { Services } from '../services/index';
 import type { Project } from '../services/projects/types';
 import { PAGE, sendPage } from './request';
+import { html } from './html';
 import { projectsPage } from './pages/listing';
 import { userPage } from './pages/user';
 import { groupPage } from './pages/group';
@@ -59,7 +60,10 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
     });
     const heading = user ? 'Your projects' : 'Public projects';
     const empty = user ? 'You are not a member of any project yet.' : 'There are no public projects yet.';
-    return sendPage(request, reply, heading, projectsPage(heading, projects, empty));
+    const actions =
+      user &&
+      html`<a class="button" href="/projects/new">New project</a>${user.can_create_group === 1 && html` <a class="button" href="/groups/new">New group</a>`}`;
+    return sendPage(request, reply, heading, projectsPage(heading, projects, empty, actions || undefined));
   });
 
   pages.get('/explore/projects', { config: PAGE }, async (request, reply) => {
@@ -92,9 +96,10 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
   });
 
   pages.get<{ Params: { path: string } }>('/groups/:path', { config: PAGE }, async (request, reply) => {
-    const { group } = await services.groups.findReadable(request.params.path, request.web.user);
+    const { group, standing } = await services.groups.findReadable(request.params.path, request.web.user);
     const { projects, sharedProjects } = await services.groups.projectsOf(group, request.web.user);
-    return sendPage(request, reply, group.name, groupPage(group, projects, sharedProjects));
+    const mayCreate = canOnGroup(standing, 'create_projects');
+    return sendPage(request, reply, group.name, groupPage(group, projects, sharedProjects, { mayCreate }));
   });
 
   pages.get<{ Params: { namespace: string; project: string } }>('/:namespace/:project', { config: PAGE }, async (request, reply) => {
@@ -107,6 +112,8 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
     const canonical = projectPath(project);
     if (canonical !== `/${namespace}/${name}`) return reply.redirect(canonical, 301);
     const home = await projectHome(services, config, project, can(standing, 'download_code'));
+    home.mayPush = can(standing, 'push_code');
+    home.mayFork = request.web.user !== null && can(standing, 'fork_project');
     return sendPage(request, reply, `${project.namespace.name} / ${project.name}`, projectPage(home));
   });
 }
@@ -116,6 +123,7 @@ async function projectHome(services: Services, config: Config, project: Project,
   const home: ProjectHome = { project, urls, codeReadable };
   if (!codeReadable) return home;
   const ref = await services.repositoryReads.defaultRef(project);
+  home.defaultRef = ref;
   const [commits, entries] = await Promise.all([
     services.commitReads.list(project, { ref, perPage: 1 }).catch(ignoreNotFound),
     services.repositoryReads.tree(project, { ref }).catch(ignoreNotFound),

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ApiError, InspectedValidation } from '../errors';
 
 /** A refused form's messages by field (`base` for the form as a whole), as a service's validation named them. */
 export type FieldErrors = Record<string, string[]>;
@@ -15,6 +15,8 @@ export type FieldErrors = Record<string, string[]>;
 export function fieldErrors(error: unknown, fields?: readonly string[]): FieldErrors | undefined {
   const statuses = fields ? [400, 404, 409] : [400, 405, 406, 409, 422];
   if (!(error instanceof ApiError) || !statuses.includes(error.status)) return undefined;
+  // 8.12 words some refusals as one inspected string (`Failed to save group {:path=>[…]}`): its fields are kept beside it.
+  if (error instanceof InspectedValidation) return { ...error.messages };
   // Most refusals say `message`; Grape-style ones (a merge request's branches) say `error`.
   const body = error.body as { message?: unknown; error?: unknown } | undefined;
   const message = body?.message ?? body?.error;

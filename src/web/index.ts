@@ -21,6 +21,9 @@ import { pipelineRoutes } from './pipeline-routes';
 import { buildRoutes } from './build-routes';
 import { profileRoutes } from './profile-routes';
 import { adminRoutes } from './admin-routes';
+import { projectCreateRoutes } from './project-create-routes';
+import { refCreateRoutes } from './ref-create-routes';
+import { editorRoutes } from './editor-routes';
 import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
@@ -63,6 +66,9 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       milestoneRoutes(pages, { services });
       labelRoutes(pages, { services });
       notFoundRoutes(pages);
+      projectCreateRoutes(pages, { services });
+      refCreateRoutes(pages, { services });
+      editorRoutes(pages, { services });
     });
   });
 }

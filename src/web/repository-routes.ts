@@ -14,7 +14,7 @@ import { projectPath } from './paths';
 import { pickReadme, renderReadme } from './readme';
 import { rawHeaders } from './raw';
 import { folderOf } from './relative-links';
-import { PAGE, sendPage } from './request';
+import { PAGE, pageContext, sendPage } from './request';
 import { blamePage } from './pages/repository/blame';
 import { blobPage, type BlobView } from './pages/repository/blob';
 import { commitPage } from './pages/repository/commit';
@@ -58,6 +58,13 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
 
   const refs = (project: Project) => services.repositoryBrowse.refNames(project);
 
+  /** The CSRF token of the page's write buttons (new file, edit, delete, new branch) when the caller may push; else none are shown. */
+  async function writer(request: FastifyRequest, project: Project): Promise<{ csrfToken: string } | undefined> {
+    if (!request.web.user) return undefined;
+    const standing = await services.projects.standing(project, request.web.user);
+    return can(standing, 'push_code') ? { csrfToken: pageContext(request).csrfToken } : undefined;
+  }
+
   const toDefault = (kind: 'tree' | 'commits') => async (request: FastifyRequest, reply: FastifyReply) => {
     const project = await codeOf(request);
     return reply.redirect(refUrl(project, kind, await services.repositoryReads.defaultRef(project)));
@@ -68,12 +75,21 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
   pages.get<{ Params: WildParams }>('/:namespace/:project/tree/*', { config: PAGE }, async (request, reply) => {
     const project = await codeOf(request);
     const { ref, path, commitId } = await refPath(project, request.params['*']);
-    const [entries, names] = await Promise.all([services.repositoryReads.tree(project, { ref: commitId, path }), refs(project)]);
+    const [entries, names, editor] = await Promise.all([
+      services.repositoryReads.tree(project, { ref: commitId, path }),
+      refs(project),
+      writer(request, project),
+    ]);
     // The service lists nothing for a path that is no folder: a folder always holds something.
     if (entries.length === 0 && path !== '') throw notFound('Tree');
     const readmeEntry = pickReadme(entries);
     const readme = readmeEntry && { name: readmeEntry.name, body: await renderReadme(services, project, commitId, ref, readmeEntry) };
-    return sendPage(request, reply, `${path || 'Files'} · ${project.name}`, treePage({ project, ref, path, entries, refs: names, readme }));
+    return sendPage(
+      request,
+      reply,
+      `${path || 'Files'} · ${project.name}`,
+      treePage({ project, ref, path, entries, refs: names, readme, editor }),
+    );
   });
 
   pages.get<{ Params: WildParams; Querystring: { plain?: string } }>(
@@ -82,7 +98,11 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
     async (request, reply) => {
       const project = await codeOf(request);
       const { ref, path, commitId } = await refPath(project, request.params['*'], { pathRequired: true });
-      const [info, names] = await Promise.all([services.repositoryBrowse.blobInfo(project, commitId, path), refs(project)]);
+      const [info, names, editor] = await Promise.all([
+        services.repositoryBrowse.blobInfo(project, commitId, path),
+        refs(project),
+        writer(request, project),
+      ]);
       if (!info) {
         const folder = await services.repositoryReads.tree(project, { ref: commitId, path });
         if (folder.length > 0) return reply.redirect(refUrl(project, 'tree', ref, path));
@@ -111,7 +131,7 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
         request,
         reply,
         `${path} · ${project.name}`,
-        blobPage({ project, ref, path, size, refs: names, content, markdown, plain }),
+        blobPage({ project, ref, path, size, refs: names, content, markdown, plain, editor }),
       );
     },
   );
@@ -187,13 +207,18 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
 
   pages.get<{ Params: ProjectParams }>('/:namespace/:project/branches', { config: PAGE }, async (request, reply) => {
     const project = await codeOf(request);
-    const [branches, defaultRef] = await Promise.all([services.branches.list(project), services.repositoryReads.defaultRef(project)]);
-    return sendPage(request, reply, `Branches · ${project.name}`, branchesPage(project, branches, defaultRef));
+    const [branches, defaultRef, editor] = await Promise.all([
+      services.branches.list(project),
+      services.repositoryReads.defaultRef(project),
+      writer(request, project),
+    ]);
+    return sendPage(request, reply, `Branches · ${project.name}`, branchesPage(project, branches, defaultRef, editor));
   });
 
   pages.get<{ Params: ProjectParams }>('/:namespace/:project/tags', { config: PAGE }, async (request, reply) => {
     const project = await codeOf(request);
-    return sendPage(request, reply, `Tags · ${project.name}`, tagsPage(project, await services.tags.list(project)));
+    const [tags, editor] = await Promise.all([services.tags.list(project), writer(request, project)]);
+    return sendPage(request, reply, `Tags · ${project.name}`, tagsPage(project, tags, editor));
   });
 
   // GitLab's `refs/switch`: the ref switcher's form lands here and is sent on to the chosen ref.

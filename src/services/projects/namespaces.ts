@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index';
 import { notFound, validationFailed, type Validation } from '../../errors';
-import { mayCreateProjectIn, type Caller } from '../policy';
+import { mayCreateProjectIn, readsEverything, type Caller } from '../policy';
 import type { NamespaceRow } from './types';
 import { groupAccessOf } from '../namespaces/group-membership';
 
@@ -13,6 +13,43 @@ export function personalNamespace(db: Db, userId: number): Promise<NamespaceRow>
 export async function mayCreateIn(db: Db, caller: Caller, namespace: NamespaceRow): Promise<boolean> {
   const groupAccess = namespace.kind === 'group' ? await groupAccessOf(db, namespace.id, caller.id) : null;
   return mayCreateProjectIn(caller, namespace, groupAccess);
+}
+
+/** Namespaces a list offers at most (an administrator's choice of every namespace). */
+const CREATABLE_LIMIT = 1000;
+
+/**
+ * Every namespace the caller may create projects in (a form's choices): their own first, then
+ * groups by path; one query, each row judged by the same rule as `usableNamespace`.
+ */
+export async function creatableNamespaces(db: Db, caller: Caller): Promise<NamespaceRow[]> {
+  const rows = await db
+    .selectFrom('namespaces')
+    .leftJoin('members', (join) =>
+      join
+        .onRef('members.source_id', '=', 'namespaces.id')
+        .on('members.source_type', '=', 'Namespace')
+        .on('members.user_id', '=', caller.id)
+        .on('members.requested_at', 'is', null),
+    )
+    .selectAll('namespaces')
+    .select('members.access_level')
+    .$if(!readsEverything(caller), (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb.and([eb('namespaces.kind', '=', 'user'), eb('namespaces.owner_id', '=', caller.id)]),
+          eb('members.access_level', 'is not', null),
+        ]),
+      ),
+    )
+    .orderBy('namespaces.kind', 'desc')
+    .orderBy('namespaces.path')
+    .limit(CREATABLE_LIMIT)
+    .execute();
+  const usable = rows.filter((row) => mayCreateProjectIn(caller, row, row.access_level ?? null));
+  const own = usable.findIndex((row) => row.kind === 'user' && row.owner_id === caller.id);
+  if (own > 0) usable.unshift(...usable.splice(own, 1));
+  return usable.map(({ access_level: _, ...namespace }) => namespace as NamespaceRow);
 }
 
 /** A namespace (by id) the caller may create projects in; a 400 on `namespace` otherwise, as GitLab validates it. */

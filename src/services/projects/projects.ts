@@ -11,7 +11,7 @@ import type { ProjectDeps, RepositoryLifecycle } from './deps';
 import { loadProjectDetails, type ProjectDetails } from './details';
 import { attachNamespaces, authorize, findProject, findReadable, loadStanding } from './queries';
 import { listProjects } from './list';
-import { personalNamespace, usableNamespace } from './namespaces';
+import { creatableNamespaces, personalNamespace, usableNamespace } from './namespaces';
 import { createProject } from './create';
 import { setArchived, updateProject } from './update';
 import { star, unstar } from './stars';
@@ -85,6 +85,11 @@ export class ProjectsService {
     const namespace: NamespaceRow =
       namespaceId === undefined ? await personalNamespace(this.db, caller.id) : await usableNamespace(this.db, caller, namespaceId);
     return createProject(this.deps, caller, namespace, attributes, caller);
+  }
+
+  /** The namespaces the caller may create projects in (or fork into): their own first. */
+  creatableNamespaces(caller: Caller): Promise<NamespaceRow[]> {
+    return creatableNamespaces(this.db, caller);
   }
 
   /** POST /projects/user/:user_id (administrators): a project owned by another user. */

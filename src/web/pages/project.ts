@@ -1,7 +1,8 @@
 import { html, type SafeHtml } from '../html';
 import type { Project } from '../../services/projects/types';
 import type { Commit } from '../../git/objects';
-import { visibilityName } from '../paths';
+import { projectPath, visibilityName } from '../paths';
+import { encodeSegments } from './repository/urls';
 import { projectNav } from './project-nav';
 
 export interface ProjectHome {
@@ -12,6 +13,11 @@ export interface ProjectHome {
   /** Whether the caller may read the repository at all (guests of private projects may not). */
   codeReadable: boolean;
   readme?: { name: string; body: SafeHtml };
+  /** The caller may commit (a "New file" button) or fork (a "Fork" button). */
+  mayPush?: boolean;
+  mayFork?: boolean;
+  /** The branch a new file goes to. */
+  defaultRef?: string;
 }
 
 export function projectPage(home: ProjectHome): SafeHtml {
@@ -19,6 +25,7 @@ export function projectPage(home: ProjectHome): SafeHtml {
   return html`<h1>${project.namespace.name} / ${project.name} <span class="badge">${visibilityName(project.visibility_level)}</span></h1>
 ${projectNav(project, 'home', { codeReadable: home.codeReadable })}
 ${project.description && html`<p class="description">${project.description}</p>`}
+${projectActions(home)}
 ${home.codeReadable && cloneUrls(home.urls)}
 ${
   home.codeReadable &&
@@ -28,6 +35,16 @@ ${
     : html`<p class="muted">The repository for this project is empty.</p>`)
 }
 ${readme && html`<article class="readme"><h2>${readme.name}</h2><div class="markdown">${readme.body}</div></article>`}`;
+}
+
+/** New file on the default branch (or the first one of an empty repository), and Fork. */
+function projectActions(home: ProjectHome): SafeHtml | false {
+  const { project } = home;
+  const branch = home.defaultRef ?? project.default_branch ?? 'master';
+  if (!home.mayPush && !home.mayFork) return false;
+  return html`<div class="actions">${
+    home.mayPush && html`<a class="button" href="${projectPath(project)}/new/${encodeSegments(branch)}">New file</a>`
+  }${home.mayFork && html` <a class="button" href="${projectPath(project)}/forks/new">Fork</a>`}</div>`;
 }
 
 function cloneUrls(urls: { http: string; ssh: string }): SafeHtml {

@@ -2,7 +2,8 @@ import { html, type SafeHtml } from '../../html';
 import type { Project } from '../../../services/projects/types';
 import type { BlobContent } from '../../blob-render';
 import { breadcrumbs, refSwitcher, repositoryHeader, type RefChoice } from './header';
-import { refUrl } from './urls';
+import { editorUrl, refUrl } from './urls';
+import { deleteFileForm } from '../create/editor';
 
 export interface BlobView {
   project: Project;
@@ -15,6 +16,8 @@ export interface BlobView {
   /** A Markdown file, shown rendered unless `plain` (`?plain=1`). */
   markdown: boolean;
   plain: boolean;
+  /** Given when the caller may push: Edit and Delete. */
+  editor?: { csrfToken: string };
 }
 
 const sizeText = (bytes: number): string =>
@@ -57,7 +60,9 @@ ${
 <a href="${raw}">Raw</a>
 <a href="${refUrl(project, 'blame', ref, path)}">Blame</a>
 <a href="${refUrl(project, 'commits', ref, path)}">History</a>
+${view.editor && html`<a class="button" href="${editorUrl(project, 'edit', ref, path)}">Edit</a>`}
 </header>
+${view.editor && deleteFileForm(view.editor, { action: blobUrl, fileName: path.slice(path.lastIndexOf('/') + 1), targetBranch: ref })}
 ${contentOf(view, raw)}
 </section>`;
 }

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../html';
 import type { Project } from '../../../services/projects/types';
 import type { TreeEntry } from '../../../git/tree';
 import { breadcrumbs, refSwitcher, repositoryHeader, type RefChoice } from './header';
-import { refUrl } from './urls';
+import { editorUrl, refUrl } from './urls';
 
 export interface TreeView {
   project: Project;
@@ -12,6 +12,8 @@ export interface TreeView {
   entries: TreeEntry[];
   refs: Pick<RefChoice, 'branches' | 'tags'>;
   readme?: { name: string; body: SafeHtml };
+  /** Given when the caller may push: a "New file" button. */
+  editor?: { csrfToken: string };
 }
 
 function entryLink(view: TreeView, entry: TreeEntry): SafeHtml {
@@ -29,6 +31,7 @@ export function treePage(view: TreeView): SafeHtml {
 ${refSwitcher(project, { ...view.refs, current: ref, destination: 'tree', path })}
 ${breadcrumbs(project, ref, path)}
 <a href="${refUrl(project, 'commits', ref, path)}">History</a>
+${view.editor && html`<a class="button" href="${editorUrl(project, 'new', ref, path)}">New file</a>`}
 </div>
 <table class="tree">
 <caption class="visually-hidden">Files in ${path === '' ? '/' : path}</caption>

@@ -9,4 +9,9 @@ export function refUrl(project: Project, kind: 'tree' | 'blob' | 'raw' | 'blame'
   return `${projectPath(project)}/${kind}/${encodeSegments(ref)}${path === '' ? '' : `/${encodeSegments(path)}`}`;
 }
 
+/** The web editor's pages: a new file in a folder, an edit of a file (`…/new/master/docs`, `…/edit/master/README.md`). */
+export function editorUrl(project: Project, kind: 'new' | 'edit', ref: string, path = ''): string {
+  return `${projectPath(project)}/${kind}/${encodeSegments(ref)}${path === '' ? '' : `/${encodeSegments(path)}`}`;
+}
+
 export const commitUrl = (project: Project, sha: string): string => `${projectPath(project)}/commit/${encodeURIComponent(sha)}`;
