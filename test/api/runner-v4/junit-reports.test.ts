@@ -5,6 +5,7 @@ import { startApp, type TestApp } from '../../support/app';
 import { eventually } from '../../support/eventually';
 import { storedZip } from '../../support/zip';
 import { WebClient } from '../../support/web';
+import { pythonGitlab, pythonGitlabMissing } from '../../support/python-gitlab';
 import type { RunnerV4Client, V4Job } from '../../support/runner-v4-client';
 import { projectRunner, pushedProject } from './world';
 import { removeExpiredArtifacts } from '../../../src/services/ci/builds/artifacts-expiry';
@@ -154,6 +155,17 @@ describe('POST /jobs/:id/artifacts?artifact_type=junit', () => {
       suite_error: null,
       build_ids: [integration.id],
     });
+
+    if (!pythonGitlabMissing) {
+      // python-gitlab 3.12's managers for both (`pipeline.test_report.get()`, `pipeline.test_report_summary.get()`).
+      const seen = await pythonGitlab(
+        app.url,
+        app.rootToken,
+        `pipeline = gl.projects.get(${project.id}).pipelines.get(${pipelineId})
+print(json.dumps([pipeline.test_report.get().total_count, pipeline.test_report_summary.get().total['failed']]))`,
+      );
+      assert.deepEqual(seen, [6, 1]);
+    }
 
     // The job's artifacts download is the archive, never the report.
     const download = await fetch(`${app.url}/api/v4/projects/${project.id}/jobs/${unit.id}/artifacts`, {
