@@ -356,6 +356,11 @@ export interface CiBuildsTable {
   artifacts_expire_at: string | null;
   erased_at: string | null;
   erased_by_id: number | null;
+  /** The job's JUnit report in the file store (`junitReportKey`): its XML's size, null when it has none. */
+  junit_report_size: number | null;
+  junit_report_expire_at: string | null;
+  /** JSON `StoredSummary` (services/ci/test-reports/types.ts): the report's counts, read at upload. */
+  junit_report_summary: string | null;
   /** Why a runner failed the build (`script_failure`, `runner_system_failure` …); null otherwise and for v1 runners. */
   failure_reason: Generated<string | null>;
   queued_at: string | null;

@@ -47,6 +47,19 @@ export const LIMITS = {
    * it. Real configurations are a few KB: past this the pipeline fails with a message instead.
    */
   ciConfigBytes: 1024 * 1024,
+  /**
+   * A JUnit report is read (parsed) up to this many bytes of XML; past it the report's suite shows an
+   * error instead of cases. Its upload is bounded by `MAX_ARTIFACTS_SIZE_MB` like an archive.
+   */
+  junitXmlBytes: 32 * 1024 * 1024,
+  /** Elements nested deeper than this in a JUnit report stop its reading (JUnit nests a handful). */
+  junitDepth: 64,
+  /** Test cases listed by one test report answer; past it cases are counted, not listed. */
+  junitCases: 20_000,
+  /** A test case's output (failure text, `<system-out>`) kept, in characters. */
+  junitCaseOutput: 64 * 1024,
+  /** All test cases' output kept by one test report answer, in characters; past it outputs are left out. */
+  junitOutputTotal: 8 * 1024 * 1024,
   /** `per_page`: GitLab's maximum. */
   perPage: 100,
   /**

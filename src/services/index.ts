@@ -35,6 +35,7 @@ import { BuildRequestsService } from './ci/runners/build-requests';
 import { BuildsService } from './ci/builds/builds';
 import { BuildActionsService } from './ci/builds/actions';
 import { PipelinesService } from './ci/pipelines/pipelines';
+import { TestReportsService } from './ci/test-reports/test-reports';
 import { CiLintService } from './ci/yaml/lint';
 import { EnvironmentsService } from './ci/environments/environments';
 import { DeploymentsService } from './ci/environments/deployments';
@@ -149,6 +150,7 @@ export function createServices(ctx: ServiceContext) {
     builds,
     buildActions: new BuildActionsService(ctx, builds),
     pipelines: new PipelinesService(ctx),
+    testReports: new TestReportsService(ctx),
     ciLint: new CiLintService(ctx),
     environments: new EnvironmentsService(ctx),
     deployments: new DeploymentsService(ctx, builds, users),

@@ -7,6 +7,7 @@ import type { User } from '../services/users/users';
 import type { BuildRecord } from '../services/ci/types';
 import type { StoredFile } from '../services/ci/builds/builds';
 import { hasArtifacts, isRetryable } from '../services/ci/builds/rules';
+import { buildTestSummary } from '../services/ci/test-reports/summary';
 import { PAGE, pageContext, sendPage } from './request';
 import { projectFor, type ProjectParams } from './project-scope';
 import { recordId } from './pipeline-routes';
@@ -52,6 +53,7 @@ export function buildRoutes(pages: FastifyInstance, { services }: { services: Se
         play: mayUpdate && build.when === 'manual' && build.status === 'skipped' && build.commands !== '',
       },
       artifacts: hasArtifacts(build),
+      tests: buildTestSummary(build),
       csrfToken: pageContext(request).csrfToken,
     };
     return sendPage(request, reply, `${build.name} (#${build.id}) · ${project.name}`, buildPage(view), 200, { live: true });

@@ -61,24 +61,39 @@ export function sendRunnerJson(reply: FastifyReply, status: number, body: unknow
  * streams into the file store, every other part is read away. 400 without a file part or for a
  * malformed body, 413 past `MAX_ARTIFACTS_SIZE_MB`.
  */
-export async function receiveArtifacts(
+export function receiveArtifacts(
   request: FastifyRequest,
   builds: BuildRequestsService,
   build: BuildRow,
   expireInSeconds: number | undefined,
   flavour: JobFlavour = {},
 ): Promise<RunnerJob> {
+  return receiveFilePart(request, builds.artifactsLimitBytes, (part) =>
+    builds.storeArtifacts(build, { filename: fileName(part.filename), source: part.source, expireInSeconds }, flavour),
+  );
+}
+
+/**
+ * Reads an upload's multipart body part by part and hands the first `file` part to `store` as a
+ * stream; every other part is read away. 400 without a file part or for a malformed body, 413 for
+ * a file of `limitBytes` or more.
+ */
+export async function receiveFilePart<T>(
+  request: FastifyRequest,
+  limitBytes: number,
+  store: (part: { filename: string | undefined; source: AsyncIterable<Uint8Array> }) => Promise<T>,
+): Promise<T> {
   if (!request.isMultipart()) throw missingArtifactsFile();
   // One byte past the limit is enough to know the upload is too large: busboy stops reading there.
-  const limits = { fileSize: builds.artifactsLimitBytes + 1, files: 8, fields: 32, parts: 40 };
-  let stored: RunnerJob | undefined;
+  const limits = { fileSize: limitBytes + 1, files: 8, fields: 32, parts: 40 };
+  let stored: { value: T } | undefined;
   try {
     for await (const part of request.parts({ limits })) {
       if (part.type === 'field' || part.fieldname !== 'file' || stored !== undefined) {
         await drain(part);
         continue;
       }
-      stored = await builds.storeArtifacts(build, { filename: fileName(part.filename), source: part.file, expireInSeconds }, flavour);
+      stored = { value: await store({ filename: part.filename, source: part.file }) };
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
@@ -86,7 +101,7 @@ export async function receiveArtifacts(
     throw badRequest('400 (Bad request) the multipart body is malformed');
   }
   if (stored === undefined) throw missingArtifactsFile();
-  return stored;
+  return stored.value;
 }
 
 /** Reads a multipart body away without keeping it (an upload that is not stored). */

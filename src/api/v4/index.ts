@@ -3,6 +3,7 @@ import { LIMITS } from '../../lib/limits';
 import { versionRoutes } from './version';
 import { jobsRoutes } from './jobs';
 import { pipelinesRoutes } from './pipelines';
+import { testReportsRoutes } from './test-reports';
 import { triggersRoutes } from './triggers';
 import { variablesRoutes } from './variables';
 import { environmentsRoutes } from './environments';
@@ -63,6 +64,7 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   // CI, as its consumers see it (the runners' own protocol is elsewhere).
   jobsRoutes(api, deps);
   pipelinesRoutes(api, deps);
+  testReportsRoutes(api, deps);
   triggersRoutes(api, deps);
   variablesRoutes(api, deps);
   environmentsRoutes(api, deps);

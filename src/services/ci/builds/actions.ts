@@ -4,7 +4,7 @@ import type { User } from '../../users/users';
 import { forbidden, notFound, notGiven } from '../../../errors';
 import { inTransaction } from '../../../db/transaction';
 import { now } from '../../../lib/time';
-import { artifactsKey, traceKey } from './files';
+import { artifactsKey, junitReportKey, traceKey } from './files';
 import { lockPipeline } from '../pipelines/status';
 import { transitionBuild } from './transitions';
 import { retryBuilds } from './retry';
@@ -64,14 +64,15 @@ export class BuildActionsService {
   }
 
   /**
-   * A finished build with a trace or artifacts loses both: its row forgets the artifacts and
+   * A finished build with a trace, artifacts or a JUnit report loses them all: its row forgets them and
    * records who erased it and when, then the files go from the store (after the transaction, which
    * touches only the database). Otherwise `403 Forbidden - Build is not erasable!`.
    */
   async erase(project: Project, buildId: number | string, user: User): Promise<BuildRecord> {
     const build = await this.builds.find(project, buildId);
     const trace = await this.ctx.files.stat(traceKey(build));
-    if (!isFinished(build) || !(hasArtifacts(build) || (trace?.size ?? 0) > 0)) throw forbidden('Build is not erasable!');
+    const files = hasArtifacts(build) || build.junit_report_size !== null || (trace?.size ?? 0) > 0;
+    if (!isFinished(build) || !files) throw forbidden('Build is not erasable!');
     const time = now();
     await this.ctx.db
       .updateTable('ci_builds')
@@ -80,21 +81,28 @@ export class BuildActionsService {
         artifacts_size: null,
         artifacts_metadata: null,
         artifacts_expire_at: null,
+        junit_report_size: null,
+        junit_report_expire_at: null,
+        junit_report_summary: null,
         erased_at: time,
         erased_by_id: user.id,
         updated_at: time,
       })
       .where('id', '=', build.id)
       .execute();
-    await Promise.all([this.ctx.files.delete(traceKey(build)), this.ctx.files.delete(artifactsKey(build))]);
+    await Promise.all([traceKey, artifactsKey, junitReportKey].map((key) => this.ctx.files.delete(key(build))));
     return this.builds.find(project, buildId);
   }
 
-  /** Artifacts set to expire are kept for good (`artifacts_expire_at` cleared); 404 when the build has none. */
+  /** Artifacts set to expire are kept for good (`artifacts_expire_at` cleared, its JUnit report's too); 404 when the build has none. */
   async keep(project: Project, buildId: number | string): Promise<BuildRecord> {
     const build = await this.builds.find(project, buildId);
     if (!hasArtifacts(build)) throw notFound();
-    await this.ctx.db.updateTable('ci_builds').set({ artifacts_expire_at: null, updated_at: now() }).where('id', '=', build.id).execute();
+    await this.ctx.db
+      .updateTable('ci_builds')
+      .set({ artifacts_expire_at: null, junit_report_expire_at: null, updated_at: now() })
+      .where('id', '=', build.id)
+      .execute();
     return this.builds.find(project, buildId);
   }
 }

@@ -9,6 +9,7 @@ import { authorizeBuild, authorizeJob, refuseErased, requireRunning } from './bu
 import type { BuildTraces } from '../builds/traces';
 import { artifactsLimitBytes, checkUploadable, readArtifacts, removeArtifacts, storeArtifacts } from './artifacts';
 import { parseDuration } from '../yaml/checks';
+import { storeJunitReport, type ReportFormat } from '../test-reports/upload';
 import { grapeError, invalidParam } from '../../../errors';
 
 /** Whether the variables add GitLab 9's names (`CI_JOB_*` …) beside 8.12's: asked by the runner API v4. */
@@ -138,6 +139,16 @@ export class BuildRequestsService {
     flavour: JobFlavour = {},
   ): Promise<RunnerJob> {
     return this.jobOf(await storeArtifacts(this.ctx, build, upload), flavour);
+  }
+
+  /** Stores the job's JUnit report (`artifact_type=junit`), bounded as an archive is, and answers its payload. */
+  async storeJunitReport(
+    build: BuildRow,
+    upload: { format: ReportFormat; source: AsyncIterable<Uint8Array>; expireInSeconds: number | undefined },
+    flavour: JobFlavour = {},
+  ): Promise<RunnerJob> {
+    const stored = await storeJunitReport(this.ctx, build, { ...upload, limitBytes: artifactsLimitBytes(this.ctx) });
+    return this.jobOf(stored, flavour);
   }
 
   /** A job's payload as it stands (after an upload that changes nothing of it). */

@@ -4,6 +4,7 @@ import type { BuildDetails } from '../../../services/ci/builds/queries';
 import { buildPath, commitPath, pipelinePath } from '../../ci-paths';
 import { BUILD_LOG_PATH, BUILD_LOG_VERSION } from '../../scripts/build-log';
 import type { TracePart } from '../../build-trace';
+import type { StoredSummary } from '../../../services/ci/test-reports/types';
 import { projectNav } from '../project-nav';
 import { actionButton } from './action-button';
 import { buildDuration, formatDuration, timeOf } from './status';
@@ -17,6 +18,8 @@ export interface BuildView {
   /** What the caller may do to it now (developers, by the build's state). */
   actions: { cancel: boolean; retry: boolean; play: boolean };
   artifacts: boolean;
+  /** The job's JUnit report, when it has one. */
+  tests: StoredSummary | undefined;
   csrfToken: string;
 }
 
@@ -44,7 +47,22 @@ ${actions.play && actionButton(`${base}/play`, 'Play', csrfToken, 'primary')}
 ${view.artifacts && html`<a class="button" href="${base}/artifacts/download">Download artifacts</a>`}
 <a href="${base}/raw">Raw log</a>
 </div>
+${view.tests && testsLine(view.tests)}
 <h2>Log</h2>
 <pre id="build-trace" class="trace" data-trace-url="${base}/trace.json" data-offset="${trace.offset}" data-complete="${complete ? 'true' : 'false'}">${trace.html}</pre>
 ${!complete && html`<script src="${BUILD_LOG_PATH}?v=${BUILD_LOG_VERSION}" defer></script>`}`;
+}
+
+/** "Tests: N passed, M failed", and which failed (the first few, as the report's summary keeps them). */
+function testsLine(tests: StoredSummary): SafeHtml {
+  const failed = tests.failed + tests.error;
+  const more = failed - tests.failed_names.length;
+  return html`<div class="build-tests">
+<p>Tests: ${tests.success} passed, ${failed} failed${tests.skipped > 0 && html`, ${tests.skipped} skipped`}</p>
+${tests.suite_error && html`<p class="error">${tests.suite_error}</p>`}
+${
+  tests.failed_names.length > 0 &&
+  html`<ul class="failed-tests">${tests.failed_names.map((name) => html`<li>${name}</li>`)}${more > 0 && html`<li>and ${more} more</li>`}</ul>`
+}
+</div>`;
 }
