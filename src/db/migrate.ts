@@ -17,6 +17,7 @@ import * as runnerV4 from './migrations/0014_runner_v4';
 import * as notifications from './migrations/0015_notifications';
 import * as issuableClosersTime from './migrations/0016_issuable_closers_time';
 import * as protectedBranchNoOne from './migrations/0017_protected_branch_no_one';
+import * as pipelineSource from './migrations/0019_pipeline_source';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0015_notifications': notifications.migration,
   '0016_issuable_closers_time': issuableClosersTime.migration,
   '0017_protected_branch_no_one': protectedBranchNoOne.migration,
+  '0019_pipeline_source': pipelineSource.migration,
 };
 
 /** The names of the migrations this program brings, in order. */
