@@ -26,6 +26,7 @@ import { mergeRequestTodos } from './services/todos/issuable-todos';
 import { unlockStuckMerges } from './services/merge-requests/stuck-merges';
 import { removeExpiredArtifacts } from './services/ci/builds/artifacts-expiry';
 import { dropStuckBuilds } from './services/ci/builds/stuck-builds';
+import { enqueueScheduledBuilds } from './services/ci/builds/scheduled-builds';
 import { createHttpServer, type HttpLogging } from './http/server';
 import { registerErrorHandling } from './http/errors';
 import { registerAuthentication } from './http/auth';
@@ -188,6 +189,8 @@ function sweeps(ctx: ServiceContext, services: Services): Sweep[] {
     { name: 'ci.expire_artifacts', intervalMs: HOUR_MS, run: () => removeExpiredArtifacts(ctx) },
     // Every 10 minutes: a build whose runner vanished holds its pipeline until it is failed, and a look costs one indexed query.
     { name: 'ci.drop_stuck_builds', intervalMs: HOUR_MS / 6, run: () => dropStuckBuilds(ctx) },
+    // Every 5 seconds: a delayed build (`when: delayed`) is queued at most this late; a look is one indexed query.
+    { name: 'ci.enqueue_scheduled_builds', intervalMs: 5000, run: () => enqueueScheduledBuilds(ctx) },
     // Objects a project's removal left unlinked are removed by its job; this catches those of a job that gave up.
     { name: 'lfs.remove_unlinked', intervalMs: HOUR_MS, run: () => removeUnlinkedLfsObjects(ctx.db, ctx.files) },
     { name: 'merge_requests.unlock_stuck', intervalMs: HOUR_MS / 6, run: () => unlockStuckMerges(ctx) },

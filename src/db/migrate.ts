@@ -18,6 +18,7 @@ import * as notifications from './migrations/0015_notifications';
 import * as issuableClosersTime from './migrations/0016_issuable_closers_time';
 import * as protectedBranchNoOne from './migrations/0017_protected_branch_no_one';
 import * as junitReports from './migrations/0018_junit_reports';
+import * as pipelineSource from './migrations/0019_pipeline_source';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0016_issuable_closers_time': issuableClosersTime.migration,
   '0017_protected_branch_no_one': protectedBranchNoOne.migration,
   '0018_junit_reports': junitReports.migration,
+  '0019_pipeline_source': pipelineSource.migration,
 };
 
 /** The names of the migrations this program brings, in order. */

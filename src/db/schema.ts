@@ -265,6 +265,10 @@ export interface CiVariablesTable {
   project_id: number;
   key: string;
   value: string;
+  /** Given only to builds of protected branches and tags (migration 0019). */
+  protected: Generated<Flag>;
+  /** GitLab 11.10's `masked`: kept and answered; traces are not masked by it. */
+  masked: Generated<Flag>;
   created_at: string;
   updated_at: string;
 }
@@ -312,6 +316,8 @@ export interface CiPipelinesTable {
   finished_at: string | null;
   committed_at: string | null;
   duration: number | null;
+  /** GitLab 10's `source`: `push`, `trigger` or `api` (migration 0019; `push` for rows from before). */
+  source: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -363,6 +369,8 @@ export interface CiBuildsTable {
   junit_report_summary: string | null;
   /** Why a runner failed the build (`script_failure`, `runner_system_failure` …); null otherwise and for v1 runners. */
   failure_reason: Generated<string | null>;
+  /** When a delayed build (status `scheduled`) is queued (migration 0019); null for others. */
+  scheduled_at: Generated<string | null>;
   queued_at: string | null;
   started_at: string | null;
   finished_at: string | null;

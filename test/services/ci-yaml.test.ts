@@ -449,7 +449,7 @@ describe('§6.5 messages', () => {
     ['an integer job name', '10:\n  script: x\n', 'jobs:10 name should be a symbol'],
     ['tags not an array', 'j:\n  script: x\n  tags: ruby\n', 'jobs:j tags should be an array of strings'],
     ['allow_failure not a boolean', 'j:\n  script: x\n  allow_failure: "true"\n', 'jobs:j allow failure should be a boolean value'],
-    ['an unknown when', 'j:\n  script: x\n  when: later\n', 'jobs:j when should be on_success, on_failure, always or manual'],
+    ['an unknown when', 'j:\n  script: x\n  when: later\n', 'jobs:j when should be on_success, on_failure, always, manual or delayed'],
     ['dependencies not an array', 'j:\n  script: x\n  dependencies: build\n', 'jobs:j dependencies should be an array of strings'],
     ['script a number', 'j:\n  script: 1\n', 'jobs:j:script config should be a string or an array of strings'],
     ['script a hash', 'j:\n  script: {a: b}\n', 'jobs:j:script config should be a string or an array of strings'],

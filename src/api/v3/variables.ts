@@ -54,7 +54,7 @@ export function variablesRoutes(api: Api, { services, presenter }: RouteDeps): v
       config: { project: 'admin_build' },
       schema: { params: VariableKey, body: Type.Object({ value: TextString() }), response: { 200: Variable } },
     },
-    async (request) => presentVariable(await variables.update(request.project.id, request.params.key, request.body.value)),
+    async (request) => presentVariable(await variables.update(request.project.id, request.params.key, { value: request.body.value })),
   );
 
   api.delete(

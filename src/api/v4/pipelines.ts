@@ -15,7 +15,7 @@ const oneOf = (values: string[]) => Type.Union(values.map((value) => Type.Litera
 /** GitLab 9–11's pipeline list filters, each with its list of values (Grape's `values:`: 400 for another). */
 const ListQuery = Type.Object({
   scope: Type.Optional(oneOf(['running', 'pending', 'finished', 'branches', 'tags'])),
-  status: Type.Optional(oneOf(['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual'])),
+  status: Type.Optional(oneOf(['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled'])),
   ref: Type.Optional(NameString()),
   sha: Type.Optional(NameString()),
   yaml_errors: Type.Optional(Type.Boolean()),

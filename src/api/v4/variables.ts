@@ -8,8 +8,9 @@ const ProjectId = Type.Object({ id: Type.String() });
 const VariableKey = Type.Object({ id: Type.String(), key: Type.String() });
 const PageQuery = Type.Object({ page: Type.Optional(Type.Any()), per_page: Type.Optional(Type.Any()) });
 const NoParams = Type.Object({});
-// `protected` is accepted as GitLab 9.3+ clients send it; Forge keeps no protected variables (see the entity).
+// GitLab 9.3's `protected` and 11.10's `masked`: booleans as Grape reads them.
 const Protected = Type.Optional(Type.Boolean());
+const Masked = Type.Optional(Type.Boolean());
 
 // GitLab's `admin_build`: masters and owners.
 const adminBuild = { project: 'admin_build' } as const;
@@ -41,12 +42,13 @@ export function variablesRoutes(api: Api, { services, presenter }: RouteDeps): v
       config: { ...adminBuild, grapeParams: true },
       schema: {
         params: ProjectId,
-        body: Type.Object({ key: Type.String(), value: TextString(), protected: Protected }),
+        body: Type.Object({ key: Type.String(), value: TextString(), protected: Protected, masked: Masked }),
         response: { 201: Variable },
       },
     },
     async (request, reply) => {
-      const created = await variables.create(request.project.id, { key: request.body.key, value: request.body.value });
+      const { key, value, protected: isProtected, masked } = request.body;
+      const created = await variables.create(request.project.id, { key, value, protected: isProtected, masked });
       return reply.status(201).send(presentVariable(created));
     },
   );
@@ -55,9 +57,16 @@ export function variablesRoutes(api: Api, { services, presenter }: RouteDeps): v
     '/projects/:id/variables/:key',
     {
       config: { ...adminBuild, grapeParams: true },
-      schema: { params: VariableKey, body: Type.Object({ value: TextString(), protected: Protected }), response: { 200: Variable } },
+      schema: {
+        params: VariableKey,
+        body: Type.Object({ value: TextString(), protected: Protected, masked: Masked }),
+        response: { 200: Variable },
+      },
     },
-    async (request) => presentVariable(await variables.update(request.project.id, request.params.key, request.body.value)),
+    async (request) => {
+      const { value, protected: isProtected, masked } = request.body;
+      return presentVariable(await variables.update(request.project.id, request.params.key, { value, protected: isProtected, masked }));
+    },
   );
 
   // GitLab 9 answered the removed variable (11 answered 204).

@@ -9,7 +9,24 @@ import { isUniqueViolation } from '../../db/errors';
 export interface Variable {
   key: string;
   value: string;
+  /** Given only to builds of protected branches and tags. */
+  protected: boolean;
+  /** GitLab 11.10's masked variable: its value is of `MASKABLE` (traces are not masked by Forge). */
+  masked: boolean;
 }
+
+/** What a caller gives: the flags are false unless given. */
+export type VariableInput = Pick<Variable, 'key' | 'value'> & Partial<Pick<Variable, 'protected' | 'masked'>>;
+
+/** What an update changes: the value, and each flag given. */
+export type VariableChanges = { value: string } & Partial<Pick<Variable, 'protected' | 'masked'>>;
+
+/** GitLab 11.10's `Ci::Maskable::REGEX`: a value a trace could hide, eight characters at least of a plain alphabet. */
+const MASKABLE = /^[a-zA-Z0-9_+=/@:-]{8,}$/;
+
+type StoredVariable = { key: string; value: string; protected: number; masked: number };
+const COLUMNS = ['key', 'value', 'protected', 'masked'] as const;
+const flag = (on: boolean | undefined) => (on ? 1 : 0);
 
 const KEY_FORMAT = /^[A-Za-z0-9_]+$/;
 const TAKEN = 'has already been taken';
@@ -31,7 +48,7 @@ export class VariablesService {
     const [rows, count] = await Promise.all([
       this.db
         .selectFrom('ci_variables')
-        .select(['key', 'value'])
+        .select(COLUMNS)
         .where('project_id', '=', projectId)
         .orderBy('id')
         .offset(page.offset)
@@ -50,7 +67,7 @@ export class VariablesService {
   async find(projectId: number, key: string): Promise<Variable> {
     const row = await this.db
       .selectFrom('ci_variables')
-      .select(['key', 'value'])
+      .select(COLUMNS)
       .where('project_id', '=', projectId)
       .where('key', '=', key)
       .executeTakeFirst();
@@ -58,8 +75,8 @@ export class VariablesService {
     return this.open(row);
   }
 
-  async create(projectId: number, variable: Variable): Promise<Variable> {
-    await this.validate(projectId, variable.key);
+  async create(projectId: number, variable: VariableInput): Promise<Variable> {
+    await this.validate(projectId, variable.key, variable.masked === true ? variable.value : undefined);
     const time = now();
     try {
       await this.db
@@ -68,6 +85,8 @@ export class VariablesService {
           project_id: projectId,
           key: variable.key,
           value: this.ctx.secrets.seal(variable.value),
+          protected: flag(variable.protected),
+          masked: flag(variable.masked),
           created_at: time,
           updated_at: time,
         })
@@ -77,20 +96,28 @@ export class VariablesService {
       if (isUniqueViolation(error)) throw validationFailed({ key: [TAKEN] });
       throw error;
     }
-    return { key: variable.key, value: variable.value };
+    return { key: variable.key, value: variable.value, protected: variable.protected === true, masked: variable.masked === true };
   }
 
-  /** Only the value changes; the key names the variable. */
-  async update(projectId: number, key: string, value: string): Promise<Variable> {
+  /** The value and the flags given change; the key names the variable. A masked variable's new value must be maskable. */
+  async update(projectId: number, key: string, changes: VariableChanges): Promise<Variable> {
+    const current = await this.find(projectId, key);
+    const masked = changes.masked ?? current.masked;
+    if (masked) checkMaskable(changes.value);
     const updated = await this.db
       .updateTable('ci_variables')
-      .set({ value: this.ctx.secrets.seal(value), updated_at: now() })
+      .set({
+        value: this.ctx.secrets.seal(changes.value),
+        ...(changes.protected === undefined ? {} : { protected: flag(changes.protected) }),
+        ...(changes.masked === undefined ? {} : { masked: flag(changes.masked) }),
+        updated_at: now(),
+      })
       .where('project_id', '=', projectId)
       .where('key', '=', key)
-      .returning('key')
+      .returning(COLUMNS)
       .executeTakeFirst();
     if (!updated) throw notFound('Variable');
-    return { key, value };
+    return this.open(updated);
   }
 
   /** Answers the removed variable. */
@@ -99,14 +126,14 @@ export class VariablesService {
       .deleteFrom('ci_variables')
       .where('project_id', '=', projectId)
       .where('key', '=', key)
-      .returning(['key', 'value'])
+      .returning(COLUMNS)
       .executeTakeFirst();
     if (!removed) throw notFound('Variable');
     return this.open(removed);
   }
 
-  /** GitLab 8.12's `Ci::Variable` validations, in its order: uniqueness, length, format. */
-  private async validate(projectId: number, key: string): Promise<void> {
+  /** GitLab's `Ci::Variable` validations, in its order: uniqueness, length, format; then a masked value's (11.10). */
+  private async validate(projectId: number, key: string, maskedValue?: string): Promise<void> {
     const validation = new Validation();
     const existing = await this.db
       .selectFrom('ci_variables')
@@ -117,10 +144,18 @@ export class VariablesService {
     if (existing) validation.add('key', TAKEN);
     if ([...key].length > LIMITS.name) validation.add('key', `is too long (maximum is ${LIMITS.name} characters)`);
     if (!KEY_FORMAT.test(key)) validation.add('key', "can contain only letters, digits and '_'.");
+    if (maskedValue !== undefined && !MASKABLE.test(maskedValue)) validation.add('value', MASKED_INVALID);
     validation.throwIfInvalid();
   }
 
-  private open(row: Variable): Variable {
-    return { key: row.key, value: this.ctx.secrets.unseal(row.value) };
+  private open(row: StoredVariable): Variable {
+    return { key: row.key, value: this.ctx.secrets.unseal(row.value), protected: row.protected === 1, masked: row.masked === 1 };
   }
+}
+
+/** GitLab 11.10's words for a masked variable whose value could not be hidden in a trace. */
+const MASKED_INVALID = 'is invalid';
+
+function checkMaskable(value: string): void {
+  if (!MASKABLE.test(value)) throw validationFailed({ value: [MASKED_INVALID] });
 }

@@ -152,6 +152,7 @@ describe('GET /projects/:id/pipelines/:pipeline_id', () => {
       'committed_at',
       'duration',
       'coverage',
+      'source',
     ]);
     assert.equal(response.body.id, latest.id);
   });

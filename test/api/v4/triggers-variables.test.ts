@@ -113,17 +113,18 @@ describe('POST /projects/:id/trigger/pipeline', () => {
 });
 
 describe('/projects/:id/variables', () => {
-  test('a master creates, reads, lists, changes and removes variables, `protected` accepted', async () => {
+  test('a master creates, reads, lists, changes and removes variables, `protected` and `masked` kept', async () => {
     const created = await master.post(variables(), { key: 'SECRET', value: 's3cr3t', protected: false });
     assert.equal(created.status, 201, created.text);
-    assert.deepEqual(created.body, { key: 'SECRET', value: 's3cr3t', protected: false });
-    assert.deepEqual((await master.get(variables('/SECRET'))).body, { key: 'SECRET', value: 's3cr3t', protected: false });
+    assert.deepEqual(created.body, { key: 'SECRET', value: 's3cr3t', protected: false, masked: false });
+    assert.deepEqual((await master.get(variables('/SECRET'))).body, { key: 'SECRET', value: 's3cr3t', protected: false, masked: false });
     const list = await master.get(variables());
     assert.equal(list.status, 200);
     assert.equal(list.headers.get('x-total'), '1');
     const changed = await master.put(variables('/SECRET'), { value: 'other', protected: true });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.value, 'other');
+    assert.equal(changed.body.protected, true);
     assert.equal((await master.delete(variables('/SECRET'))).status, 200);
     assert.equal((await master.get(variables('/SECRET'))).status, 404);
   });

@@ -30,6 +30,8 @@ export const Pipeline = Type.Object({
   committed_at: NullableTimestamp,
   duration: Nullable(Type.Integer()),
   coverage: Nullable(Type.String()),
+  /** GitLab 10+'s: how the pipeline came (`push`, `trigger`, `api`). */
+  source: Type.String(),
 });
 
 export function presentPipelineBasic(
@@ -65,5 +67,6 @@ export function presentPipeline(
     duration: pipeline.duration,
     // Forge does not average its jobs' coverage into the pipeline's.
     coverage: null,
+    source: pipeline.source,
   });
 }

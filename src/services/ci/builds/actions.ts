@@ -20,13 +20,13 @@ export class BuildActionsService {
   ) {}
 
   /**
-   * A created, pending or running build is canceled, and its pipeline follows (the next stages are
+   * A created, pending, running or scheduled build is canceled, and its pipeline follows (the next stages are
    * skipped). Any other build is left as it is and shown unchanged, as 8.12 did (`build.cancel`
    * returned false and the API answered 201 with the build).
    */
   async cancel(project: Project, buildId: number | string): Promise<BuildRecord> {
     const build = await this.builds.find(project, buildId);
-    if (['created', 'pending', 'running'].includes(build.status)) {
+    if (['created', 'pending', 'running', 'scheduled'].includes(build.status)) {
       await inTransaction(this.ctx.db, (trx) => transitionBuild(this.ctx, trx, build, 'cancel'));
     }
     return this.builds.find(project, buildId);

@@ -1,8 +1,8 @@
 import { badRequest } from '../../../errors';
 import type { BuildRecord } from '../types';
 
-/** The statuses a build list may be narrowed to (GitLab 8.12's `AVAILABLE_STATUSES`). */
-export const BUILD_STATUSES: readonly string[] = ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped'];
+/** The statuses a build list may be narrowed to (GitLab 8.12's `AVAILABLE_STATUSES`, and 11.4's `scheduled`). */
+export const BUILD_STATUSES: readonly string[] = ['created', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'scheduled'];
 
 const FINISHED: readonly string[] = ['success', 'failed', 'canceled'];
 

@@ -18,7 +18,8 @@ export const ZERO_SHA = '0'.repeat(40);
 export interface VariableSources {
   build: { id: number; name: string; stage: string | null; ref: string | null; when: string; yaml_variables: string };
   token: string;
-  pipeline: { id: number; sha: string; before_sha: string | null; tag: boolean };
+  /** `source` is the stored `push`, `trigger` or `api`; `refProtected` whether the build's ref is a protected one. */
+  pipeline: { id: number; sha: string; before_sha: string | null; tag: boolean; source?: string; refProtected?: boolean };
   project: { id: number; path: string; namespacePath: string; webUrl: string };
   runner: { id: number; description: string | null; tags: string[] } | undefined;
   user: { id: number; email: string } | undefined;
@@ -84,7 +85,14 @@ function jobVariables({ build, pipeline, token, trigger }: VariableSources): Bui
     variable('CI_JOB_NAME', build.name),
     variable('CI_JOB_STAGE', build.stage),
     variable('CI_JOB_TOKEN', token, false),
-    ...commitVariables({ ref, tag: pipeline.tag, sha: pipeline.sha, beforeSha: pipeline.before_sha }),
+    ...commitVariables({
+      ref,
+      tag: pipeline.tag,
+      sha: pipeline.sha,
+      beforeSha: pipeline.before_sha,
+      source: pipeline.source,
+      refProtected: pipeline.refProtected ?? false,
+    }),
     ...(trigger ? [variable('CI_PIPELINE_TRIGGERED', 'true')] : []),
     ...(build.when === 'manual' ? [variable('CI_JOB_MANUAL', 'true')] : []),
   ];
@@ -106,10 +114,12 @@ export interface PipelineFacts {
   tag: boolean;
   sha: string;
   beforeSha: string | null;
-  /** `push`, `trigger`, `api`: known while the pipeline is created (rules read it), not stored. */
+  /** `push`, `trigger`, `api`: decided while the pipeline is created (rules read it), stored on it for its jobs. */
   source?: string;
   message?: string;
   defaultBranch?: string | null;
+  /** Whether the ref is protected (`CI_COMMIT_REF_PROTECTED`), when known. */
+  refProtected?: boolean;
 }
 
 /** GitLab 9+'s `CI_COMMIT_*` names (and `CI_PIPELINE_SOURCE`, `CI_DEFAULT_BRANCH` when known). */
@@ -124,6 +134,7 @@ function commitVariables(p: PipelineFacts): BuildVariable[] {
     ...(p.message === undefined ? [] : [variable('CI_COMMIT_MESSAGE', p.message)]),
     ...(p.source === undefined ? [] : [variable('CI_PIPELINE_SOURCE', p.source)]),
     ...(p.defaultBranch ? [variable('CI_DEFAULT_BRANCH', p.defaultBranch)] : []),
+    ...(p.refProtected === undefined ? [] : [variable('CI_COMMIT_REF_PROTECTED', p.refProtected ? 'true' : 'false')]),
   ];
 }
 

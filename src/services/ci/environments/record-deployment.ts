@@ -4,6 +4,7 @@ import { nextInternalId } from '../../../db/internal-ids';
 import { now } from '../../../lib/time';
 import { buildToken } from '../builds/tokens';
 import { buildVariables, triggerVariables, type BuildVariable } from '../builds/variables';
+import { isProtectedRef, variablesForRef } from '../builds/protected-ref';
 import { expandVariables } from '../builds/expand-variables';
 import { findOrCreateEnvironment } from './environments';
 import type { BuildRow } from '../types';
@@ -84,7 +85,7 @@ async function variablesOf(ctx: ServiceContext, trx: Db, build: BuildRow): Promi
       : await trx.selectFrom('users').select(['id', 'email']).where('id', '=', build.user_id).executeTakeFirst();
   const secrets = await trx
     .selectFrom('ci_variables')
-    .select(['key', 'value'])
+    .select(['key', 'value', 'protected'])
     .where('project_id', '=', build.project_id)
     .orderBy('id')
     .execute();
@@ -104,7 +105,10 @@ async function variablesOf(ctx: ServiceContext, trx: Db, build: BuildRow): Promi
     },
     runner: runner && { id: runner.id, description: runner.description, tags: JSON.parse(runner.tag_list) as string[] },
     user,
-    secrets: secrets.map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),
+    secrets: variablesForRef(secrets, await isProtectedRef(trx, build.project_id, build.ref, build.tag === 1)).map((secret) => ({
+      key: secret.key,
+      value: ctx.secrets.unseal(secret.value),
+    })),
     trigger: triggerRequest && triggerVariables(triggerRequest.variables),
   });
   return { sha: pipeline.sha, variables };

@@ -42,7 +42,12 @@ export interface PipelinePlan {
   jobs: CiJob[];
   /** The trigger request that asked for the pipeline: set by the trigger's transaction, given to every build. */
   triggerRequestId: number | null;
+  /** How the pipeline came (GitLab 10's `source`): stored, shown by the API, given to jobs as `CI_PIPELINE_SOURCE`. */
+  source: PipelineSourceName;
 }
+
+/** GitLab's pipeline sources Forge makes pipelines from. */
+export type PipelineSourceName = 'push' | 'trigger' | 'api';
 
 export interface PushedRef {
   /** `refs/heads/…` or `refs/tags/…`. */
@@ -65,7 +70,7 @@ interface PipelineSource {
   /** `[ci skip]` ignored without being a trigger (a pipeline a user asks for). */
   ignoreSkipCi?: boolean;
   /** GitLab's `CI_PIPELINE_SOURCE`, which rules read. */
-  source: 'push' | 'trigger' | 'api';
+  source: PipelineSourceName;
 }
 
 /**
@@ -184,6 +189,7 @@ async function judgePipeline(ctx: ServiceContext, project: Project, source: Pipe
     yamlErrors: null,
     jobs: [],
     triggerRequestId: null,
+    source: source.source,
   };
   const error = (message: string): PipelinePlan => ({ ...base, status: 'failed', yamlErrors: message });
   if (file.size > LIMITS.ciConfigBytes) return error(CI_CONFIG_TOO_LARGE);
@@ -227,6 +233,7 @@ export async function insertPipelines(ctx: ServiceContext, trx: Db, plans: Pipel
         yaml_errors: plan.yamlErrors,
         user_id: plan.userId,
         committed_at: plan.committedAt,
+        source: plan.source,
         finished_at: plan.status === 'failed' ? time : null,
         created_at: time,
         updated_at: time,

@@ -9,11 +9,13 @@ export interface BuildOptions {
   dependencies?: string[];
   after_script?: string[];
   environment?: { name: string; url?: string };
-  /* Later GitLab's keys, read by processing (`needs`), auto-retry (`retry`), the payload (`job_timeout`) and auto-cancel (`interruptible`). */
+  /* Later GitLab's keys, read by processing (`needs`), auto-retry (`retry`), the payload (`job_timeout`), auto-cancel (`interruptible`) and delays (`start_in`). */
   needs?: CiJob['needs'];
   retry?: CiJob['retry'];
   job_timeout?: number;
   interruptible?: boolean;
+  /** `when: delayed`'s wait as written, read by processing when the job's turn comes (GitLab's `options[:start_in]`). */
+  start_in?: string;
 }
 
 export function jobOptions(job: CiJob): BuildOptions {
@@ -31,5 +33,6 @@ export function jobOptions(job: CiJob): BuildOptions {
   if (job.retry !== null) options.retry = job.retry;
   if (job.timeout !== null) options.job_timeout = job.timeout;
   if (job.interruptible !== null) options.interruptible = job.interruptible;
+  if (job.startIn !== null) options.start_in = job.startIn;
   return options;
 }

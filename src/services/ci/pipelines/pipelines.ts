@@ -163,7 +163,7 @@ export class PipelinesService {
         .selectAll()
         .where('pipeline_id', '=', pipeline.id)
         .where('type', '=', 'Build')
-        .where('status', 'in', ['pending', 'running'])
+        .where('status', 'in', ['pending', 'running', 'scheduled'])
         .orderBy('id')
         .execute();
       for (const build of active) await transitionBuild(this.ctx, trx, build, 'cancel');

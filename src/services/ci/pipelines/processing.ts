@@ -2,6 +2,8 @@ import type { Db } from '../../../db/index';
 import { now } from '../../../lib/time';
 import { combinedStatus, type CiStatus } from './status';
 import { neededNames, needsOutcome, type ProcessedBuild } from './dag';
+import { parseOptions } from '../builds/stored-options';
+import { parseDuration } from '../yaml/checks';
 
 const COMPLETED: readonly string[] = ['success', 'failed', 'canceled'];
 
@@ -9,6 +11,7 @@ const COMPLETED: readonly string[] = ['success', 'failed', 'canceled'];
 function runsAfter(when: string, prior: CiStatus): boolean {
   switch (when) {
     case 'on_success':
+    case 'delayed':
       return prior === 'success';
     case 'on_failure':
       return prior === 'failed';
@@ -47,8 +50,9 @@ export async function processPipeline(trx: Db, pipelineId: number): Promise<bool
     )
     .execute();
   if (!latest.some((build) => build.status === 'created')) return false;
-  const { toPending, toSkipped } = decide(latest);
+  const { toPending, toSkipped, toScheduled } = decide(latest);
   const time = now();
+  await scheduleDelayed(trx, toScheduled, time);
   if (toPending.length > 0) {
     await trx
       .updateTable('ci_builds')
@@ -72,12 +76,19 @@ export async function processPipeline(trx: Db, pipelineId: number): Promise<bool
  * The builds to enqueue and to skip, decided in memory: a skip can settle what other builds wait
  * for (a later stage, a build that needs the skipped one), so passes repeat until one skips nothing.
  */
-function decide(latest: ProcessedBuild[]): { toPending: number[]; toSkipped: number[] } {
+function decide(latest: ProcessedBuild[]): { toPending: number[]; toSkipped: number[]; toScheduled: ProcessedBuild[] } {
   const needs = new Map(latest.map((build) => [build.id, neededNames(build.options)]));
   const toPending: number[] = [];
   const toSkipped: number[] = [];
+  const toScheduled: ProcessedBuild[] = [];
   const settle = (build: ProcessedBuild, prior: CiStatus): boolean => {
     const runs = runsAfter(build.when, prior);
+    if (runs && build.when === 'delayed') {
+      // A delayed job's turn starts its wait: `scheduled` until `start_in` has passed (builds/scheduled-builds.ts).
+      build.status = 'scheduled';
+      toScheduled.push(build);
+      return false;
+    }
     build.status = runs ? 'pending' : 'skipped';
     (runs ? toPending : toSkipped).push(build.id);
     return !runs;
@@ -109,5 +120,25 @@ function decide(latest: ProcessedBuild[]): { toPending: number[]; toSkipped: num
       if (enqueued) break;
     }
   }
-  return { toPending, toSkipped };
+  return { toPending, toSkipped, toScheduled };
+}
+
+/**
+ * Delayed builds whose turn came wait in `scheduled` until `start_in` from now (GitLab 11.4's
+ * `schedule` event); one update per distinct wait, as a pipeline has few.
+ */
+async function scheduleDelayed(trx: Db, builds: ProcessedBuild[], time: string): Promise<void> {
+  const byWait = new Map<number, number[]>();
+  for (const build of builds) {
+    const seconds = parseDuration(parseOptions(build.options).start_in) ?? 0;
+    byWait.set(seconds, [...(byWait.get(seconds) ?? []), build.id]);
+  }
+  for (const [seconds, ids] of byWait) {
+    await trx
+      .updateTable('ci_builds')
+      .set({ status: 'scheduled', scheduled_at: new Date(Date.parse(time) + seconds * 1000).toISOString(), updated_at: time })
+      .where('id', 'in', ids)
+      .where('status', '=', 'created')
+      .execute();
+  }
 }

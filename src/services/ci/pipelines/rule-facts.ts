@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import { pipelineVariables, ZERO_SHA } from '../builds/variables';
 import { anyRuleUses } from '../yaml/rules';
+import { isProtectedRef, variablesForRef } from '../builds/protected-ref';
 import type { CiConfig } from '../yaml/types';
 import { changedFilePaths } from '../../../git/counts';
 import { listTreeRecursive } from '../../../git/tree';
@@ -28,18 +29,20 @@ export async function ruleFacts(ctx: ServiceContext, project: Project, p: Planne
   const lists = [config.workflowRules, ...config.jobs.map((j) => j.rules)];
   const repoPath = repositoryPath(ctx.config.dataDir, project.id);
   const pushed = p.source === 'push' && !p.tag && p.beforeSha !== ZERO_SHA;
-  const [secrets, changedPaths, tree] = await Promise.all([
-    ctx.db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', project.id).orderBy('id').execute(),
+  const [secrets, refProtected, changedPaths, tree] = await Promise.all([
+    ctx.db.selectFrom('ci_variables').select(['key', 'value', 'protected']).where('project_id', '=', project.id).orderBy('id').execute(),
+    isProtectedRef(ctx.db, project.id, p.ref, p.tag),
     pushed && anyRuleUses(lists, 'changes') ? changedFilePaths(repoPath, p.beforeSha, p.sha) : null,
     anyRuleUses(lists, 'exists') ? listTreeRecursive(ctx.git, repoPath, p.sha) : undefined,
   ]);
   const fullPath = `${project.namespace.path}/${project.path}`;
   return {
     predefined: pipelineVariables(
-      { ...p, defaultBranch: project.default_branch },
+      { ...p, defaultBranch: project.default_branch, refProtected },
       { id: project.id, path: project.path, namespacePath: project.namespace.path, webUrl: `${ctx.config.externalUrl}/${fullPath}` },
     ),
-    secrets: secrets.map((s) => ({ key: s.key, value: s.value ?? '' })),
+    // Stored sealed; a rule compares the value a job would be given, protected ones on protected refs only.
+    secrets: variablesForRef(secrets, refProtected).map((s) => ({ key: s.key, value: ctx.secrets.unseal(s.value) })),
     changedPaths,
     treePaths: tree ? tree.filter((e) => e.type === 'blob').map((e) => e.path) : null,
   };

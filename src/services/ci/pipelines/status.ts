@@ -6,7 +6,7 @@ import { now } from '../../../lib/time';
 import { pipelineDuration, type TimedBuild } from './duration';
 
 /** Statuses of builds, commit statuses and pipelines. */
-export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
+export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped' | 'scheduled';
 
 const FINISHED_STATUSES: readonly string[] = ['success', 'failed', 'canceled'];
 
@@ -14,13 +14,13 @@ const FINISHED_STATUSES: readonly string[] = ['success', 'failed', 'canceled'];
 export type StatusEvent = 'enqueue' | 'process' | 'run' | 'skip' | 'drop' | 'success' | 'cancel';
 
 const TRANSITIONS: Record<StatusEvent, { from: readonly string[]; to: CiStatus }> = {
-  enqueue: { from: ['created', 'skipped'], to: 'pending' },
+  enqueue: { from: ['created', 'skipped', 'scheduled'], to: 'pending' },
   process: { from: ['skipped'], to: 'created' },
   run: { from: ['pending'], to: 'running' },
   skip: { from: ['created', 'pending'], to: 'skipped' },
-  drop: { from: ['created', 'pending', 'running'], to: 'failed' },
+  drop: { from: ['created', 'pending', 'running', 'scheduled'], to: 'failed' },
   success: { from: ['created', 'pending', 'running'], to: 'success' },
-  cancel: { from: ['created', 'pending', 'running'], to: 'canceled' },
+  cancel: { from: ['created', 'pending', 'running', 'scheduled'], to: 'canceled' },
 };
 
 export interface StatusTimes {
@@ -39,7 +39,7 @@ export function fire<T extends StatusTimes>(record: T, event: StatusEvent, time 
   const { from, to } = TRANSITIONS[event];
   if (!from.includes(record.status)) return undefined;
   const next = { ...record, status: to };
-  if (record.status === 'created' && (to === 'pending' || to === 'running')) next.queued_at = time;
+  if ((record.status === 'created' || record.status === 'scheduled') && (to === 'pending' || to === 'running')) next.queued_at = time;
   if ((record.status === 'created' || record.status === 'pending') && to === 'running') next.started_at = time;
   if (FINISHED_STATUSES.includes(to)) next.finished_at = time;
   return next;
@@ -71,15 +71,24 @@ export function combinedStatus(builds: readonly StatusOfBuild[]): CiStatus {
     else count[build.status] = (count[build.status] ?? 0) + 1;
   }
   const n = builds.length;
-  const [created, pending, running, success, canceled, skipped] = ['created', 'pending', 'running', 'success', 'canceled', 'skipped'].map(
-    (s) => count[s] ?? 0,
-  );
+  const [created, pending, running, success, canceled, skipped, scheduled] = [
+    'created',
+    'pending',
+    'running',
+    'success',
+    'canceled',
+    'skipped',
+    'scheduled',
+  ].map((s) => count[s] ?? 0);
   if (created === n) return 'created';
   if (skipped === n) return 'skipped';
   if (success + ignored + skipped === n) return 'success';
   if (created + pending + skipped === n) return 'pending';
   if (canceled + success + ignored + skipped === n) return 'canceled';
-  if (running + pending + created > 0) return 'running';
+  if (running + pending > 0) return 'running';
+  // GitLab 11.4: delayed builds waiting, nothing running, is `scheduled`.
+  if (scheduled > 0) return 'scheduled';
+  if (created > 0) return 'running';
   return 'failed';
 }
 
@@ -107,7 +116,7 @@ export async function lockPipeline(
 export function pipelineEventTarget(from: string, target: CiStatus): string | undefined {
   if (target === 'created') return undefined;
   if (target !== 'pending') return target;
-  if (from === 'created') return 'pending';
+  if (from === 'created' || from === 'scheduled') return 'pending';
   // A finished pipeline whose builds are queued again (a retry, a play) is `pending`, as the spec's
   // Pipeline status table says; 8.12's `enqueue` event reopened it as `running`.
   return [...FINISHED_STATUSES, 'skipped'].includes(from) ? 'pending' : undefined;

@@ -3,6 +3,9 @@ import type { BuildRow, RunnerRow } from '../types';
 import { buildToken } from '../builds/tokens';
 import { buildVariables, triggerVariables, ZERO_SHA, type BuildVariable } from '../builds/variables';
 import { preparedQuery } from '../../../db/prepared';
+import { isProtectedRef, variablesForRef } from '../builds/protected-ref';
+import { jobTimeout } from '../builds/job-timeout';
+import { parseOptions } from '../builds/stored-options';
 
 /** A build's archive, while it has one. */
 export interface JobArtifactsFile {
@@ -72,11 +75,11 @@ export class BuildPayloads {
         .where('projects.id', '=', id),
     );
     this.pipeline = preparedQuery(db, (id: number) =>
-      db.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag']).where('id', '=', id),
+      db.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag', 'source']).where('id', '=', id),
     );
     this.user = preparedQuery(db, (id: number) => db.selectFrom('users').select(['id', 'email']).where('id', '=', id));
     this.secrets = preparedQuery(db, (projectId: number) =>
-      db.selectFrom('ci_variables').select(['key', 'value']).where('project_id', '=', projectId).orderBy('id'),
+      db.selectFrom('ci_variables').select(['key', 'value', 'protected']).where('project_id', '=', projectId).orderBy('id'),
     );
     this.triggerRequest = preparedQuery(db, (id: number) => db.selectFrom('ci_trigger_requests').select('variables').where('id', '=', id));
   }
@@ -84,13 +87,14 @@ export class BuildPayloads {
   /** `jobNames`: the variables add GitLab 9's names (`CI_JOB_*`, `CI_COMMIT_*`) beside 8.12's. */
   async of(build: BuildRow, runner: RunnerRow | undefined, flavour: { jobNames?: boolean } = {}): Promise<RunnerJob> {
     const { ctx } = this;
-    const [[project], [pipeline], users, secrets, triggerRequests, dependencies] = await Promise.all([
+    const [[project], [pipeline], users, secrets, triggerRequests, dependencies, refProtected] = await Promise.all([
       this.project(build.project_id),
       this.pipeline(build.pipeline_id),
       build.user_id === null ? [] : this.user(build.user_id),
       this.secrets(build.project_id),
       build.trigger_request_id === null ? [] : this.triggerRequest(build.trigger_request_id),
       earlierStages(ctx, build),
+      isProtectedRef(ctx.db, build.project_id, build.ref, build.tag === 1),
     ]);
     if (!project || !pipeline) throw new Error(`build ${build.id} has lost its project or pipeline`);
     const user = users[0];
@@ -121,11 +125,18 @@ export class BuildPayloads {
       variables: buildVariables({
         build,
         token,
-        pipeline: { id: pipeline.id, sha, before_sha: pipeline.before_sha, tag: Boolean(pipeline.tag) },
+        pipeline: {
+          id: pipeline.id,
+          sha,
+          before_sha: pipeline.before_sha,
+          tag: Boolean(pipeline.tag),
+          source: pipeline.source,
+          refProtected,
+        },
         project: { id: project.id, path: project.path, namespacePath: project.namespacePath, webUrl },
         runner: runner && { id: runner.id, description: runner.description, tags: JSON.parse(runner.tag_list) as string[] },
         user,
-        secrets: secrets.map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),
+        secrets: variablesForRef(secrets, refProtected).map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),
         trigger: triggerRequests[0] && triggerVariables(triggerRequests[0].variables),
         jobNames: flavour.jobNames,
       }),
@@ -159,15 +170,6 @@ async function earlierStages(ctx: ServiceContext, build: BuildRow): Promise<Buil
     .execute();
 }
 
-/**
- * GitLab's `Ci::Build#timeout`: the job's own `timeout` wins over the project's, larger or not; the
- * runner's `maximum_timeout` bounds either.
- */
-function jobTimeout(options: Record<string, unknown>, projectTimeout: number, runnerMaximum: number | null): number {
-  const own = typeof options.job_timeout === 'number' && options.job_timeout > 0 ? options.job_timeout : projectTimeout;
-  return runnerMaximum === null ? own : Math.min(own, runnerMaximum);
-}
-
 /** A job with `needs` takes the artifacts of what it needs with `artifacts: true` only, whatever the stages hold. */
 function withNeededArtifacts(earlier: BuildRow[], options: Record<string, unknown>): BuildRow[] {
   if (!Array.isArray(options.needs)) return earlier;
@@ -180,14 +182,4 @@ function withNeededArtifacts(earlier: BuildRow[], options: Record<string, unknow
 /** The clone URL with `gitlab-ci-token:<token>@` after the scheme, as the runner clones with it. */
 function withCredentials(url: string, token: string): string {
   return url.replace(/^(https?:\/\/)/, `$1gitlab-ci-token:${token}@`);
-}
-
-/** The options stored at creation; the runner cannot decode anything but an object, so nothing else is passed on. */
-function parseOptions(stored: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(stored || '{}');
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -6,6 +6,7 @@ import { job, JOB_KEYS, type JobEntry } from './job';
 import { expandParallel } from './parallel';
 import { workflowRules } from './rules';
 import { checkNeeds } from './needs';
+import { inherits } from './inherit';
 import { DisallowedValue, RubySymbol } from './load';
 import type { CiConfig } from './types';
 
@@ -82,24 +83,27 @@ export function buildConfig(loaded: unknown): CiConfig {
     workflowRules: workflow,
     jobs: expandParallel(
       entries.map((e) => {
-        const jobBefore = e.beforeScript ?? beforeScript;
+        // Top-level `image`, `services`, scripts and `cache` are defaults too: `inherit: default:` decides.
+        const takes = (key: string) => inherits(e.inherit.default, key);
+        const jobBefore = e.beforeScript ?? (takes('before_script') ? beforeScript : null);
+        const globalVariables = variables.filter((v) => inherits(e.inherit.variables, v.key));
         return {
           name: e.name,
           stage: e.stage,
           stageIdx: stageList.indexOf(e.stage),
           script: e.script ?? [],
           beforeScript: jobBefore,
-          afterScript: e.afterScript ?? afterScript,
+          afterScript: e.afterScript ?? (takes('after_script') ? afterScript : null),
           commands: [...(jobBefore ?? []), ...(e.script ?? [])].join('\n'),
-          image: e.image ?? image,
-          services: e.services ?? services,
-          variables: entry.mergeVariables(variables, e.variables ?? []),
+          image: e.image ?? (takes('image') ? image : null),
+          services: e.services ?? (takes('services') ? services : null),
+          variables: entry.mergeVariables(globalVariables, e.variables ?? []),
           tags: e.tags,
           allowFailure: e.allowFailure,
           when: e.when,
           dependencies: e.dependencies,
           artifacts: e.artifacts,
-          cache: e.cache ?? cache,
+          cache: e.cache ?? (takes('cache') ? cache : null),
           environment: e.environment,
           only: e.only,
           except: e.except,
@@ -109,6 +113,7 @@ export function buildConfig(loaded: unknown): CiConfig {
           retry: e.retry,
           timeout: e.timeout,
           interruptible: e.interruptible,
+          startIn: e.startIn,
         };
       }),
     ),

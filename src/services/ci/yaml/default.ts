@@ -1,11 +1,12 @@
 import { get, isHash, isStringOrSymbol, keyText, structural, unknownKeys } from './checks';
 import * as entry from './entries';
+import { inheritEntry, inherits } from './inherit';
 
 /**
  * `default:` (GitLab 12's `Entry::Default`): values every job inherits unless it sets its own.
  * Each key is one a job may have; its value is checked where it lands, in every job.
  */
-const DEFAULT_KEYS = [
+export const DEFAULT_KEYS = [
   'image',
   'services',
   'before_script',
@@ -19,8 +20,9 @@ const DEFAULT_KEYS = [
 ] as const;
 
 /**
- * The root with `default`'s values copied into each visible job that lacks them. Only keys the
- * jobs of this Forge know (`jobKeys`) are accepted, so a default never gives a job a key it refuses.
+ * The root with `default`'s values copied into each visible job that lacks them and inherits them
+ * (`inherit: default:`, yaml/inherit.ts). Only keys the jobs of this Forge know (`jobKeys`) are
+ * accepted, so a default never gives a job a key it refuses.
  */
 export function applyDefault(
   root: Map<unknown, unknown>,
@@ -46,8 +48,10 @@ export function applyDefault(
       continue;
     }
     const inherited = new Map(job);
+    const takes = inheritEntry(`jobs:${keyText(k)}`, get(job, 'inherit'), DEFAULT_KEYS).default;
     for (const [dk, dv] of v) {
-      if (isStringOrSymbol(dk) && dv !== null && get(job, keyText(dk)) === undefined) inherited.set(dk, dv);
+      if (!isStringOrSymbol(dk) || dv === null || get(job, keyText(dk)) !== undefined) continue;
+      if (inherits(takes, keyText(dk))) inherited.set(dk, dv);
     }
     out.set(k, inherited);
   }

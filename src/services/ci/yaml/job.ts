@@ -21,6 +21,8 @@ import type { ArtifactsWhen, CiArtifacts, CiCache, CiEnvironment, CiNeed, CiRetr
 import { needsEntry } from './needs';
 import { retryEntry } from './retry';
 import { excludeEntry, reportsEntry } from './reports';
+import { inheritEntry, type CiInherit } from './inherit';
+import { DEFAULT_KEYS } from './default';
 
 /** A job as written, validated but not yet merged with the globals nor checked against the stages. */
 export interface JobEntry {
@@ -47,6 +49,9 @@ export interface JobEntry {
   retry: CiRetry | null;
   timeout: number | null;
   interruptible: boolean | null;
+  inherit: CiInherit;
+  /** `when: delayed`'s wait, as written (`30 minutes`). */
+  startIn: string | null;
 }
 
 // 8.12's `Node::Job::ALLOWED_KEYS` (reference §6.3), and the later keys Forge reads.
@@ -76,8 +81,12 @@ export const JOB_KEYS = [
   'retry',
   'timeout',
   'interruptible',
+  'inherit',
+  'start_in',
 ] as const;
-const JOB_WHEN: readonly JobWhen[] = ['on_success', 'on_failure', 'always', 'manual'];
+const JOB_WHEN: readonly JobWhen[] = ['on_success', 'on_failure', 'always', 'manual', 'delayed'];
+// GitLab's bound on `start_in` (`ChronicDuration` reads "1 week" as seven days).
+const MAX_START_IN = 7 * 24 * 60 * 60;
 const ARTIFACTS_KEYS = ['name', 'untracked', 'paths', 'when', 'expire_in', 'exclude', 'reports'] as const;
 const ARTIFACTS_WHEN: readonly ArtifactsWhen[] = ['on_success', 'on_failure', 'always'];
 const ENVIRONMENT_KEYS = ['name', 'url'] as const;
@@ -108,7 +117,7 @@ export function job(key: unknown, config: unknown): JobEntry {
   if (allowFailure !== undefined && !isBoolean(allowFailure)) throw structural(at, 'allow failure should be a boolean value');
   const when = get(v, 'when');
   if (when !== undefined && !JOB_WHEN.includes(when as JobWhen)) {
-    throw structural(at, 'when should be on_success, on_failure, always or manual');
+    throw structural(at, 'when should be on_success, on_failure, always, manual or delayed');
   }
   const dependencies = get(v, 'dependencies');
   if (dependencies !== undefined && !isArrayOfStrings(dependencies)) {
@@ -117,6 +126,7 @@ export function job(key: unknown, config: unknown): JobEntry {
   const timeout = timeoutEntry(at, get(v, 'timeout'));
   const interruptible = get(v, 'interruptible');
   if (interruptible !== undefined && !isBoolean(interruptible)) throw structural(at, 'interruptible should be a boolean value');
+  const startIn = startInEntry(at, get(v, 'start_in'), when === 'delayed' && get(v, 'rules') === undefined);
 
   const beforeScript = entry.script(`${at}:before_script`, get(v, 'before_script'));
   const script = commands(`${at}:script`, get(v, 'script'));
@@ -135,6 +145,7 @@ export function job(key: unknown, config: unknown): JobEntry {
   const parallel = parallelEntry(at, get(v, 'parallel'));
   const needs = needsEntry(`${at}:needs`, get(v, 'needs'));
   const retry = retryEntry(`${at}:retry`, get(v, 'retry'));
+  const inherit = inheritEntry(at, get(v, 'inherit'), DEFAULT_KEYS);
 
   return {
     name,
@@ -161,7 +172,25 @@ export function job(key: unknown, config: unknown): JobEntry {
     retry,
     timeout,
     interruptible: (interruptible as boolean | undefined) ?? null,
+    inherit,
+    startIn,
   };
+}
+
+/**
+ * `start_in` (GitLab 11.4): required by `when: delayed`, a duration of at most a week; refused
+ * on any other job (GitLab's `absence` check). Kept as written; the wait is read when the job's turn comes.
+ */
+function startInEntry(at: string, v: unknown, delayed: boolean): string | null {
+  if (!delayed) {
+    if (v !== undefined) throw structural(at, 'start in should be blank');
+    return null;
+  }
+  if (v === undefined || isBlank(v)) throw structural(at, "start in can't be blank");
+  const seconds = parseDuration(v);
+  if (seconds === undefined) throw structural(at, 'start in should be a duration');
+  if (seconds > MAX_START_IN) throw structural(at, 'start in should not exceed the limit');
+  return v as string;
 }
 
 // GitLab's `Project::MAX_BUILD_TIMEOUT` (1 month) as ChronicDuration reads it back: 30 days, 10h29m6s.

@@ -5,7 +5,7 @@
  * on a build row (`options`, `yaml_variables`) without further conversion.
  */
 
-export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual';
+export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed';
 export type ArtifactsWhen = 'on_success' | 'on_failure' | 'always';
 
 /** Only the keys the file gave: 8.12 sends `options.cache` with the specified keys only (§2.3.2). */
@@ -101,6 +101,8 @@ export interface CiJob {
   /** Seconds (`timeout: 1h 30m`), the job's own limit below the project's. */
   timeout: number | null;
   interruptible: boolean | null;
+  /** `when: delayed`'s wait (`30 minutes`), as written; null for other jobs. */
+  startIn: string | null;
 }
 
 export interface CiConfig {
