@@ -63,6 +63,7 @@ import { PersonalAccessTokensService } from './access-tokens/personal-access-tok
 import { OAuthService } from './access-tokens/oauth';
 import { AccessTokensService } from './access-tokens/access-tokens';
 import { ReferencesService } from './references/references';
+import { SearchService } from './search/search';
 
 /**
  * Every service, built once per app over one context, each given what it needs through its
@@ -177,6 +178,7 @@ export function createServices(ctx: ServiceContext) {
       todos: mergeRequestTodos,
     }),
     references: new ReferencesService(ctx, projects),
+    search: new SearchService(ctx, { projects, issues, mergeRequests, repositoryReads }),
   };
 }
 

@@ -16,6 +16,13 @@ import { can, effectiveAccess, GUEST, INTERNAL, PRIVATE, PUBLIC, REPORTER, type 
 const TRUE = sql<SqlBool>`1 = 1`;
 const FALSE = sql<SqlBool>`1 = 0`;
 
+/**
+ * An anonymous visitor to the rules across projects below (which take a signed-in caller): an
+ * external user who is a member of nothing (id 0 is nobody's) reads public projects only and no
+ * confidential issue, which is what `can` lets an anonymous caller read in each project.
+ */
+export const ANONYMOUS_READER: Caller = { id: 0, admin: 0, external: 1 };
+
 // ---- Issues ----
 
 /** Whether the caller sees every confidential issue of the project: reporters and up (and administrators, owners). */
@@ -207,7 +214,7 @@ export function confidentialFilter(caller: Caller): (eb: IssuesEb) => Expression
 }
 
 /** Ids of the projects whose code the caller may read (`download_code`): readable by all, or a reporter and up. */
-function codeProjectIds(db: Db, caller: Caller) {
+export function codeProjectIds(db: Db, caller: Caller) {
   const query = db.selectFrom('projects').select('projects.id').where('projects.pending_delete', '=', 0);
   if (caller.admin === 1) return query;
   const openLevel = caller.external === 1 ? PUBLIC : INTERNAL;

@@ -42,6 +42,7 @@ export const RESERVED = new Set([
   'robots.txt',
   'profile',
   'admin',
+  'search',
 ]);
 
 /** The pages for reading: the dashboard, explore, users, groups and a project's home. */

@@ -24,6 +24,7 @@ import { adminRoutes } from './admin-routes';
 import { projectCreateRoutes } from './project-create-routes';
 import { refCreateRoutes } from './ref-create-routes';
 import { editorRoutes } from './editor-routes';
+import { searchRoutes } from './search-routes';
 import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
@@ -69,6 +70,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       projectCreateRoutes(pages, { services });
       refCreateRoutes(pages, { services });
       editorRoutes(pages, { services });
+      searchRoutes(pages, { services });
     });
   });
 }

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from './html';
 import { STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import type { PageContext } from './context';
+import { MAX_SEARCH_TERM } from '../services/search/terms';
 
 /** The one page frame: a header with sign in or out, the main landmark, a footer. */
 export function layout(page: PageContext, title: string, body: SafeHtml): SafeHtml {
@@ -17,6 +18,7 @@ export function layout(page: PageContext, title: string, body: SafeHtml): SafeHt
 <header class="site">
 <a class="brand" href="/">Forge</a>
 <nav aria-label="Site"><a href="/explore/projects">Explore projects</a></nav>
+<form class="search" method="get" action="/search" role="search"><label for="site-search" class="visually-hidden">Search</label><input id="site-search" type="search" name="search" placeholder="Search" maxlength="${MAX_SEARCH_TERM}"></form>
 ${
   user
     ? html`<a href="/u/${user.username}">${user.username}</a>

@@ -78,6 +78,7 @@ pre.trace { background: #1f2328; color: #e6edf3; padding: .8rem; border-radius: 
 table.admin { border-collapse: collapse; width: 100%; } table.admin th, table.admin td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
 textarea { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
 input[type=email] { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
+ul.search-code { list-style: none; padding: 0; } ul.search-code pre { background: var(--soft); padding: .3rem .6rem; border-radius: 6px; overflow-x: auto; margin: .3rem 0 .8rem; }
 `;
 
 /** Changes with the stylesheet, so that it can be cached for a year. */
