@@ -15,12 +15,16 @@ import { mergeRequestListPage } from './pages/merge-requests/list';
 import { mergeRequestForm, type MergeRequestForm } from './pages/merge-requests/form';
 import { mergeRequestChangesPage, mergeRequestCommitsPage, mergeRequestPage } from './pages/merge-requests/show';
 import type { MergeRequestHeading } from './pages/merge-requests/header';
+import { looksGoodForm, pipelineJobs } from './pages/merge-requests/review';
+import { latestTries } from './pipeline-routes';
 
 export interface MergeRequestRouteDeps {
   services: Services;
 }
 
 const PER_PAGE = 20;
+/** Awards read to find the caller's own: a merge request with more is past any real review. */
+const AWARDS_LOOKED_AT = 1000;
 
 const Text = Type.Optional(Type.String({ maxLength: 1000 }));
 const Branch = Type.Optional(Type.String({ maxLength: 255 }));
@@ -52,6 +56,7 @@ const MergeRequestBody = Type.Object({
 });
 const NoteBody = Type.Object({ authenticity_token: Text, note: Type.Optional(Type.String({ maxLength: 1_000_000 })) });
 const TokenBody = Type.Object({ authenticity_token: Text });
+const AwardBody = Type.Object({ authenticity_token: Text, name: Type.Optional(Type.String({ maxLength: 255 })) });
 const MergeBody = Type.Object({
   authenticity_token: Text,
   sha: Type.Optional(Type.String({ maxLength: 64 })),
@@ -70,6 +75,9 @@ const MERGE_REFUSALS: Record<number, string> = {
   406: 'This merge request has conflicts and cannot be merged.',
   409: 'The source branch changed since the page was shown: review the new changes and merge again.',
 };
+
+/** A pipeline's jobs shown on its merge request: more than this many is past any real pipeline. */
+const JOBS_LIMIT = 1000;
 
 /**
  * `…/merge_requests`, `…/new`, and `…/merge_requests/:iid` with its Commits and Changes tabs, its
@@ -232,9 +240,16 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
       shownNotes(services, project, standing, 'merge_requests', mergeRequestId, mergeRequest.description),
       user ? merging.mayMerge(project, standing, mergeRequest.target_branch) : false,
     ]);
+    // The head pipeline's jobs, when it ran here (a fork's runs in the fork) and its builds are the reader's to see.
+    const pipeline = top.pipeline;
+    const builds =
+      pipeline && pipeline.project_id === project.id && can(standing, 'read_build')
+        ? (await services.builds.listForPipeline(project, pipeline.id, undefined, { offset: 0, limit: JOBS_LIMIT })).builds
+        : [];
     const view = {
       ...top,
       ...shown,
+      jobs: pipelineJobs(project, latestTries(builds)),
       mayUpdate: mayUpdateMergeRequest(standing, mergeRequest),
       merge: {
         mayMerge,
@@ -266,12 +281,45 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
   });
 
   pages.get<{ Params: MergeRequestParams }>(`${base}/:iid/diffs`, { config: PAGE }, async (request, reply) => {
-    const { project, mergeRequestId } = await mergeRequestFor(request);
-    const { details, diffs } = await reads.changes(project, request.web.user, mergeRequestId);
-    const { title, iid } = details.mergeRequest;
-    const body = mergeRequestChangesPage(await heading(project, details), diffs);
+    const { project, standing, mergeRequestId } = await mergeRequestFor(request);
+    const user = request.web.user;
+    const [{ details, diffs }, own] = await Promise.all([
+      reads.changes(project, user, mergeRequestId),
+      user ? ownAward(project, standing, user.id, mergeRequestId, 'thumbsup') : undefined,
+    ]);
+    const { title, iid, author_id } = details.mergeRequest;
+    const looksGood = looksGoodForm(pageContext(request), `${pathOf(project, request.params.iid)}/toggle_award_emoji`, {
+      upvotes: details.upvotes,
+      mayAward: user !== null && user.id !== author_id,
+      awarded: own !== undefined,
+    });
+    const body = mergeRequestChangesPage(await heading(project, details), diffs, looksGood);
     return sendPage(request, reply, `Changes · ${title} (!${iid}) · ${project.name}`, body);
   });
+
+  /** The caller's own award of `name` on the merge request, if they gave one. */
+  const ownAward = async (project: Project, standing: ProjectStanding, userId: number, mergeRequestId: number, name: string) => {
+    const target = { kind: 'merge_request', id: mergeRequestId } as const;
+    const { awards } = await services.awardEmoji.list(project, standing, target, { offset: 0, limit: AWARDS_LOOKED_AT });
+    return awards.find((award) => award.user_id === userId && award.name === name);
+  };
+
+  // GitLab 8.12's award button: gives the emoji, or takes the caller's own back; through the same service as the API's award emoji routes.
+  pages.post<{ Params: MergeRequestParams; Body: Static<typeof AwardBody> }>(
+    `${base}/:iid/toggle_award_emoji`,
+    { config: PAGE, schema: { body: AwardBody } },
+    async (request, reply) => {
+      const user = request.web.user;
+      if (!user) throw new WebError(404);
+      const { project, standing, mergeRequestId } = await mergeRequestFor(request);
+      const name = request.body.name?.trim() || 'thumbsup';
+      const target = { kind: 'merge_request', id: mergeRequestId } as const;
+      const own = await ownAward(project, standing, user.id, mergeRequestId, name);
+      if (own) await services.awardEmoji.remove(project, standing, user, target, own.id);
+      else await services.awardEmoji.create(project, standing, user, target, name);
+      return reply.redirect(`${pathOf(project, request.params.iid)}/diffs`, 303);
+    },
+  );
 
   // Later GitLab names the Changes tab `…/changes`: it leads to 8.12's `…/diffs`.
   pages.get<{ Params: MergeRequestParams }>(`${base}/:iid/changes`, { config: PAGE }, async (request, reply) => {

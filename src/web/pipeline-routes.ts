@@ -68,7 +68,7 @@ export function pipelineRoutes(pages: FastifyInstance, { services }: { services:
 }
 
 /** The newest build of each name: a retried build's earlier tries are history, not the pipeline's state. */
-function latestTries(builds: BuildRecord[]): BuildRecord[] {
+export function latestTries(builds: BuildRecord[]): BuildRecord[] {
   const latest = new Map<string, BuildRecord>();
   for (const build of builds) {
     const known = latest.get(build.name);

@@ -53,7 +53,7 @@ ${formatDuration(buildDuration(build))}</span></li>
 }
 
 /** Stages in their order (`stage_idx`), each with its builds by name. */
-function byStage(builds: BuildRecord[]): Array<[string, BuildRecord[]]> {
+export function byStage(builds: BuildRecord[]): Array<[string, BuildRecord[]]> {
   const sorted = [...builds].sort((a, b) => a.stage_idx - b.stage_idx || a.name.localeCompare(b.name) || a.id - b.id);
   const stages = new Map<string, BuildRecord[]>();
   for (const build of sorted) {

@@ -14,6 +14,8 @@ export interface MergeRequestDiscussion extends MergeRequestHeading {
   notes: ShownNote[];
   mayUpdate: boolean;
   merge: Omit<MergeBoxFacts, 'details' | 'base' | 'pipeline'>;
+  /** The head pipeline's jobs by stage (`review.ts`), empty when there are none to show. */
+  jobs: SafeHtml;
 }
 
 /** `…/merge_requests/:iid`: the description, the merge box, the sidebar, the discussion and its form. */
@@ -31,6 +33,7 @@ export function mergeRequestPage(page: PageContext, view: MergeRequestDiscussion
 ${mergeRequestHeader(view, 'discussion')}
 <div class="markdown description">${view.description}</div>
 ${mergeBox(page, { ...view.merge, details: view.details, base, pipeline: view.pipeline })}
+${view.jobs}
 ${sidebar({ ...view.details, projectPath: view.projectPath, list: 'merge_requests' })}
 <section aria-label="Discussion"><h2>Discussion</h2>
 ${discussion(view.notes)}
@@ -50,9 +53,10 @@ ${commitList(project, commits)}
 }
 
 /** `…/merge_requests/:iid/diffs`: the latest version's changes against the merge base. */
-export function mergeRequestChangesPage(heading: MergeRequestHeading, diffs: DiffFile[]): SafeHtml {
+export function mergeRequestChangesPage(heading: MergeRequestHeading, diffs: DiffFile[], looksGood: SafeHtml): SafeHtml {
   return html`<article class="issuable merge-request">
 ${mergeRequestHeader(heading, 'diffs')}
+${looksGood}
 ${renderDiff(diffs)}
 </article>`;
 }
