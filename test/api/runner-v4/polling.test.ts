@@ -83,16 +83,19 @@ describe('long polling', () => {
   });
 });
 
+/** As many runners as the issue names: hundreds held open at once. */
+const RUNNERS = 200;
+
 describe('many runners at once', () => {
-  test('20 runners long-polling while 30 jobs become pending: every job is handed out exactly once', async () => {
+  test('200 runners long-polling while 60 jobs become pending: every job is handed out exactly once', async () => {
     const slow = await startApp({ RUNNER_POLL_TIMEOUT_MS: '60000' });
     try {
       const project = await pushedProject(slow, 'crowd');
       const runners: RunnerV4Client[] = [];
-      for (let i = 0; i < 20; i++) runners.push(await projectRunner(slow, project.id));
+      for (let i = 0; i < RUNNERS; i++) runners.push(await projectRunner(slow, project.id));
       const handed: number[] = [];
       const stop = new AbortController();
-      const total = 30;
+      const total = 60;
       const poll = async (runner: RunnerV4Client) => {
         while (!stop.signal.aborted) {
           const answer = await runner.requestJob(stop.signal).catch(() => undefined);
@@ -103,7 +106,7 @@ describe('many runners at once', () => {
         }
       };
       const polling = Promise.all(runners.map(poll));
-      await eventually(() => slow.ctx.buildQueue.waiting === 20, { message: 'all 20 runners held' });
+      await eventually(() => slow.ctx.buildQueue.waiting === RUNNERS, { message: `all ${RUNNERS} runners held` });
       // Written straight into the database, as another Forge process would: only the periodic look sees them.
       const { builds } = await seedPipeline(slow, project.id, {
         builds: Array.from({ length: total }, (_, i) => ({ name: `job ${i}`, options: {} })),
