@@ -110,6 +110,17 @@ describe('a two-stage pipeline run over the runner API v4', () => {
     assert.deepEqual(variable(p, 'CI_JOB_ID'), { key: 'CI_JOB_ID', value: String(compile.id), public: true, masked: false, file: false });
     assert.equal(variable(p, 'CI_JOB_TOKEN').value, compile.token);
     assert.equal(variable(p, 'CI_COMMIT_SHA').value, sha);
+    // Where the instance, the job and its pipeline are, as today's GitLab names them (the pages keep 8.12's URLs).
+    const server = new URL(variable(p, 'CI_SERVER_URL').value);
+    assert.equal(variable(p, 'CI_API_V4_URL').value, `${server.origin}/api/v4`);
+    assert.equal(variable(p, 'CI_SERVER_HOST').value, server.hostname);
+    assert.equal(variable(p, 'CI_SERVER_PORT').value, server.port);
+    assert.equal(variable(p, 'CI_SERVER_PROTOCOL').value, 'http');
+    assert.equal(variable(p, 'CI_JOB_URL').value, `${server.origin}/${project.path}/builds/${compile.id}`);
+    assert.equal(variable(p, 'CI_PIPELINE_URL').value, `${server.origin}/${project.path}/pipelines/${variable(p, 'CI_PIPELINE_ID').value}`);
+    assert.equal(variable(p, 'CI_REPOSITORY_URL').value, p.git_info.repo_url);
+    assert.equal(variable(p, 'CI_REPOSITORY_URL').public, false);
+    assert.equal(variable(p, 'GITLAB_USER_LOGIN').value, 'root');
     // The runner clones with the job's token.
     const listed = await git(['ls-remote', p.git_info.repo_url]);
     assert.equal(listed.code, 0, listed.stderr);

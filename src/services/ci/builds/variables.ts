@@ -22,7 +22,7 @@ export interface VariableSources {
   pipeline: { id: number; sha: string; before_sha: string | null; tag: boolean; source?: string; refProtected?: boolean };
   project: { id: number; path: string; namespacePath: string; webUrl: string };
   runner: { id: number; description: string | null; tags: string[] } | undefined;
-  user: { id: number; email: string } | undefined;
+  user: { id: number; email: string; username?: string; name?: string } | undefined;
   secrets: Array<{ key: string; value: string }>;
   /** The variables of the trigger request that made the build's pipeline; undefined for other builds. */
   trigger: Record<string, string> | undefined;
@@ -32,6 +32,8 @@ export interface VariableSources {
    * (the runner API v4) asks for them.
    */
   jobNames?: boolean;
+  /** The instance's external URL and the job's clone URL (with its token): today's `CI_SERVER_URL`, `CI_REPOSITORY_URL` …, with `jobNames`. */
+  server?: { url: string; repositoryUrl: string };
 }
 
 const variable = (key: string, value: string | null, isPublic = true): BuildVariable => ({ key, value, public: isPublic });
@@ -64,7 +66,14 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
         variable('CI_RUNNER_TAGS', runner.tags.join(', ')),
       ]
     : [];
-  const userVariables = user ? [variable('GITLAB_USER_ID', String(user.id)), variable('GITLAB_USER_EMAIL', user.email)] : [];
+  const userVariables = user
+    ? [
+        variable('GITLAB_USER_ID', String(user.id)),
+        variable('GITLAB_USER_EMAIL', user.email),
+        ...(s.jobNames && user.username !== undefined ? [variable('GITLAB_USER_LOGIN', user.username)] : []),
+        ...(s.jobNames && user.name !== undefined ? [variable('GITLAB_USER_NAME', user.name)] : []),
+      ]
+    : [];
   return [
     ...predefined,
     ...projectVariables(project),
@@ -78,13 +87,17 @@ export function buildVariables(s: VariableSources): BuildVariable[] {
 }
 
 /** GitLab 9's names for what 8.12 called `CI_BUILD_*`, in GitLab 9's order. */
-function jobVariables({ build, pipeline, token, trigger }: VariableSources): BuildVariable[] {
+function jobVariables({ build, pipeline, project, token, trigger, server }: VariableSources): BuildVariable[] {
   const ref = build.ref ?? '';
   return [
     variable('CI_JOB_ID', String(build.id)),
     variable('CI_JOB_NAME', build.name),
     variable('CI_JOB_STAGE', build.stage),
     variable('CI_JOB_TOKEN', token, false),
+    // Forge's pages keep GitLab 8.12's URLs (`/builds/:id`, not today's `/-/jobs/:id`): these open them.
+    variable('CI_JOB_URL', `${project.webUrl}/builds/${build.id}`),
+    variable('CI_PIPELINE_URL', `${project.webUrl}/pipelines/${pipeline.id}`),
+    ...(server ? serverVariables(server) : []),
     ...commitVariables({
       ref,
       tag: pipeline.tag,
@@ -95,6 +108,20 @@ function jobVariables({ build, pipeline, token, trigger }: VariableSources): Bui
     }),
     ...(trigger ? [variable('CI_PIPELINE_TRIGGERED', 'true')] : []),
     ...(build.when === 'manual' ? [variable('CI_JOB_MANUAL', 'true')] : []),
+  ];
+}
+
+/** Where the instance and the job's repository are, as today's GitLab names them. */
+function serverVariables(server: NonNullable<VariableSources['server']>): BuildVariable[] {
+  const url = new URL(server.url);
+  const protocol = url.protocol.replace(':', '');
+  return [
+    variable('CI_SERVER_URL', server.url),
+    variable('CI_SERVER_HOST', url.hostname),
+    variable('CI_SERVER_PORT', url.port || (protocol === 'https' ? '443' : '80')),
+    variable('CI_SERVER_PROTOCOL', protocol),
+    variable('CI_API_V4_URL', `${server.url}/api/v4`),
+    variable('CI_REPOSITORY_URL', server.repositoryUrl, false),
   ];
 }
 

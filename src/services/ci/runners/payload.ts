@@ -77,7 +77,7 @@ export class BuildPayloads {
     this.pipeline = preparedQuery(db, (id: number) =>
       db.selectFrom('ci_pipelines').select(['id', 'sha', 'before_sha', 'tag', 'source']).where('id', '=', id),
     );
-    this.user = preparedQuery(db, (id: number) => db.selectFrom('users').select(['id', 'email']).where('id', '=', id));
+    this.user = preparedQuery(db, (id: number) => db.selectFrom('users').select(['id', 'email', 'username', 'name']).where('id', '=', id));
     this.secrets = preparedQuery(db, (projectId: number) =>
       db.selectFrom('ci_variables').select(['key', 'value', 'protected']).where('project_id', '=', projectId).orderBy('id'),
     );
@@ -139,6 +139,7 @@ export class BuildPayloads {
         secrets: variablesForRef(secrets, refProtected).map((secret) => ({ key: secret.key, value: ctx.secrets.unseal(secret.value) })),
         trigger: triggerRequests[0] && triggerVariables(triggerRequests[0].variables),
         jobNames: flavour.jobNames,
+        server: { url: ctx.config.externalUrl, repositoryUrl: withCredentials(`${webUrl}.git`, token) },
       }),
       dependencies: withNeededArtifacts(dependencies, options).map((row) => ({
         build: row,
