@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql, type ControlledTransaction } from 'kysely';
 import type { DbHandle } from '../db/index';
 import type { Database } from '../db/schema';
+import { ForeignKeyViolation, prepareBulkLoad, type BulkLoad } from '../db/dump/bulk-load';
 import { insertRows, writeCounters, type Row } from '../db/dump/rows';
 import { isEmptyDatabase } from '../db/dump/tables';
 import { knownMigrations, migrateTo, migrateToLatest } from '../db/migrate';
@@ -86,6 +87,7 @@ async function load(
   let manifest: Manifest | undefined;
   let trailer: Trailer | undefined;
   let transaction: ControlledTransaction<Database> | undefined;
+  let bulk: BulkLoad | undefined;
   let databaseLoaded = false;
   const rows: Record<string, number> = {};
   const repositories = new Set<string>();
@@ -95,9 +97,13 @@ async function load(
   const finishDatabase = async () => {
     if (databaseLoaded) return;
     databaseLoaded = true;
+    await bulk!.finish().catch((error) => {
+      throw error instanceof ForeignKeyViolation ? new BackupError(`${archive} is damaged: ${error.message}`) : error;
+    });
     await writeCounters(transaction!, database.dialect, manifest!.counters);
     await transaction!.commit().execute();
     transaction = undefined;
+    await bulk!.release();
     const total = Object.values(rows).reduce((sum, count) => sum + count, 0);
     progress.say(`database: ${total} rows loaded`);
     await migrateToLatest(database);
@@ -114,7 +120,9 @@ async function load(
       // The rows go in as one transaction: SQLite's default 2 MB page cache spilled it to the WAL
       // file again and again; this connection serves nothing else.
       if (database.dialect === 'sqlite') await sql`pragma cache_size = -65536`.execute(database.db);
+      const load = await prepareBulkLoad(database);
       transaction = await database.db.startTransaction().execute();
+      bulk = await load.start(transaction);
       return;
     }
     if (entry.name.startsWith(DATABASE_PREFIX)) {
@@ -153,14 +161,22 @@ async function load(
     progress.tick(() => `repositories: ${repositories.size}, files: ${files} (${mebibytes(bytes)})`);
   };
 
+  const abandon = async (error: unknown): Promise<never> => {
+    if (transaction !== undefined) {
+      await transaction.rollback().execute();
+      await bulk?.release();
+    }
+    throw error;
+  };
   try {
     await readArchive(archive, onEntry);
   } catch (error) {
-    await transaction?.rollback().execute();
-    throw error instanceof BackupError || !isCut(error) ? error : new BackupError(`${archive} ends early: the archive is incomplete`);
+    await abandon(
+      error instanceof BackupError || !isCut(error) ? error : new BackupError(`${archive} ends early: the archive is incomplete`),
+    );
   }
-  if (manifest === undefined || trailer === undefined) throw new BackupError(`${archive} ends early: the archive is incomplete`);
-  await finishDatabase();
+  if (manifest === undefined || trailer === undefined) return abandon(new BackupError(`${archive} ends early: the archive is incomplete`));
+  await finishDatabase().catch(abandon);
   for (const [table, count] of Object.entries(trailer.rows)) {
     if ((rows[table] ?? 0) !== count)
       throw new BackupError(`${archive} holds ${rows[table] ?? 0} rows of ${table}, not ${count}: it is damaged`);

@@ -102,9 +102,9 @@ async function dumpTables(
     counts[table.name] = 0;
     const header = `${JSON.stringify(table.columns)}\n`;
     for await (const lines of readRowLines(snapshot, database.dialect, table, ROWS_PER_CHUNK)) {
-      await writer.addBuffer(tableEntry(position + 1, table.name, ++chunk), `${header}${lines.join('\n')}\n`);
-      counts[table.name] += lines.length;
-      total += lines.length;
+      await writer.addBuffer(tableEntry(position + 1, table.name, ++chunk), `${header}${lines.text}\n`);
+      counts[table.name] += lines.count;
+      total += lines.count;
       progress.tick(() => `database: ${total} rows (${table.name})`);
     }
   }

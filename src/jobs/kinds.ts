@@ -46,6 +46,13 @@ export type NotificationEvent =
     }
   | { kind: 'merge_request.reassign'; mergeRequestId: number; actorId: number; previousAssigneeId: number | null }
   | { kind: 'merge_request.mentions'; mergeRequestId: number; actorId: number; previousText: string }
+  /** Labels were added: their subscribers hear of it (8.12's `relabeled_*_email`). */
+  | { kind: 'issue.relabel'; issueId: number; actorId: number; labelIds: number[] }
+  | { kind: 'merge_request.relabel'; mergeRequestId: number; actorId: number; labelIds: number[] }
+  /** The issue was moved to another project, as `newIssueId` (8.12's `issue_moved_email`). */
+  | { kind: 'issue.move'; issueId: number; actorId: number; newIssueId: number }
+  /** A merge was asked for once the head pipeline succeeds (8.12's `merge_when_build_succeeds_email`). */
+  | { kind: 'merge_request.merge_when_build_succeeds'; mergeRequestId: number; actorId: number }
   | { kind: 'note.new'; noteId: number }
   | { kind: 'pipeline.failed'; pipelineId: number }
   | { kind: 'key.new'; keyId: number };

@@ -25,9 +25,15 @@ export interface Notified {
 
 /**
  * What an update of an issue or a merge request tells (8.12's `Issues::UpdateService#handle_changes`):
- * closed, reopened, reassigned, new mentions in the text. A merge is told by the merge itself.
+ * closed, reopened, reassigned, new mentions in the text, labels added. A merge is told by the merge itself.
  */
-export function changeEvents(type: 'issue' | 'merge_request', before: Notified, after: Notified, actorId: number): NotificationEvent[] {
+export function changeEvents(
+  type: 'issue' | 'merge_request',
+  before: Notified,
+  after: Notified,
+  actorId: number,
+  addedLabelIds: number[] = [],
+): NotificationEvent[] {
   const events: NotificationEvent[] = [];
   const target = type === 'issue' ? { issueId: after.id } : { mergeRequestId: after.id };
   const of = (kind: string) => ({ kind: `${type}.${kind}`, ...target, actorId }) as NotificationEvent;
@@ -37,6 +43,7 @@ export function changeEvents(type: 'issue' | 'merge_request', before: Notified, 
     events.push({ ...of('reassign'), previousAssigneeId: before.assignee_id } as NotificationEvent);
   if (after.title !== before.title || after.description !== before.description)
     events.push({ ...of('mentions'), previousText: textOf(before) } as NotificationEvent);
+  if (addedLabelIds.length > 0) events.push({ ...of('relabel'), labelIds: addedLabelIds } as NotificationEvent);
   return events;
 }
 

@@ -2,6 +2,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import tar, { type Headers } from 'tar-stream';
+import { readArchive, readBody } from '../../src/backup/archive';
 import { startApp, type TestApp } from '../support/app';
 import { tempDir } from '../support/git';
 import { createRootProject } from '../support/repo';
@@ -84,6 +87,25 @@ describe('forge restore refuses', () => {
     }
   });
 
+  test('an archive whose rows name a missing parent, loading nothing', async () => {
+    const damaged = path.join(tempDir(), 'orphan.tar');
+    await rewriteArchive(archive, damaged, (name, body) => {
+      if (!/^database\/\d+-projects\//.test(name)) return body;
+      const [header, ...rows] = body.toString('utf8').trimEnd().split('\n');
+      const at = (JSON.parse(header) as string[]).indexOf('namespace_id');
+      return Buffer.from(
+        `${[header, ...rows.map((row) => JSON.stringify(Object.assign(JSON.parse(row), { [at]: 999_999 })))].join('\n')}\n`,
+      );
+    });
+    fs.copyFileSync(`${archive}.secrets`, `${damaged}.secrets`);
+    const target = await newTarget();
+    // SQLite checks the keys once the rows are in; PostgreSQL refuses the insert itself.
+    await assert.rejects(
+      restoreInProcess(target, damaged),
+      /orphan\.tar is damaged: 1 row\(s\) of projects name a missing row of namespaces|violates foreign key constraint/,
+    );
+  });
+
   test('a cut archive', async () => {
     const cut = path.join(tempDir(), 'cut.tar');
     fs.writeFileSync(cut, fs.readFileSync(archive).subarray(0, fs.statSync(archive).size - 3000));
@@ -97,3 +119,17 @@ describe('forge backup refuses', () => {
     await assert.rejects(backupInProcess(app, archive), /refusals\.tar already exists: choose another --to/);
   });
 });
+
+/** A copy of an archive with some entries' bodies changed. */
+async function rewriteArchive(from: string, to: string, change: (name: string, body: Buffer) => Buffer): Promise<void> {
+  const pack = tar.pack();
+  const written = pipeline(pack, fs.createWriteStream(to));
+  await readArchive(from, async (entry) => {
+    const added = (header: Headers, body: Buffer) =>
+      new Promise<void>((resolve, reject) => pack.entry(header, body, (error) => (error ? reject(error) : resolve())));
+    if (entry.type === 'link') await added({ name: entry.name, type: 'link', linkname: entry.linkname }, Buffer.alloc(0));
+    else await added({ name: entry.name }, change(entry.name, await readBody(entry.body)));
+  });
+  pack.finalize();
+  await written;
+}

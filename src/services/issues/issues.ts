@@ -189,9 +189,10 @@ export class IssuesService {
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (given.labels !== undefined) await setLabels(trx, project.id, { type: 'Issue', id: current.id }, given.labels);
+      const addedLabels =
+        given.labels === undefined ? [] : await setLabels(trx, project.id, { type: 'Issue', id: current.id }, given.labels);
       await this.todos.updated(trx, { issue: updated, project, actor }, current);
-      await notify(this.ctx, trx, changeEvents('issue', current, updated, actor.id));
+      await notify(this.ctx, trx, changeEvents('issue', current, updated, actor.id, addedLabels));
       // The hooks show the issue as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.issue = updated;
       if (fieldsGiven) announcements.push({ issue: updated, project, hookAction: 'update' });
@@ -279,6 +280,7 @@ export class IssuesService {
       await this.todos.updated(trx, { issue: closed, project, actor }, current);
       await this.announce(trx, actor, announcements);
       await recordIssueMoveNotes(trx, actor.id, current, project, copy, target);
+      await notify(this.ctx, trx, { kind: 'issue.move', issueId: current.id, newIssueId: copy.id, actorId: actor.id });
       return copy;
     });
     return this.details(moved, actor, target);

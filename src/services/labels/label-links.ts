@@ -9,19 +9,21 @@ export interface Labelled {
   id: number;
 }
 
-/** Makes the target carry exactly the project's labels of these titles, made where missing. */
-export async function setLabels(trx: Db, projectId: number, target: Labelled, titles: string[]): Promise<void> {
-  await linkLabels(
+/** Makes the target carry exactly the project's labels of these titles, made where missing; the ids of those it did not carry before. */
+export async function setLabels(trx: Db, projectId: number, target: Labelled, titles: string[]): Promise<number[]> {
+  return linkLabels(
     trx,
     target,
     (await findOrCreateLabels(trx, projectId, titles)).map((label) => label.id),
   );
 }
 
-/** Makes the target carry exactly these labels. */
-export async function linkLabels(trx: Db, target: Labelled, labelIds: number[]): Promise<void> {
+/** Makes the target carry exactly these labels; the ids of those it did not carry before (their subscribers are told). */
+export async function linkLabels(trx: Db, target: Labelled, labelIds: number[]): Promise<number[]> {
+  const links = trx.selectFrom('label_links').where('target_type', '=', target.type).where('target_id', '=', target.id);
+  const before = new Set((await links.select('label_id').execute()).map((link) => link.label_id));
   await trx.deleteFrom('label_links').where('target_type', '=', target.type).where('target_id', '=', target.id).execute();
-  if (labelIds.length === 0) return;
+  if (labelIds.length === 0) return [];
   const time = now();
   await trx
     .insertInto('label_links')
@@ -35,6 +37,7 @@ export async function linkLabels(trx: Db, target: Labelled, labelIds: number[]):
       })),
     )
     .execute();
+  return [...new Set(labelIds)].filter((id) => !before.has(id));
 }
 
 /** The titles of the labels a target carries. */

@@ -209,13 +209,14 @@ export class MergeRequestsService {
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (given.labels !== undefined) await setLabels(trx, project.id, { type: 'MergeRequest', id: current.id }, given.labels);
+      const addedLabels =
+        given.labels === undefined ? [] : await setLabels(trx, project.id, { type: 'MergeRequest', id: current.id }, given.labels);
       if (retarget) {
         await insertVersion(trx, current.id, retarget.reading);
         await queueMergeStatusCheck(this.ctx, trx, [current.id]);
       }
       await this.todos.updated(trx, { mergeRequest: row, project, actor }, current);
-      await notify(this.ctx, trx, changeEvents('merge_request', current, row, actor.id));
+      await notify(this.ctx, trx, changeEvents('merge_request', current, row, actor.id, addedLabels));
       // The hooks show the merge request as it ends up; 8.12 sent `update` whenever fields besides the state were given.
       for (const announcement of announcements) announcement.mergeRequest = row;
       if (fieldsGiven) announcements.push({ mergeRequest: row, project, hookAction: 'update' });

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context';
 import { inTransaction } from '../../db/transaction';
 import { now } from '../../lib/time';
 import { insertSystemNote } from '../issuables/system-notes';
+import { notify } from '../notify';
 import type { MergeRequestRow, User } from './types';
 
 /*
@@ -36,6 +37,7 @@ export async function enableMergeWhenPipelineSucceeds(
     // 8.12 noted it only when it was not already on.
     if (mergeRequest.merge_when_build_succeeds !== 1) {
       await insertSystemNote(trx, onMergeRequest(row), user.id, `Enabled an automatic merge when the build for ${headSha} succeeds`);
+      await notify(ctx, trx, { kind: 'merge_request.merge_when_build_succeeds', mergeRequestId: row.id, actorId: user.id });
     }
     return row;
   });

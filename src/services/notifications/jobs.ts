@@ -6,7 +6,7 @@ import { mentionedUserIds } from '../todos/recipients';
 import { textOf } from '../notify';
 import type { EventName } from './levels';
 import { addressesOf, effectiveSettings, readSetting } from './queries';
-import { recipientsOf, type Recipient, type Target } from './recipients';
+import { readersOf, recipientsOf, relabelRecipients, type Recipient, type Target } from './recipients';
 import { NOTIFICATION_REASON, projectUrl, render, type MailContent } from './mails';
 import { Mailer } from './delivery';
 
@@ -34,6 +34,11 @@ async function mailsFor(ctx: ServiceContext, event: NotificationEvent): Promise<
       return pipelineMails(ctx, event.pipelineId);
     case 'key.new':
       return keyMails(ctx, event.keyId);
+    case 'issue.relabel':
+    case 'merge_request.relabel':
+      return relabelMails(ctx, event);
+    case 'issue.move':
+      return moveMails(ctx, event);
     default:
       return targetMails(ctx, event);
   }
@@ -59,6 +64,8 @@ async function targetMails(ctx: ServiceContext, event: TargetEvent): Promise<Out
   const noun = event.kind.split('.')[1];
   const suffix = target.type === 'Issue' ? 'issue' : 'merge_request';
   const verb = noun === 'mentions' ? 'new' : noun;
+  // An automatic merge set is no event a `custom` level chooses.
+  const eventName = noun === 'merge_when_build_succeeds' ? null : (`${verb}_${suffix}` as EventName);
   let mentioned: number[] = [];
   if (noun === 'mentions' || noun === 'new') {
     const now = actor ? await mentionedUserIds(ctx.db, textOf(target.row), target.project, actor) : [];
@@ -69,7 +76,7 @@ async function targetMails(ctx: ServiceContext, event: TargetEvent): Promise<Out
   }
   let recipients = await recipientsOf(ctx.db, {
     target,
-    event: `${verb}_${suffix}` as EventName,
+    event: eventName,
     actorId: event.actorId,
     mentioned,
     previousAssigneeId: 'previousAssigneeId' in event ? event.previousAssigneeId : undefined,
@@ -85,6 +92,7 @@ async function targetMails(ctx: ServiceContext, event: TargetEvent): Promise<Out
     reopen: [`${describe(target, true)} was reopened by ${who}.`],
     merge: [`${describe(target, true)} was merged by ${who}.`],
     reassign: [`${who} reassigned ${describe(target)}.`, `Assignee changed to ${assignee?.name ?? 'Unassigned'}.`],
+    merge_when_build_succeeds: [`${who} set ${describe(target)} to be merged automatically when the build succeeds.`],
   };
   return addressed(ctx, recipients, {
     subject: subjectOf(target),
@@ -92,6 +100,64 @@ async function targetMails(ctx: ServiceContext, event: TargetEvent): Promise<Out
     url: targetUrl(ctx, target),
     threadId: threadOf(ctx, target),
   });
+}
+
+/** Labels added to an issue or merge request, to those subscribed to one of them (8.12's `relabeled_*_email`). */
+async function relabelMails(
+  ctx: ServiceContext,
+  event: Extract<NotificationEvent, { kind: 'issue.relabel' | 'merge_request.relabel' }>,
+): Promise<OutgoingMail[]> {
+  const target = await loadTarget(ctx, event);
+  if (!target) return [];
+  const recipients = await relabelRecipients(ctx.db, target, event.labelIds, event.actorId);
+  if (recipients.length === 0) return [];
+  const labels = await ctx.db.selectFrom('labels').select('title').where('id', 'in', event.labelIds).orderBy('title').execute();
+  const names = labels.map((label) => label.title).join(', ');
+  const who = (await userOf(ctx, event.actorId))?.name ?? 'Someone';
+  const plural = labels.length === 1 ? '' : 's';
+  return addressed(
+    ctx,
+    recipients,
+    {
+      subject: subjectOf(target),
+      lines: [`${who} added the label${plural} ${names} to ${describe(target)}.`, '', target.row.title],
+      url: targetUrl(ctx, target),
+      threadId: threadOf(ctx, target),
+    },
+    `you are subscribed to the label${plural} ${names}`,
+  );
+}
+
+/**
+ * An issue moved to another project, to those who hear of the original's changes (8.12's
+ * `issue_moved`) and may read the new one: the mail tells where it went.
+ */
+async function moveMails(ctx: ServiceContext, event: Extract<NotificationEvent, { kind: 'issue.move' }>): Promise<OutgoingMail[]> {
+  const [original, moved] = await Promise.all([
+    loadTarget(ctx, event),
+    loadTarget(ctx, { kind: 'issue.new', issueId: event.newIssueId, actorId: event.actorId }),
+  ]);
+  if (!original || !moved) return [];
+  const recipients = await recipientsOf(ctx.db, { target: original, event: null, actorId: event.actorId, mentioned: [] });
+  const readers = new Set(
+    await readersOf(
+      ctx.db,
+      moved,
+      recipients.map((recipient) => recipient.userId),
+    ),
+  );
+  const who = (await userOf(ctx, event.actorId))?.name ?? 'Someone';
+  const newUrl = targetUrl(ctx, moved);
+  return addressed(
+    ctx,
+    recipients.filter((recipient) => readers.has(recipient.userId)),
+    {
+      subject: subjectOf(original),
+      lines: [`${describe(original, true)} was moved to another project by ${who}.`, `New issue location: ${newUrl}`],
+      url: newUrl,
+      threadId: threadOf(ctx, original),
+    },
+  );
 }
 
 async function noteMails(ctx: ServiceContext, noteId: number): Promise<OutgoingMail[]> {

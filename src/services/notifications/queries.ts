@@ -1,4 +1,6 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/index';
+import type { Database } from '../../db/schema';
 import { DEFAULT_GLOBAL_LEVEL, parseEvents, type Events, type Level } from './levels';
 
 export type SourceType = 'Global' | 'Project' | 'Namespace';
@@ -124,6 +126,18 @@ export async function addressesOf(db: Db, userIds: number[], chosen: Map<number,
 /** Who subscribed to a label of the target (8.12's `add_labels_subscribers`, for new issues and merge requests). */
 export async function labelSubscribers(db: Db, type: 'Issue' | 'MergeRequest', id: number): Promise<number[]> {
   const labels = db.selectFrom('label_links').select('label_id').where('target_type', '=', type).where('target_id', '=', id);
+  return subscribersOf(db, labels);
+}
+
+/** Who subscribed to one of these labels (those just added to a target). */
+export async function subscribersOfLabels(db: Db, labelIds: number[]): Promise<number[]> {
+  return labelIds.length === 0 ? [] : subscribersOf(db, labelIds);
+}
+
+async function subscribersOf(
+  db: Db,
+  labels: number[] | SelectQueryBuilder<Database, 'label_links', { label_id: number }>,
+): Promise<number[]> {
   const rows = await db
     .selectFrom('subscriptions')
     .select('user_id')
