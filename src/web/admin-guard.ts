@@ -18,3 +18,11 @@ export const adminWindow = (page: number) => ({ offset: (page - 1) * ADMIN_PER_P
 
 /** A form that carries nothing but its CSRF token (a button). */
 export const TokenBody = Type.Object({ authenticity_token: Type.Optional(Type.String({ maxLength: 255 })) });
+
+/** A checkbox sent with a hidden "0" before it: one value, or both when ticked. */
+export const Checkbox = Type.Optional(
+  Type.Union([Type.String({ maxLength: 1 }), Type.Array(Type.String({ maxLength: 1 }), { maxItems: 2 })]),
+);
+
+/** Whether a checkbox (with its hidden "0") was ticked: the last value sent counts. */
+export const ticked = (value: string | string[] | undefined): boolean => ([] as string[]).concat(value ?? []).at(-1) === '1';

@@ -6,14 +6,14 @@ import { PAGE, sendPage, WebError } from './request';
 import { recordId } from './pipeline-routes';
 import { pageNumber } from './pages/pager';
 import { ADMIN_PER_PAGE, adminWindow, administrator, TokenBody } from './admin-guard';
-import { adminOverviewPage, adminProjectsPage } from './pages/admin/admin';
+import { adminGroupsPage, adminOverviewPage, adminProjectsPage } from './pages/admin/admin';
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 })) });
 type Paged = { Querystring: typeof PageQuery.static };
 
 /**
  * The administration pages' overview, blocking and unblocking users, and every project (GitLab
- * 8.12's `/admin`); users, runners and broadcast messages have files of their own. To anyone but
+ * 8.12's `/admin`), and every group; users, runners, broadcast messages, hooks, settings and jobs have files of their own. To anyone but
  * an administrator, signed in or not, every one of them is a 404, as a page that does not exist.
  */
 export function adminRoutes(pages: FastifyInstance, { services }: { services: Services }): void {
@@ -53,6 +53,13 @@ export function adminRoutes(pages: FastifyInstance, { services }: { services: Se
     const page = pageNumber(request.query.page);
     const { projects, total } = await services.projects.list(user, { scope: 'visible', orderBy: 'id', sort: 'desc', ...adminWindow(page) });
     return sendPage(request, reply, 'Projects · Admin area', adminProjectsPage({ items: projects, page, perPage: ADMIN_PER_PAGE, total }));
+  });
+
+  pages.get<Paged>('/admin/groups', { config: PAGE, schema: { querystring: PageQuery } }, async (request, reply) => {
+    const user = administrator(request);
+    const page = pageNumber(request.query.page);
+    const { groups, total } = await services.groups.list(user, { orderBy: 'name', sort: 'asc', ...adminWindow(page) });
+    return sendPage(request, reply, 'Groups · Admin area', adminGroupsPage({ items: groups, page, perPage: ADMIN_PER_PAGE, total }));
   });
 
   // Any other path under /admin is the web door's 404 page too, not the API's (the router does not

@@ -6,7 +6,7 @@ import type { User, UserAttributes } from '../services/users/users';
 import { PAGE, pageContext, sendPage } from './request';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { pageNumber } from './pages/pager';
-import { ADMIN_PER_PAGE, adminWindow, administrator } from './admin-guard';
+import { ADMIN_PER_PAGE, adminWindow, administrator, Checkbox, ticked } from './admin-guard';
 import { adminUserPage, adminUsersPage, newUserPage, type UserFormValues } from './pages/admin/users';
 
 const Text = (maxLength = 1024) => Type.Optional(Type.String({ maxLength }));
@@ -17,15 +17,12 @@ const UserBody = Type.Object({
   email: Text(),
   password: Text(),
   projects_limit: Text(12),
-  // A ticked box sends its hidden "0" and its "1": the last one counts.
-  admin: Type.Optional(Type.Union([Type.String({ maxLength: 1 }), Type.Array(Type.String({ maxLength: 1 }), { maxItems: 2 })])),
-  can_create_group: Type.Optional(Type.Union([Type.String({ maxLength: 1 }), Type.Array(Type.String({ maxLength: 1 }), { maxItems: 2 })])),
+  admin: Checkbox,
+  can_create_group: Checkbox,
 });
 type UserBodyType = typeof UserBody.static;
 const SearchQuery = Type.Object({ page: Text(10), search: Text(255) });
 const USER_FIELDS = ['email', 'username', 'name', 'password', 'projects_limit'];
-
-const ticked = (value: string | string[] | undefined) => ([] as string[]).concat(value ?? []).at(-1) === '1';
 
 function valuesOf(body: UserBodyType): UserFormValues {
   return {

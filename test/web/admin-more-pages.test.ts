@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
 import { registeredRunner } from '../support/ci-world';
 import { WebClient } from '../support/web';
+import { HookListener } from '../support/hook-listener';
 
 /**
  * More administration pages (issue 27): a user's page and the new-user form, runners paused,
@@ -30,7 +31,16 @@ after(() => app?.close());
 
 describe('who may see the new admin pages', () => {
   test('each is a 404 to anonymous visitors and to users who are not administrators, and so is each form', async () => {
-    const paths = [`/admin/users/${someone.user.username}`, '/admin/users/new', '/admin/broadcast_messages', '/admin/runners/1'];
+    const paths = [
+      `/admin/users/${someone.user.username}`,
+      '/admin/users/new',
+      '/admin/broadcast_messages',
+      '/admin/runners/1',
+      '/admin/groups',
+      '/admin/hooks',
+      '/admin/application_settings',
+      '/admin/background_jobs',
+    ];
     for (const client of [new WebClient(app.url), user]) {
       for (const path of paths) assert.equal((await client.get(path)).status, 404, path);
     }
@@ -48,6 +58,10 @@ describe('who may see the new admin pages', () => {
       404,
     );
     assert.equal((await user.post('/admin/broadcast_messages', { authenticity_token: csrf, message: 'hi' })).status, 404);
+    assert.equal((await user.post('/admin/hooks', { authenticity_token: csrf, url: 'http://example.com/' })).status, 404);
+    assert.equal((await user.post('/admin/application_settings', { authenticity_token: csrf, signup_enabled: '0' })).status, 404);
+    assert.equal((await app.root.v4().get('/hooks')).body.length, 0);
+    assert.equal((await app.root.v4().get('/application/settings')).body.signup_enabled, true);
     assert.equal((await app.root.v4().get('/users?username=x')).body.length, 0);
   });
 });
@@ -260,5 +274,143 @@ describe('/admin/broadcast_messages', () => {
     const blank = await admin.post('/admin/broadcast_messages', { authenticity_token: csrf, message: '  ' });
     assert.equal(blank.status, 400);
     assert.match(blank.text, /Message can(&#39;|')t be blank/);
+  });
+});
+
+describe('/admin/groups', () => {
+  test('lists every group, private ones too, with a link to make a new one', async () => {
+    await someone.client.v4().post('/groups', { name: 'Secret Circle', path: 'secret-circle', visibility: 'private' });
+    const page = await admin.get('/admin/groups');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<a href="\/groups\/secret-circle">Secret Circle<\/a>/);
+    assert.match(page.text, /href="\/groups\/new"/);
+  });
+});
+
+describe('/admin/hooks', () => {
+  test('adds a system hook as POST /hooks does, sends it a test event, and removes it', async () => {
+    const listener = await HookListener.start();
+    try {
+      const csrf = await token(admin, '/admin/hooks');
+      const bad = await admin.post('/admin/hooks', { authenticity_token: csrf, url: 'not a url' });
+      assert.equal(bad.status, 400);
+      assert.match(bad.text, /id="field-url-error"/);
+      assert.match(bad.text, /value="not a url"/);
+      const added = await admin.post('/admin/hooks', {
+        authenticity_token: csrf,
+        url: listener.url,
+        token: 'sekret',
+        push_events: '0',
+        tag_push_events: '1',
+        merge_requests_events: '0',
+        enable_ssl_verification: '1',
+      });
+      assert.equal(added.status, 303);
+      const [hook] = (await app.root.v4().get('/hooks')).body;
+      assert.equal(hook.url, listener.url);
+      assert.equal(hook.push_events, false);
+      assert.equal(hook.tag_push_events, true);
+      const tested = await admin.post(`/admin/hooks/${hook.id}/test`, { authenticity_token: csrf });
+      assert.equal(tested.status, 200);
+      assert.match(tested.text, /test event/);
+      // GitLab's sample event: a project named Ruby.
+      const delivery = await listener.waitFor((received) => received.body?.name === 'Ruby');
+      assert.equal(delivery.headers['x-gitlab-event'], 'System Hook');
+      assert.equal(delivery.headers['x-gitlab-token'], 'sekret');
+      assert.equal((await admin.post(`/admin/hooks/${hook.id}/delete`, { authenticity_token: csrf })).status, 303);
+      assert.equal((await app.root.v4().get('/hooks')).body.length, 0);
+      assert.equal((await admin.post(`/admin/hooks/${hook.id}/delete`, { authenticity_token: csrf })).status, 404);
+    } finally {
+      await listener.close();
+    }
+  });
+});
+
+describe('/admin/application_settings', () => {
+  test('shows and saves the settings as PUT /application/settings does, refusing bad values beside their fields', async () => {
+    const page = await admin.get('/admin/application_settings');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /id="field-default_projects_limit" name="default_projects_limit" value="10"/);
+    const csrf = WebClient.csrfToken(page.text);
+    const form = {
+      authenticity_token: csrf,
+      default_branch_protection: '1',
+      default_project_visibility: '10',
+      default_snippet_visibility: '0',
+      default_group_visibility: '0',
+      restricted_visibility_levels: '20',
+      default_projects_limit: '25',
+      max_attachment_size: '10',
+      session_expire_delay: '10080',
+      container_registry_token_expire_delay: '5',
+      gravatar_enabled: '0',
+      user_oauth_applications: '1',
+      shared_runners_enabled: '1',
+      signup_enabled: '0',
+      signin_enabled: '1',
+      domain_whitelist: 'example.com, example.org',
+      domain_blacklist_enabled: '0',
+      domain_blacklist: '',
+      home_page_url: '',
+      after_sign_out_path: '',
+      sign_in_text: 'Welcome <b>in</b>',
+      after_sign_up_text: '',
+      repository_storage: 'default',
+    };
+    const saved = await admin.post('/admin/application_settings', form);
+    assert.equal(saved.status, 200);
+    assert.match(saved.text, /Application settings saved/);
+    const settings = (await app.root.v4().get('/application/settings')).body;
+    assert.equal(settings.default_projects_limit, 25);
+    assert.equal(settings.signup_enabled, false);
+    assert.equal(settings.gravatar_enabled, false);
+    assert.equal(settings.default_branch_protection, 1);
+    assert.equal(settings.default_project_visibility, 'internal');
+    assert.deepEqual(settings.restricted_visibility_levels, ['public']);
+    assert.deepEqual(settings.domain_whitelist, ['example.com', 'example.org']);
+    assert.equal(settings.sign_in_text, 'Welcome <b>in</b>');
+
+    const bad = await admin.post('/admin/application_settings', { ...form, default_projects_limit: 'lots' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /id="field-default_projects_limit-error"/);
+    const refused = await admin.post('/admin/application_settings', { ...form, home_page_url: 'not a url' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /id="field-home_page_url-error"/);
+    assert.match(refused.text, /value="not a url"/);
+    assert.equal((await app.root.v4().get('/application/settings')).body.home_page_url, null);
+    await app.root.v4().put('/application/settings', { signup_enabled: true, gravatar_enabled: true, restricted_visibility_levels: [] });
+  });
+});
+
+describe('/admin/background_jobs', () => {
+  test('shows a failed job with its error, escaped, and retries it', async () => {
+    const time = new Date().toISOString();
+    const parked = '9999-12-31T00:00:00.000Z';
+    const { id } = await app.ctx.db
+      .insertInto('jobs')
+      .values({
+        kind: 'hook.deliver',
+        payload: JSON.stringify({ hookId: 987654, event: 'System Hook', payload: {} }),
+        run_at: parked,
+        attempts: 3,
+        max_attempts: 3,
+        locked_at: parked,
+        locked_by: 'failed',
+        last_error: 'connect ECONNREFUSED <nowhere>',
+        created_at: time,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const page = await admin.get('/admin/background_jobs');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /connect ECONNREFUSED &lt;nowhere&gt;/);
+    assert.match(page.text, new RegExp(`Retry job #${id}`));
+    const retried = await admin.post(`/admin/background_jobs/${id}/retry`, { authenticity_token: WebClient.csrfToken(page.text) });
+    assert.equal(retried.status, 303);
+    assert.ok(!(await app.services.backgroundJobs.failed()).some((job) => job.id === id));
+    assert.equal(
+      (await admin.post(`/admin/background_jobs/${id}/retry`, { authenticity_token: WebClient.csrfToken(page.text) })).status,
+      404,
+    );
   });
 });

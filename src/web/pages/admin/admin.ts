@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../../html';
 import type { Project } from '../../../services/projects/types';
+import type { Group } from '../../../services/groups/groups';
 import { projectPath, visibilityName } from '../../paths';
 import { pager } from '../pager';
 import { adminNav, type Paged } from './nav';
@@ -26,4 +27,16 @@ export function adminProjectsPage(list: Paged<Project>): SafeHtml {
 <span class="badge">${visibilityName(project.visibility_level)}</span></li>`,
   )}</ul>
 ${pager('/admin/projects', list.page, list.perPage, list.total)}`;
+}
+
+/** `/admin/groups`: every group, whatever its visibility, with a link to make a new one. */
+export function adminGroupsPage(list: Paged<Group>): SafeHtml {
+  return html`${adminNav('Groups')}
+<h1>Groups (${list.total})</h1>
+<a class="button" href="/groups/new">New group</a>
+<ul class="projects">${list.items.map(
+    (group) => html`<li><a href="/groups/${encodeURIComponent(group.path)}">${group.name}</a> <span class="muted">${group.path}</span>
+<span class="badge">${visibilityName(group.visibility_level)}</span></li>`,
+  )}</ul>
+${pager('/admin/groups', list.page, list.perPage, list.total)}`;
 }

@@ -3,9 +3,13 @@ import { html, type SafeHtml } from '../../html';
 const TABS: Array<[string, string]> = [
   ['Overview', '/admin'],
   ['Users', '/admin/users'],
+  ['Groups', '/admin/groups'],
   ['Projects', '/admin/projects'],
   ['Runners', '/admin/runners'],
   ['Messages', '/admin/broadcast_messages'],
+  ['Hooks', '/admin/hooks'],
+  ['Background jobs', '/admin/background_jobs'],
+  ['Settings', '/admin/application_settings'],
 ];
 
 /** The tabs every administration page starts with; `current` is the one shown. */
