@@ -28,6 +28,7 @@ import { adminHookRoutes } from './admin-hook-routes';
 import { adminJobRoutes } from './admin-job-routes';
 import { adminSettingsRoutes } from './admin-settings-routes';
 import { dashboardRoutes } from './dashboard-routes';
+import { profileEmailRoutes } from './profile-email-routes';
 import { projectCreateRoutes } from './project-create-routes';
 import { refCreateRoutes } from './ref-create-routes';
 import { editorRoutes } from './editor-routes';
@@ -74,6 +75,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       adminJobRoutes(pages, { services });
       adminSettingsRoutes(pages, { services });
       dashboardRoutes(pages, { services });
+      profileEmailRoutes(pages, { services });
       issueRoutes(pages, { services });
       mergeRequestRoutes(pages, { services });
       snippetRoutes(pages, { services });

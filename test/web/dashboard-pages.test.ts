@@ -118,3 +118,36 @@ describe('starring', () => {
     assert.equal((await app.root.v4().get(`/projects/${hidden.id}`)).body.star_count, 0);
   });
 });
+
+describe('/profile/emails', () => {
+  test('adds and removes a secondary e-mail as POST and DELETE /user/emails do, and refuses a taken one beside the field', async () => {
+    const anonymous = await new WebClient(app.url).get('/profile/emails');
+    assert.equal(anonymous.status, 303);
+    const page = await web.get('/profile/emails');
+    assert.equal(page.status, 200);
+    assert.ok(page.text.includes(me.user.email));
+    const csrf = WebClient.csrfToken(page.text);
+    assert.equal((await web.post('/profile/emails', { authenticity_token: csrf, email: 'Second@Example.com' })).status, 303);
+    const [email] = (await me.client.v4().get('/user/emails')).body;
+    assert.equal(email.email, 'second@example.com');
+    assert.match((await web.get('/profile/emails')).text, /second@example\.com/);
+
+    const taken = await web.post('/profile/emails', { authenticity_token: csrf, email: 'second@example.com' });
+    assert.equal(taken.status, 400);
+    assert.match(taken.text, /<p class="field-error" id="field-email-error">Email has already been taken<\/p>/);
+    // Anyone's primary address is taken too, one's own included.
+    const primary = await web.post('/profile/emails', { authenticity_token: csrf, email: me.user.email });
+    assert.equal(primary.status, 400);
+    const invalid = await web.post('/profile/emails', { authenticity_token: csrf, email: 'not-an-address' });
+    assert.equal(invalid.status, 400);
+    assert.match(invalid.text, /value="not-an-address"/);
+
+    const other = await app.createUser();
+    const theirs = (await other.client.v4().post('/user/emails', { email: 'theirs@example.com' })).body;
+    assert.equal((await web.post(`/profile/emails/${theirs.id}/delete`, { authenticity_token: csrf })).status, 404);
+    assert.equal((await other.client.v4().get('/user/emails')).body.length, 1);
+
+    assert.equal((await web.post(`/profile/emails/${email.id}/delete`, { authenticity_token: csrf })).status, 303);
+    assert.equal((await me.client.v4().get('/user/emails')).body.length, 0);
+  });
+});
