@@ -76,6 +76,11 @@ export class JobQueue {
     setImmediate(() => this.listeners.forEach((listener) => listener()));
   }
 
+  /** Wakes this process's idle workers: a job fell due other than by `enqueue` (an administrator's retry). */
+  wake(): void {
+    setImmediate(() => this.listeners.forEach((listener) => listener()));
+  }
+
   onEnqueue(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -7,6 +7,7 @@ import { KeysService } from './users/keys';
 import { DeployKeysService } from './deploy-keys/deploy-keys';
 import { EmailsService } from './users/emails';
 import { BroadcastMessagesService } from './broadcast-messages/broadcast-messages';
+import { BackgroundJobsService } from './background-jobs/background-jobs';
 import { SettingsService } from './settings/settings';
 import { EventsService } from './events/events';
 import { ProjectsService } from './projects/projects';
@@ -141,6 +142,7 @@ export function createServices(ctx: ServiceContext) {
     deployKeys,
     emails: new EmailsService(ctx),
     broadcastMessages: new BroadcastMessagesService(ctx),
+    backgroundJobs: new BackgroundJobsService(ctx),
     settings,
     variables: new VariablesService(ctx),
     projectHooks: new ProjectHooksService(ctx),

@@ -115,6 +115,10 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
     const home = await projectHome(services, config, project, can(standing, 'download_code'));
     home.mayPush = can(standing, 'push_code');
     home.mayFork = request.web.user !== null && can(standing, 'fork_project');
+    if (request.web.user) {
+      const starred = await services.projects.hasStarred(project, request.web.user);
+      home.star = { starred, count: project.star_count, csrfToken: request.web.csrfToken };
+    }
     return sendPage(request, reply, `${project.namespace.name} / ${project.name}`, projectPage(home));
   });
 }

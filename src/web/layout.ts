@@ -2,6 +2,7 @@ import { html, type SafeHtml } from './html';
 import { STYLESHEET_PATH, STYLESHEET_VERSION } from './stylesheet';
 import type { PageContext } from './context';
 import { MAX_SEARCH_TERM } from '../services/search/terms';
+import { broadcastBanner } from './pages/broadcast';
 
 /** The one page frame: a header with sign in or out, the main landmark, a footer. */
 export function layout(page: PageContext, title: string, body: SafeHtml): SafeHtml {
@@ -26,6 +27,7 @@ ${
     : html`<a href="/users/sign_in">Sign in</a>`
 }
 </header>
+${(page.broadcasts ?? []).map(broadcastBanner)}
 <main id="content">
 ${body}
 </main>

@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import { ApiError } from '../errors';
 import type { Services } from '../services/index';
 import type { User } from '../services/users/users';
+import type { BroadcastMessage } from '../services/broadcast-messages/broadcast-messages';
 import { CSRF_COOKIE, newCsrfCookie, SESSION_COOKIE, type Session, type SessionCodec } from './session';
 import type { PageContext } from './context';
 import type { SafeHtml } from './html';
@@ -17,6 +18,8 @@ export interface WebState {
   csrfCookie: string;
   /** The token this request's forms carry. */
   csrfToken: string;
+  /** The broadcast messages active when a page was asked for (GET), for the layout. */
+  broadcasts?: BroadcastMessage[];
 }
 
 declare module 'fastify' {
@@ -68,7 +71,9 @@ export async function registerWebRequests(
       reply.setCookie(CSRF_COOKIE, csrfCookie, cookieOptions(deps.cookies));
     }
     const session = user ? opened : undefined;
-    request.web = { user, session, csrfCookie, csrfToken: sessions.csrfToken(csrfCookie, session) };
+    // Read for pages asked for, not for forms answered (whose redirects show the next page's).
+    const broadcasts = request.method === 'GET' ? await services.broadcastMessages.active() : undefined;
+    request.web = { user, session, csrfCookie, csrfToken: sessions.csrfToken(csrfCookie, session), broadcasts };
   });
 
   // After the body is parsed: the token comes in the form, or in a header for a script's DELETE.
@@ -105,7 +110,7 @@ function statusOf(error: FastifyError): number {
 }
 
 export function pageContext(request: FastifyRequest): PageContext {
-  return { user: request.web.user, csrfToken: request.web.csrfToken };
+  return { user: request.web.user, csrfToken: request.web.csrfToken, broadcasts: request.web.broadcasts };
 }
 
 /** What a page needs beyond reading: `live` pages run Forge's own scripts, which fetch from this site and style the spans they add. */

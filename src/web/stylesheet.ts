@@ -75,6 +75,7 @@ pre.trace { background: #1f2328; color: #e6edf3; padding: .8rem; border-radius: 
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }
 .field-error { color: var(--danger); font-size: .85rem; margin: 0; }
 .notice { padding: .6rem .8rem; border: 1px solid #1a7f37; color: #1a7f37; border-radius: 6px; margin: 1rem 0; }
+.broadcast { padding: .4rem 1rem; background: #e75e40; color: #fff; } .broadcast a { color: #fff; } .broadcast p { margin: 0; }
 table.admin { border-collapse: collapse; width: 100%; } table.admin th, table.admin td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
 textarea { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
 input[type=email] { font: inherit; padding: .4rem .5rem; border: 1px solid var(--line); border-radius: 6px; width: 100%; }

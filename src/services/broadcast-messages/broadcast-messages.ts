@@ -48,6 +48,18 @@ export class BroadcastMessagesService {
     return { messages, total: Number(count.total) };
   }
 
+  /** The messages whose window holds this moment, oldest first: every page shows them. */
+  async active(at: string = now()): Promise<BroadcastMessage[]> {
+    return this.ctx.db
+      .selectFrom('broadcast_messages')
+      .selectAll()
+      .where('starts_at', '<=', at)
+      .where('ends_at', '>=', at)
+      .orderBy('id')
+      .limit(10)
+      .execute();
+  }
+
   async find(id: number): Promise<BroadcastMessage> {
     const message = await this.ctx.db.selectFrom('broadcast_messages').selectAll().where('id', '=', id).executeTakeFirst();
     if (!message) throw recordNotFound();

@@ -14,7 +14,7 @@ import { listProjects } from './list';
 import { creatableNamespaces, personalNamespace, usableNamespace } from './namespaces';
 import { createProject } from './create';
 import { setArchived, updateProject } from './update';
-import { star, unstar } from './stars';
+import { hasStarred, star, unstar } from './stars';
 import { forkProject } from './fork';
 import { transferProject } from './transfer';
 import { shareProject, unshareProject } from './share';
@@ -111,6 +111,11 @@ export class ProjectsService {
   /** Star: 304 when already starred. */
   star(project: Project, user: Caller): Promise<Project> {
     return star(this.db, project, user);
+  }
+
+  /** Whether the user has starred the project. */
+  hasStarred(project: Project, user: Caller): Promise<boolean> {
+    return hasStarred(this.db, project, user);
   }
 
   /** Unstar: 304 when not starred. */

@@ -5,6 +5,17 @@ import type { Caller } from '../policy';
 import type { Project } from './types';
 import { inTransaction } from '../../db/transaction';
 
+/** Whether the user has starred the project (the project page's Star or Unstar). */
+export async function hasStarred(db: Db, project: Project, user: Caller): Promise<boolean> {
+  const row = await db
+    .selectFrom('stars')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('project_id', '=', project.id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Star: 304 when already starred. */
 export function star(db: Db, project: Project, user: Caller): Promise<Project> {
   return inTransaction(db, async (trx) => {

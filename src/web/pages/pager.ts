@@ -10,7 +10,8 @@ export function pageNumber(value: unknown): number {
 export function pager(path: string, page: number, perPage: number, total: number): SafeHtml {
   const last = Math.max(1, Math.ceil(total / perPage));
   if (last === 1) return html``;
-  const link = (to: number) => `${path}?page=${to}`;
+  // A path that carries its own query (a search) keeps it.
+  const link = (to: number) => `${path}${path.includes('?') ? '&' : '?'}page=${to}`;
   return html`<nav class="pager" aria-label="Pages">
 ${page > 1 ? html`<a rel="prev" href="${link(page - 1)}">Previous</a>` : ''}
 <span>Page ${page} of ${last}</span>

@@ -18,6 +18,8 @@ export interface ProjectHome {
   mayFork?: boolean;
   /** The branch a new file goes to. */
   defaultRef?: string;
+  /** Signed in: whether they starred it, for a Star or Unstar button (with the form's token). */
+  star?: { starred: boolean; count: number; csrfToken: string };
 }
 
 export function projectPage(home: ProjectHome): SafeHtml {
@@ -41,10 +43,17 @@ ${readme && html`<article class="readme"><h2>${readme.name}</h2><div class="mark
 function projectActions(home: ProjectHome): SafeHtml | false {
   const { project } = home;
   const branch = home.defaultRef ?? project.default_branch ?? 'master';
-  if (!home.mayPush && !home.mayFork) return false;
-  return html`<div class="actions">${
+  if (!home.mayPush && !home.mayFork && !home.star) return false;
+  return html`<div class="actions">${home.star && starButton(projectPath(project), home.star)} ${
     home.mayPush && html`<a class="button" href="${projectPath(project)}/new/${encodeSegments(branch)}">New file</a>`
   }${home.mayFork && html` <a class="button" href="${projectPath(project)}/forks/new">Fork</a>`}</div>`;
+}
+
+function starButton(path: string, star: NonNullable<ProjectHome['star']>): SafeHtml {
+  return html`<form method="post" action="${path}/toggle_star" class="inline">
+<input type="hidden" name="authenticity_token" value="${star.csrfToken}">
+<button type="submit">${star.starred ? 'Unstar' : 'Star'}</button> <span class="muted">${star.count}</span>
+</form>`;
 }
 
 function cloneUrls(urls: { http: string; ssh: string }): SafeHtml {

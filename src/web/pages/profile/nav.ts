@@ -4,6 +4,7 @@ const TABS: Array<[string, string]> = [
   ['Profile', '/profile'],
   ['Account', '/profile/account'],
   ['SSH Keys', '/profile/keys'],
+  ['Emails', '/profile/emails'],
 ];
 
 /** The profile's tabs. */

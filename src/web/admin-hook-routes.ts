@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../errors';
+import type { Services } from '../services/index';
+import { HOOK_FLAG_DEFAULTS } from '../services/hooks/flags';
+import { PAGE, pageContext, sendPage } from './request';
+import { fieldErrors } from './form-errors';
+import { recordId } from './pipeline-routes';
+import { administrator, Checkbox, ticked, TokenBody } from './admin-guard';
+import { SYSTEM_HOOK_FLAGS, systemHooksPage, type HookForm, type SystemHookFlag } from './pages/admin/hooks';
+
+const HookBody = Type.Object({
+  authenticity_token: Type.Optional(Type.String({ maxLength: 255 })),
+  url: Type.Optional(Type.String({ maxLength: 4096 })),
+  token: Type.Optional(Type.String({ maxLength: 1024 })),
+  push_events: Checkbox,
+  tag_push_events: Checkbox,
+  merge_requests_events: Checkbox,
+  enable_ssl_verification: Checkbox,
+});
+
+const defaultFlags = () =>
+  Object.fromEntries(SYSTEM_HOOK_FLAGS.map(([flag]) => [flag, HOOK_FLAG_DEFAULTS[flag]])) as Record<SystemHookFlag, boolean>;
+
+/**
+ * System hooks (GitLab 8.12's `/admin/hooks`): the list, a new hook, removal, and a test delivery
+ * of GitLab's sample event, through the service `POST`, `DELETE` and `GET /hooks/:id` use.
+ */
+export function adminHookRoutes(pages: FastifyInstance, { services }: { services: Services }): void {
+  const hooks = services.systemHooks;
+  const show = async (request: FastifyRequest, reply: FastifyReply, form: Omit<HookForm, 'csrfToken'>, status = 200) => {
+    const body = systemHooksPage(await hooks.list(), { csrfToken: pageContext(request).csrfToken, ...form });
+    return sendPage(request, reply, 'System hooks · Admin area', body, status);
+  };
+  const empty = () => ({ url: '', token: '', flags: defaultFlags() });
+
+  pages.get('/admin/hooks', { config: PAGE }, async (request, reply) => {
+    administrator(request);
+    return show(request, reply, { values: empty() });
+  });
+
+  pages.post<{ Body: typeof HookBody.static }>('/admin/hooks', { config: PAGE, schema: { body: HookBody } }, async (request, reply) => {
+    administrator(request);
+    const flags = Object.fromEntries(SYSTEM_HOOK_FLAGS.map(([flag]) => [flag, ticked(request.body[flag])])) as Record<
+      SystemHookFlag,
+      boolean
+    >;
+    const values = { url: request.body.url ?? '', token: request.body.token ?? '', flags };
+    try {
+      await hooks.create(values.url, { token: values.token.trim() || undefined, flags });
+    } catch (error) {
+      const errors = fieldErrors(error);
+      if (!errors) throw error;
+      return show(request, reply, { values, errors }, 400);
+    }
+    return reply.redirect('/admin/hooks', 303);
+  });
+
+  pages.post<{ Params: { id: string } }>('/admin/hooks/:id/test', { config: PAGE, schema: { body: TokenBody } }, async (request, reply) => {
+    administrator(request);
+    const id = recordId(request.params.id);
+    await hooks.test(id);
+    return show(request, reply, { values: empty(), notice: `Hook ${id} was sent a test event; its delivery is queued.` });
+  });
+
+  pages.post<{ Params: { id: string } }>(
+    '/admin/hooks/:id/delete',
+    { config: PAGE, schema: { body: TokenBody } },
+    async (request, reply) => {
+      administrator(request);
+      if (!(await hooks.delete(recordId(request.params.id)))) throw notFound();
+      return reply.redirect('/admin/hooks', 303);
+    },
+  );
+}
