@@ -63,7 +63,11 @@ export async function logIds(git: GitReader, repoPath: string, options: LogOptio
 /** How many commits `log` would list without `offset` and `limit`. */
 export async function countLog(git: GitReader, repoPath: string, options: LogOptions): Promise<number> {
   const args = await revListArgs(git, repoPath, { ...options, offset: undefined, limit: undefined });
-  return args === undefined ? 0 : Number((await gitText(repoPath, [args[0], '--count', ...args.slice(1)])).trim());
+  if (args === undefined) return 0;
+  const count = async () => Number((await gitText(repoPath, [args[0], '--count', ...args.slice(1)])).trim());
+  // From a commit id (the arguments name it resolved) the history never changes: its count is kept,
+  // so that every page of a branch's commits is not a `rev-list` process. `--all`'s refs move.
+  return options.all ? count() : git.logCounts.get(`${repoPath}\0${args.join('\0')}`, count);
 }
 
 async function revListArgs(git: GitReader, repoPath: string, options: LogOptions): Promise<string[] | undefined> {

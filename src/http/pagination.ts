@@ -32,22 +32,20 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
   const totalPages = Math.ceil(total / page.perPage);
   const next = page.page < totalPages ? page.page + 1 : undefined;
   const prev = page.page > 1 ? page.page - 1 : undefined;
-  const base = externalUrl + request.url.split('?')[0];
-  const params = linkParams(request);
-  const link = (pageNumber: number, rel: string) => {
-    const query = { ...params, page: pageNumber, per_page: page.perPage };
-    const search = Object.keys(query)
-      .sort()
-      .map((key) => `${encodeURIComponent(key)}=${encodeURIComponent(String((query as Record<string, unknown>)[key]))}`)
-      .join('&');
-    return `<${base}?${search}>; rel="${rel}"`;
-  };
-  const links = [
-    prev !== undefined ? link(prev, 'prev') : undefined,
-    next !== undefined ? link(next, 'next') : undefined,
-    link(1, 'first'),
-    link(totalPages, 'last'),
-  ].filter(Boolean);
+  const queryStart = request.url.indexOf('?');
+  const base = externalUrl + (queryStart === -1 ? request.url : request.url.slice(0, queryStart));
+  // Every page of list is read: the query is encoded once, in key order, with `page` left to each link.
+  const query = linkParams(request);
+  query.page = undefined;
+  query.per_page = page.perPage;
+  const encoded = Object.keys(query)
+    .sort()
+    .map((key) => (key === 'page' ? undefined : `${encodeURIComponent(key)}=${encodeURIComponent(String(query[key]))}`));
+  const link = (pageNumber: number, rel: string) =>
+    `<${base}?${encoded.map((pair) => pair ?? `page=${pageNumber}`).join('&')}>; rel="${rel}"`;
+  let links = prev === undefined ? '' : `${link(prev, 'prev')}, `;
+  if (next !== undefined) links += `${link(next, 'next')}, `;
+  links += `${link(1, 'first')}, ${link(totalPages, 'last')}`;
   reply.headers({
     'X-Total': String(total),
     'X-Total-Pages': String(totalPages),
@@ -55,7 +53,7 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
     'X-Page': String(page.page),
     'X-Next-Page': next === undefined ? '' : String(next),
     'X-Prev-Page': prev === undefined ? '' : String(prev),
-    Link: links.join(', '),
+    Link: links,
   });
 }
 
@@ -72,19 +70,37 @@ const CREDENTIALS = ['private_token', 'sudo'];
  * file path past 255 characters is left out. The header stays a few kilobytes at most.
  */
 function linkParams(request: FastifyRequest): Record<string, unknown> {
-  const querySchema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
-  const declared = new Set(Object.keys(querySchema?.properties ?? {}));
-  const kept = Object.entries({ ...rawParams(request), ...(request.params as Record<string, unknown>) }).filter(
-    ([name, value]) =>
-      (declared.has(name) || CREDENTIALS.includes(name) || name in (request.params as object)) && String(value).length <= LIMITS.name,
-  );
-  return Object.fromEntries(kept);
+  const declared = declaredQuery(request.routeOptions.schema?.querystring);
+  const pathParams = request.params as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  const keep = (name: string, value: unknown) => {
+    if ((declared.has(name) || CREDENTIALS.includes(name) || name in pathParams) && String(value).length <= LIMITS.name) kept[name] = value;
+  };
+  for (const [name, value] of Object.entries(rawParams(request))) {
+    // Nested forms (`a[b]=…`) and lists are not repeated; a path parameter wins over its namesake.
+    if ((typeof value !== 'object' || value === null) && !(name in pathParams)) keep(name, value);
+  }
+  for (const [name, value] of Object.entries(pathParams)) keep(name, value);
+  return kept;
+}
+
+/** The names a route's query schema declares, kept per schema (read on every page of every list). */
+const declaredByQuerySchema = new WeakMap<object, Set<string>>();
+const NOTHING_DECLARED = new Set<string>();
+
+function declaredQuery(schema: unknown): Set<string> {
+  if (schema === undefined || schema === null || typeof schema !== 'object') return NOTHING_DECLARED;
+  let declared = declaredByQuerySchema.get(schema);
+  if (declared === undefined) {
+    declared = new Set(Object.keys((schema as { properties?: Record<string, unknown> }).properties ?? {}));
+    declaredByQuerySchema.set(schema, declared);
+  }
+  return declared;
 }
 
 function rawParams(request: FastifyRequest): Record<string, unknown> {
   try {
-    const params = mergeParams(request);
-    return Object.fromEntries(Object.entries(params).filter(([, value]) => typeof value !== 'object' || value === null));
+    return mergeParams(request);
   } catch {
     return {};
   }
