@@ -3,7 +3,7 @@ import type { Project } from '../projects/types';
 import { badRequest, notFound } from '../../errors';
 import { repoPathOf } from './repositories';
 import type { RepositoryReadsService } from './reads';
-import { resolveCommit } from '../../git/commits';
+import { resolveCommit, resolveCommitId } from '../../git/commits';
 import { commitStats } from '../../git/commit-stats';
 import { commitDiff, type DiffFile, type DiffStats } from '../../git/diff';
 import { countLog, log } from '../../git/log';
@@ -118,8 +118,11 @@ export class CommitReadsService {
   async page(project: Project, options: CommitPageOptions): Promise<{ commits: Commit[]; total: number }> {
     const since = parseTimestamp('since', options.since);
     const until = parseTimestamp('until', options.until);
-    const ref = await this.reads.refOrDefault(project, options.ref);
     const repoPath = repoPathOf(this.ctx, project.id);
+    const named = await this.reads.refOrDefault(project, options.ref);
+    // The name is read once: the page and the count then find their answers kept under its commit.
+    const ref = options.all ? named : await resolveCommitId(this.ctx.git, repoPath, named);
+    if (ref === undefined) return { commits: [], total: 0 };
     const query = { ref, path: options.path, since, until, all: options.all };
     const [commits, total] = await Promise.all([
       log(this.ctx.git, repoPath, { ...query, offset: options.offset, limit: options.limit }),
