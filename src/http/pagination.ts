@@ -34,18 +34,26 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
   const prev = page.page > 1 ? page.page - 1 : undefined;
   const queryStart = request.url.indexOf('?');
   const base = externalUrl + (queryStart === -1 ? request.url : request.url.slice(0, queryStart));
-  // Every page of list is read: the query is encoded once, in key order, with `page` left to each link.
+  // Every page of every list sends these: the query is encoded once, in key order, around `page`.
   const query = linkParams(request);
   query.page = undefined;
   query.per_page = page.perPage;
-  const encoded = Object.keys(query)
-    .sort()
-    .map((key) => (key === 'page' ? undefined : `${encodeURIComponent(key)}=${encodeURIComponent(String(query[key]))}`));
-  const link = (pageNumber: number, rel: string) =>
-    `<${base}?${encoded.map((pair) => pair ?? `page=${pageNumber}`).join('&')}>; rel="${rel}"`;
-  let links = prev === undefined ? '' : `${link(prev, 'prev')}, `;
-  if (next !== undefined) links += `${link(next, 'next')}, `;
-  links += `${link(1, 'first')}, ${link(totalPages, 'last')}`;
+  let before = `<${base}?`;
+  let after = '';
+  let pageSeen = false;
+  for (const key of Object.keys(query).sort()) {
+    if (key === 'page') {
+      before += 'page=';
+      pageSeen = true;
+    } else {
+      const pair = `${encodeURIComponent(key)}=${encodeURIComponent(String(query[key]))}`;
+      if (pageSeen) after += `&${pair}`;
+      else before += `${pair}&`;
+    }
+  }
+  let links = prev === undefined ? '' : `${before}${prev}${after}>; rel="prev", `;
+  if (next !== undefined) links += `${before}${next}${after}>; rel="next", `;
+  links += `${before}1${after}>; rel="first", ${before}${totalPages}${after}>; rel="last"`;
   reply.headers({
     'X-Total': String(total),
     'X-Total-Pages': String(totalPages),
@@ -73,14 +81,13 @@ function linkParams(request: FastifyRequest): Record<string, unknown> {
   const declared = declaredQuery(request.routeOptions.schema?.querystring);
   const pathParams = request.params as Record<string, unknown>;
   const kept: Record<string, unknown> = {};
-  const keep = (name: string, value: unknown) => {
-    if ((declared.has(name) || CREDENTIALS.includes(name) || name in pathParams) && String(value).length <= LIMITS.name) kept[name] = value;
-  };
   for (const [name, value] of Object.entries(rawParams(request))) {
     // Nested forms (`a[b]=…`) and lists are not repeated; a path parameter wins over its namesake.
-    if ((typeof value !== 'object' || value === null) && !(name in pathParams)) keep(name, value);
+    if (typeof value === 'object' && value !== null) continue;
+    if (name in pathParams || !(declared.has(name) || CREDENTIALS.includes(name))) continue;
+    if (String(value).length <= LIMITS.name) kept[name] = value;
   }
-  for (const [name, value] of Object.entries(pathParams)) keep(name, value);
+  for (const [name, value] of Object.entries(pathParams)) if (String(value).length <= LIMITS.name) kept[name] = value;
   return kept;
 }
 
