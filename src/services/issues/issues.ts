@@ -38,6 +38,11 @@ interface Announcement {
 }
 
 /** Project issues (GitLab 8.12's `issues.rb` and `Issues::*Service`). */
+/** Every read of one issue starts here: compiled once (per database handle: not in transactions). */
+const issueById = preparedPerHandle((db: Db, id: number, projectId: number) =>
+  db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', projectId),
+);
+
 /** v4 names an issue by its iid on every route: compiled once. */
 const issueByIid = preparedPerHandle((db: Db, projectId: number, iid: number) =>
   db
@@ -375,12 +380,7 @@ export class IssuesService {
   }
 
   private async row(db: Db, project: Project, issueId: number): Promise<IssueRow> {
-    const issue = await db
-      .selectFrom('issues')
-      .selectAll()
-      .where('id', '=', issueId)
-      .where('project_id', '=', project.id)
-      .executeTakeFirst();
+    const [issue] = await issueById(db, issueId, project.id);
     if (!issue) throw recordNotFound();
     return issue;
   }

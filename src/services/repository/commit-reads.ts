@@ -11,6 +11,19 @@ import { branchesContaining, tagsContaining } from '../../git/containing';
 import type { Commit } from '../../git/objects';
 import { toInteger } from '../../lib/to-integer';
 import { LIMITS } from '../../lib/limits';
+import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
+
+/** The commit's latest pipeline, read with every commit shown: compiled once. */
+const latestPipelineOf = preparedPerHandle((db: Db, projectId: number, sha: string) =>
+  db
+    .selectFrom('ci_pipelines')
+    .select(['id', 'sha', 'ref', 'status'])
+    .where('project_id', '=', projectId)
+    .where('sha', '=', sha)
+    .orderBy('id', 'desc')
+    .limit(1),
+);
 
 export interface CommitListOptions {
   ref?: string;
@@ -153,14 +166,7 @@ export class CommitReadsService {
     const commit = await this.find(project, sha);
     const [stats, pipeline] = await Promise.all([
       commitStats(this.ctx.git, repoPathOf(this.ctx, project.id), commit),
-      this.ctx.db
-        .selectFrom('ci_pipelines')
-        .select(['id', 'sha', 'ref', 'status'])
-        .where('project_id', '=', project.id)
-        .where('sha', '=', commit.id)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst(),
+      latestPipelineOf(this.ctx.db, project.id, commit.id).then((rows) => rows[0]),
     ]);
     return { commit, stats, status: pipeline?.status ?? null, pipeline: pipeline ?? null };
   }
