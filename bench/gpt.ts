@@ -125,7 +125,7 @@ async function seedMergeRequest(app: BenchApp, projectId: number, startSha: stri
   return { id: mergeRequest.id, iid: mergeRequest.iid };
 }
 
-export function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
+function scenarios(seeded: Awaited<ReturnType<typeof seed>>): Scenario[] {
   const { world, fixture, head, compareFrom, mergeRequest, projectPath, groupPath } = seeded;
   const project = `/projects/${projectPath}`;
   const repo = `${project}/repository`;
