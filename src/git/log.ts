@@ -46,11 +46,13 @@ async function walkedPage(git: GitReader, repoPath: string, options: LogOptions)
     !options.noMerges;
   if (!plain || !Number.isFinite(limit) || offset + limit > WALK_LIMIT) return undefined;
   if (limit === 0) return [];
+  const key = (commitId: string) => `${repoPath}\0${commitId}\0${offset + limit}`;
+  // A page kept under the commit id given needs no read of the commit.
+  const known = isFullOid(options.ref) ? git.walks.peek(key(options.ref)) : undefined;
+  if (known) return (await known)?.slice(offset);
   const start = await resolveCommit(git, repoPath, options.ref);
   if (start === undefined) return [];
-  const walked = await git.walks.get(`${repoPath}\0${start.id}\0${offset + limit}`, () =>
-    walkHistory(git, repoPath, start, offset + limit),
-  );
+  const walked = await git.walks.get(key(start.id), () => walkHistory(git, repoPath, start, offset + limit));
   return walked?.slice(offset);
 }
 
@@ -62,8 +64,23 @@ export async function logIds(git: GitReader, repoPath: string, options: LogOptio
 
 /** How many commits `log` would list without `offset` and `limit`. */
 export async function countLog(git: GitReader, repoPath: string, options: LogOptions): Promise<number> {
-  const args = await revListArgs(git, repoPath, { ...options, offset: undefined, limit: undefined });
-  return args === undefined ? 0 : Number((await gitText(repoPath, [args[0], '--count', ...args.slice(1)])).trim());
+  const whole = { ...options, offset: undefined, limit: undefined };
+  const count = async (query: LogOptions) => {
+    const args = await revListArgs(git, repoPath, query);
+    return args === undefined ? 0 : Number((await gitText(repoPath, [args[0], '--count', ...args.slice(1)])).trim());
+  };
+  // `--all`'s refs move; from a commit the history never changes: its count is kept by the commit's
+  // id, so that every page of a branch's commits is not a `rev-list` process.
+  if (options.all) return count(whole);
+  const key = (commitId: string) =>
+    [repoPath, commitId, options.path ?? '', options.since?.getTime() ?? '', options.until?.getTime() ?? '', options.noMerges ? 1 : 0].join(
+      '\0',
+    );
+  const known = isFullOid(options.ref) ? git.logCounts.peek(key(options.ref)) : undefined;
+  if (known) return known;
+  const start = await resolveCommitId(git, repoPath, options.ref);
+  if (start === undefined) return 0;
+  return git.logCounts.get(key(start), () => count({ ...whole, ref: start }));
 }
 
 async function revListArgs(git: GitReader, repoPath: string, options: LogOptions): Promise<string[] | undefined> {

@@ -52,6 +52,9 @@ export class GitReader {
     weigh: (commit) => 500 + 2 * (commit?.message.length ?? 0),
   });
 
+  /** How many commits a history holds (`rev-list --count` from a commit id, with its path and dates). */
+  readonly logCounts = new ImmutableCache<number>({ maxEntries: 5_000 });
+
   constructor(options: GitReaderOptions = {}) {
     this.objects = new CatFilePool(options.objects);
     this.patches = new DiffTreePool([...DIFF_TREE, '-p'], options.patches);

@@ -32,22 +32,28 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
   const totalPages = Math.ceil(total / page.perPage);
   const next = page.page < totalPages ? page.page + 1 : undefined;
   const prev = page.page > 1 ? page.page - 1 : undefined;
-  const base = externalUrl + request.url.split('?')[0];
-  const params = linkParams(request);
-  const link = (pageNumber: number, rel: string) => {
-    const query = { ...params, page: pageNumber, per_page: page.perPage };
-    const search = Object.keys(query)
-      .sort()
-      .map((key) => `${encodeURIComponent(key)}=${encodeURIComponent(String((query as Record<string, unknown>)[key]))}`)
-      .join('&');
-    return `<${base}?${search}>; rel="${rel}"`;
-  };
-  const links = [
-    prev !== undefined ? link(prev, 'prev') : undefined,
-    next !== undefined ? link(next, 'next') : undefined,
-    link(1, 'first'),
-    link(totalPages, 'last'),
-  ].filter(Boolean);
+  const queryStart = request.url.indexOf('?');
+  const base = externalUrl + (queryStart === -1 ? request.url : request.url.slice(0, queryStart));
+  // Every page of every list sends these: the query is encoded once, in key order, around `page`.
+  const query = linkParams(request);
+  query.page = undefined;
+  query.per_page = page.perPage;
+  let before = `<${base}?`;
+  let after = '';
+  let pageSeen = false;
+  for (const key of Object.keys(query).sort()) {
+    if (key === 'page') {
+      before += 'page=';
+      pageSeen = true;
+    } else {
+      const pair = `${encodeURIComponent(key)}=${encodeURIComponent(String(query[key]))}`;
+      if (pageSeen) after += `&${pair}`;
+      else before += `${pair}&`;
+    }
+  }
+  let links = prev === undefined ? '' : `${before}${prev}${after}>; rel="prev", `;
+  if (next !== undefined) links += `${before}${next}${after}>; rel="next", `;
+  links += `${before}1${after}>; rel="first", ${before}${totalPages}${after}>; rel="last"`;
   reply.headers({
     'X-Total': String(total),
     'X-Total-Pages': String(totalPages),
@@ -55,7 +61,7 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
     'X-Page': String(page.page),
     'X-Next-Page': next === undefined ? '' : String(next),
     'X-Prev-Page': prev === undefined ? '' : String(prev),
-    Link: links.join(', '),
+    Link: links,
   });
 }
 
@@ -72,19 +78,36 @@ const CREDENTIALS = ['private_token', 'sudo'];
  * file path past 255 characters is left out. The header stays a few kilobytes at most.
  */
 function linkParams(request: FastifyRequest): Record<string, unknown> {
-  const querySchema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
-  const declared = new Set(Object.keys(querySchema?.properties ?? {}));
-  const kept = Object.entries({ ...rawParams(request), ...(request.params as Record<string, unknown>) }).filter(
-    ([name, value]) =>
-      (declared.has(name) || CREDENTIALS.includes(name) || name in (request.params as object)) && String(value).length <= LIMITS.name,
-  );
-  return Object.fromEntries(kept);
+  const declared = declaredQuery(request.routeOptions.schema?.querystring);
+  const pathParams = request.params as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(rawParams(request))) {
+    // Nested forms (`a[b]=…`) and lists are not repeated; a path parameter wins over its namesake.
+    if (typeof value === 'object' && value !== null) continue;
+    if (name in pathParams || !(declared.has(name) || CREDENTIALS.includes(name))) continue;
+    if (String(value).length <= LIMITS.name) kept[name] = value;
+  }
+  for (const [name, value] of Object.entries(pathParams)) if (String(value).length <= LIMITS.name) kept[name] = value;
+  return kept;
+}
+
+/** The names a route's query schema declares, kept per schema (read on every page of every list). */
+const declaredByQuerySchema = new WeakMap<object, Set<string>>();
+const NOTHING_DECLARED = new Set<string>();
+
+function declaredQuery(schema: unknown): Set<string> {
+  if (schema === undefined || schema === null || typeof schema !== 'object') return NOTHING_DECLARED;
+  let declared = declaredByQuerySchema.get(schema);
+  if (declared === undefined) {
+    declared = new Set(Object.keys((schema as { properties?: Record<string, unknown> }).properties ?? {}));
+    declaredByQuerySchema.set(schema, declared);
+  }
+  return declared;
 }
 
 function rawParams(request: FastifyRequest): Record<string, unknown> {
   try {
-    const params = mergeParams(request);
-    return Object.fromEntries(Object.entries(params).filter(([, value]) => typeof value !== 'object' || value === null));
+    return mergeParams(request);
   } catch {
     return {};
   }

@@ -42,7 +42,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
       },
       async (request) => {
         const { details, diffs } = await reads.changes(request.project, request.user, request.params.merge_request_id);
-        return { ...presentMergeRequest(details, presenter), changes: diffs.map(presentRepoDiff) };
+        return Object.assign(presentMergeRequest(details, presenter), { changes: diffs.map(presentRepoDiff) });
       },
     );
 

@@ -9,6 +9,7 @@ import { ARCHIVE_EXTENSIONS } from '../../services/repository/reads';
 import { RawBytes, sendArchive, sendRaw } from '../shared/raw-bytes';
 import type { Project } from '../../services/projects/types';
 import { FilePathString } from '../shared/params';
+import { KeptBodies } from '../shared/kept-bodies';
 
 const ProjectId = Type.Object({ id: Type.String() });
 const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });
@@ -16,14 +17,10 @@ const ProjectSha = Type.Object({ id: Type.String(), sha: Type.String() });
 // Repository reads need `download_code`: reporters and up, or anyone who may read a public or internal project.
 const read = { project: 'download_code' } as const;
 
-/**
- * The JSON of each comparison the service keeps (the same answer object for the same two commits),
- * dropped with it. Kept as bytes: a string of a megabyte was encoded to UTF-8 again on every send.
- */
-const compareBodies = new WeakMap<object, Buffer>();
-
 export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
   const reads = services.repositoryReads;
+  // A comparison can run to megabytes of JSON: it is serialized once per comparison the service keeps.
+  const compareBodies = new KeptBodies(presentCompare, 'application/json; charset=utf-8');
 
   api.get(
     '/projects/:id/repository/tree',
@@ -102,14 +99,7 @@ export function repositoryRoutes(api: Api, { services }: RouteDeps): void {
     },
     async (request, reply) => {
       const result = await reads.compare(request.project, request.query.from, request.query.to);
-      // A comparison can run to megabytes of JSON: it is serialized once per kept comparison.
-      let body = compareBodies.get(result);
-      if (body === undefined) {
-        body = Buffer.from(reply.serialize(presentCompare(result)) as string);
-        compareBodies.set(result, body);
-      }
-      // Bytes go out as they are: Fastify serializes only objects.
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return compareBodies.send(reply, result);
     },
   );
 

@@ -4,7 +4,7 @@ import type { Api, RouteDeps } from '../shared/types';
 import type { CommitAction, CommitRequest } from '../../services/repository/commit-actions';
 import { FilePathString, NameString, TextString } from '../shared/params';
 import { RawBytes, sendRaw } from '../shared/raw-bytes';
-import { FileCommit4, RepoFile4, fileHeaders, presentFile } from './entities/file';
+import { FileCommit4, RepoFile4, fileFacts, fileHeaders, presentFile } from './entities/file';
 
 /** The file's path is one URL-encoded segment (`lib%2Fclass.rb`), decoded by the router. */
 const FilePath = Type.Object({ id: Type.String(), file_path: FilePathString() });
@@ -72,8 +72,9 @@ export function filesRoutes(api: Api, { services }: RouteDeps): void {
     { config: read, schema: { params: FilePath, querystring: Ref, response: { 200: RepoFile4 } } },
     async (request, reply) => {
       const file = await files.get(request.project, request.params.file_path, request.query.ref);
-      reply.headers(fileHeaders(file));
-      return presentFile(file);
+      const facts = fileFacts(file);
+      reply.headers(fileHeaders(facts));
+      return presentFile(file, facts);
     },
   );
 

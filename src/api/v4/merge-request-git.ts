@@ -58,7 +58,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
     async (request) => {
       const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
       const { details, diffs } = await reads.changes(request.project, request.user, id);
-      return { ...presentMergeRequest(details, presenter), changes: diffs.map(presentRepoDiff) };
+      return Object.assign(presentMergeRequest(details, presenter), { changes: diffs.map(presentRepoDiff) });
     },
   );
 

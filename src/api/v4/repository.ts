@@ -8,6 +8,7 @@ import { Contributor, presentContributor } from '../shared/entities/commit';
 import { FilePathString, NameString } from '../shared/params';
 import { RawBytes, sendArchive, sendRaw } from '../shared/raw-bytes';
 import { Compare4, presentCompare } from './entities/compare';
+import { KeptBodies } from '../shared/kept-bodies';
 import { TreeObject4, presentTreeEntry } from './entities/tree';
 
 const ProjectId = Type.Object({ id: Type.String() });
@@ -21,6 +22,8 @@ const read = { access: 'optional', project: 'download_code' } as const;
 /** A project repository's trees, blobs, archives, comparisons and contributors (GitLab 11's `repositories.rb`). */
 export function repositoryRoutes(api: Api, { services, presenter }: RouteDeps): void {
   const reads = services.repositoryReads;
+  // A comparison can run to megabytes of JSON: it is serialized once per comparison the service keeps.
+  const compareBodies = new KeptBodies(presentCompare, 'application/json');
 
   api.get(
     '/projects/:id/repository/tree',
@@ -94,9 +97,9 @@ export function repositoryRoutes(api: Api, { services, presenter }: RouteDeps): 
         response: { 200: Compare4 },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { from, to, straight } = request.query;
-      return presentCompare(await reads.compare(request.project, from, to, toBoolean(straight) === true));
+      return compareBodies.send(reply, await reads.compare(request.project, from, to, toBoolean(straight) === true));
     },
   );
 

@@ -7,6 +7,7 @@ import type { User, UsersService } from '../users/users';
 import { can, mayDateIssue, type Caller, type ProjectStanding } from '../policy';
 import { badRequest, forbidden, notFound, recordNotFound } from '../../errors';
 import { inTransaction } from '../../db/transaction';
+import { preparedPerHandle } from '../../db/prepared';
 import { nextInternalId } from '../../db/internal-ids';
 import { deleteIssuableTraces } from '../issuables/traces';
 import { now } from '../../lib/time';
@@ -37,6 +38,20 @@ interface Announcement {
 }
 
 /** Project issues (GitLab 8.12's `issues.rb` and `Issues::*Service`). */
+/** Every read of one issue starts here: compiled once (per database handle: not in transactions). */
+const issueById = preparedPerHandle((db: Db, id: number, projectId: number) =>
+  db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', projectId),
+);
+
+/** v4 names an issue by its iid on every route: compiled once. */
+const issueByIid = preparedPerHandle((db: Db, projectId: number, iid: number) =>
+  db
+    .selectFrom('issues')
+    .select(['id', 'confidential', 'author_id', 'assignee_id'])
+    .where('project_id', '=', projectId)
+    .where('iid', '=', iid),
+);
+
 export class IssuesService {
   constructor(
     private readonly ctx: ServiceContext,
@@ -122,12 +137,7 @@ export class IssuesService {
    * answered as a missing one whatever the route does with it next.
    */
   async idByIid(project: Project, standing: ProjectStanding, iid: number): Promise<number> {
-    const issue = await this.ctx.db
-      .selectFrom('issues')
-      .select(['id', 'confidential', 'author_id', 'assignee_id'])
-      .where('project_id', '=', project.id)
-      .where('iid', '=', iid)
-      .executeTakeFirst();
+    const [issue] = await issueByIid(this.ctx.db, project.id, iid);
     if (!issue || !mayReadIssue(standing, issue)) throw recordNotFound();
     return issue.id;
   }
@@ -372,12 +382,7 @@ export class IssuesService {
   }
 
   private async row(db: Db, project: Project, issueId: number): Promise<IssueRow> {
-    const issue = await db
-      .selectFrom('issues')
-      .selectAll()
-      .where('id', '=', issueId)
-      .where('project_id', '=', project.id)
-      .executeTakeFirst();
+    const [issue] = await issueById(db, issueId, project.id);
     if (!issue) throw recordNotFound();
     return issue;
   }

@@ -7,6 +7,7 @@ import type { UsersService } from '../users/users';
 import { can, mayUpdateMergeRequest, type Caller, type ProjectStanding } from '../policy';
 import { badRequest, conflict, forbidden, grapeError, notFound, recordNotFound, rubyString } from '../../errors';
 import { inTransaction } from '../../db/transaction';
+import { preparedPerHandle } from '../../db/prepared';
 import { nextInternalId } from '../../db/internal-ids';
 import { now } from '../../lib/time';
 import { setLabels } from '../labels/label-links';
@@ -35,6 +36,11 @@ import {
 type Page = { offset: number; limit: number };
 
 /** Project merge requests (GitLab 8.12's `merge_requests.rb` and `MergeRequests::*Service`). */
+/** v4 names a merge request by its iid on every route: compiled once. */
+const mergeRequestIdByIid = preparedPerHandle((db: Db, projectId: number, iid: number) =>
+  db.selectFrom('merge_requests').select('id').where('target_project_id', '=', projectId).where('iid', '=', iid),
+);
+
 export class MergeRequestsService {
   constructor(
     private readonly ctx: ServiceContext,
@@ -85,12 +91,7 @@ export class MergeRequestsService {
 
   /** The global id of the project's (as target) merge request numbered `iid` (later APIs address them by it): `404 Not found` without one. */
   async idByIid(project: Project, iid: number): Promise<number> {
-    const row = await this.ctx.db
-      .selectFrom('merge_requests')
-      .select('id')
-      .where('target_project_id', '=', project.id)
-      .where('iid', '=', iid)
-      .executeTakeFirst();
+    const [row] = await mergeRequestIdByIid(this.ctx.db, project.id, iid);
     if (!row) throw recordNotFound();
     return row.id;
   }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 import type { ServiceContext } from '../context';
 import { refValues } from '../../git/refs';
 import { mergeBase } from '../../git/compare';
@@ -64,14 +65,25 @@ export async function insertVersion(trx: Db, mergeRequestId: number, reading: Ve
     .executeTakeFirstOrThrow();
 }
 
+/** Compiled once per number of merge requests (a page's): every read of a merge request asks it. */
+const newestVersions = preparedPerHandle((db: Db, mergeRequestIds: number[]) =>
+  db
+    .selectFrom('merge_request_diffs')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('merge_request_diffs')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .where('merge_request_id', 'in', mergeRequestIds)
+        .groupBy('merge_request_id'),
+    ),
+);
+
 /** The newest version of each merge request, by merge request id (one query for a page). */
 export async function latestVersions(db: Db, mergeRequestIds: number[]): Promise<Map<number, MergeRequestVersionRow>> {
   if (mergeRequestIds.length === 0) return new Map();
-  const newest = db
-    .selectFrom('merge_request_diffs')
-    .select((eb) => eb.fn.max('id').as('id'))
-    .where('merge_request_id', 'in', mergeRequestIds)
-    .groupBy('merge_request_id');
-  const rows = await db.selectFrom('merge_request_diffs').selectAll().where('id', 'in', newest).execute();
+  const rows = await newestVersions(db, mergeRequestIds);
   return new Map(rows.map((row) => [row.merge_request_id, row]));
 }

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { ProjectStanding } from '../policy';
 import { protectionOf, type BranchProtection, type ProtectedBranchesService } from './protected-branches';
-import { mayCommitTo, ruleFor, type PushRulesService } from './push-rules';
+import { mayCommitToBranch, ruleFor, type PushRulesService } from './push-rules';
 import { branchesMergedInto } from '../../git/containing';
 import { ImmutableCache } from '../../git/immutable-cache';
 import { enqueuePushProcessing } from './pushes';
@@ -132,11 +132,8 @@ export class BranchesService {
   async facts(project: Project, standing: ProjectStanding, branches: BranchView[]): Promise<Map<string, BranchFacts>> {
     const repoPath = repoPathOf(this.ctx, project.id);
     const head = project.default_branch ?? (await defaultBranch(repoPath));
-    const [headBranch, ground] = await Promise.all([
-      // The refs kept under the project's refs version: no `for-each-ref` per read.
-      head === undefined ? undefined : refsOf(this.ctx, project).then((refs) => refs.branch(head)),
-      this.pushRules.ground(project, standing, false),
-    ]);
+    // The refs kept under the project's refs version: no `for-each-ref` per read.
+    const headBranch = head === undefined ? undefined : await (await refsOf(this.ctx, project)).branch(head);
     const headId = headBranch?.commit.id;
     const key = `${repoPath}\0${headId}\0${branches.map((branch) => `${branch.name}\0${branch.commit.id}`).join('\0')}`;
     const merged = headId ? await mergedCache.get(key, async () => new Set(await branchesMergedInto(repoPath, headId))) : new Set<string>();
@@ -146,7 +143,8 @@ export class BranchesService {
         {
           merged: branch.name !== head && merged.has(branch.name) && branch.commit.id !== headBranch?.commit.id,
           default: branch.name === head,
-          canPush: mayCommitTo(ground, branch.name),
+          // The view's protection is the push rules' own reading of the same rules.
+          canPush: mayCommitToBranch(standing, branch),
         },
       ]),
     );

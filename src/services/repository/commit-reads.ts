@@ -3,7 +3,7 @@ import type { Project } from '../projects/types';
 import { badRequest, notFound } from '../../errors';
 import { repoPathOf } from './repositories';
 import type { RepositoryReadsService } from './reads';
-import { resolveCommit } from '../../git/commits';
+import { resolveCommit, resolveCommitId } from '../../git/commits';
 import { commitStats } from '../../git/commit-stats';
 import { commitDiff, type DiffFile, type DiffStats } from '../../git/diff';
 import { countLog, log } from '../../git/log';
@@ -11,6 +11,19 @@ import { branchesContaining, tagsContaining } from '../../git/containing';
 import type { Commit } from '../../git/objects';
 import { toInteger } from '../../lib/to-integer';
 import { LIMITS } from '../../lib/limits';
+import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
+
+/** The commit's latest pipeline, read with every commit shown: compiled once. */
+const latestPipelineOf = preparedPerHandle((db: Db, projectId: number, sha: string) =>
+  db
+    .selectFrom('ci_pipelines')
+    .select(['id', 'sha', 'ref', 'status'])
+    .where('project_id', '=', projectId)
+    .where('sha', '=', sha)
+    .orderBy('id', 'desc')
+    .limit(1),
+);
 
 export interface CommitListOptions {
   ref?: string;
@@ -118,8 +131,11 @@ export class CommitReadsService {
   async page(project: Project, options: CommitPageOptions): Promise<{ commits: Commit[]; total: number }> {
     const since = parseTimestamp('since', options.since);
     const until = parseTimestamp('until', options.until);
-    const ref = await this.reads.refOrDefault(project, options.ref);
     const repoPath = repoPathOf(this.ctx, project.id);
+    const named = await this.reads.refOrDefault(project, options.ref);
+    // The name is read once: the page and the count then find their answers kept under its commit.
+    const ref = options.all ? named : await resolveCommitId(this.ctx.git, repoPath, named);
+    if (ref === undefined) return { commits: [], total: 0 };
     const query = { ref, path: options.path, since, until, all: options.all };
     const [commits, total] = await Promise.all([
       log(this.ctx.git, repoPath, { ...query, offset: options.offset, limit: options.limit }),
@@ -150,14 +166,7 @@ export class CommitReadsService {
     const commit = await this.find(project, sha);
     const [stats, pipeline] = await Promise.all([
       commitStats(this.ctx.git, repoPathOf(this.ctx, project.id), commit),
-      this.ctx.db
-        .selectFrom('ci_pipelines')
-        .select(['id', 'sha', 'ref', 'status'])
-        .where('project_id', '=', project.id)
-        .where('sha', '=', commit.id)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst(),
+      latestPipelineOf(this.ctx.db, project.id, commit.id).then((rows) => rows[0]),
     ]);
     return { commit, stats, status: pipeline?.status ?? null, pipeline: pipeline ?? null };
   }

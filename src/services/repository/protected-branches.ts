@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context';
 import { now } from '../../lib/time';
 import { conflict, recordNotFound } from '../../errors';
 import { branchPatternMatches } from '../../lib/branch-pattern';
+import { preparedPerHandle } from '../../db/prepared';
 
 export type ProtectedBranch = Selectable<ProtectedBranchesTable>;
 
@@ -60,12 +61,17 @@ export function protectionOf(rules: ProtectedBranch[], branch: string): BranchPr
   };
 }
 
+/** A project's rules, read by every branch read and every push: compiled once. */
+const rulesOf = preparedPerHandle((db: Db, projectId: number) =>
+  db.selectFrom('protected_branches').selectAll().where('project_id', '=', projectId).orderBy('name'),
+);
+
 /** Which branches are protected, and how. */
 export class ProtectedBranchesService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async list(projectId: number): Promise<ProtectedBranch[]> {
-    return this.ctx.db.selectFrom('protected_branches').selectAll().where('project_id', '=', projectId).orderBy('name').execute();
+    return rulesOf(this.ctx.db, projectId);
   }
 
   /** Protects (or re-protects with new flags) a branch; idempotent. */

@@ -53,6 +53,14 @@ export function mayCommitTo(ground: PushGround, branch: string): boolean {
   return !('refusal' in rule(ground, `refs/heads/${branch}`, 'update'));
 }
 
+/**
+ * `mayCommitTo` for a branch whose protection is already known (a listed branch's, from the same
+ * rules): the rules need not be read again. A repository with branches is not empty.
+ */
+export function mayCommitToBranch(standing: ProjectStanding, protection: BranchProtection): boolean {
+  return can(standing, 'push_code') && (!protection.protected || mayPushToProtectedBranch(standing, protection));
+}
+
 function rule(ground: PushGround, ref: string, change: 'create' | 'update' | 'delete'): RefRuling {
   if (!can(ground.standing, 'push_code')) return { refusal: PUSH_REFUSALS.push };
   if (ref.startsWith('refs/heads/')) {

@@ -12,6 +12,8 @@ import { createTag, deleteTag } from '../../git/write';
 import { resolveCommitId } from '../../git/commits';
 import { GitStoreError } from '../../git/errors';
 import { isValidTagName, ZERO_OID } from '../../git/ref-names';
+import type { Db } from '../../db/index';
+import { preparedPerHandle } from '../../db/prepared';
 
 export type Release = Selectable<ReleasesTable>;
 
@@ -30,6 +32,14 @@ export interface NewTag {
 const tagMissing = () => notFoundMessage('Tag does not exist');
 
 /** Tags of a project's repository and their release notes (kept in the database). */
+/** Release notes, read with every tag list and tag: compiled once. */
+const releasesOf = preparedPerHandle((db: Db, projectId: number) =>
+  db.selectFrom('releases').selectAll().where('project_id', '=', projectId),
+);
+const releaseOf = preparedPerHandle((db: Db, projectId: number, tag: string) =>
+  db.selectFrom('releases').selectAll().where('project_id', '=', projectId).where('tag', '=', tag),
+);
+
 export class TagsService {
   constructor(private readonly ctx: ServiceContext) {}
 
@@ -129,8 +139,6 @@ export class TagsService {
   }
 
   private releases(projectId: number, tagName?: string): Promise<Release[]> {
-    let query = this.ctx.db.selectFrom('releases').selectAll().where('project_id', '=', projectId);
-    if (tagName !== undefined) query = query.where('tag', '=', tagName);
-    return query.execute();
+    return tagName === undefined ? releasesOf(this.ctx.db, projectId) : releaseOf(this.ctx.db, projectId, tagName);
   }
 }

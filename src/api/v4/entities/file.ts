@@ -34,20 +34,27 @@ export function fileFacts(file: RepositoryFile) {
   };
 }
 
-/** The answer's fields go out in the schema's order. */
-export const presentFile = (file: RepositoryFile): Static<typeof RepoFile4> => ({
-  ...fileFacts(file),
-  content: file.content.toString('base64'),
-});
+export type FileFacts = ReturnType<typeof fileFacts>;
+
+/** The answer: the facts (read once per request: their sha256 runs over the whole content) and the content. */
+export function presentFile(file: RepositoryFile, facts: FileFacts = fileFacts(file)): Static<typeof RepoFile4> {
+  return Object.assign({}, facts, { content: file.content.toString('base64') });
+}
+
+/** `file_name` → `X-Gitlab-File-Name`. */
+const headerName = (key: string) =>
+  `X-Gitlab-${key
+    .split('_')
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join('-')}`;
+const headerNames = new Map<string, string>();
 
 /** GitLab's `X-Gitlab-File-Name` … headers of a file read (the whole answer of a HEAD). */
-export function fileHeaders(file: RepositoryFile): Record<string, string> {
+export function fileHeaders(facts: FileFacts): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(fileFacts(file))) {
-    const name = `X-Gitlab-${key
-      .split('_')
-      .map((word) => word[0].toUpperCase() + word.slice(1))
-      .join('-')}`;
+  for (const [key, value] of Object.entries(facts)) {
+    let name = headerNames.get(key);
+    if (name === undefined) headerNames.set(key, (name = headerName(key)));
     headers[name] = encodeURIComponent(String(value)).replace(/%2F/g, '/');
   }
   return headers;

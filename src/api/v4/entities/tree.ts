@@ -11,4 +11,5 @@ export const TreeObject4 = Type.Object({
   mode: RepoTreeObject.properties.mode,
 });
 
-export const presentTreeEntry = (entry: TreeEntry): Static<typeof TreeObject4> => ({ ...presentTreeObject(entry), path: entry.path });
+export const presentTreeEntry = (entry: TreeEntry): Static<typeof TreeObject4> =>
+  Object.assign(presentTreeObject(entry), { path: entry.path });
