@@ -19,6 +19,7 @@ import * as issuableClosersTime from './migrations/0016_issuable_closers_time';
 import * as protectedBranchNoOne from './migrations/0017_protected_branch_no_one';
 import * as junitReports from './migrations/0018_junit_reports';
 import * as pipelineSource from './migrations/0019_pipeline_source';
+import * as diffNotes from './migrations/0020_diff_notes';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0017_protected_branch_no_one': protectedBranchNoOne.migration,
   '0018_junit_reports': junitReports.migration,
   '0019_pipeline_source': pipelineSource.migration,
+  '0020_diff_notes': diffNotes.migration,
 };
 
 /** The names of the migrations this program brings, in order. */

@@ -673,6 +673,14 @@ export interface NotesTable {
   line_type: string | null;
   system: Flag;
   attachment: string | null;
+  /** 'DiffNote' for a comment on a line of a merge request's diff, else null (migration 0020). */
+  type: string | null;
+  /** A DiffNote's `position`, as JSON (`DiffPosition`). */
+  position: string | null;
+  /** The discussion a DiffNote opens or answers; null for a note of its own. */
+  discussion_id: string | null;
+  resolved_at: string | null;
+  resolved_by_id: number | null;
   created_at: string;
   updated_at: string;
 }

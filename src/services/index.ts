@@ -25,6 +25,7 @@ import { CommitReadsService } from './repository/commit-reads';
 import { RepositoryBrowseService } from './repository/browse';
 import { CommitCommentsService } from './notes/commit-comments';
 import { NoteableNotesService } from './notes/noteable-notes';
+import { MergeRequestDiscussionsService } from './notes/merge-request-discussions';
 import { BranchesService } from './repository/branches';
 import { TagsService } from './repository/tags';
 import { FilesService } from './repository/files';
@@ -109,6 +110,7 @@ export function createServices(ctx: ServiceContext) {
   const labels = new LabelsService(ctx);
   const subscriptions = new SubscriptionsService(ctx, users, labels);
   const mergeRequestContents = new VersionContentCache(ctx);
+  const mergeRequestReads = new MergeRequestReadsService(ctx, users, mergeRequestContents);
   return {
     notificationSettings: new NotificationSettingsService(ctx),
     events,
@@ -169,7 +171,8 @@ export function createServices(ctx: ServiceContext) {
     mergeRequests,
     slashCommands: new SlashCommandsService(ctx, { notes, issues, mergeRequests, subscriptions, todos }),
     mergeRequestContents,
-    mergeRequestReads: new MergeRequestReadsService(ctx, users, mergeRequestContents),
+    mergeRequestReads,
+    mergeRequestDiscussions: new MergeRequestDiscussionsService(ctx, notes, mergeRequestReads),
     mergeRequestMerging: new MergingService(ctx, {
       events,
       projects,

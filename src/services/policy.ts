@@ -319,6 +319,16 @@ export function mayUpdateMergeRequest(
   );
 }
 
+/** Who may resolve a merge request's discussion: its author, the discussion's first author, or who may update the merge request. */
+export function mayResolveDiscussion(
+  standing: ProjectStanding,
+  mergeRequest: { author_id: number | null; assignee_id: number | null },
+  noteAuthorId: number | null,
+): boolean {
+  const callerId = standing.caller?.id;
+  return mayUpdateMergeRequest(standing, mergeRequest) || (callerId !== undefined && noteAuthorId === callerId);
+}
+
 /** A membership or an access request is removed by those who administer the project's or group's members, or by its own user. */
 export function mayRemoveMember(administersMembers: boolean, caller: Caller, member: { user_id: number | null }): boolean {
   return administersMembers || member.user_id === caller.id;

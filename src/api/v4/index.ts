@@ -27,6 +27,7 @@ import { timeTrackingRoutes } from './time-tracking';
 import { mergeRequestsRoutes } from './merge-requests';
 import { mergeRequestGitRoutes } from './merge-request-git';
 import { notesRoutes } from './notes';
+import { discussionsRoutes } from './discussions';
 import { awardEmojiRoutes } from './award-emoji';
 import { labelsRoutes } from './labels';
 import { milestonesRoutes } from './milestones';
@@ -89,6 +90,7 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
   timeTrackingRoutes(api, deps);
   mergeRequestGitRoutes(api, deps);
   notesRoutes(api, deps);
+  discussionsRoutes(api, deps);
   awardEmojiRoutes(api, deps);
   labelsRoutes(api, deps);
   milestonesRoutes(api, deps);

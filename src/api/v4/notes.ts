@@ -40,8 +40,10 @@ export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void 
     // Issues and merge requests are numbered in their project; the answer names that number.
     const iidOf = (request: FastifyRequest) => (kind === 'snippets' ? null : (request.params as { noteable_id: number }).noteable_id);
     const present = async (list: NoteRow[], iid: number | null) => {
-      const authors = await users.findMany(list.flatMap((note) => (note.author_id === null ? [] : [note.author_id])));
-      return list.map((note) => presentNote(note, note.author_id === null ? undefined : authors.get(note.author_id), iid, presenter));
+      const authors = await users.findMany(list.flatMap((note) => [note.author_id, note.resolved_by_id].filter((id) => id !== null)));
+      return list.map((note) =>
+        presentNote(note, note.author_id === null ? undefined : authors.get(note.author_id), iid, presenter, authors),
+      );
     };
 
     api.get(

@@ -36,6 +36,8 @@ export interface NewNote {
    * where 8.12 made the award and then answered it as a comment it was not (a plain bug).
    */
   plain?: boolean;
+  /** A comment on a line of a merge request's diff (`DiffNote`): its position as JSON, and its discussion. */
+  diff?: { position: string; discussionId: string };
 }
 
 /**
@@ -150,6 +152,9 @@ export class NoteableNotesService {
           line_type: null,
           system: 0,
           attachment: null,
+          type: given.diff ? 'DiffNote' : null,
+          position: given.diff?.position ?? null,
+          discussion_id: given.diff?.discussionId ?? null,
           created_at: createdAt ?? time,
           updated_at: time,
         })
