@@ -9,6 +9,7 @@ import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { issueRoutes } from './issue-routes';
 import { mergeRequestRoutes } from './merge-request-routes';
+import { mergeRequestDiscussionRoutes } from './merge-request-discussion-routes';
 import { snippetRoutes } from './snippet-routes';
 import { milestoneRoutes } from './milestone-routes';
 import { labelRoutes } from './label-routes';
@@ -79,6 +80,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       profileEmailRoutes(pages, { services });
       issueRoutes(pages, { services });
       mergeRequestRoutes(pages, { services });
+      mergeRequestDiscussionRoutes(pages, { services });
       snippetRoutes(pages, { services });
       milestoneRoutes(pages, { services });
       labelRoutes(pages, { services });

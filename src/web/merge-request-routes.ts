@@ -17,6 +17,10 @@ import { mergeRequestChangesPage, mergeRequestCommitsPage, mergeRequestPage } fr
 import type { MergeRequestHeading } from './pages/merge-requests/header';
 import { looksGoodForm, pipelineJobs } from './pages/merge-requests/review';
 import { latestTries } from './pipeline-routes';
+import { shownLineDiscussions } from './line-comments';
+import { lineCommentForm, lineDiscussion, placeLabel, resolveButton } from './pages/merge-requests/line-comments';
+import { positionLineCode } from '../services/notes/diff-positions';
+import { escapeHtml, html } from './html';
 
 export interface MergeRequestRouteDeps {
   services: Services;
@@ -56,6 +60,7 @@ const MergeRequestBody = Type.Object({
 });
 const NoteBody = Type.Object({ authenticity_token: Text, note: Type.Optional(Type.String({ maxLength: 1_000_000 })) });
 const TokenBody = Type.Object({ authenticity_token: Text });
+const DiffsQuery = Type.Object({ line_code: Type.Optional(Type.String({ maxLength: 100 })) });
 const AwardBody = Type.Object({ authenticity_token: Text, name: Type.Optional(Type.String({ maxLength: 255 })) });
 const MergeBody = Type.Object({
   authenticity_token: Text,
@@ -246,9 +251,19 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
       pipeline && pipeline.project_id === project.id && can(standing, 'read_build')
         ? (await services.builds.listForPipeline(project, pipeline.id, undefined, { offset: 0, limit: JOBS_LIMIT })).builds
         : [];
+    // A line comment's first note says where it sits (file, line, outdated) and carries its resolve button.
+    const { discussions } = await shownLineDiscussions(services, project, standing, mergeRequest, shown.notes);
+    const base = pathOf(project, request.params.iid);
+    const extras = new Map(
+      discussions.map((each) => [
+        each.notes[0]?.note.id,
+        html`${placeLabel(each)}${resolveButton(pageContext(request), base, each, 'discussion')}`,
+      ]),
+    );
     const view = {
       ...top,
       ...shown,
+      notes: shown.notes.map((each) => ({ ...each, extra: extras.get(each.note.id) })),
       jobs: pipelineJobs(project, latestTries(builds)),
       mayUpdate: mayUpdateMergeRequest(standing, mergeRequest),
       merge: {
@@ -280,22 +295,47 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
     return sendPage(request, reply, `Commits · ${title} (!${iid}) · ${project.name}`, body);
   });
 
-  pages.get<{ Params: MergeRequestParams }>(`${base}/:iid/diffs`, { config: PAGE }, async (request, reply) => {
-    const { project, standing, mergeRequestId } = await mergeRequestFor(request);
-    const user = request.web.user;
-    const [{ details, diffs }, own] = await Promise.all([
-      reads.changes(project, user, mergeRequestId),
-      user ? ownAward(project, standing, user.id, mergeRequestId, 'thumbsup') : undefined,
-    ]);
-    const { title, iid, author_id } = details.mergeRequest;
-    const looksGood = looksGoodForm(pageContext(request), `${pathOf(project, request.params.iid)}/toggle_award_emoji`, {
-      upvotes: details.upvotes,
-      mayAward: user !== null && user.id !== author_id,
-      awarded: own !== undefined,
-    });
-    const body = mergeRequestChangesPage(await heading(project, details), diffs, looksGood);
-    return sendPage(request, reply, `Changes · ${title} (!${iid}) · ${project.name}`, body);
-  });
+  pages.get<{ Params: MergeRequestParams; Querystring: Static<typeof DiffsQuery> }>(
+    `${base}/:iid/diffs`,
+    { config: PAGE, schema: { querystring: DiffsQuery } },
+    async (request, reply) => {
+      const { project, standing, mergeRequestId } = await mergeRequestFor(request);
+      const user = request.web.user;
+      const [{ details, diffs }, own] = await Promise.all([
+        reads.changes(project, user, mergeRequestId),
+        user ? ownAward(project, standing, user.id, mergeRequestId, 'thumbsup') : undefined,
+      ]);
+      const { title, iid, author_id } = details.mergeRequest;
+      const page = pageContext(request);
+      const path = pathOf(project, request.params.iid);
+      const looksGood = looksGoodForm(page, `${path}/toggle_award_emoji`, {
+        upvotes: details.upvotes,
+        mayAward: user !== null && user.id !== author_id,
+        awarded: own !== undefined,
+      });
+      // Line comments: each still-current discussion under its line, and the form under the line the link asked for.
+      const shown = await shownNotes(services, project, standing, 'merge_requests', mergeRequestId, null);
+      const { discussions, lineCodes } = await shownLineDiscussions(services, project, standing, details.mergeRequest, shown.notes);
+      const under = new Map<string, string>();
+      for (const discussion of discussions) {
+        const code = lineCodes.get(discussion.id);
+        if (code) under.set(code, (under.get(code) ?? '') + lineDiscussion(page, path, discussion).value);
+      }
+      const mayComment = user !== null && can(standing, 'create_note');
+      const asked = mayComment ? request.query.line_code : undefined;
+      const comments = {
+        code: (file: { newPath: string }, oldLine: number | null, newLine: number | null) =>
+          positionLineCode(file.newPath, oldLine, newLine),
+        href: (code: string) => (mayComment ? `${path}/diffs?line_code=${code}#form` : undefined),
+        below: (code: string) => {
+          const form = code === asked ? lineCommentForm(page, path, code).value : '';
+          return (under.get(code) ?? '') + form || undefined;
+        },
+      };
+      const body = mergeRequestChangesPage(await heading(project, details), diffs, looksGood, comments);
+      return sendPage(request, reply, `Changes · ${title} (!${iid}) · ${project.name}`, body);
+    },
+  );
 
   /** The caller's own award of `name` on the merge request, if they gave one. */
   const ownAward = async (project: Project, standing: ProjectStanding, userId: number, mergeRequestId: number, name: string) => {

@@ -14,6 +14,18 @@ export interface DiffOptions {
   collapseLines?: number;
   /** Past this many lines shown in all, the remaining files start collapsed. */
   budgetLines?: number;
+  /** Line comments (a merge request's Changes tab): each line's link, and what is drawn under it. */
+  comments?: LineComments;
+}
+
+/** What a diff line may carry: a link to comment on it, and rows under it (comments, a form). */
+export interface LineComments {
+  /** The line's code, its anchor (`positionLineCode`). */
+  code(file: DiffFile, oldLine: number | null, newLine: number | null): string;
+  /** Where the line's "comment" link leads, or undefined when the reader may not comment. */
+  href(code: string): string | undefined;
+  /** Already-escaped HTML under the line, or undefined. */
+  below(code: string): string | undefined;
 }
 
 const COLLAPSE_LINES = 500;
@@ -71,20 +83,28 @@ function fileName(file: DiffFile): SafeHtml {
 }
 
 /** Rows built as one string: a large diff has thousands of them. */
-function table(lines: DiffLine[]): SafeHtml {
+function table(file: DiffFile, lines: DiffLine[], comments?: LineComments): SafeHtml {
   let rows = '';
   for (const line of lines) {
-    rows +=
-      line.kind === 'hunk' || line.kind === 'note'
-        ? `<tr class="${line.kind}"><td class="num"></td><td class="num"></td><td class="src">${escapeHtml(line.text)}</td></tr>`
-        : `<tr class="${line.kind}"><td class="num">${line.oldLine ?? ''}</td><td class="num">${line.newLine ?? ''}</td><td class="src">${escapeHtml(line.text)}</td></tr>`;
+    if (line.kind === 'hunk' || line.kind === 'note') {
+      rows += `<tr class="${line.kind}"><td class="num"></td><td class="num"></td><td class="src">${escapeHtml(line.text)}</td></tr>`;
+      continue;
+    }
+    const code = comments?.code(file, line.oldLine ?? null, line.newLine ?? null);
+    const href = code === undefined ? undefined : comments?.href(code);
+    const link = href
+      ? `<a class="line-comment" href="${escapeHtml(href)}" data-line-code="${code}" aria-label="Comment on line ${line.newLine ?? line.oldLine}">+</a>`
+      : '';
+    rows += `<tr class="${line.kind}"${code ? ` id="${code}"` : ''}><td class="num">${link}${line.oldLine ?? ''}</td><td class="num">${line.newLine ?? ''}</td><td class="src">${escapeHtml(line.text)}</td></tr>`;
+    const below = code === undefined ? undefined : comments?.below(code);
+    if (below) rows += `<tr class="line-notes"><td colspan="3">${below}</td></tr>`;
   }
   return trusted(`<table class="diff"><tbody>${rows}</tbody></table>`);
 }
 
-function fileBody(file: DiffFile, lines: DiffLine[], overflow: boolean): SafeHtml {
+function fileBody(file: DiffFile, lines: DiffLine[], overflow: boolean, comments?: LineComments): SafeHtml {
   if (file.diff.startsWith('Binary files')) return html`<p class="muted diff-note">Binary file not shown.</p>`;
-  if (lines.length > 0) return table(lines);
+  if (lines.length > 0) return table(file, lines, comments);
   if (overflow && file.additions + file.deletions > 0) return html`<p class="muted diff-note">This diff is too large to show here.</p>`;
   if (file.renamedFile) return html`<p class="muted diff-note">File moved without changes.</p>`;
   if (file.aMode !== file.bMode) return html`<p class="muted diff-note">File mode changed from ${file.aMode} to ${file.bMode}.</p>`;
@@ -111,7 +131,7 @@ ${files.map((file, index) => {
   return html`<details class="diff-file" id="diff-${index}"${large ? '' : html` open`}>
 <summary><strong>${fileName(file)}</strong>${label && html` <span class="badge">${label}</span>`}
 <span class="additions">+${file.additions}</span> <span class="deletions">−${file.deletions}</span>${large && html` <span class="muted">(collapsed: ${lines.length} lines, open to show)</span>`}</summary>
-${fileBody(file, lines, options.overflow ?? false)}
+${fileBody(file, lines, options.overflow ?? false, options.comments)}
 </details>
 `;
 })}</section>`;

@@ -42,18 +42,20 @@ export interface ShownNote {
   note: NoteRow;
   author: User | undefined;
   body: SafeHtml;
+  /** Drawn under the note's header: a line comment's file and line, its resolve button. */
+  extra?: SafeHtml;
 }
 
 /** Comments and system notes, oldest first. */
 export function discussion(notes: ShownNote[]): SafeHtml {
   if (notes.length === 0) return html`<p class="muted">No comments yet.</p>`;
   return html`<ol class="notes">
-${notes.map(({ note, author, body }) =>
+${notes.map(({ note, author, body, extra }) =>
   note.system === 1
     ? html`<li class="note system-note" id="note_${note.id}"><span class="muted">${author?.name ?? 'Someone'} ${note.note} · ${note.created_at.slice(0, 16).replace('T', ' ')}</span></li>
 `
     : html`<li class="note" id="note_${note.id}"><div class="note-header"><strong>${author?.name ?? 'Ghost user'}</strong> <span class="muted">@${author?.username ?? 'ghost'} · ${note.created_at.slice(0, 16).replace('T', ' ')}</span></div>
-<div class="markdown note-body">${body}</div></li>
+${extra}<div class="markdown note-body">${body}</div></li>
 `,
 )}</ol>`;
 }

@@ -5,7 +5,7 @@ import type { DiffFile } from '../../../git/diff-types';
 import type { Project } from '../../../services/projects/types';
 import { commentForm, discussion, sidebar, type ShownNote } from '../issuable-parts';
 import { commitList } from '../repository/commit-list';
-import { renderDiff } from '../diff';
+import { renderDiff, type LineComments } from '../diff';
 import { mergeRequestHeader, type MergeRequestHeading } from './header';
 import { mergeBox, type MergeBoxFacts } from './merge-box';
 
@@ -53,10 +53,15 @@ ${commitList(project, commits)}
 }
 
 /** `…/merge_requests/:iid/diffs`: the latest version's changes against the merge base. */
-export function mergeRequestChangesPage(heading: MergeRequestHeading, diffs: DiffFile[], looksGood: SafeHtml): SafeHtml {
+export function mergeRequestChangesPage(
+  heading: MergeRequestHeading,
+  diffs: DiffFile[],
+  looksGood: SafeHtml,
+  comments?: LineComments,
+): SafeHtml {
   return html`<article class="issuable merge-request">
 ${mergeRequestHeader(heading, 'diffs')}
 ${looksGood}
-${renderDiff(diffs)}
+${renderDiff(diffs, { comments })}
 </article>`;
 }
