@@ -20,7 +20,7 @@ import { latestTries } from './pipeline-routes';
 import { shownLineDiscussions } from './line-comments';
 import { lineCommentForm, lineDiscussion, placeLabel, resolveButton } from './pages/merge-requests/line-comments';
 import { positionLineCode } from '../services/notes/diff-positions';
-import { escapeHtml, html } from './html';
+import { html } from './html';
 
 export interface MergeRequestRouteDeps {
   services: Services;
