@@ -47,6 +47,7 @@ table.tree { width: 100%; border-collapse: collapse; } table.tree td, table.tree
 .code-wrap, table.code, table.diff { width: 100%; border-collapse: collapse; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
 table.code, table.diff { display: block; overflow-x: auto; }
 table.code td, table.diff td { padding: 0 .6rem; vertical-align: top; white-space: pre; }
+a.line-comment { margin-right: .3rem; text-decoration: none; } tr.line-notes td { white-space: normal; font-family: system-ui, sans-serif; padding: .5rem; background: var(--soft); }
 td.num { text-align: right; color: var(--muted); user-select: none; min-width: 3rem; } td.num a { color: inherit; text-decoration: none; }
 table.code tr:target { background: #fff8c5; }
 td.blame-commit { white-space: normal; min-width: 14rem; max-width: 20rem; border-right: 1px solid var(--line); border-top: 1px solid var(--line); font: 13px/1.4 system-ui, sans-serif; }
