@@ -13,6 +13,7 @@ import { ProjectsService } from './projects/projects';
 import { GroupsService } from './groups/groups';
 import { NamespacesService } from './namespaces/namespaces';
 import { VariablesService } from './variables/variables';
+import { HookTestService } from './repository/hook-test';
 import { ProjectHooksService } from './hooks/project-hooks';
 import { MembersService } from './members/members';
 import { AccessRequestsService } from './members/access-requests';
@@ -107,6 +108,7 @@ export function createServices(ctx: ServiceContext) {
   const labels = new LabelsService(ctx);
   const subscriptions = new SubscriptionsService(ctx, users, labels);
   const mergeRequestContents = new VersionContentCache(ctx);
+  const projectHooks = new ProjectHooksService(ctx);
   return {
     notificationSettings: new NotificationSettingsService(ctx),
     events,
@@ -142,7 +144,8 @@ export function createServices(ctx: ServiceContext) {
     broadcastMessages: new BroadcastMessagesService(ctx),
     settings,
     variables: new VariablesService(ctx),
-    projectHooks: new ProjectHooksService(ctx),
+    projectHooks,
+    hookTests: new HookTestService(ctx, projectHooks),
     commitStatuses: new CommitStatusesService(ctx),
     runnerRegistration: new RunnerRegistrationService(ctx, settings),
     runnerAdmin: new RunnerAdminService(ctx, projects),

@@ -24,6 +24,10 @@ import { adminRoutes } from './admin-routes';
 import { projectCreateRoutes } from './project-create-routes';
 import { refCreateRoutes } from './ref-create-routes';
 import { editorRoutes } from './editor-routes';
+import { settingsRoutes } from './settings-routes';
+import { memberSettingsRoutes } from './member-settings-routes';
+import { protectedBranchRoutes } from './protected-branch-routes';
+import { hookSettingsRoutes } from './hook-settings-routes';
 import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
@@ -69,6 +73,10 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       projectCreateRoutes(pages, { services });
       refCreateRoutes(pages, { services });
       editorRoutes(pages, { services });
+      settingsRoutes(pages, { services });
+      memberSettingsRoutes(pages, { services });
+      protectedBranchRoutes(pages, { services });
+      hookSettingsRoutes(pages, { services });
     });
   });
 }

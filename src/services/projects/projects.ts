@@ -139,6 +139,15 @@ export class ProjectsService {
     return transferProject(this.deps, project, group);
   }
 
+  /**
+   * Moves a project into another namespace the caller may create projects in (GitLab 8.12's
+   * `Projects::TransferService` from the settings page): owners only (`change_namespace`).
+   */
+  async transferTo(project: Project, standing: ProjectStanding, caller: Caller, namespaceId: number): Promise<Project> {
+    authorize(standing, 'change_namespace');
+    return transferProject(this.deps, project, await usableNamespace(this.db, caller, namespaceId));
+  }
+
   share(project: Project, standing: ProjectStanding, groupId: number, groupAccess: number) {
     return shareProject(this.db, project, standing, groupId, groupAccess);
   }
