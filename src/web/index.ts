@@ -28,6 +28,9 @@ import { settingsRoutes } from './settings-routes';
 import { memberSettingsRoutes } from './member-settings-routes';
 import { protectedBranchRoutes } from './protected-branch-routes';
 import { hookSettingsRoutes } from './hook-settings-routes';
+import { deployKeySettingsRoutes } from './deploy-key-settings-routes';
+import { ciSettingsRoutes } from './ci-settings-routes';
+import { runnerSettingsRoutes } from './runner-settings-routes';
 import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
@@ -77,6 +80,9 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       memberSettingsRoutes(pages, { services });
       protectedBranchRoutes(pages, { services });
       hookSettingsRoutes(pages, { services });
+      deployKeySettingsRoutes(pages, { services });
+      ciSettingsRoutes(pages, { services });
+      runnerSettingsRoutes(pages, { services });
     });
   });
 }

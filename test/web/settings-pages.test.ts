@@ -5,6 +5,8 @@ import { grantProjectRole } from '../support/roles';
 import { seedCommit } from '../support/repo';
 import { WebClient } from '../support/web';
 import { HookListener } from '../support/hook-listener';
+import { publicKeys } from '../fixtures/ssh-keys';
+import { registeredRunner, runnerRow } from '../support/ci-world';
 
 /** The project settings pages: each write through the API's services, checked through the API; 404 to all who may not administer the project. */
 let app: TestApp;
@@ -58,7 +60,10 @@ before(async () => {
 after(() => app?.close());
 
 describe('who reaches the settings', () => {
-  const pagesOf = () => ['/edit', '/project_members', '/protected_branches', '/hooks'].map((suffix) => `${path}${suffix}`);
+  const pagesOf = () =>
+    ['/edit', '/project_members', '/protected_branches', '/hooks', '/deploy_keys', '/variables', '/triggers', '/runners'].map(
+      (suffix) => `${path}${suffix}`,
+    );
 
   test('developers, guests, strangers and anonymous visitors get 404 on every settings page', async () => {
     for (const who of ['anonymous', 'developer', 'guest', 'stranger'] as const)
@@ -448,5 +453,136 @@ describe('GET/POST /:namespace/:project/hooks', () => {
     const other = (await owner.client.post('/projects', { name: 'other-hooks' })).body;
     const hook = (await owner.client.v4().post(`/projects/${other.id}/hooks`, { url: 'http://example.com/h' })).body;
     assert.equal((await web.master.get(`${path}/hooks/${hook.id}/edit`)).status, 404);
+  });
+});
+
+describe('GET/POST /:namespace/:project/deploy_keys', () => {
+  test('adds a key, removes it, and enables a key of another project the master manages', async () => {
+    const added = await submit(web.master, `${path}/deploy_keys`, `${path}/deploy_keys`, { title: 'ci box', key: publicKeys['rsa-1'].key });
+    assert.equal(added.status, 303);
+    const [key] = (await api(`/projects/${project.id}/deploy_keys`)).body;
+    assert.equal(key.title, 'ci box');
+    assert.equal(key.key, publicKeys['rsa-1'].key);
+
+    const elsewhere = (await master.client.post('/projects', { name: 'master-own' })).body;
+    await master.client.v4().post(`/projects/${elsewhere.id}/deploy_keys`, { title: 'shared box', key: publicKeys['ecdsa-1'].key });
+    const sharedKey = (await master.client.v4().get(`/projects/${elsewhere.id}/deploy_keys`)).body[0];
+    const page = await web.master.get(`${path}/deploy_keys`);
+    assert.match(page.text, /shared box/);
+    const enabled = await submit(web.master, `${path}/deploy_keys`, `${path}/deploy_keys/${sharedKey.id}/enable`, {});
+    assert.equal(enabled.status, 303);
+    assert.deepEqual(
+      (await api(`/projects/${project.id}/deploy_keys`)).body.map((k: any) => k.title),
+      ['ci box', 'shared box'],
+    );
+    // A user who masters none of the projects the key is on is not offered it, and enabling it is a 404.
+    const theirs = (await stranger.client.post('/projects', { name: 'stranger-own' })).body;
+    const theirPath = new URL(theirs.web_url).pathname;
+    assert.doesNotMatch((await web.stranger.get(`${theirPath}/deploy_keys`)).text, /shared box/);
+    const refused = await submit(web.stranger, `${theirPath}/deploy_keys`, `${theirPath}/deploy_keys/${sharedKey.id}/enable`, {});
+    assert.equal(refused.status, 404);
+    await master.client.v4().delete(`/projects/${project.id}/deploy_keys/${sharedKey.id}`);
+
+    const removed = await submit(web.master, `${path}/deploy_keys`, `${path}/deploy_keys/${key.id}`, { _method: 'delete' });
+    assert.equal(removed.status, 303);
+    assert.deepEqual((await api(`/projects/${project.id}/deploy_keys`)).body, []);
+  });
+
+  test('a key that is not one is refused beside its field, keeping what was typed', async () => {
+    const refused = await submit(web.master, `${path}/deploy_keys`, `${path}/deploy_keys`, {
+      title: 'bad <key>',
+      key: 'ssh-rsa not-a-key',
+    });
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /id="field-key-error">Key fingerprint cannot be generated/);
+    assert.match(refused.text, /value="bad &lt;key&gt;"/);
+    assert.match(refused.text, /ssh-rsa not-a-key<\/textarea>/);
+  });
+});
+
+describe('GET/POST /:namespace/:project/variables and triggers', () => {
+  test('adds a variable, lists its key but not its value, edits and removes it', async () => {
+    const added = await submit(web.master, `${path}/variables`, `${path}/variables`, {
+      key: 'DEPLOY_TOKEN',
+      value: 'hunter2-secret',
+      protected: '1',
+    });
+    assert.equal(added.status, 303);
+    const variable = (await api(`/projects/${project.id}/variables/DEPLOY_TOKEN`)).body;
+    assert.equal(variable.value, 'hunter2-secret');
+    assert.equal(variable.protected, true);
+    const list = await web.master.get(`${path}/variables`);
+    assert.match(list.text, /<code>DEPLOY_TOKEN<\/code>/);
+    assert.doesNotMatch(list.text, /hunter2-secret/);
+    assert.match((await web.master.get(`${path}/variables/DEPLOY_TOKEN/edit`)).text, /hunter2-secret<\/textarea>/);
+    const edited = await submit(web.master, `${path}/variables/DEPLOY_TOKEN/edit`, `${path}/variables/DEPLOY_TOKEN`, {
+      _method: 'patch',
+      value: 'rotated',
+    });
+    assert.equal(edited.status, 303);
+    const changed = (await api(`/projects/${project.id}/variables/DEPLOY_TOKEN`)).body;
+    assert.equal(changed.value, 'rotated');
+    assert.equal(changed.protected, false);
+    const removed = await submit(web.master, `${path}/variables`, `${path}/variables/DEPLOY_TOKEN`, { _method: 'delete' });
+    assert.equal(removed.status, 303);
+    assert.equal((await api(`/projects/${project.id}/variables/DEPLOY_TOKEN`)).status, 404);
+  });
+
+  test('a bad key is refused beside the field', async () => {
+    const refused = await submit(web.master, `${path}/variables`, `${path}/variables`, { key: 'NOT VALID', value: 'x' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /id="field-key-error">Key /);
+    assert.match(refused.text, /value="NOT VALID"/);
+  });
+
+  test('creates a trigger whose token is shown and starts a pipeline, then revokes it', async () => {
+    const created = await submit(web.master, `${path}/triggers`, `${path}/triggers`, { description: 'nightly' });
+    assert.equal(created.status, 303);
+    const [trigger] = (await master.client.v4().get(`/projects/${project.id}/triggers`)).body;
+    assert.equal(trigger.description, 'nightly');
+    const page = await web.master.get(`${path}/triggers`);
+    assert.match(page.text, new RegExp(`<code class="token">${trigger.token}</code>`));
+    // Another master sees only its start, as the API shows it.
+    assert.doesNotMatch((await web.owner.get(`${path}/triggers`)).text, new RegExp(trigger.token));
+    const revoked = await submit(web.master, `${path}/triggers`, `${path}/triggers/${trigger.id}`, { _method: 'delete' });
+    assert.equal(revoked.status, 303);
+    assert.deepEqual((await master.client.v4().get(`/projects/${project.id}/triggers`)).body, []);
+  });
+});
+
+describe('GET/POST /:namespace/:project/runners', () => {
+  test('shows the registration token and resets it', async () => {
+    const before = (await api(`/projects/${project.id}`)).body.runners_token;
+    assert.match((await web.master.get(`${path}/runners`)).text, new RegExp(`<code class="token">${before}</code>`));
+    const reset = await submit(web.master, `${path}/runners`, `${path}/runners_token/reset`, {});
+    assert.equal(reset.status, 303);
+    const after = (await api(`/projects/${project.id}`)).body.runners_token;
+    assert.notEqual(after, before);
+    assert.match((await web.master.get(`${path}/runners`)).text, new RegExp(`<code class="token">${after}</code>`));
+  });
+
+  test('turns shared runners off and on', async () => {
+    const was = (await api(`/projects/${project.id}`)).body.shared_runners_enabled;
+    assert.equal((await submit(web.master, `${path}/runners`, `${path}/runners/shared`, {})).status, 303);
+    assert.equal((await api(`/projects/${project.id}`)).body.shared_runners_enabled, !was);
+    assert.equal((await submit(web.master, `${path}/runners`, `${path}/runners/shared`, {})).status, 303);
+    assert.equal((await api(`/projects/${project.id}`)).body.shared_runners_enabled, was);
+  });
+
+  test('enables a runner of another project the master manages, and disables it', async () => {
+    const elsewhere = (await master.client.post('/projects', { name: 'runner-home' })).body;
+    const client = await registeredRunner(app, { projectId: elsewhere.id, description: 'borrowed runner' });
+    const runnerId = (await runnerRow(app, client.token!))!.id;
+    assert.match((await web.master.get(`${path}/runners`)).text, /borrowed runner/);
+    const enabled = await submit(web.master, `${path}/runners`, `${path}/runners/${runnerId}/enable`, {});
+    assert.equal(enabled.status, 303);
+    const ofProject = (await api(`/projects/${project.id}/runners`)).body;
+    assert.ok(ofProject.some((runner: any) => runner.id === runnerId));
+    const again = await submit(web.master, `${path}/runners`, `${path}/runners/${runnerId}/enable`, {});
+    assert.equal(again.status, 400);
+    assert.match(again.text, /already enabled/);
+    const disabled = await submit(web.master, `${path}/runners`, `${path}/runners/${runnerId}`, { _method: 'delete' });
+    assert.equal(disabled.status, 303);
+    assert.ok(!(await api(`/projects/${project.id}/runners`)).body.some((runner: any) => runner.id === runnerId));
   });
 });

@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { User } from '../users/users';
 import { now } from '../../lib/time';
+import { digestToken, randomHex } from '../../lib/secrets';
 import type { Caller, ProjectAbility, ProjectStanding } from '../policy';
 import type { EventsService } from '../events/events';
 import type { SettingsReader } from '../settings-reader';
@@ -125,6 +126,22 @@ export class ProjectsService {
 
   runnersToken(project: ProjectRow): string {
     return this.ctx.secrets.unseal(project.runners_token_sealed);
+  }
+
+  /**
+   * A new registration token for the project's specific runners (GitLab 8.12's "Reset runners
+   * registration token", masters): runners registered with the old one keep their own tokens.
+   */
+  async resetRunnersToken(project: Project, standing: ProjectStanding): Promise<Project> {
+    authorize(standing, 'admin_project');
+    const token = randomHex(30);
+    const row = await this.db
+      .updateTable('projects')
+      .set({ runners_token_digest: digestToken(token), runners_token_sealed: this.ctx.secrets.seal(token), updated_at: now() })
+      .where('id', '=', project.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { ...row, namespace: project.namespace };
   }
 
   // ---- fork, transfer, share ----
