@@ -81,9 +81,10 @@ export function settingsRoutes(pages: FastifyInstance, { services }: { services:
     return attributes;
   }
 
-  // Rails' `PATCH` and `DELETE /:namespace/:project`, sent by forms as a POST with `_method`.
+  // Rails' `PATCH` and `DELETE /:namespace/:project`, sent by forms as a POST with `_method`; to the edit
+  // page's own path, since a POST on every two-segment path would take the API's own 404s (`POST /api/v3`).
   pages.post<{ Params: ProjectParams; Body: UpdateBody }>(
-    '/:namespace/:project',
+    '/:namespace/:project/edit',
     { config: PAGE, schema: { body: UpdateBody } },
     async (request, reply) => {
       const found = await administeredProject(services, request);

@@ -84,7 +84,7 @@ describe('who reaches the settings', () => {
   test('a developer posting a settings form gets 404 and changes nothing', async () => {
     const form = await web.developer.get(path);
     const token = WebClient.csrfToken(form.text);
-    const refused = await web.developer.post(path, {
+    const refused = await web.developer.post(`${path}/edit`, {
       authenticity_token: token,
       _method: 'patch',
       section: 'general',
@@ -97,7 +97,7 @@ describe('who reaches the settings', () => {
 
 describe('GET /:namespace/:project/edit, PATCH /:namespace/:project', () => {
   test('saves the description, the default branch and the features', async () => {
-    const saved = await submit(web.owner, `${path}/edit`, path, {
+    const saved = await submit(web.owner, `${path}/edit`, `${path}/edit`, {
       _method: 'patch',
       section: 'general',
       description: 'settings from the web',
@@ -126,7 +126,7 @@ describe('GET /:namespace/:project/edit, PATCH /:namespace/:project', () => {
     const page = await web.master.get(`${path}/edit`);
     assert.doesNotMatch(page.text, /name="visibility_level"/);
     assert.doesNotMatch(page.text, /Remove project/);
-    const saved = await submit(web.master, `${path}/edit`, path, {
+    const saved = await submit(web.master, `${path}/edit`, `${path}/edit`, {
       _method: 'patch',
       section: 'general',
       description: 'by the master',
@@ -144,14 +144,14 @@ describe('GET /:namespace/:project/edit, PATCH /:namespace/:project', () => {
   });
 
   test('a form without its token is refused', async () => {
-    const refused = await web.owner.post(path, { _method: 'patch', section: 'general', description: 'forged' });
+    const refused = await web.owner.post(`${path}/edit`, { _method: 'patch', section: 'general', description: 'forged' });
     assert.equal(refused.status, 403);
     assert.notEqual((await api(`/projects/${project.id}`)).body.description, 'forged');
   });
 
   test('renaming to a taken path is refused beside the field, keeping what was typed', async () => {
     await owner.client.post('/projects', { name: 'occupied' });
-    const taken = await submit(web.owner, `${path}/edit`, path, {
+    const taken = await submit(web.owner, `${path}/edit`, `${path}/edit`, {
       _method: 'patch',
       section: 'rename',
       name: 'Kept name',
@@ -160,7 +160,7 @@ describe('GET /:namespace/:project/edit, PATCH /:namespace/:project', () => {
     assert.equal(taken.status, 400);
     assert.match(taken.text, /class="field-error" id="field-path-error">Path has already been taken/);
     assert.match(taken.text, /value="Kept name"/);
-    const invalid = await submit(web.owner, `${path}/edit`, path, {
+    const invalid = await submit(web.owner, `${path}/edit`, `${path}/edit`, {
       _method: 'patch',
       section: 'rename',
       name: 'Kept <name>',
@@ -173,7 +173,7 @@ describe('GET /:namespace/:project/edit, PATCH /:namespace/:project', () => {
   });
 
   test('renaming moves the project to its new path', async () => {
-    const renamed = await submit(web.owner, `${path}/edit`, path, {
+    const renamed = await submit(web.owner, `${path}/edit`, `${path}/edit`, {
       _method: 'patch',
       section: 'rename',
       name: 'Settings Lab',
@@ -184,7 +184,7 @@ describe('GET /:namespace/:project/edit, PATCH /:namespace/:project', () => {
     const found = (await api(`/projects/${project.id}`)).body;
     assert.equal(found.path, 'lab');
     assert.equal(found.name, 'Settings Lab');
-    const back = await submit(web.owner, `/${owner.user.username}/lab/edit`, `/${owner.user.username}/lab`, {
+    const back = await submit(web.owner, `/${owner.user.username}/lab/edit`, `/${owner.user.username}/lab/edit`, {
       _method: 'patch',
       section: 'rename',
       name: 'settings-lab',
@@ -234,11 +234,11 @@ describe('GET /:namespace/:project/edit, PATCH /:namespace/:project', () => {
   test('removing asks for the path typed, then removes the project', async () => {
     const doomed = (await owner.client.post('/projects', { name: 'doomed' })).body;
     const doomedPath = new URL(doomed.web_url).pathname;
-    const refused = await submit(web.owner, `${doomedPath}/edit`, doomedPath, { _method: 'delete', confirm_path: 'wrong' });
+    const refused = await submit(web.owner, `${doomedPath}/edit`, `${doomedPath}/edit`, { _method: 'delete', confirm_path: 'wrong' });
     assert.equal(refused.status, 400);
     assert.match(refused.text, /does not match the project path/);
     assert.equal((await api(`/projects/${doomed.id}`)).status, 200);
-    const removed = await submit(web.owner, `${doomedPath}/edit`, doomedPath, { _method: 'delete', confirm_path: 'doomed' });
+    const removed = await submit(web.owner, `${doomedPath}/edit`, `${doomedPath}/edit`, { _method: 'delete', confirm_path: 'doomed' });
     assert.equal(removed.status, 303);
     assert.equal((await api(`/projects/${doomed.id}`)).status, 404);
   });

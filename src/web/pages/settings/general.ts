@@ -59,7 +59,7 @@ export function generalSettingsPage(page: PageContext, settings: GeneralSettings
   const generalErrors = errorsOf('general');
   const body = html`<h2>General</h2>
 ${otherErrors(generalErrors, ['description', 'default_branch', 'visibility_level'])}
-<form class="stacked" method="post" action="${base}">
+<form class="stacked" method="post" action="${base}/edit">
 ${hiddenToken(page.csrfToken)}<input type="hidden" name="_method" value="patch"><input type="hidden" name="section" value="general">
 ${textArea({ name: 'description', label: 'Description', value: general.description, errors: generalErrors })}
 ${
@@ -104,7 +104,7 @@ function renameSection(page: PageContext, settings: GeneralSettings, errors: Fie
   const { project, rename } = settings;
   return html`<h2>Rename repository</h2>
 ${otherErrors(errors, ['name', 'path'])}
-<form class="stacked" method="post" action="${projectPath(project)}">
+<form class="stacked" method="post" action="${projectPath(project)}/edit">
 ${hiddenToken(page.csrfToken)}<input type="hidden" name="_method" value="patch"><input type="hidden" name="section" value="rename">
 ${formField({ name: 'name', label: 'Project name', value: rename.name ?? project.name, errors, required: true })}
 ${formField({ name: 'path', label: 'Path', value: rename.path ?? project.path, errors, required: true })}
@@ -138,7 +138,7 @@ ${selectField({
 function removeSection(page: PageContext, project: Project, errors: FieldErrors | undefined): SafeHtml {
   return html`<h2>Remove project</h2>
 <p>Removing the project removes its repository and everything attached to it: issues, merge requests, builds. It cannot be undone.</p>
-<form class="stacked" method="post" action="${projectPath(project)}">
+<form class="stacked" method="post" action="${projectPath(project)}/edit">
 ${hiddenToken(page.csrfToken)}<input type="hidden" name="_method" value="delete">
 ${formField({ name: 'confirm_path', label: `Type ${project.path} to confirm`, errors, required: true, autocomplete: 'off' })}
 <button type="submit" class="danger">Remove project</button>
