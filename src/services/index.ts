@@ -14,6 +14,7 @@ import { ProjectsService } from './projects/projects';
 import { GroupsService } from './groups/groups';
 import { NamespacesService } from './namespaces/namespaces';
 import { VariablesService } from './variables/variables';
+import { HookTestService } from './repository/hook-test';
 import { ProjectHooksService } from './hooks/project-hooks';
 import { MembersService } from './members/members';
 import { AccessRequestsService } from './members/access-requests';
@@ -111,6 +112,7 @@ export function createServices(ctx: ServiceContext) {
   const subscriptions = new SubscriptionsService(ctx, users, labels);
   const mergeRequestContents = new VersionContentCache(ctx);
   const mergeRequestReads = new MergeRequestReadsService(ctx, users, mergeRequestContents);
+  const projectHooks = new ProjectHooksService(ctx);
   return {
     notificationSettings: new NotificationSettingsService(ctx),
     events,
@@ -147,7 +149,8 @@ export function createServices(ctx: ServiceContext) {
     backgroundJobs: new BackgroundJobsService(ctx),
     settings,
     variables: new VariablesService(ctx),
-    projectHooks: new ProjectHooksService(ctx),
+    projectHooks,
+    hookTests: new HookTestService(ctx, projectHooks),
     commitStatuses: new CommitStatusesService(ctx),
     runnerRegistration: new RunnerRegistrationService(ctx, settings),
     runnerAdmin: new RunnerAdminService(ctx, projects),

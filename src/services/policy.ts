@@ -85,6 +85,7 @@ export type ProjectAbility =
   | 'change_visibility_level'
   | 'remove_project'
   | 'archive_project'
+  | 'change_namespace'
   | 'admin_project_member';
 
 const isAdmin = (caller: Caller | null) => caller?.admin === 1;
@@ -188,6 +189,7 @@ export function can(standing: ProjectStanding, ability: ProjectAbility): boolean
     case 'change_visibility_level':
     case 'remove_project':
     case 'archive_project':
+    case 'change_namespace':
       return access >= OWNER;
   }
 }

@@ -114,6 +114,7 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
     if (canonical !== `/${namespace}/${name}`) return reply.redirect(canonical, 301);
     const home = await projectHome(services, config, project, can(standing, 'download_code'));
     home.mayPush = can(standing, 'push_code');
+    home.mayAdmin = can(standing, 'admin_project');
     home.mayFork = request.web.user !== null && can(standing, 'fork_project');
     if (request.web.user) {
       const starred = await services.projects.hasStarred(project, request.web.user);

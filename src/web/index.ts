@@ -34,6 +34,13 @@ import { projectCreateRoutes } from './project-create-routes';
 import { refCreateRoutes } from './ref-create-routes';
 import { editorRoutes } from './editor-routes';
 import { searchRoutes } from './search-routes';
+import { settingsRoutes } from './settings-routes';
+import { memberSettingsRoutes } from './member-settings-routes';
+import { protectedBranchRoutes } from './protected-branch-routes';
+import { hookSettingsRoutes } from './hook-settings-routes';
+import { deployKeySettingsRoutes } from './deploy-key-settings-routes';
+import { ciSettingsRoutes } from './ci-settings-routes';
+import { runnerSettingsRoutes } from './runner-settings-routes';
 import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
@@ -89,6 +96,13 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       refCreateRoutes(pages, { services });
       editorRoutes(pages, { services });
       searchRoutes(pages, { services });
+      settingsRoutes(pages, { services });
+      memberSettingsRoutes(pages, { services });
+      protectedBranchRoutes(pages, { services });
+      hookSettingsRoutes(pages, { services });
+      deployKeySettingsRoutes(pages, { services });
+      ciSettingsRoutes(pages, { services });
+      runnerSettingsRoutes(pages, { services });
     });
   });
 }

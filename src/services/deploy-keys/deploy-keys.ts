@@ -35,6 +35,25 @@ export class DeployKeysService {
     return this.linkedTo(projectId).orderBy('keys.id').execute();
   }
 
+  /**
+   * The deploy keys the caller may enable on this project and that are not on it yet (a settings
+   * page's choices; the same rule as `enable`), the first hundred.
+   */
+  enableableOn(projectId: number, caller: Caller): Promise<Key[]> {
+    const links = this.db.selectFrom('deploy_keys_projects').select('deploy_key_id');
+    return this.db
+      .selectFrom('keys')
+      .selectAll()
+      .where('user_id', 'is', null)
+      .where('id', 'not in', links.where('project_id', '=', projectId))
+      .$if(!mayUseEveryDeployKey(caller), (query) =>
+        query.where('id', 'in', links.where('project_id', 'in', projectIdsWithAccess(this.db, caller.id, DEPLOY_KEY_SHARING_ACCESS))),
+      )
+      .orderBy('id')
+      .limit(100)
+      .execute();
+  }
+
   /** A key enabled on this project, else `404 Not found` (8.12's `find`). */
   async findIn(projectId: number, keyId: number): Promise<Key> {
     const key = await this.linkedTo(projectId).where('keys.id', '=', keyId).executeTakeFirst();

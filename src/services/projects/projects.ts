@@ -2,6 +2,7 @@ import type { Db } from '../../db/index';
 import type { ServiceContext } from '../context';
 import type { User } from '../users/users';
 import { now } from '../../lib/time';
+import { digestToken, randomHex } from '../../lib/secrets';
 import type { Caller, ProjectAbility, ProjectStanding } from '../policy';
 import type { EventsService } from '../events/events';
 import type { SettingsReader } from '../settings-reader';
@@ -132,6 +133,22 @@ export class ProjectsService {
     return this.ctx.secrets.unseal(project.runners_token_sealed);
   }
 
+  /**
+   * A new registration token for the project's specific runners (GitLab 8.12's "Reset runners
+   * registration token", masters): runners registered with the old one keep their own tokens.
+   */
+  async resetRunnersToken(project: Project, standing: ProjectStanding): Promise<Project> {
+    authorize(standing, 'admin_project');
+    const token = randomHex(30);
+    const row = await this.db
+      .updateTable('projects')
+      .set({ runners_token_digest: digestToken(token), runners_token_sealed: this.ctx.secrets.seal(token), updated_at: now() })
+      .where('id', '=', project.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { ...row, namespace: project.namespace };
+  }
+
   // ---- fork, transfer, share ----
 
   /** Forks into the caller's namespace or a given one (id or path) they may create projects in. */
@@ -142,6 +159,15 @@ export class ProjectsService {
   /** Moves a project into a group (administrators). */
   transfer(project: Project, group: NamespaceRow): Promise<Project> {
     return transferProject(this.deps, project, group);
+  }
+
+  /**
+   * Moves a project into another namespace the caller may create projects in (GitLab 8.12's
+   * `Projects::TransferService` from the settings page): owners only (`change_namespace`).
+   */
+  async transferTo(project: Project, standing: ProjectStanding, caller: Caller, namespaceId: number): Promise<Project> {
+    authorize(standing, 'change_namespace');
+    return transferProject(this.deps, project, await usableNamespace(this.db, caller, namespaceId));
   }
 
   share(project: Project, standing: ProjectStanding, groupId: number, groupAccess: number) {

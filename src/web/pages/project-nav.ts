@@ -12,6 +12,8 @@ interface Tab {
   path: string;
   /** Shown only to those who may read the repository. */
   code?: boolean;
+  /** Shown only to those who may administer the project (`admin_project`). */
+  admin?: boolean;
 }
 
 /** One line per tab; the other areas add theirs here. */
@@ -27,12 +29,13 @@ const TABS: Tab[] = [
   { key: 'merge_requests', label: 'Merge Requests', path: '/merge_requests', code: true },
   { key: 'pipelines', label: 'Pipelines', path: '/pipelines' },
   { key: 'snippets', label: 'Snippets', path: '/snippets' },
+  { key: 'settings', label: 'Settings', path: '/edit', admin: true },
 ];
 
 /** A project's tab navigation, on its home page and every page under it. */
-export function projectNav(project: Project, active: ProjectTab, options: { codeReadable: boolean }): SafeHtml {
+export function projectNav(project: Project, active: ProjectTab, options: { codeReadable: boolean; admin?: boolean }): SafeHtml {
   const base = projectPath(project);
-  const tabs = TABS.filter((tab) => options.codeReadable || !tab.code);
+  const tabs = TABS.filter((tab) => (options.codeReadable || !tab.code) && (options.admin === true || !tab.admin));
   return html`<nav class="tabs" aria-label="Project">
 ${tabs.map(
   (tab) =>

@@ -13,6 +13,8 @@ export interface ProjectHome {
   /** Whether the caller may read the repository at all (guests of private projects may not). */
   codeReadable: boolean;
   readme?: { name: string; body: SafeHtml };
+  /** The caller may administer the project (the Settings tab). */
+  mayAdmin?: boolean;
   /** The caller may commit (a "New file" button) or fork (a "Fork" button). */
   mayPush?: boolean;
   mayFork?: boolean;
@@ -25,7 +27,7 @@ export interface ProjectHome {
 export function projectPage(home: ProjectHome): SafeHtml {
   const { project, lastCommit, readme } = home;
   return html`<h1>${project.namespace.name} / ${project.name} <span class="badge">${visibilityName(project.visibility_level)}</span></h1>
-${projectNav(project, 'home', { codeReadable: home.codeReadable })}
+${projectNav(project, 'home', { codeReadable: home.codeReadable, admin: home.mayAdmin })}
 ${project.description && html`<p class="description">${project.description}</p>`}
 ${projectActions(home)}
 ${home.codeReadable && cloneUrls(home.urls)}

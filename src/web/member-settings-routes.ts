@@ -1,0 +1,141 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services/index';
+import type { ProjectStanding } from '../services/policy';
+import type { Project } from '../services/projects/types';
+import { ApiError } from '../errors';
+import { PAGE, pageContext, sendPage, WebError } from './request';
+import { recordNumber, type ProjectParams } from './project-scope';
+import { projectPath } from './paths';
+import { fieldErrors } from './form-errors';
+import { administeredProject, FormText, isDelete, settingsErrors } from './settings-scope';
+import { type MembersSettings, membersSettingsPage } from './pages/settings/members';
+
+const MEMBERS_SHOWN = 200;
+
+const AddBody = Type.Object({ authenticity_token: FormText(), user: FormText(255), access_level: FormText(10), expires_at: FormText(64) });
+const ChangeBody = Type.Object({
+  authenticity_token: FormText(),
+  _method: FormText(10),
+  access_level: FormText(10),
+  expires_at: FormText(64),
+});
+const ShareBody = Type.Object({ authenticity_token: FormText(), group: FormText(255), group_access: FormText(10) });
+const TokenBody = Type.Object({ authenticity_token: FormText(), _method: FormText(10) });
+type MemberParams = ProjectParams & { user_id: string };
+type GroupParams = ProjectParams & { group_id: string };
+
+/**
+ * `…/project_members` and `…/group_links`: a project's members and the groups it is shared
+ * with, each change through the call of the API's members and share routes (their events and
+ * system hooks).
+ */
+export function memberSettingsRoutes(pages: FastifyInstance, { services }: { services: Services }): void {
+  async function show(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    found: { project: Project; standing: ProjectStanding },
+    typed: Pick<MembersSettings, 'add' | 'share' | 'rowError'> = {},
+  ) {
+    const { project, standing } = found;
+    const source = services.members.projectSource(project, standing);
+    const [list, details] = await Promise.all([
+      services.members.list(source, { offset: 0, limit: MEMBERS_SHOWN }),
+      services.projects.details([project], request.web.user),
+    ]);
+    const settings: MembersSettings = {
+      project,
+      members: list.members,
+      total: list.total,
+      groups: details.sharedWith.get(project.id) ?? [],
+      ...typed,
+    };
+    const refused = typed.add?.errors || typed.share?.errors || typed.rowError;
+    return sendPage(request, reply, `Members · ${project.name}`, membersSettingsPage(pageContext(request), settings), refused ? 400 : 200);
+  }
+
+  const back = (reply: FastifyReply, project: Project) => reply.redirect(`${projectPath(project)}/project_members`, 303);
+
+  pages.get<{ Params: ProjectParams }>('/:namespace/:project/project_members', { config: PAGE }, async (request, reply) =>
+    show(request, reply, await administeredProject(services, request)),
+  );
+
+  pages.post<{ Params: ProjectParams; Body: Static<typeof AddBody> }>(
+    '/:namespace/:project/project_members',
+    { config: PAGE, schema: { body: AddBody } },
+    async (request, reply) => {
+      const found = await administeredProject(services, request);
+      const { user: username = '', access_level, expires_at } = request.body;
+      const typed = { user: username, accessLevel: access_level, expiresAt: expires_at };
+      const member = username.trim() === '' ? undefined : await services.users.findByIdOrUsername(username.trim().replace(/^@/, ''));
+      if (!member) return show(request, reply, found, { add: { ...typed, errors: { user: ['is not a known user'] } } });
+      const source = services.members.projectSource(found.project, found.standing);
+      try {
+        await services.members.add(source, found.user, { user_id: member.id, access_level, expires_at }, { existingIsConflict: true });
+      } catch (error) {
+        const errors = settingsErrors(error);
+        if (!errors) throw error;
+        return show(request, reply, found, {
+          add: { ...typed, errors: errors.base?.[0] === 'Member already exists' ? { user: ['is already a member'] } : errors },
+        });
+      }
+      return back(reply, found.project);
+    },
+  );
+
+  pages.post<{ Params: MemberParams; Body: Static<typeof ChangeBody> }>(
+    '/:namespace/:project/project_members/:user_id',
+    { config: PAGE, schema: { body: ChangeBody } },
+    async (request, reply) => {
+      const found = await administeredProject(services, request);
+      const userId = recordNumber(request.params.user_id);
+      const source = services.members.projectSource(found.project, found.standing);
+      try {
+        if (isDelete(request.body)) {
+          if (!(await services.members.remove(source, found.user, userId))) throw new WebError(404);
+        } else {
+          await services.members.update(source, userId, { access_level: request.body.access_level, expires_at: request.body.expires_at });
+        }
+      } catch (error) {
+        // A personal project's owner or the last owner cannot go: the API's 403, said beside the row.
+        const messages =
+          error instanceof ApiError && error.status === 403 ? ['This member cannot be changed or removed.'] : fieldErrors(error)?.base;
+        if (!messages) throw error;
+        return show(request, reply, found, { rowError: { userId, messages } });
+      }
+      return back(reply, found.project);
+    },
+  );
+
+  pages.post<{ Params: ProjectParams; Body: Static<typeof ShareBody> }>(
+    '/:namespace/:project/group_links',
+    { config: PAGE, schema: { body: ShareBody } },
+    async (request, reply) => {
+      const found = await administeredProject(services, request);
+      const { group: groupPath = '', group_access } = request.body;
+      const typed = { group: groupPath, groupAccess: group_access };
+      // A group the caller may not read is as unknown as a missing one.
+      const group =
+        groupPath.trim() === '' ? undefined : await services.groups.findReadable(groupPath.trim(), found.user).catch(() => undefined);
+      if (!group) return show(request, reply, found, { share: { ...typed, errors: { group: ['is not a known group'] } } });
+      try {
+        await services.projects.share(found.project, found.standing, group.group.id, Number(group_access));
+      } catch (error) {
+        const errors = fieldErrors(error);
+        if (!errors) throw error;
+        return show(request, reply, found, { share: { ...typed, errors } });
+      }
+      return back(reply, found.project);
+    },
+  );
+
+  pages.post<{ Params: GroupParams; Body: Static<typeof TokenBody> }>(
+    '/:namespace/:project/group_links/:group_id',
+    { config: PAGE, schema: { body: TokenBody } },
+    async (request, reply) => {
+      const found = await administeredProject(services, request);
+      await services.projects.unshare(found.project, found.standing, recordNumber(request.params.group_id));
+      return back(reply, found.project);
+    },
+  );
+}
