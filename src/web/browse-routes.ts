@@ -11,13 +11,14 @@ import { projectsPage } from './pages/listing';
 import { userPage } from './pages/user';
 import { groupPage } from './pages/group';
 import { projectPage, type ProjectHome } from './pages/project';
-import { pickReadme, renderReadme } from './readme';
+import { pickReadme, type ReadmeRenderer } from './readme';
 import { projectPath } from './paths';
 import { reservedNotFound } from './not-found-routes';
 
 export interface BrowseDeps {
   services: Services;
   config: Config;
+  readmes: ReadmeRenderer;
 }
 
 /** A page shows at most this many projects until lists are paged. */
@@ -46,7 +47,7 @@ export const RESERVED = new Set([
 ]);
 
 /** The pages for reading: the dashboard, explore, users, groups and a project's home. */
-export function browseRoutes(pages: FastifyInstance, { services, config }: BrowseDeps): void {
+export function browseRoutes(pages: FastifyInstance, { services, config, readmes }: BrowseDeps): void {
   const list = (request: FastifyRequest, options: Parameters<Services['projects']['list']>[1]) =>
     services.projects.list(request.web.user, options).then((page) => page.projects);
 
@@ -112,7 +113,7 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
     // A path asked in other letters is sent to the project's own (a `find` ignoring case found it).
     const canonical = projectPath(project);
     if (canonical !== `/${namespace}/${name}`) return reply.redirect(canonical, 301);
-    const home = await projectHome(services, config, project, can(standing, 'download_code'));
+    const home = await projectHome(services, config, readmes, project, can(standing, 'download_code'));
     home.mayPush = can(standing, 'push_code');
     home.mayAdmin = can(standing, 'admin_project');
     home.mayFork = request.web.user !== null && can(standing, 'fork_project');
@@ -124,7 +125,13 @@ export function browseRoutes(pages: FastifyInstance, { services, config }: Brows
   });
 }
 
-async function projectHome(services: Services, config: Config, project: Project, codeReadable: boolean): Promise<ProjectHome> {
+async function projectHome(
+  services: Services,
+  config: Config,
+  readmes: ReadmeRenderer,
+  project: Project,
+  codeReadable: boolean,
+): Promise<ProjectHome> {
   const urls = projectUrls(config, project);
   const home: ProjectHome = { project, urls, codeReadable };
   if (!codeReadable) return home;
@@ -136,8 +143,7 @@ async function projectHome(services: Services, config: Config, project: Project,
   ]);
   home.lastCommit = commits?.[0];
   const readme = entries && pickReadme(entries);
-  if (home.lastCommit && readme)
-    home.readme = { name: readme.name, body: await renderReadme(services, project, home.lastCommit.id, ref, readme) };
+  if (home.lastCommit && readme) home.readme = { name: readme.name, body: await readmes.render(project, home.lastCommit.id, ref, readme) };
   return home;
 }
 

@@ -5,6 +5,7 @@ import type { Services } from '../services/index';
 import { registerWebRequests } from './request';
 import { SessionCodec } from './session';
 import { SignInThrottle } from './throttle';
+import { ReadmeRenderer } from './readme';
 import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { issueRoutes } from './issue-routes';
@@ -59,6 +60,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
   const cookies = { secure: config.externalUrl.startsWith('https:') };
   const sessions = new SessionCodec(secrets);
   const throttle = new SignInThrottle();
+  const readmes = new ReadmeRenderer(services);
   await server.register(async (web) => {
     // Each asset's path never changes and its ETag is its content's digest: cached for a year.
     const asset = (path: string, version: string, type: string, body: string) =>
@@ -71,8 +73,8 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
     await web.register(async (pages) => {
       await registerWebRequests(pages, { services, sessions, cookies });
       signInRoutes(pages, { services, sessions, throttle, cookies });
-      browseRoutes(pages, { services, config });
-      repositoryRoutes(pages, { services });
+      browseRoutes(pages, { services, config, readmes });
+      repositoryRoutes(pages, { services, readmes });
       pipelineRoutes(pages, { services });
       buildRoutes(pages, { services });
       profileRoutes(pages, { services });

@@ -11,7 +11,7 @@ import { BLOB_MAX_BYTES, BlobRenderer } from './blob-render';
 import { RESERVED } from './browse-routes';
 import { languageOf } from './highlight';
 import { projectPath } from './paths';
-import { pickReadme, renderReadme } from './readme';
+import { pickReadme, type ReadmeRenderer } from './readme';
 import { rawHeaders } from './raw';
 import { folderOf } from './relative-links';
 import { PAGE, pageContext, sendPage } from './request';
@@ -39,7 +39,7 @@ const SWITCH_DESTINATIONS = new Set(['tree', 'blob', 'commits', 'blame']);
  * read only by those the policy lets download it: to anyone else every page is the 404 of a
  * project that does not exist.
  */
-export function repositoryRoutes(pages: FastifyInstance, { services }: { services: Services }): void {
+export function repositoryRoutes(pages: FastifyInstance, { services, readmes }: { services: Services; readmes: ReadmeRenderer }): void {
   const renderer = new BlobRenderer();
 
   async function codeOf(request: FastifyRequest): Promise<Project> {
@@ -83,7 +83,7 @@ export function repositoryRoutes(pages: FastifyInstance, { services }: { service
     // The service lists nothing for a path that is no folder: a folder always holds something.
     if (entries.length === 0 && path !== '') throw notFound('Tree');
     const readmeEntry = pickReadme(entries);
-    const readme = readmeEntry && { name: readmeEntry.name, body: await renderReadme(services, project, commitId, ref, readmeEntry) };
+    const readme = readmeEntry && { name: readmeEntry.name, body: await readmes.render(project, commitId, ref, readmeEntry) };
     return sendPage(
       request,
       reply,

@@ -16,13 +16,6 @@ import { resolveCommitId } from '../../git/commits';
 import { isValidBranchName, ZERO_OID } from '../../git/ref-names';
 import type { Commit } from '../../git/objects';
 
-/**
- * The branches merged into a head, by the head's commit and each branch's: commits never change, so
- * the answer holds until one of them moves (which changes the key). Spares a `for-each-ref --merged`
- * per read of a branch list, which v4 shows as `merged`.
- */
-const mergedCache = new ImmutableCache<Set<string>>({ maxEntries: 256 });
-
 export interface BranchView extends BranchProtection {
   name: string;
   commit: Commit;
@@ -39,6 +32,13 @@ export interface BranchFacts {
 
 /** Branches of a project's repository and their protection. */
 export class BranchesService {
+  /**
+   * The branches merged into a head, by the head's commit and each branch's: commits never change, so
+   * the answer holds until one of them moves (which changes the key). Spares a `for-each-ref --merged`
+   * per read of a branch list, which v4 shows as `merged`.
+   */
+  private readonly mergedCache = new ImmutableCache<Set<string>>({ maxEntries: 256 });
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly protectedBranches: ProtectedBranchesService,
@@ -136,7 +136,9 @@ export class BranchesService {
     const headBranch = head === undefined ? undefined : await (await refsOf(this.ctx, project)).branch(head);
     const headId = headBranch?.commit.id;
     const key = `${repoPath}\0${headId}\0${branches.map((branch) => `${branch.name}\0${branch.commit.id}`).join('\0')}`;
-    const merged = headId ? await mergedCache.get(key, async () => new Set(await branchesMergedInto(repoPath, headId))) : new Set<string>();
+    const merged = headId
+      ? await this.mergedCache.get(key, async () => new Set(await branchesMergedInto(repoPath, headId)))
+      : new Set<string>();
     return new Map(
       branches.map((branch) => [
         branch.name,
