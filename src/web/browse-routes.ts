@@ -44,6 +44,8 @@ export const RESERVED = new Set([
   'profile',
   'admin',
   'search',
+  'dashboard',
+  'projects',
 ]);
 
 /** The pages for reading: the dashboard, explore, users, groups and a project's home. */
