@@ -6,6 +6,7 @@ import { now } from '../../../lib/time';
 import { afterClaim } from '../builds/transitions';
 import { SharedRunnerLoad } from './shared-runner-load';
 import { preparedQuery } from '../../../db/prepared';
+import { protectedRefJudge } from '../builds/protected-ref';
 
 /** A pending build as the queue weighs it. */
 interface Candidate {
@@ -13,6 +14,8 @@ interface Candidate {
   project_id: number;
   pipeline_id: number;
   tag_list: string;
+  ref: string | null;
+  tag: number;
 }
 
 /*
@@ -55,7 +58,9 @@ export class BuildQueue {
     if (runner.is_shared && runner.locked) return undefined;
     const candidates = runner.is_shared ? await this.sharedCandidates() : await this.specificWindow(runner.id);
     const runnerTags = new Set<string>(JSON.parse(runner.tag_list) as string[]);
-    const eligible = candidates.filter((candidate) => canPick(runner, runnerTags, JSON.parse(candidate.tag_list) as string[]));
+    const fitting = candidates.filter((candidate) => canPick(runner, runnerTags, JSON.parse(candidate.tag_list) as string[]));
+    // A runner registered `ref_protected` runs only builds of protected refs (it may hold deploy secrets).
+    const eligible = runner.access_level === 'ref_protected' ? await this.onProtectedRefs(fitting) : fitting;
     if (eligible.length === 0) return undefined;
     // Unlike 8.12, which answered "no build" to the loser of a race for a build, the loser takes
     // the next candidate: with many runners polling, the first candidate is often just taken.
@@ -63,6 +68,12 @@ export class BuildQueue {
       this.ctx.dialect === 'postgres' ? await claimFirstFree(this.ctx, runner, eligible) : await claimInTurn(this.ctx, runner, eligible);
     if (claimed && runner.is_shared) this.load.claimed(claimed.project_id);
     return claimed;
+  }
+
+  /** The candidates whose ref is protected, each project's rules read once. */
+  private async onProtectedRefs(candidates: Candidate[]): Promise<Candidate[]> {
+    const isProtected = await protectedRefJudge(this.ctx.db, [...new Set(candidates.map((candidate) => candidate.project_id))]);
+    return candidates.filter((candidate) => isProtected(candidate.project_id, candidate.ref, candidate.tag === 1));
   }
 
   /** Projects with the fewest builds running on shared runners first, then the oldest build. */
@@ -143,7 +154,7 @@ function pendingBuilds(ctx: ServiceContext) {
   return ctx.db
     .selectFrom('ci_builds as b')
     .innerJoin('projects as p', 'p.id', 'b.project_id')
-    .select(['b.id', 'b.project_id', 'b.pipeline_id', 'b.tag_list'])
+    .select(['b.id', 'b.project_id', 'b.pipeline_id', 'b.tag_list', 'b.ref', 'b.tag'])
     .where('b.status', '=', 'pending')
     .where('b.runner_id', 'is', null)
     .where('b.type', '=', 'Build')
