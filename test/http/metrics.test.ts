@@ -48,7 +48,7 @@ describe('GET /-/metrics', () => {
     assert.equal((await app.root.get('/projects/987654321')).status, 404);
     assert.equal((await app.root.get('/projects/987654321/issues/55501')).status, 404);
     // No route of any door: under `/-/` the web door answers its own 404 page now.
-  assert.equal((await app.anonymous.get('/api/v4/no-such-page-4242')).status, 404);
+    assert.equal((await app.anonymous.get('/api/v4/no-such-page-4242')).status, 404);
     const { text } = await scrape(app);
     assert.ok(
       (sample(text, 'forge_http_request_duration_seconds_count{method="GET",route="/api/v3/projects/:id",status_code="404"}') ?? 0) >= 1,
