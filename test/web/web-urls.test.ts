@@ -160,6 +160,7 @@ before(async () => {
 
   const byKind = (values: Record<string, Array<string | number>>) => (path: string) =>
     values[kindOf(path, path.match(/\{(noteable_id|awardable_id)\}/)![1])];
+  const discussions = (await root.v4().get(`/projects/${id}/merge_requests/${mergeRequest.iid}/discussions`)).body as Array<{ id: string }>;
   params = {
     id: (path) =>
       path.includes('/groups/{id}')
@@ -194,6 +195,7 @@ before(async () => {
     environment_id: () => [environment.id],
     deployment_id: () => [deployment.id, deployment.iid],
     trigger_id: () => [trigger.id],
+    discussion_id: () => discussions.map((discussion) => discussion.id),
   };
 
   // This site's URLs begin as a project's `web_url` does (the external URL); a status's `target_url` elsewhere is not ours.
