@@ -59,9 +59,10 @@ function clientCredentials(request: FastifyRequest, body: { client_id?: string; 
  * `/oauth`. The token endpoint serves the password, authorization-code and refresh grants; access
  * tokens are then sent as `Authorization: Bearer`.
  *
- * `GET /oauth/authorize` has no consent page yet (Forge has no web pages): a signed-in caller (its
- * private token, a personal access token with `api`, …) authorizes directly and is redirected to
- * the application's `redirect_uri` with `code` and `state`.
+ * `GET /oauth/authorize`: a caller the API knows (its private token, a personal access token with
+ * `api`, …) authorizes directly and is redirected to the application's `redirect_uri` with `code`
+ * and `state`; anyone else, a browser, is sent to the web door's consent page
+ * (`/oauth/authorize/confirm`, the same query), which signs them in first and asks them.
  */
 export function oauthRoutes(api: Api, { services }: RouteDeps): void {
   const oauth = services.oauth;
@@ -98,6 +99,7 @@ export function oauthRoutes(api: Api, { services }: RouteDeps): void {
   api.get(
     '/authorize',
     {
+      config: { access: 'optional' },
       schema: {
         querystring: Type.Object({
           client_id: Param,
@@ -110,7 +112,11 @@ export function oauthRoutes(api: Api, { services }: RouteDeps): void {
     },
     async (request, reply) => {
       const { client_id, redirect_uri, response_type, scope, state } = request.query;
-      const grant = await oauth.authorize(request.user!, {
+      if (!request.user) {
+        const query = request.url.indexOf('?');
+        return reply.redirect(`/oauth/authorize/confirm${query < 0 ? '' : request.url.slice(query)}`, 302);
+      }
+      const grant = await oauth.authorize(request.user, {
         clientId: client_id,
         redirectUri: redirect_uri,
         responseType: response_type,

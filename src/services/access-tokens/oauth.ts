@@ -45,6 +45,20 @@ type OAuthErrorName = keyof typeof DESCRIPTIONS;
 /** Doorkeeper answers an unknown or unauthenticated client with 401, every other refusal with 400. */
 const refuse = (name: OAuthErrorName): ApiError => oauthError(name === 'invalid_client' ? 401 : 400, name, DESCRIPTIONS[name]);
 
+/** What a client asks of `/oauth/authorize`. */
+export interface AuthorizationRequest {
+  clientId?: string;
+  redirectUri?: string;
+  responseType?: string;
+  scope?: string;
+}
+
+export interface CheckedAuthorization {
+  application: OAuthApplication;
+  redirectUri: string;
+  scopes: TokenScope[];
+}
+
 /** The client a request names (`client_id`, `client_secret`), when it names one. */
 export interface ClientCredentials {
   clientId?: string;
@@ -106,6 +120,64 @@ export class OAuthService {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** The applications a user registered for themselves (`/profile/applications`). */
+  async listOwnedApplications(ownerId: number): Promise<OAuthApplication[]> {
+    return this.db.selectFrom('oauth_applications').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
+  }
+
+  /** Removes one of the user's own applications with its codes and tokens; false when they own none by that id. */
+  async deleteOwnedApplication(id: number, ownerId: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('oauth_applications').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The applications holding a live token of the user's, each with when it was first given one. */
+  async authorizedApplications(userId: number): Promise<Array<{ application: OAuthApplication; authorized_at: string }>> {
+    const rows = await this.db
+      .selectFrom('oauth_access_tokens')
+      .select(['application_id', (eb) => eb.fn.min('created_at').as('authorized_at')])
+      .where('user_id', '=', userId)
+      .where('revoked', '=', 0)
+      .where('expires_at', '>', now())
+      .where('application_id', 'is not', null)
+      .groupBy('application_id')
+      .execute();
+    if (rows.length === 0) return [];
+    const applications = await this.db
+      .selectFrom('oauth_applications')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.application_id as number),
+      )
+      .orderBy('name')
+      .execute();
+    const since = new Map(rows.map((row) => [row.application_id, String(row.authorized_at)]));
+    return applications.map((application) => ({ application, authorized_at: since.get(application.id) ?? '' }));
+  }
+
+  /** Takes back everything a user gave an application: its tokens and unused codes. False when it held none. */
+  async revokeAuthorization(userId: number, applicationId: number): Promise<boolean> {
+    return inTransaction(this.db, async (trx) => {
+      const tokens = await trx
+        .updateTable('oauth_access_tokens')
+        .set({ revoked: 1 })
+        .where('user_id', '=', userId)
+        .where('application_id', '=', applicationId)
+        .where('revoked', '=', 0)
+        .executeTakeFirst();
+      const grants = await trx
+        .updateTable('oauth_access_grants')
+        .set({ used: 1 })
+        .where('user_id', '=', userId)
+        .where('application_id', '=', applicationId)
+        .where('used', '=', 0)
+        .executeTakeFirst();
+      return Number(tokens.numUpdatedRows) + Number(grants.numUpdatedRows) > 0;
+    });
+  }
+
   /** The resource owner password grant: a user's login and password for a token, with or without a client. */
   async passwordGrant(
     login: string | undefined,
@@ -126,20 +198,23 @@ export class OAuthService {
   }
 
   /**
-   * The authorization request of the code grant, for a caller already signed in (Forge has no
-   * sign-in page yet): the code to send to the client's redirect URI.
+   * An authorization request of the code grant, checked before anyone is asked to consent: the
+   * client, the redirect URI it registered (a request naming another is refused, never followed)
+   * and the scopes it may have.
    */
-  async authorize(
-    user: User,
-    request: { clientId?: string; redirectUri?: string; responseType?: string; scope?: string },
-  ): Promise<{ redirectUri: string; code: string }> {
+  async checkAuthorization(request: AuthorizationRequest): Promise<CheckedAuthorization> {
     if (!request.clientId) throw refuse('invalid_request');
     const application = await this.applicationByUid(request.clientId);
     if (!application) throw refuse('invalid_client');
     const redirectUri = request.redirectUri ?? application.redirect_uri;
     if (redirectUri !== application.redirect_uri) throw refuse('invalid_redirect_uri');
     if (request.responseType !== 'code') throw refuse('unsupported_response_type');
-    const scopes = this.grantedScopes(request.scope, application);
+    return { application, redirectUri, scopes: this.grantedScopes(request.scope, application) };
+  }
+
+  /** The authorization request of the code grant, once the user has agreed: the code to send to the client's redirect URI. */
+  async authorize(user: User, request: AuthorizationRequest): Promise<{ redirectUri: string; code: string }> {
+    const { application, redirectUri, scopes } = await this.checkAuthorization(request);
     const code = randomHex(64);
     const time = new Date();
     await this.db

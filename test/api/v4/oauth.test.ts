@@ -167,10 +167,11 @@ describe('applications and the authorization-code grant', () => {
     assert.deepEqual([reused.status, reused.body.error], [400, 'invalid_grant']);
   });
 
-  test('authorizing needs a signed-in caller and the registered redirect URI', async () => {
+  test('a caller without API credentials is sent to the consent page; a token caller needs the registered redirect URI', async () => {
     const query = { client_id: application.application_id, redirect_uri: redirectUri, response_type: 'code' };
     const anonymous = await fetch(`${app.url}/oauth/authorize?${new URLSearchParams(query)}`, { redirect: 'manual' });
-    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.status, 302);
+    assert.equal(anonymous.headers.get('location'), `/oauth/authorize/confirm?${new URLSearchParams(query)}`);
     const elsewhere = await fetch(
       `${app.url}/oauth/authorize?${new URLSearchParams({ ...query, redirect_uri: 'https://evil.example.com/', private_token: alice.token })}`,
       { redirect: 'manual' },

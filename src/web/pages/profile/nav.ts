@@ -5,6 +5,8 @@ const TABS: Array<[string, string]> = [
   ['Account', '/profile/account'],
   ['SSH Keys', '/profile/keys'],
   ['Emails', '/profile/emails'],
+  ['Access Tokens', '/profile/personal_access_tokens'],
+  ['Applications', '/profile/applications'],
 ];
 
 /** The profile's tabs. */
