@@ -44,6 +44,11 @@ export const PAGE = { access: 'public', noMethodNotAllowed: true } as const;
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** First path segments of the other doors: no page whose path starts with a name answers under them. */
+const OTHER_DOORS = new Set(['api', 'ci', 'oauth']);
+
+const firstSegment = (url: string): string => url.slice(1).split(/[/?]/, 1)[0].toLowerCase();
+
 /**
  * The web door's request handling: cookies, the signed-in user (a session whose user is gone,
  * blocked or has changed password is nobody), the CSRF cookie and the check of every unsafe
@@ -58,6 +63,9 @@ export async function registerWebRequests(
   scope.decorateRequest('web', null as unknown as WebState);
 
   scope.addHook('onRequest', async (request, reply) => {
+    // `/api/v4/<x>` can match a page such as `/:namespace/:project/<x>`: the page would answer an
+    // API client with a sign-in redirect or the CSRF refusal, where the API's JSON 404 is due.
+    if (request.routeOptions.url?.startsWith('/:') && OTHER_DOORS.has(firstSegment(request.url))) return reply.callNotFound();
     const opened = sessions.open(request.cookies[SESSION_COOKIE]);
     let user: User | null = null;
     if (opened) {

@@ -50,3 +50,25 @@ describe('unknown paths under the web door’s prefixes', () => {
     }
   });
 });
+
+describe('paths of the other doors that a page’s pattern would match', () => {
+  test('an unknown POST, PUT or GET under /api/v4, /api/v3, /ci and /oauth is the API’s JSON 404, not a page', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/v4/nothing/merge_requests'],
+      ['POST', '/api/v4/nothing/issues'],
+      ['PUT', '/api/v3/nothing/here'],
+      ['GET', '/api/v4/branches'],
+      ['POST', '/ci/api/issues'],
+      ['POST', '/oauth/nothing/issues'],
+    ]) {
+      const response = await fetch(`${app.url}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: { 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
+      assert.equal(response.status, 404, `${method} ${path}`);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}`);
+    }
+  });
+});
