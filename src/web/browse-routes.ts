@@ -2,14 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { projectUrls } from '../lib/urls';
-import { can, canOnGroup } from '../services/policy';
+import { can } from '../services/policy';
 import type { Services } from '../services/index';
 import type { Project } from '../services/projects/types';
 import { PAGE, sendPage } from './request';
 import { html } from './html';
 import { projectsPage } from './pages/listing';
 import { userPage } from './pages/user';
-import { groupPage } from './pages/group';
 import { projectPage, type ProjectHome } from './pages/project';
 import { pickReadme, type ReadmeRenderer } from './readme';
 import { projectPath } from './paths';
@@ -48,7 +47,7 @@ export const RESERVED = new Set([
   'projects',
 ]);
 
-/** The pages for reading: the dashboard, explore, users, groups and a project's home. */
+/** The pages for reading: the dashboard, explore, users and a project's home (a group's are `group-routes.ts`). */
 export function browseRoutes(pages: FastifyInstance, { services, config, readmes }: BrowseDeps): void {
   const list = (request: FastifyRequest, options: Parameters<Services['projects']['list']>[1]) =>
     services.projects.list(request.web.user, options).then((page) => page.projects);
@@ -97,13 +96,6 @@ export function browseRoutes(pages: FastifyInstance, { services, config, readmes
   pages.get<{ Params: { username: string } }>('/:username', { config: PAGE }, async (request, reply) => {
     if (RESERVED.has(request.params.username.toLowerCase())) return reservedNotFound(request.params.username, reply);
     return showUser(request, reply);
-  });
-
-  pages.get<{ Params: { path: string } }>('/groups/:path', { config: PAGE }, async (request, reply) => {
-    const { group, standing } = await services.groups.findReadable(request.params.path, request.web.user);
-    const { projects, sharedProjects } = await services.groups.projectsOf(group, request.web.user);
-    const mayCreate = canOnGroup(standing, 'create_projects');
-    return sendPage(request, reply, group.name, groupPage(group, projects, sharedProjects, { mayCreate }));
   });
 
   pages.get<{ Params: { namespace: string; project: string } }>('/:namespace/:project', { config: PAGE }, async (request, reply) => {

@@ -45,6 +45,9 @@ import { hookSettingsRoutes } from './hook-settings-routes';
 import { deployKeySettingsRoutes } from './deploy-key-settings-routes';
 import { ciSettingsRoutes } from './ci-settings-routes';
 import { runnerSettingsRoutes } from './runner-settings-routes';
+import { groupRoutes } from './group-routes';
+import { groupMemberRoutes } from './group-member-routes';
+import { groupSettingsRoutes } from './group-settings-routes';
 import { BUILD_LOG_PATH, BUILD_LOG_SCRIPT, BUILD_LOG_VERSION } from './scripts/build-log';
 
 export interface WebDeps {
@@ -111,6 +114,9 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       deployKeySettingsRoutes(pages, { services });
       ciSettingsRoutes(pages, { services });
       runnerSettingsRoutes(pages, { services });
+      groupRoutes(pages, { services });
+      groupMemberRoutes(pages, { services });
+      groupSettingsRoutes(pages, { services, config });
     });
   });
 }

@@ -31,6 +31,11 @@ export class AccessRequestsService {
     return { requests: await withUsers(this.db, rows), total };
   }
 
+  /** Whether the caller's own request to join is pending (a page offers to withdraw it). */
+  async pending(source: MemberSource, caller: Caller): Promise<boolean> {
+    return (await findRow(this.db, source, 'request', caller.id)) !== undefined;
+  }
+
   /** The caller asks to join; members and earlier requesters are refused as GitLab's validation does. */
   async request(source: MemberSource, caller: Caller): Promise<MemberWithUser> {
     if (!source.requestAccessEnabled) throw forbidden();

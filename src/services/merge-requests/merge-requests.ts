@@ -71,9 +71,29 @@ export class MergeRequestsService {
     filters: MergeRequestFilters,
     page: Page,
   ): Promise<{ mergeRequests: MergeRequestDetails[]; total: number }> {
+    return this.pageReadable(caller, mergeRequestProjectIds(this.ctx.db, caller), filters, page);
+  }
+
+  /** The merge requests whose target is one of a group's own projects, as far as the caller reads them (the group's web list). */
+  async listForGroup(
+    groupId: number,
+    caller: Caller,
+    filters: MergeRequestFilters,
+    page: Page,
+  ): Promise<{ mergeRequests: MergeRequestDetails[]; total: number }> {
+    const projectIds = mergeRequestProjectIds(this.ctx.db, caller).where('projects.namespace_id', '=', groupId);
+    return this.pageReadable(caller, projectIds, filters, page);
+  }
+
+  private async pageReadable(
+    caller: Caller,
+    projectIds: ReturnType<typeof mergeRequestProjectIds>,
+    filters: MergeRequestFilters,
+    page: Page,
+  ): Promise<{ mergeRequests: MergeRequestDetails[]; total: number }> {
     const { db } = this.ctx;
     const query = applyMergeRequestFilters(
-      db.selectFrom('merge_requests').where('merge_requests.target_project_id', 'in', mergeRequestProjectIds(db, caller)),
+      db.selectFrom('merge_requests').where('merge_requests.target_project_id', 'in', projectIds),
       filters,
     );
     const [rows, count] = await Promise.all([
