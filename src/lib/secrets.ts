@@ -108,6 +108,15 @@ export class SecretBox {
     return crypto.createHmac('sha256', key).update(data).digest('base64url');
   }
 
+  /** The value, or undefined when it cannot be opened: sealed under another key (a data directory restored without its secrets file) or damaged. */
+  tryUnseal(value: string): string | undefined {
+    try {
+      return this.unseal(value);
+    } catch {
+      return undefined;
+    }
+  }
+
   unseal(value: string): string {
     const [iv, tag, sealed] = value.split('.').map((part) => Buffer.from(part, 'base64'));
     const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, iv);

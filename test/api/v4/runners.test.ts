@@ -97,6 +97,19 @@ describe('/runners/:id', () => {
     assert.equal((await a.master.client.v4().get(`/runners/${ofA.id}`)).status, 404);
     assert.equal((await a.master.client.v4().get('/runners/abc')).status, 404);
   });
+
+  test('a runner whose stored token cannot be opened (another secret key) is shown without it, not a 500', async () => {
+    const ofA = await runner(a.id);
+    await app.ctx.db.updateTable('ci_runners').set({ token_sealed: 'not.a.sealed-value' }).where('id', '=', ofA.id).execute();
+    for (const [version, client] of [
+      ['v3', a.master.client],
+      ['v4', a.master.client.v4()],
+    ] as const) {
+      const details = await client.get(`/runners/${ofA.id}`);
+      assert.equal(details.status, 200, version);
+      assert.equal(details.body.token ?? null, null, version);
+    }
+  });
 });
 
 describe('/projects/:id/runners', () => {

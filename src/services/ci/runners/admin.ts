@@ -307,7 +307,7 @@ export class RunnerAdminService {
     const ownerNames = new Map(owners.map((owner) => [owner.id, owner.name]));
     return {
       runner,
-      token: mayReadRunnerToken(caller, runner) ? this.ctx.secrets.unseal(runner.token_sealed) : undefined,
+      token: mayReadRunnerToken(caller, runner) ? this.ctx.secrets.tryUnseal(runner.token_sealed) : undefined,
       projects: projects.map((project) => ({
         project,
         namespaceHumanName:
