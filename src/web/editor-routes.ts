@@ -153,6 +153,40 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
     return Object.keys(errors).length > 0 ? errors : undefined;
   };
 
+  /**
+   * What the three writes share: the form's blank required fields (`commit_message`, `target_branch`
+   * and any other), else one commit and a redirect to the next page; either refusal goes to `refuse`,
+   * with `blank` when nothing reached the service.
+   */
+  async function write(
+    reply: FastifyReply,
+    user: User,
+    { project, standing, ref }: { project: Project; standing: ProjectStanding; ref: string },
+    given: {
+      required: Record<string, string | undefined> & { commit_message: string | undefined; target_branch: string | undefined };
+      createMergeRequest: boolean;
+      action: () => CommitAction;
+      refuse: (errors: FieldErrors, blank: boolean) => unknown;
+      errorsOf?: (error: unknown) => FieldErrors | undefined;
+    },
+  ) {
+    const { required, refuse, errorsOf = commitErrors } = given;
+    const blanks = missing(required);
+    if (blanks) return refuse(blanks, true);
+    try {
+      const fields = {
+        commitMessage: required.commit_message!,
+        targetBranch: required.target_branch!.trim(),
+        createMergeRequest: given.createMergeRequest,
+      };
+      return reply.redirect(await commit(project, standing, user, ref, fields, given.action()), 303);
+    } catch (error) {
+      const errors = errorsOf(error);
+      if (!errors) throw error;
+      return refuse(errors, false);
+    }
+  }
+
   pages.get<{ Params: WildParams }>('/:namespace/:project/new/*', { config: PAGE }, async (request, reply) => {
     if (!request.web.user) return signInFirst(request, reply);
     const { project, ref, path } = await placeOf(request);
@@ -165,7 +199,8 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
     async (request, reply) => {
       const user = request.web.user;
       if (!user) throw new WebError(404);
-      const { project, standing, ref, path: dir } = await placeOf(request);
+      const place = await placeOf(request);
+      const { project, ref, path: dir } = place;
       const { body } = request;
       const upload = Buffer.isBuffer(body.file) ? body.file : undefined;
       const commitMessage = upload ? body.upload_commit_message : body.commit_message;
@@ -177,30 +212,21 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
         targetBranch,
         createMergeRequest: body.create_merge_request === '1',
       };
-      const blanks = missing({ file_name: body.file_name, commit_message: commitMessage, target_branch: targetBranch });
-      if (blanks) return send(request, reply, newForm(project, ref, dir, values, blanks), 'New file');
-      const fileName = body.file_name!.trim().replace(/^\/+/, '');
-      try {
-        const next = await commit(
-          project,
-          standing,
-          user,
-          ref,
-          { commitMessage: commitMessage!, targetBranch: targetBranch!.trim(), createMergeRequest: values.createMergeRequest ?? false },
-          {
+      return write(reply, user, place, {
+        required: { file_name: body.file_name, commit_message: commitMessage, target_branch: targetBranch },
+        createMergeRequest: values.createMergeRequest ?? false,
+        action: () => {
+          const fileName = body.file_name!.trim().replace(/^\/+/, '');
+          return {
             action: 'create',
             filePath: dir === '' ? fileName : `${dir}/${fileName}`,
             // An upload's bytes go as they came; typed text as text.
             content: upload ? upload.toString('base64') : typedText(body.content),
             encoding: upload ? 'base64' : 'text',
-          },
-        );
-        return reply.redirect(next, 303);
-      } catch (error) {
-        const errors = commitErrors(error);
-        if (!errors) throw error;
-        return send(request, reply, newForm(project, ref, dir, values, errors), 'New file');
-      }
+          };
+        },
+        refuse: (errors) => send(request, reply, newForm(project, ref, dir, values, errors), 'New file'),
+      });
     },
   );
 
@@ -223,7 +249,8 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
     async (request, reply) => {
       const user = request.web.user;
       if (!user) throw new WebError(404);
-      const { project, standing, ref, path } = await placeOf(request, { file: true });
+      const place = await placeOf(request, { file: true });
+      const { project, ref, path } = place;
       const { body } = request;
       const values: EditorValues = {
         content: body.content,
@@ -232,27 +259,17 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
         lastCommitSha: body.last_commit_sha,
         createMergeRequest: body.create_merge_request === '1',
       };
-      const blanks = missing({ commit_message: body.commit_message, target_branch: body.target_branch });
-      if (blanks) return send(request, reply, editForm(project, ref, path, values, blanks), `Edit ${path}`);
-      try {
-        const next = await commit(
-          project,
-          standing,
-          user,
-          ref,
-          {
-            commitMessage: body.commit_message!,
-            targetBranch: body.target_branch!.trim(),
-            createMergeRequest: values.createMergeRequest ?? false,
-          },
-          { action: 'update', filePath: path, content: typedText(body.content), lastCommitId: body.last_commit_sha || undefined },
-        );
-        return reply.redirect(next, 303);
-      } catch (error) {
-        const errors = commitErrors(error);
-        if (!errors) throw error;
-        return send(request, reply, editForm(project, ref, path, values, errors), `Edit ${path}`);
-      }
+      return write(reply, user, place, {
+        required: { commit_message: body.commit_message, target_branch: body.target_branch },
+        createMergeRequest: values.createMergeRequest ?? false,
+        action: () => ({
+          action: 'update',
+          filePath: path,
+          content: typedText(body.content),
+          lastCommitId: body.last_commit_sha || undefined,
+        }),
+        refuse: (errors) => send(request, reply, editForm(project, ref, path, values, errors), `Edit ${path}`),
+      });
     },
   );
 
@@ -263,29 +280,20 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
     async (request, reply) => {
       const user = request.web.user;
       if (!user) throw new WebError(404);
-      const { project, standing, ref, path } = await placeOf(request, { file: true });
+      const place = await placeOf(request, { file: true });
       const { body } = request;
-      if (blank(body.commit_message) || blank(body.target_branch))
-        throw new WebError(400, 'A commit message and a target branch are needed to delete a file.');
-      try {
-        const next = await commit(
-          project,
-          standing,
-          user,
-          ref,
-          {
-            commitMessage: body.commit_message!,
-            targetBranch: body.target_branch!.trim(),
-            createMergeRequest: body.create_merge_request === '1',
-          },
-          { action: 'delete', filePath: path },
-        );
-        return reply.redirect(next, 303);
-      } catch (error) {
-        const errors = fieldErrors(error);
-        if (!errors) throw error;
-        throw new WebError(400, Object.values(errors).flat().join(', '));
-      }
+      return write(reply, user, place, {
+        required: { commit_message: body.commit_message, target_branch: body.target_branch },
+        createMergeRequest: body.create_merge_request === '1',
+        action: () => ({ action: 'delete', filePath: place.path }),
+        errorsOf: fieldErrors,
+        refuse: (errors, blank) => {
+          throw new WebError(
+            400,
+            blank ? 'A commit message and a target branch are needed to delete a file.' : Object.values(errors).flat().join(', '),
+          );
+        },
+      });
     },
   );
 }

@@ -4,7 +4,7 @@ import type { Services } from '../services/index';
 import type { IssueFilters } from '../services/issues/types';
 import type { NoteableKind } from '../services/notes/noteables';
 import type { Project } from '../services/projects/types';
-import { can, type ProjectStanding } from '../services/policy';
+import type { ProjectStanding } from '../services/policy';
 import { mayUpdateIssue } from '../services/policy-reads';
 import { PAGE, pageContext, sendPage, WebError } from './request';
 import { projectFor, recordNumber, type ProjectParams } from './project-scope';
@@ -13,6 +13,7 @@ import { renderMarkdown } from './markdown';
 import { pageReferences } from './references';
 import { fieldErrors } from './form-errors';
 import { formId, formList, issuableChoices } from './issuable-choices';
+import { askedQuery, filterNumber, issuableRoutes, listFilters, ListQuery, type IssuableParams } from './issuable-routes';
 import { issueListPage } from './pages/issues/list';
 import { issuableForm } from './pages/issues/form';
 import { issuePage } from './pages/issues/show';
@@ -27,15 +28,6 @@ const PER_PAGE = 20;
 const NOTES_SHOWN = 500;
 
 const Text = Type.Optional(Type.String({ maxLength: 1000 }));
-const ListQuery = Type.Object({
-  state: Text,
-  search: Text,
-  label_name: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 20 })])),
-  milestone_title: Text,
-  author_id: Text,
-  assignee_id: Text,
-  page: Text,
-});
 const IssueBody = Type.Object({
   authenticity_token: Text,
   title: Type.Optional(Type.String({ maxLength: 255 })),
@@ -44,29 +36,9 @@ const IssueBody = Type.Object({
   milestone_id: Text,
   labels: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })])),
 });
-const NoteBody = Type.Object({ authenticity_token: Text, note: Type.Optional(Type.String({ maxLength: 1_000_000 })) });
-const TokenBody = Type.Object({ authenticity_token: Text });
-type IssueParams = ProjectParams & { iid: string };
-
-/** A positive number from a filter, or undefined for blank or anything else. */
-const filterNumber = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
-
-/** Labels of a filter: repeated fields, or one field of comma-separated titles. */
-export const labelNames = (value: string | string[] | undefined) =>
-  formList(value)
-    .flatMap((part) => part.split(','))
-    .map((title) => title.trim())
-    .filter(Boolean);
 
 /** The page number asked (1 for anything else). */
 export const pageNumber = (value: string | undefined) => Math.min(filterNumber(value) ?? 1, 10_000);
-
-/** The query of a list page as asked, without what is empty. */
-export function askedQuery(query: Record<string, string | string[] | undefined>): URLSearchParams {
-  const asked = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) for (const one of formList(value)) if (one !== '') asked.append(name, one);
-  return asked;
-}
 
 /** Writes need a signed-in user: anonymous visitors go to the sign-in form and come back. */
 export function signInFirst(request: FastifyRequest, reply: FastifyReply) {
@@ -110,16 +82,7 @@ export function issueRoutes(pages: FastifyInstance, { services }: IssueRouteDeps
       const { query } = request;
       const state = query.state === 'closed' || query.state === 'all' ? query.state : 'opened';
       const page = pageNumber(query.page);
-      const filters: IssueFilters = {
-        state,
-        allLabels: labelNames(query.label_name).length ? labelNames(query.label_name) : undefined,
-        milestone: query.milestone_title || undefined,
-        authorId: filterNumber(query.author_id),
-        assigneeId: filterNumber(query.assignee_id),
-        search: query.search || undefined,
-        orderBy: 'created_at',
-        sort: 'desc',
-      };
+      const filters: IssueFilters = { state, ...listFilters(query) };
       const { issues, total } = await services.issues.listForProject(project, standing, filters, {
         offset: (page - 1) * PER_PAGE,
         limit: PER_PAGE,
@@ -191,16 +154,16 @@ export function issueRoutes(pages: FastifyInstance, { services }: IssueRouteDeps
   );
 
   /** The issue of the path, or the page's 404 (also for a confidential issue the caller may not read). */
-  const issueFor = async (request: FastifyRequest<{ Params: IssueParams }>) => {
+  const issueFor = async (request: FastifyRequest<{ Params: IssuableParams }>) => {
     const { project, standing } = await projectFor(services, request, 'read_issue');
-    const issueId = await services.issues.idByIid(project, standing, recordNumber(request.params.iid));
-    return { project, standing, issueId };
+    const id = await services.issues.idByIid(project, standing, recordNumber(request.params.iid));
+    return { project, standing, id };
   };
 
-  pages.get<{ Params: IssueParams }>(`${base}/:iid`, { config: PAGE }, async (request, reply) => {
-    const { project, standing, issueId } = await issueFor(request);
-    const details = await services.issues.find(project, standing, issueId);
-    const shown = await shownNotes(services, project, standing, 'issues', issueId, details.issue.description);
+  pages.get<{ Params: IssuableParams }>(`${base}/:iid`, { config: PAGE }, async (request, reply) => {
+    const { project, standing, id } = await issueFor(request);
+    const details = await services.issues.find(project, standing, id);
+    const shown = await shownNotes(services, project, standing, 'issues', id, details.issue.description);
     const view = { details, projectPath: projectPath(project), ...shown, mayUpdate: mayUpdateIssue(standing, details.issue) };
     return sendPage(
       request,
@@ -210,35 +173,9 @@ export function issueRoutes(pages: FastifyInstance, { services }: IssueRouteDeps
     );
   });
 
-  pages.post<{ Params: IssueParams; Body: Static<typeof NoteBody> }>(
-    `${base}/:iid/notes`,
-    { config: PAGE, schema: { body: NoteBody } },
-    async (request, reply) => {
-      const user = request.web.user;
-      if (!user) throw new WebError(404);
-      const { project, standing, issueId } = await issueFor(request);
-      const path = `${projectPath(project)}/issues/${request.params.iid}`;
-      if (!can(standing, 'create_note')) throw new WebError(404);
-      if (!request.body.note?.trim()) return reply.redirect(path, 303);
-      const created = await services.slashCommands.createNote(project, standing, user, 'issues', issueId, { body: request.body.note });
-      return reply.redirect(created.note ? `${path}#note_${created.note.id}` : path, 303);
-    },
-  );
-
-  for (const [action, stateEvent] of [
-    ['close', 'close'],
-    ['reopen', 'reopen'],
-  ] as const) {
-    pages.post<{ Params: IssueParams; Body: Static<typeof TokenBody> }>(
-      `${base}/:iid/${action}`,
-      { config: PAGE, schema: { body: TokenBody } },
-      async (request, reply) => {
-        const user = request.web.user;
-        if (!user) throw new WebError(404);
-        const { project, standing, issueId } = await issueFor(request);
-        await services.slashCommands.updateIssue(project, standing, user, issueId, { stateEvent });
-        return reply.redirect(`${projectPath(project)}/issues/${request.params.iid}`, 303);
-      },
-    );
-  }
+  issuableRoutes(pages, services, {
+    kind: 'issues',
+    find: issueFor,
+    update: (project, standing, user, id, changes) => services.slashCommands.updateIssue(project, standing, user, id, changes),
+  });
 }

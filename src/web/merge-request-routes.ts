@@ -10,7 +10,8 @@ import { projectFor, recordNumber, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { formId, formList, issuableChoices } from './issuable-choices';
-import { askedQuery, labelNames, pageNumber, shownNotes, signInFirst } from './issue-routes';
+import { pageNumber, shownNotes, signInFirst } from './issue-routes';
+import { askedQuery, issuableRoutes, listFilters, ListQuery } from './issuable-routes';
 import { mergeRequestListPage } from './pages/merge-requests/list';
 import { mergeRequestForm, type MergeRequestForm } from './pages/merge-requests/form';
 import { mergeRequestChangesPage, mergeRequestCommitsPage, mergeRequestPage } from './pages/merge-requests/show';
@@ -32,15 +33,6 @@ const AWARDS_LOOKED_AT = 1000;
 
 const Text = Type.Optional(Type.String({ maxLength: 1000 }));
 const Branch = Type.Optional(Type.String({ maxLength: 255 }));
-const ListQuery = Type.Object({
-  state: Text,
-  search: Text,
-  label_name: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 20 })])),
-  milestone_title: Text,
-  author_id: Text,
-  assignee_id: Text,
-  page: Text,
-});
 // GitLab 8.12's links to the form name the branch as `merge_request[source_branch]`.
 const NewQuery = Type.Object({
   source_branch: Branch,
@@ -58,7 +50,6 @@ const MergeRequestBody = Type.Object({
   milestone_id: Text,
   labels: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })])),
 });
-const NoteBody = Type.Object({ authenticity_token: Text, note: Type.Optional(Type.String({ maxLength: 1_000_000 })) });
 const TokenBody = Type.Object({ authenticity_token: Text });
 const DiffsQuery = Type.Object({ line_code: Type.Optional(Type.String({ maxLength: 100 })) });
 const AwardBody = Type.Object({ authenticity_token: Text, name: Type.Optional(Type.String({ maxLength: 255 })) });
@@ -70,9 +61,6 @@ const MergeBody = Type.Object({
 });
 type MergeRequestParams = ProjectParams & { iid: string };
 type FormValues = MergeRequestForm['values'] & { sourceBranch?: string; targetBranch?: string };
-
-/** A positive number from a filter, or undefined for blank or anything else. */
-const filterNumber = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
 
 /** The merge refusals a person can act on (not open, work in progress, conflicts, a head that moved), shown on the page. */
 const MERGE_REFUSALS: Record<number, string> = {
@@ -102,17 +90,7 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
       const { query } = request;
       const state = query.state === 'merged' || query.state === 'closed' || query.state === 'all' ? query.state : 'opened';
       const page = pageNumber(query.page);
-      const labels = labelNames(query.label_name);
-      const filters: MergeRequestFilters = {
-        state,
-        allLabels: labels.length ? labels : undefined,
-        milestone: query.milestone_title || undefined,
-        authorId: filterNumber(query.author_id),
-        assigneeId: filterNumber(query.assignee_id),
-        search: query.search || undefined,
-        orderBy: 'created_at',
-        sort: 'desc',
-      };
+      const filters: MergeRequestFilters = { state, ...listFilters(query) };
       const { mergeRequests, total } = await services.mergeRequests.list(project, standing, filters, {
         offset: (page - 1) * PER_PAGE,
         limit: PER_PAGE,
@@ -367,39 +345,14 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
     return reply.redirect(`${pathOf(project, request.params.iid)}/diffs`, 301);
   });
 
-  pages.post<{ Params: MergeRequestParams; Body: Static<typeof NoteBody> }>(
-    `${base}/:iid/notes`,
-    { config: PAGE, schema: { body: NoteBody } },
-    async (request, reply) => {
-      const user = request.web.user;
-      if (!user) throw new WebError(404);
+  issuableRoutes(pages, services, {
+    kind: 'merge_requests',
+    find: async (request) => {
       const { project, standing, mergeRequestId } = await mergeRequestFor(request);
-      const path = pathOf(project, request.params.iid);
-      if (!can(standing, 'create_note')) throw new WebError(404);
-      if (!request.body.note?.trim()) return reply.redirect(path, 303);
-      const created = await services.slashCommands.createNote(project, standing, user, 'merge_requests', mergeRequestId, {
-        body: request.body.note,
-      });
-      return reply.redirect(created.note ? `${path}#note_${created.note.id}` : path, 303);
+      return { project, standing, id: mergeRequestId };
     },
-  );
-
-  for (const [action, stateEvent] of [
-    ['close', 'close'],
-    ['reopen', 'reopen'],
-  ] as const) {
-    pages.post<{ Params: MergeRequestParams; Body: Static<typeof TokenBody> }>(
-      `${base}/:iid/${action}`,
-      { config: PAGE, schema: { body: TokenBody } },
-      async (request, reply) => {
-        const user = request.web.user;
-        if (!user) throw new WebError(404);
-        const { project, standing, mergeRequestId } = await mergeRequestFor(request);
-        await services.slashCommands.updateMergeRequest(project, standing, user, mergeRequestId, { stateEvent });
-        return reply.redirect(pathOf(project, request.params.iid), 303);
-      },
-    );
-  }
+    update: (project, standing, user, id, changes) => services.slashCommands.updateMergeRequest(project, standing, user, id, changes),
+  });
 
   // The merge box's form: merge now, or once the head pipeline succeeds; a refusal is shown on the page.
   pages.post<{ Params: MergeRequestParams; Body: Static<typeof MergeBody> }>(

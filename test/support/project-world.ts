@@ -8,6 +8,8 @@ export interface Person {
   user: any;
   client: ApiClient;
   token: string;
+  /** For signing in through the web form. */
+  password: string;
 }
 
 /** The people a project world can hold besides its owner: a member of each role, and a signed-in stranger. */

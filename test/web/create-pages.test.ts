@@ -1,37 +1,22 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { grantProjectRole } from '../support/roles';
+import { createPeople, createProjectWorld, type Person } from '../support/project-world';
 import { seedCommit } from '../support/repo';
 import { git } from '../support/git';
 import { eventually } from '../support/eventually';
 import { WebClient } from '../support/web';
+import { createWebWorld, pathOf, submit, type WebWorld } from '../support/web-world';
 
 /** The pages that create things (projects, groups, forks, branches, tags, files): each through the API's services, with its errors beside the fields. */
 let app: TestApp;
-type Account = Awaited<ReturnType<TestApp['createUser']>>;
-let owner: Account;
-let developer: Account;
-let guest: Account;
-let stranger: Account;
+let owner: Person;
+let stranger: Person;
 let open: any;
 let secret: any;
 let path: string;
 let secretPath: string;
-let web: Record<'anonymous' | 'owner' | 'developer' | 'guest' | 'stranger', WebClient>;
-
-async function signedIn(account: Account): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(account.user.username, account.password)).status, 303);
-  return client;
-}
-
-/** Opens the form's page for its token, then posts the fields. */
-async function submit(client: WebClient, formPage: string, action: string, fields: Record<string, string>) {
-  const form = await client.get(formPage);
-  assert.equal(form.status, 200, `${formPage}: ${form.status}`);
-  return client.post(action, { ...fields, authenticity_token: WebClient.csrfToken(form.text) });
-}
+let web: WebWorld<'developer' | 'guest' | 'stranger'>['web'];
 
 const api = (suffix: string, account = owner) => account.client.v4().get(suffix);
 const fileAt = async (projectId: number, file: string, ref: string) => {
@@ -43,26 +28,21 @@ const gitLog = async (projectId: number, ref: string) =>
 
 before(async () => {
   app = await startApp();
-  owner = await app.createUser({ can_create_group: true });
-  developer = await app.createUser();
-  guest = await app.createUser();
-  stranger = await app.createUser();
-  open = (await owner.client.post('/projects', { name: 'workshop', visibility_level: 20 })).body;
-  secret = (await owner.client.post('/projects', { name: 'vault', visibility_level: 0 })).body;
-  path = new URL(open.web_url).pathname;
-  secretPath = new URL(secret.web_url).pathname;
+  // The developer works on the open project; the guest is a member of the private one only.
+  const people = await createPeople(app, ['developer', 'guest', 'stranger'], { owner: { can_create_group: true } });
+  const world = await createWebWorld<'developer' | 'guest' | 'stranger'>(app, {
+    people,
+    roles: ['developer', 'stranger'],
+    name: 'workshop',
+    visibility: 20,
+  });
+  ({ owner, stranger } = people);
+  ({ project: open, base: path, web } = world);
+  secret = (await createProjectWorld(app, { people, roles: ['guest'], name: 'vault', visibility: 0 })).project;
+  secretPath = pathOf(secret.web_url);
   for (const project of [open, secret])
     await seedCommit(app, project.id, { files: { 'README.md': 'hello\n', 'docs/guide.md': 'guide\n' } });
-  await grantProjectRole(app, open.id, developer.user.id, 30);
-  await grantProjectRole(app, secret.id, guest.user.id, 10);
   assert.equal((await owner.client.v4().put(`/projects/${open.id}/repository/branches/master/protect`, {})).status, 200);
-  web = {
-    anonymous: new WebClient(app.url),
-    owner: await signedIn(owner),
-    developer: await signedIn(developer),
-    guest: await signedIn(guest),
-    stranger: await signedIn(stranger),
-  };
 });
 after(() => app?.close());
 

@@ -1,50 +1,30 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { grantProjectRole } from '../support/roles';
-import { WebClient } from '../support/web';
+import type { Person } from '../support/project-world';
+import { createWebWorld, submit, type WebWorld } from '../support/web-world';
 
 /** The issue pages: lists, the form, an issue with its discussion; writes through the API's services; privacy as the API's. */
 let app: TestApp;
-type Account = Awaited<ReturnType<TestApp['createUser']>>;
-let owner: Account;
-let guest: Account;
-let stranger: Account;
+let owner: Person;
 let open: any;
 let secret: any;
 let path: string;
-let web: Record<'anonymous' | 'owner' | 'guest' | 'stranger', WebClient>;
-
-async function signedIn(account: Account): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(account.user.username, account.password)).status, 303);
-  return client;
-}
-
-async function submit(client: WebClient, formPage: string, action: string, fields: Record<string, string>) {
-  const form = await client.get(formPage);
-  return client.post(action, { ...fields, authenticity_token: WebClient.csrfToken(form.text) });
-}
+let web: WebWorld<'guest' | 'stranger'>['web'];
 
 before(async () => {
   app = await startApp();
-  owner = await app.createUser();
-  guest = await app.createUser();
-  stranger = await app.createUser();
-  open = (await owner.client.post('/projects', { name: 'tracker', visibility_level: 20 })).body;
+  ({
+    owner,
+    project: open,
+    base: path,
+    web,
+  } = await createWebWorld(app, { roles: ['guest', 'stranger'], name: 'tracker', visibility: 20 }));
   secret = (await owner.client.post('/projects', { name: 'hidden-tracker', visibility_level: 0 })).body;
-  path = new URL(open.web_url).pathname;
-  await grantProjectRole(app, open.id, guest.user.id, 10);
   await owner.client.post(`/projects/${open.id}/labels`, { name: 'bug', color: '#ff0000' });
   await owner.client.post(`/projects/${open.id}/issues`, { title: 'First <b>issue</b>', description: 'Some **text**', labels: 'bug' });
   await owner.client.post(`/projects/${open.id}/issues`, { title: 'Secret confidential thing', confidential: true });
   await owner.client.post(`/projects/${secret.id}/issues`, { title: 'Private project issue' });
-  web = {
-    anonymous: new WebClient(app.url),
-    owner: await signedIn(owner),
-    guest: await signedIn(guest),
-    stranger: await signedIn(stranger),
-  };
 });
 after(() => app?.close());
 

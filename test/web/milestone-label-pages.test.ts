@@ -1,37 +1,28 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { grantProjectRole } from '../support/roles';
-import { WebClient } from '../support/web';
+import type { Person } from '../support/project-world';
+import { createWebWorld, type WebWorld } from '../support/web-world';
 
 /** The milestone and label pages: progress and counts of what the caller may read; privacy as the API's. */
 let app: TestApp;
-type Account = Awaited<ReturnType<TestApp['createUser']>>;
-let owner: Account;
-let guest: Account;
-let stranger: Account;
+let owner: Person;
 let open: any;
 let secret: any;
 let path: string;
 let release: any;
 let later: any;
-let web: Record<'anonymous' | 'owner' | 'guest' | 'stranger', WebClient>;
-
-async function signedIn(account: Account): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(account.user.username, account.password)).status, 303);
-  return client;
-}
+let web: WebWorld<'guest' | 'stranger'>['web'];
 
 before(async () => {
   app = await startApp();
-  owner = await app.createUser();
-  guest = await app.createUser();
-  stranger = await app.createUser();
-  open = (await owner.client.post('/projects', { name: 'planner', visibility_level: 20 })).body;
+  ({
+    owner,
+    project: open,
+    base: path,
+    web,
+  } = await createWebWorld(app, { roles: ['guest', 'stranger'], name: 'planner', visibility: 20 }));
   secret = (await owner.client.post('/projects', { name: 'hidden-planner', visibility_level: 0 })).body;
-  path = new URL(open.web_url).pathname;
-  await grantProjectRole(app, open.id, guest.user.id, 10);
   release = (await owner.client.post(`/projects/${open.id}/milestones`, { title: 'Release <1>', description: 'Ship **it**, see #1' })).body;
   later = (await owner.client.post(`/projects/${open.id}/milestones`, { title: 'Later' })).body;
   await owner.client.put(`/projects/${open.id}/milestones/${later.id}`, { state_event: 'close' });
@@ -44,12 +35,6 @@ before(async () => {
   const closed = await issue('Closed issue two');
   await owner.client.put(`/projects/${open.id}/issues/${closed.id}`, { state_event: 'close' });
   await issue('Confidential issue three', { confidential: true });
-  web = {
-    anonymous: new WebClient(app.url),
-    owner: await signedIn(owner),
-    guest: await signedIn(guest),
-    stranger: await signedIn(stranger),
-  };
 });
 after(() => app?.close());
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
 import { seedCommit } from '../support/repo';
 import { createGroupRow, grantProjectRole } from '../support/roles';
-import { WebClient } from '../support/web';
+import type { WebClient } from '../support/web';
+import { pathOf, webClients } from '../support/web-world';
 
 /**
  * The reading pages at GitLab 8.12's URLs, through the same policy as the API: a private project
@@ -39,14 +40,6 @@ const README = [
   '[a link](javascript:window.__pwned=1)',
 ].join('\n');
 
-const pathOf = (webUrl: string) => new URL(webUrl).pathname;
-
-async function signedIn(account: Account): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(account.user.username, account.password)).status, 303);
-  return client;
-}
-
 async function project(fields: Record<string, unknown>) {
   const created = await owner.client.post('/projects', fields);
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -66,13 +59,7 @@ before(async () => {
   await seedCommit(app, privateProject.id, { files: { 'README.md': '# Secret readme\n' }, message: 'Secret commit\n' });
   await grantProjectRole(app, privateProject.id, member.user.id, 30);
   await grantProjectRole(app, privateProject.id, guest.user.id, 10);
-  web = {
-    anonymous: new WebClient(app.url),
-    stranger: await signedIn(stranger),
-    member: await signedIn(member),
-    guest: await signedIn(guest),
-    owner: await signedIn(owner),
-  };
+  web = await webClients(app, { stranger, member, guest, owner });
 });
 after(() => app?.close());
 

@@ -1,13 +1,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
+import type { Person } from '../support/project-world';
 import { seedCommit } from '../support/repo';
-import { grantProjectRole } from '../support/roles';
 import { registeredRunner } from '../support/ci-world';
 import { seedPipeline } from '../support/ci';
 import { storedZip, unzipEntries } from '../support/zip';
 import type { RunnerClient, RunningBuild } from '../support/runner-client';
 import { WebClient } from '../support/web';
+import { createWebWorld, type WebWorld } from '../support/web-world';
 
 /**
  * The CI pages at GitLab 8.12's URLs: pipelines, a pipeline's builds by stage, a build's page with
@@ -15,13 +16,8 @@ import { WebClient } from '../support/web';
  * the live part of the log, the artifacts, and cancel, retry and play as CSRF-protected forms, all
  * through the API's `read_build`/`update_build`: a private project's CI is a 404 to outsiders.
  */
-type Account = Awaited<ReturnType<TestApp['createUser']>>;
 let app: TestApp;
-let owner: Account;
-let developer: Account;
-let reporter: Account;
-let guest: Account;
-let stranger: Account;
+let owner: Person;
 let project: any;
 let base: string;
 let runner: RunnerClient;
@@ -29,7 +25,7 @@ let pipelineId: number;
 let compileId: number;
 let running: RunningBuild;
 let deployId: number;
-let web: Record<'anonymous' | 'stranger' | 'guest' | 'reporter' | 'developer', WebClient>;
+let web: WebWorld<'developer' | 'reporter' | 'guest' | 'stranger'>['web'];
 
 const CI_YML = [
   'stages: [build, test]',
@@ -50,27 +46,14 @@ const CI_YML = [
 
 const HOSTILE_TRACE = '\x1b[31mred alert\x1b[0m\n<script>window.__pwned = 1</script><img src=x onerror=alert(1)>\n"quoted" & done\n';
 
-async function signedIn(account: Account): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(account.user.username, account.password)).status, 303);
-  return client;
-}
-
 before(async () => {
   app = await startApp();
-  owner = await app.createUser();
-  developer = await app.createUser();
-  reporter = await app.createUser();
-  guest = await app.createUser();
-  stranger = await app.createUser();
-  const created = await owner.client.post('/projects', { name: 'ci-secrets', visibility_level: 0 });
-  assert.equal(created.status, 201);
-  project = created.body;
-  base = new URL(project.web_url).pathname;
-  await seedCommit(app, project.id, { files: { '.gitlab-ci.yml': CI_YML }, message: 'Add CI\n' });
-  await grantProjectRole(app, project.id, developer.user.id, 30);
-  await grantProjectRole(app, project.id, reporter.user.id, 20);
-  await grantProjectRole(app, project.id, guest.user.id, 10);
+  ({ owner, project, base, web } = await createWebWorld(app, {
+    roles: ['developer', 'reporter', 'guest', 'stranger'],
+    name: 'ci-secrets',
+    visibility: 0,
+    commits: [{ files: { '.gitlab-ci.yml': CI_YML }, message: 'Add CI\n' }],
+  }));
   runner = await registeredRunner(app);
   const pipeline = await owner.client.v4().post(`/projects/${project.id}/pipeline`, { ref: 'master' });
   assert.equal(pipeline.status, 201, JSON.stringify(pipeline.body));
@@ -91,13 +74,6 @@ before(async () => {
   assert.equal((await runner.updateState(running, 'running')).status, 200);
   const jobs = await owner.client.v4().get(`/projects/${project.id}/pipelines/${pipelineId}/jobs`);
   deployId = jobs.body.find((job: any) => job.name === 'deploy').id;
-  web = {
-    anonymous: new WebClient(app.url),
-    stranger: await signedIn(stranger),
-    guest: await signedIn(guest),
-    reporter: await signedIn(reporter),
-    developer: await signedIn(developer),
-  };
 });
 after(() => app?.close());
 

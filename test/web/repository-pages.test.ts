@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
 import { seedCommit, seedCommits } from '../support/repo';
-import { WebClient } from '../support/web';
+import type { WebClient } from '../support/web';
+import { pathOf, webClients } from '../support/web-world';
 
 /**
  * The repository pages at GitLab 8.12's URLs (tree, blob, raw, blame, commits, commit, compare,
@@ -39,14 +40,6 @@ const APP_V1 = ['function greet(name) {', '  /* a comment', '     over lines */'
 const APP_V2 = `${APP_V1.replace("'hello '", "'hi '")}greet("you");\n`;
 
 const BIG = 'a line of a large file\n'.repeat(60_000);
-
-const pathOf = (webUrl: string) => new URL(webUrl).pathname;
-
-async function signedIn(account: Account): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(account.user.username, account.password)).status, 303);
-  return client;
-}
 
 async function project(fields: Record<string, unknown>) {
   const created = await owner.client.post('/projects', fields);
@@ -101,9 +94,7 @@ before(async () => {
   const status = await owner.client.post(`/projects/${open.id}/statuses/${secondSha}`, { state: 'success', name: 'lint' });
   assert.equal(status.status, 201, JSON.stringify(status.body));
   await seedCommit(app, hidden.id, { files: { 'secret.txt': 'secret\n' } });
-  anonymous = new WebClient(app.url);
-  strangerWeb = await signedIn(stranger);
-  ownerWeb = await signedIn(owner);
+  ({ anonymous, stranger: strangerWeb, owner: ownerWeb } = await webClients(app, { stranger, owner }));
 });
 after(() => app?.close());
 

@@ -8,7 +8,8 @@ import { createIssue } from '../support/create';
 import { createMergeRequest } from '../support/merge-requests';
 import { createPeople, createProjectWorld, type People, type ProjectWorld } from '../support/project-world';
 import type { SeedCommit } from '../support/repo';
-import { WebClient } from '../support/web';
+import type { WebClient } from '../support/web';
+import { webClients } from '../support/web-world';
 
 /** `/search`: each scope, what each role finds (as the API's rules), and hostile terms. */
 const ROLES_USED = ['reporter', 'guest', 'stranger'] as const;
@@ -17,12 +18,6 @@ let people: People<'reporter' | 'guest' | 'stranger'>;
 let open: ProjectWorld<'reporter' | 'guest' | 'stranger'>;
 let secret: ProjectWorld<'reporter' | 'guest' | 'stranger'>;
 let web: Record<'anonymous' | 'owner' | 'reporter' | 'guest' | 'stranger', WebClient>;
-
-async function signedIn(username: string): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(username, 'password123')).status, 303);
-  return client;
-}
 
 const search = (client: WebClient, query: Record<string, string>) => client.get(`/search?${new URLSearchParams(query)}`);
 
@@ -55,13 +50,7 @@ before(async () => {
   const owner = people.owner.user.id;
   await createMergeRequest(app, { targetProjectId: open.id, sourceBranch: 'feature', title: 'Needle open change', authorId: owner });
   await createMergeRequest(app, { targetProjectId: secret.id, sourceBranch: 'feature', title: 'Needle secret change', authorId: owner });
-  web = {
-    anonymous: new WebClient(app.url),
-    owner: await signedIn(people.owner.user.username),
-    reporter: await signedIn(people.reporter.user.username),
-    guest: await signedIn(people.guest.user.username),
-    stranger: await signedIn(people.stranger.user.username),
-  };
+  web = await webClients(app, people);
 });
 after(() => app?.close());
 

@@ -1,56 +1,37 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp, type TestApp } from '../support/app';
-import { grantProjectRole } from '../support/roles';
+import type { Person } from '../support/project-world';
 import { WebClient } from '../support/web';
+import { createWebWorld, submit, type WebWorld } from '../support/web-world';
 
 /** The snippet pages: a project's list, one snippet with its file and comments, its raw text, the form; visibility as the API's. */
 let app: TestApp;
-type Account = Awaited<ReturnType<TestApp['createUser']>>;
-let owner: Account;
-let reporter: Account;
-let stranger: Account;
+let owner: Person;
 let open: any;
 let secret: any;
 let path: string;
 let publicSnippet: any;
 let internalSnippet: any;
 let privateSnippet: any;
-let web: Record<'anonymous' | 'owner' | 'reporter' | 'stranger', WebClient>;
-
-async function signedIn(account: Account): Promise<WebClient> {
-  const client = new WebClient(app.url);
-  assert.equal((await client.signIn(account.user.username, account.password)).status, 303);
-  return client;
-}
-
-async function submit(client: WebClient, formPage: string, action: string, fields: Record<string, string>) {
-  const form = await client.get(formPage);
-  return client.post(action, { ...fields, authenticity_token: WebClient.csrfToken(form.text) });
-}
+let web: WebWorld<'reporter' | 'stranger'>['web'];
 
 const snippet = (projectId: number, title: string, level: number, code = 'puts "hello"\n') =>
   owner.client.post(`/projects/${projectId}/snippets`, { title, file_name: 'hello.rb', code, visibility_level: level }).then((r) => r.body);
 
 before(async () => {
   app = await startApp();
-  owner = await app.createUser();
-  reporter = await app.createUser();
-  stranger = await app.createUser();
-  open = (await owner.client.post('/projects', { name: 'snippety', visibility_level: 20 })).body;
+  ({
+    owner,
+    project: open,
+    base: path,
+    web,
+  } = await createWebWorld(app, { roles: ['reporter', 'stranger'], name: 'snippety', visibility: 20 }));
   secret = (await owner.client.post('/projects', { name: 'hidden-snippety', visibility_level: 0 })).body;
-  path = new URL(open.web_url).pathname;
-  await grantProjectRole(app, open.id, reporter.user.id, 20);
   publicSnippet = await snippet(open.id, 'Public <i>snippet</i>', 20, 'def greet\n  puts "<hello>"\nend\n');
   internalSnippet = await snippet(open.id, 'Internal snippet', 10);
   privateSnippet = await snippet(open.id, 'Private snippet', 0, 'the private text\n');
   await snippet(secret.id, 'Snippet of a private project', 20);
-  web = {
-    anonymous: new WebClient(app.url),
-    owner: await signedIn(owner),
-    reporter: await signedIn(reporter),
-    stranger: await signedIn(stranger),
-  };
 });
 after(() => app?.close());
 

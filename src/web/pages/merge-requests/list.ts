@@ -2,6 +2,7 @@ import { html, type SafeHtml } from '../../html';
 import type { MergeRequestDetails } from '../../../services/merge-requests/types';
 import type { PipelineRow } from '../../../services/merge-requests/head-pipeline';
 import { pager, stateBadge } from '../issuable-parts';
+import { issuableListHead } from '../issuable-list';
 import { statusBadge } from '../ci/status';
 
 export type MergeRequestListState = 'opened' | 'merged' | 'closed' | 'all';
@@ -30,26 +31,16 @@ const TABS = [
 /** `…/merge_requests`: the state tabs, the filters, and a page of merge requests with their branches and head pipeline. */
 export function mergeRequestListPage(list: MergeRequestList): SafeHtml {
   const base = `${list.projectPath}/merge_requests`;
-  const tab = (state: string) => {
-    const query = new URLSearchParams(list.query);
-    query.set('state', state);
-    query.delete('page');
-    return `${base}?${query}`;
-  };
-  const value = (name: string) => list.query.get(name) ?? '';
+  const head = issuableListHead({
+    base,
+    tabs: TABS,
+    tabsLabel: 'Merge request states',
+    state: list.state,
+    query: list.query,
+    newLabel: list.mayCreate && 'New merge request',
+  });
   return html`<h1>Merge Requests</h1>
-<nav class="tabs" aria-label="Merge request states">${TABS.map(
-    ([state, label]) => html`<a href="${tab(state)}"${list.state === state ? html` aria-current="page"` : ''}>${label}</a> `,
-  )}${list.mayCreate && html`<a class="button" href="${base}/new">New merge request</a>`}</nav>
-<form class="filters" method="get" action="${base}">
-<input type="hidden" name="state" value="${list.state}">
-<label>Search <input type="text" name="search" value="${value('search')}"></label>
-<label>Label <input type="text" name="label_name" value="${list.query.getAll('label_name').join(',')}"></label>
-<label>Milestone <input type="text" name="milestone_title" value="${value('milestone_title')}"></label>
-<label>Author id <input type="text" name="author_id" value="${value('author_id')}"></label>
-<label>Assignee id <input type="text" name="assignee_id" value="${value('assignee_id')}"></label>
-<button type="submit">Filter</button>
-</form>
+${head}
 ${
   list.mergeRequests.length === 0
     ? html`<p class="muted">No merge requests to show.</p>`
