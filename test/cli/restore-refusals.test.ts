@@ -2,13 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import tar, { type Headers } from 'tar-stream';
-import { readArchive, readBody } from '../../src/backup/archive';
 import { startApp, type TestApp } from '../support/app';
 import { tempDir } from '../support/git';
 import { createRootProject } from '../support/repo';
-import { backupInProcess, emptyInstance, restore, restoreInProcess, type Target } from '../support/backup';
+import { backupInProcess, emptyInstance, restore, restoreInProcess, rewriteArchive, type Target } from '../support/backup';
 
 /*
  * `forge restore` writes only into an empty DATA_DIR and an empty database, and says in one line
@@ -119,17 +116,3 @@ describe('forge backup refuses', () => {
     await assert.rejects(backupInProcess(app, archive), /refusals\.tar already exists: choose another --to/);
   });
 });
-
-/** A copy of an archive with some entries' bodies changed. */
-async function rewriteArchive(from: string, to: string, change: (name: string, body: Buffer) => Buffer): Promise<void> {
-  const pack = tar.pack();
-  const written = pipeline(pack, fs.createWriteStream(to));
-  await readArchive(from, async (entry) => {
-    const added = (header: Headers, body: Buffer) =>
-      new Promise<void>((resolve, reject) => pack.entry(header, body, (error) => (error ? reject(error) : resolve())));
-    if (entry.type === 'link') await added({ name: entry.name, type: 'link', linkname: entry.linkname }, Buffer.alloc(0));
-    else await added({ name: entry.name }, change(entry.name, await readBody(entry.body)));
-  });
-  pack.finalize();
-  await written;
-}

@@ -11,6 +11,8 @@ import { secretsFileOf } from '../../src/backup/format';
 import { Progress } from '../../src/backup/progress';
 import { openDatabase } from '../../src/db/index';
 import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import tar, { type Headers } from 'tar-stream';
 import { ApiClient } from './client';
 import { freshDatabaseUrl } from './app';
 import { runForge, type Finished } from './forge-command';
@@ -100,4 +102,18 @@ export async function serveRestored(target: Target, rootToken: string): Promise<
   const server = await startServer(config, { logger: false });
   const url = `http://127.0.0.1:${config.port}`;
   return { server, root: new ApiClient(url, rootToken), url };
+}
+
+/** A copy of an archive with some entries' bodies changed. */
+export async function rewriteArchive(from: string, to: string, change: (name: string, body: Buffer) => Buffer): Promise<void> {
+  const pack = tar.pack();
+  const written = pipeline(pack, fs.createWriteStream(to));
+  await readArchive(from, async (entry) => {
+    const added = (header: Headers, body: Buffer) =>
+      new Promise<void>((resolve, reject) => pack.entry(header, body, (error) => (error ? reject(error) : resolve())));
+    if (entry.type === 'link') await added({ name: entry.name, type: 'link', linkname: entry.linkname }, Buffer.alloc(0));
+    else await added({ name: entry.name }, change(entry.name, await readBody(entry.body)));
+  });
+  pack.finalize();
+  await written;
 }
