@@ -34,9 +34,11 @@ import { checkDatabaseFile, databaseFileOf, loadDatabaseFile, receiveDatabaseFil
 
 /*
  * `forge restore`: an archive of `forge backup` into an empty DATA_DIR and an empty database, of
- * either kind. The database is migrated to the schema the rows were saved in, the rows loaded in
- * one transaction (parents first), the id counters set, then the database migrated to this
- * version of Forge; repositories and files are written after. The archive is read once, in order.
+ * either kind. Format 2's database is a SQLite file (`restore-database.ts`): put in place on
+ * SQLite, loaded into PostgreSQL. Format 1's rows are loaded into the schema they were saved in,
+ * in one transaction (parents first), the id counters set. Either way the database is then
+ * migrated to this version of Forge, and repositories and files written after. The archive is read
+ * once, in order.
  */
 
 export interface RestoreOptions {
