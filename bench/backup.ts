@@ -10,6 +10,7 @@ import { openDatabase } from '../src/db/index';
 import { freshDatabaseUrl } from '../test/support/app';
 import { databaseKind, startBenchApp } from './support/app';
 import { seedCollaboration } from './support/seed-collaboration';
+import { profiled } from './support/profile';
 import { timeSpawn } from './support/spawn';
 import { median, ratio, table } from './support/stats';
 import { projectWithHistory } from './git';
@@ -69,7 +70,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
         const database = openDatabase({ dataDir, databaseUrl: app.config.databaseUrl });
         const started = performance.now();
         try {
-          archiveBytes = (await createBackup({ dataDir, database, archive, progress: silent() })).size;
+          archiveBytes = (await profiled(`backup-${round}`, () => createBackup({ dataDir, database, archive, progress: silent() }))).size;
         } finally {
           await database.db.destroy();
         }
@@ -90,14 +91,16 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
         const database = await freshDatabaseUrl(process.env.BENCH_DATABASE_URL ?? '', 'forge_bench_restore');
         const started = performance.now();
         try {
-          await restoreBackup({
-            dataDir: target,
-            openDatabase: () => openDatabase({ dataDir: target, databaseUrl: database.url }),
-            describeDatabase: databaseKind(),
-            archive,
-            secrets: `${archive}.secrets`,
-            progress: silent(),
-          });
+          await profiled(`restore-${round}`, () =>
+            restoreBackup({
+              dataDir: target,
+              openDatabase: () => openDatabase({ dataDir: target, databaseUrl: database.url }),
+              describeDatabase: databaseKind(),
+              archive,
+              secrets: `${archive}.secrets`,
+              progress: silent(),
+            }),
+          );
           times.restore.push(performance.now() - started);
         } finally {
           await database.drop();

@@ -41,13 +41,15 @@ export async function createBackup({ dataDir, database, archive, progress }: Bac
   await fs.rm(partial, { force: true });
   await fs.mkdir(path.dirname(archive), { recursive: true });
   const writer = new ArchiveWriter(partial);
+  // The database's file on its way into the archive, beside it (the space it needs is the archive's).
+  const scratch = await fs.mkdtemp(path.join(path.dirname(archive), '.forge-backup-'));
   try {
-    const snapshot = await saveDatabase(writer, database, dataDir, progress);
+    const snapshot = await saveDatabase(writer, database, dataDir, scratch, progress);
     const repositories = await saveRepositories(writer, dataDir, snapshot.repositories, progress);
     const files = await saveFiles(writer, dataDir, progress);
     const trailer: Trailer = { rows: snapshot.rows, repositories, files };
     await writer.addBuffer(TRAILER, `${JSON.stringify(trailer)}\n`);
-    const { size, sha256 } = await writer.finish(partial);
+    const { size, sha256 } = await writer.finish();
     await writeSecrets(dataDir, secrets);
     await fs.rename(partial, archive);
     const rows = Object.values(snapshot.rows).reduce((sum, count) => sum + count, 0);
@@ -56,6 +58,8 @@ export async function createBackup({ dataDir, database, archive, progress }: Bac
     writer.abandon();
     await fs.rm(partial, { force: true });
     throw error;
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
   }
 }
 

@@ -4,21 +4,30 @@ import type { CounterValue } from '../db/dump/rows';
  * What a Forge backup holds, entry by entry, in the order it is written and read back:
  *
  *   forge-backup.json                          this manifest: the schema (migrations) the rows fit
- *   database/NNN-<table>/NNNNNN.jsonl          rows, parents' tables first; a chunk's first line is
- *                                              its columns (a JSON array), each further line a row
+ *   database/forge.db                          the database as of one moment, as a SQLite file made
+ *                                              by Forge's migrations, whichever database it came from
+ *   database/forge.db.sha256                   its SHA-256, so that a damaged one is never loaded
  *   data/repositories/<n>/<id>.git/…           each project's repository: HEAD, packed-refs, objects
  *   data/<anything else of DATA_DIR>           the file store: traces, artifacts, LFS objects, uploads
  *   forge-backup-end.json                      the counts, so a cut archive is known for one
  *
  * The secret key and the SSH host key are not in it: they go to `<archive>.secrets`, apart.
+ *
+ * A SQLite file is the neutral form: a backup of SQLite is a copy of its file (about the cost of
+ * copying it), and restoring onto SQLite puts the file in place; PostgreSQL writes its rows into
+ * such a file and loads them back from one. Format 1 held each table's rows as JSON lines instead,
+ * `database/NNN-<table>/NNNNNN.jsonl` (a chunk's first line its columns, each further line a row,
+ * parents' tables first); a restore still takes it.
  */
 
 export const FORMAT = 'forge-backup';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const MANIFEST = 'forge-backup.json';
 export const TRAILER = 'forge-backup-end.json';
 export const DATABASE_PREFIX = 'database/';
 export const DATA_PREFIX = 'data/';
+export const DATABASE_FILE = 'database/forge.db';
+export const DATABASE_CHECKSUM = 'database/forge.db.sha256';
 
 export interface Manifest {
   format: typeof FORMAT;
@@ -51,10 +60,7 @@ export interface SecretsFile {
   files: Record<string, string>;
 }
 
-export const tableEntry = (position: number, table: string, chunk: number): string =>
-  `${DATABASE_PREFIX}${String(position).padStart(3, '0')}-${table}/${String(chunk).padStart(6, '0')}.jsonl`;
-
-/** The table an entry's rows belong to. */
+/** The table a format 1 entry's rows belong to. */
 export function tableOfEntry(name: string): string | undefined {
   return name.match(/^database\/\d+-([A-Za-z0-9_]+)\/\d+\.jsonl$/)?.[1];
 }

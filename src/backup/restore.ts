@@ -17,6 +17,8 @@ import { dataDirContents, SECRET_FILES } from './data-dir';
 import {
   BackupError,
   DATA_PREFIX,
+  DATABASE_CHECKSUM,
+  DATABASE_FILE,
   DATABASE_PREFIX,
   FORMAT,
   FORMAT_VERSION,
@@ -28,12 +30,15 @@ import {
   type Trailer,
 } from './format';
 import { mebibytes, type Progress } from './progress';
+import { checkDatabaseFile, databaseFileOf, loadDatabaseFile, receiveDatabaseFile, removeDatabaseFile } from './restore-database';
 
 /*
  * `forge restore`: an archive of `forge backup` into an empty DATA_DIR and an empty database, of
- * either kind. The database is migrated to the schema the rows were saved in, the rows loaded in
- * one transaction (parents first), the id counters set, then the database migrated to this
- * version of Forge; repositories and files are written after. The archive is read once, in order.
+ * either kind. Format 2's database is a SQLite file (`restore-database.ts`): put in place on
+ * SQLite, loaded into PostgreSQL. Format 1's rows are loaded into the schema they were saved in,
+ * in one transaction (parents first), the id counters set. Either way the database is then
+ * migrated to this version of Forge, and repositories and files written after. The archive is read
+ * once, in order.
  */
 
 export interface RestoreOptions {
@@ -64,27 +69,38 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       `DATA_DIR=${dataDir} is not empty (${contents.slice(0, 3).join(', ')}${contents.length > 3 ? ', …' : ''}): forge restore needs an empty DATA_DIR and an empty database`,
     );
   }
-  const database = options.openDatabase();
+  let database = options.openDatabase();
   try {
     if (!(await isEmptyDatabase(database))) {
       throw new BackupError(
         `the database (${options.describeDatabase}) is not empty: forge restore needs an empty DATA_DIR and an empty database`,
       );
     }
-    return await load(database, dataDir, archive, secrets, progress);
+    // SQLite's database is the archive's file itself, put in place: the one just opened (empty) goes.
+    const replace = async (): Promise<DbHandle> => {
+      await database.db.destroy();
+      await removeDatabaseFile(databaseFileOf(database, dataDir));
+      return database;
+    };
+    const reopen = (): DbHandle => (database = options.openDatabase());
+    return await load(database, { replace, reopen }, dataDir, archive, secrets, progress);
   } finally {
     await database.db.destroy();
   }
 }
 
 async function load(
-  database: DbHandle,
+  opened: DbHandle,
+  sqliteFile: { replace(): Promise<DbHandle>; reopen(): DbHandle },
   dataDir: string,
   archive: string,
   secrets: SecretsFile,
   progress: Progress,
 ): Promise<RestoreResult> {
+  let database = opened;
   let manifest: Manifest | undefined;
+  /** Format 2: the database's file, written but not yet checked, and its SHA-256. */
+  let received: { file: string; sha256: string } | undefined;
   let trailer: Trailer | undefined;
   let transaction: ControlledTransaction<Database> | undefined;
   let bulk: BulkLoad | undefined;
@@ -96,6 +112,7 @@ async function load(
 
   const finishDatabase = async () => {
     if (databaseLoaded) return;
+    if (manifest!.version >= 2) throw new BackupError(`${archive} is damaged: it holds no database`);
     databaseLoaded = true;
     await bulk!.finish().catch((error) => {
       throw error instanceof ForeignKeyViolation ? new BackupError(`${archive} is damaged: ${error.message}`) : error;
@@ -115,6 +132,7 @@ async function load(
       if (entry.name !== MANIFEST) throw new BackupError(`${archive} is not a Forge backup (it does not begin with ${MANIFEST})`);
       manifest = parseManifest(await readBody(entry.body), archive);
       await writeSecretFiles(dataDir, secrets, manifest);
+      if (manifest.version >= 2) return;
       await migrateTo(database, manifest.migrations[manifest.migrations.length - 1]);
       progress.say(`database: schema of ${manifest.migrations.length} migrations made, loading rows`);
       // The rows go in as one transaction: SQLite's default 2 MB page cache spilled it to the WAL
@@ -123,6 +141,28 @@ async function load(
       const load = await prepareBulkLoad(database);
       transaction = await database.db.startTransaction().execute();
       bulk = await load.start(transaction);
+      return;
+    }
+    if (manifest.version >= 2 && !databaseLoaded) {
+      if (received === undefined && entry.name === DATABASE_FILE) {
+        if (database.dialect === 'sqlite') database = await sqliteFile.replace();
+        const file = databaseFileOf(database, dataDir);
+        received = { file, sha256: await receiveDatabaseFile(entry.body, file) };
+        return;
+      }
+      if (received === undefined || entry.name !== DATABASE_CHECKSUM) throw new BackupError(`unexpected entry ${entry.name}`);
+      checkDatabaseFile(archive, received.sha256, (await readBody(entry.body)).toString('utf8'));
+      if (database.dialect === 'sqlite') {
+        database = sqliteFile.reopen();
+      } else {
+        Object.assign(rows, await loadDatabaseFile(database, received.file, manifest));
+        await removeDatabaseFile(received.file);
+      }
+      received = undefined;
+      databaseLoaded = true;
+      progress.say('database: restored');
+      await migrateToLatest(database);
+      await JobQueue.releaseAllClaims(database.db);
       return;
     }
     if (entry.name.startsWith(DATABASE_PREFIX)) {
@@ -162,6 +202,7 @@ async function load(
   };
 
   const abandon = async (error: unknown): Promise<never> => {
+    if (received !== undefined) await removeDatabaseFile(received.file);
     if (transaction !== undefined) {
       await transaction.rollback().execute();
       await bulk?.release();
@@ -177,6 +218,8 @@ async function load(
   }
   if (manifest === undefined || trailer === undefined) return abandon(new BackupError(`${archive} ends early: the archive is incomplete`));
   await finishDatabase().catch(abandon);
+  // Onto SQLite a format 2 archive's rows are not counted one by one: its file is checked whole, by its SHA-256.
+  if (manifest.version >= 2 && database.dialect === 'sqlite') Object.assign(rows, trailer.rows);
   for (const [table, count] of Object.entries(trailer.rows)) {
     if ((rows[table] ?? 0) !== count)
       throw new BackupError(`${archive} holds ${rows[table] ?? 0} rows of ${table}, not ${count}: it is damaged`);

@@ -2,12 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DbHandle, SchemaFreeDb } from '../db/index';
-import { describeTables, executedMigrations } from '../db/dump/tables';
-import { readCounters, readRowLines, withReadSnapshot } from '../db/dump/rows';
+import { describeTables, executedMigrations, type TableShape } from '../db/dump/tables';
+import { readCounters, withReadSnapshot, writeCounters, type CounterValue } from '../db/dump/rows';
+import { copyInSnapshot, copyRowsInto, countRows, openSqliteFile } from '../db/dump/sqlite-file';
+import { migrateTo } from '../db/migrate';
 import { readRepositoryRefs, sameRefs, type RepositoryRefs } from '../git/backup-files';
 import { repositoryPath } from '../git/paths';
 import type { ArchiveWriter } from './archive';
-import { FORMAT, FORMAT_VERSION, MANIFEST, tableEntry, type Manifest } from './format';
+import { DATABASE_CHECKSUM, DATABASE_FILE, FORMAT, FORMAT_VERSION, MANIFEST, type Manifest } from './format';
 import type { Progress } from './progress';
 
 /*
@@ -18,11 +20,13 @@ import type { Progress } from './progress';
  * snapshot is let go and taken again, with the second reading as the first of the next try. A
  * repository that moves every time is saved with its refs as just after the snapshot (so every
  * commit the rows name is there), and the manifest names it.
+ *
+ * The snapshot is a SQLite file (format.ts): on SQLite a copy of the database taken by SQLite's
+ * online backup; on PostgreSQL a file made by the same migrations and filled from a
+ * repeatable-read transaction.
  */
 
 const ATTEMPTS = 6;
-/** Rows per archive entry. */
-const ROWS_PER_CHUNK = 5000;
 /** Repositories whose refs are read at once. */
 const PARALLEL_GIT = 4;
 
@@ -33,28 +37,129 @@ export interface DatabaseSnapshot {
   moved: number[];
 }
 
+interface Taken {
+  refs: Map<number, RepositoryRefs | undefined>;
+  moved: number[];
+  /** Unset: the refs moved, and the snapshot is to be taken again. */
+  database?: { migrations: string[]; tables: TableShape[]; counters: CounterValue[]; rows: Record<string, number> };
+  /** The database file's bytes, when they are not in the scratch file. */
+  content?: Buffer;
+}
+
+/** Writes the manifest and the database's file to the archive; `scratch` is a folder for the file on its way. */
 export async function saveDatabase(
   writer: ArchiveWriter,
   database: DbHandle,
   dataDir: string,
+  scratch: string,
   progress: Progress,
 ): Promise<DatabaseSnapshot> {
   const secretKey = await fs.readFile(path.join(dataDir, 'secret.key'));
+  const file = path.join(scratch, 'forge.db');
   let before = await readRefs(dataDir, await projectIds(database.db));
   for (let attempt = 1; ; attempt++) {
-    const outcome = await withReadSnapshot(database, async (snapshot) => {
-      const after = await readRefs(dataDir, await projectIds(snapshot));
-      const moved = [...after.keys()].filter((id) => !sameRefs(before.get(id), after.get(id)));
-      if (moved.length > 0 && attempt < ATTEMPTS) return { retry: after, moved };
-      progress.say(`database snapshot taken (${after.size} projects${attempt > 1 ? `, attempt ${attempt}` : ''})`);
-      const rows = await dumpTables(writer, snapshot, database, secretKey, moved, progress);
-      return { snapshot: { repositories: after, rows, moved } };
-    });
-    if ('snapshot' in outcome) return outcome.snapshot!;
-    progress.say(`${outcome.moved.length} repositories moved while the snapshot was taken: taking it again`);
-    before = outcome.retry!;
+    await fs.rm(file, { force: true });
+    const retry = attempt < ATTEMPTS;
+    const taken =
+      database.dialect === 'sqlite'
+        ? await copySqlite(dataDir, file, before, retry)
+        : await copyPostgres(database, dataDir, file, before, retry);
+    if (taken.database === undefined) {
+      progress.say(`${taken.moved.length} repositories moved while the snapshot was taken: taking it again`);
+      before = taken.refs;
+      continue;
+    }
+    const { migrations, tables, counters, rows } = taken.database;
+    const total = Object.values(rows).reduce((sum, count) => sum + count, 0);
+    progress.say(
+      `database snapshot taken (${taken.refs.size} projects, ${tables.length} tables, ${total} rows${attempt > 1 ? `, attempt ${attempt}` : ''})`,
+    );
+    const manifest: Manifest = {
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      created_at: new Date().toISOString(),
+      source_database: database.dialect,
+      migrations,
+      tables: tables.map((table) => table.name),
+      counters,
+      secret_key_sha256: crypto.hash('sha256', secretKey.toString('utf8').trim(), 'hex'),
+      repositories_moved: taken.moved,
+    };
+    await writer.addBuffer(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+    const hash = crypto.createHash('sha256');
+    if (taken.content !== undefined) {
+      hash.update(taken.content);
+      await writer.addBuffer(DATABASE_FILE, taken.content);
+    } else {
+      const handle = await fs.open(file, 'r');
+      try {
+        const stats = await handle.stat();
+        await writer.addFile(DATABASE_FILE, handle, stats.size, stats.mtime, hash);
+      } finally {
+        await handle.close();
+      }
+    }
+    await writer.addBuffer(DATABASE_CHECKSUM, `${hash.digest('hex')}\n`);
+    await fs.rm(file, { force: true });
+    return { repositories: taken.refs, rows, moved: taken.moved };
   }
 }
+
+/** SQLite: the database's pages copied in one read transaction, the refs read around its start. */
+async function copySqlite(dataDir: string, file: string, before: Map<number, RepositoryRefs | undefined>, retry: boolean): Promise<Taken> {
+  const live = openSqliteFile(path.join(dataDir, 'forge.db'));
+  try {
+    return await withReadSnapshot(live.handle, async (snapshot) => {
+      const refs = await readRefs(dataDir, await projectIds(snapshot));
+      const moved = movedBetween(before, refs);
+      if (moved.length > 0 && retry) return { refs, moved };
+      const tables = await describeTables(snapshot, 'sqlite');
+      const database = {
+        migrations: await executedMigrations(snapshot),
+        tables,
+        counters: await readCounters(snapshot, 'sqlite'),
+        rows: countRows(
+          live,
+          tables.map((table) => table.name),
+        ),
+      };
+      const content = await copyInSnapshot(live, file);
+      return { refs, moved, database, content };
+    });
+  } finally {
+    await live.close();
+  }
+}
+
+/** PostgreSQL: the rows of one repeatable-read snapshot written into a file made by the same migrations. */
+async function copyPostgres(
+  database: DbHandle,
+  dataDir: string,
+  file: string,
+  before: Map<number, RepositoryRefs | undefined>,
+  retry: boolean,
+): Promise<Taken> {
+  return withReadSnapshot(database, async (snapshot) => {
+    const refs = await readRefs(dataDir, await projectIds(snapshot));
+    const moved = movedBetween(before, refs);
+    if (moved.length > 0 && retry) return { refs, moved };
+    const migrations = await executedMigrations(snapshot);
+    const tables = await describeTables(snapshot, 'postgres');
+    const counters = await readCounters(snapshot, 'postgres');
+    const copy = openSqliteFile(file, { scratch: true });
+    try {
+      await migrateTo(copy.handle, migrations[migrations.length - 1]);
+      const rows = await copyRowsInto(snapshot, tables, copy);
+      await writeCounters(copy.handle.db, 'sqlite', counters);
+      return { refs, moved, database: { migrations, tables, counters, rows } };
+    } finally {
+      await copy.close();
+    }
+  });
+}
+
+const movedBetween = (before: Map<number, RepositoryRefs | undefined>, after: Map<number, RepositoryRefs | undefined>): number[] =>
+  [...after.keys()].filter((id) => !sameRefs(before.get(id), after.get(id)));
 
 async function projectIds(db: SchemaFreeDb): Promise<number[]> {
   const rows = await db.selectFrom('projects').select('id').orderBy('id').execute();
@@ -72,42 +177,4 @@ async function readRefs(dataDir: string, ids: number[]): Promise<Map<number, Rep
   };
   await Promise.all(Array.from({ length: PARALLEL_GIT }, worker));
   return new Map([...refs.entries()].sort((a, b) => a[0] - b[0]));
-}
-
-async function dumpTables(
-  writer: ArchiveWriter,
-  snapshot: SchemaFreeDb,
-  database: DbHandle,
-  secretKey: Buffer,
-  moved: number[],
-  progress: Progress,
-): Promise<Record<string, number>> {
-  const tables = await describeTables(snapshot, database.dialect);
-  const manifest: Manifest = {
-    format: FORMAT,
-    version: FORMAT_VERSION,
-    created_at: new Date().toISOString(),
-    source_database: database.dialect,
-    migrations: await executedMigrations(snapshot),
-    tables: tables.map((table) => table.name),
-    counters: await readCounters(snapshot, database.dialect),
-    secret_key_sha256: crypto.hash('sha256', secretKey.toString('utf8').trim(), 'hex'),
-    repositories_moved: moved,
-  };
-  await writer.addBuffer(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-  const counts: Record<string, number> = {};
-  let total = 0;
-  for (const [position, table] of tables.entries()) {
-    let chunk = 0;
-    counts[table.name] = 0;
-    const header = `${JSON.stringify(table.columns)}\n`;
-    for await (const lines of readRowLines(snapshot, database.dialect, table, ROWS_PER_CHUNK)) {
-      await writer.addBuffer(tableEntry(position + 1, table.name, ++chunk), `${header}${lines.text}\n`);
-      counts[table.name] += lines.count;
-      total += lines.count;
-      progress.tick(() => `database: ${total} rows (${table.name})`);
-    }
-  }
-  progress.say(`database: ${tables.length} tables, ${total} rows`);
-  return counts;
 }

@@ -12,9 +12,9 @@ export const backup: Command = {
   help: `usage: forge backup [--to FILE]
 
 Saves the instance the settings name (DATA_DIR, DATABASE_URL), while the server runs, to one tar
-archive: the database as of one moment (as rows any database can take: a backup of SQLite
-restores onto PostgreSQL and back), every repository with its branches and tags as of that same
-moment, and DATA_DIR's files (build traces and artifacts, LFS objects, uploads).
+archive: the database as of one moment (as a SQLite file, whichever database it is: a backup of
+SQLite restores onto PostgreSQL and back), every repository with its branches and tags as of that
+same moment, and DATA_DIR's files (build traces and artifacts, LFS objects, uploads).
 
 The secret key (and the SSH host key) are NOT in the archive: they go to FILE.secrets beside it,
 readable by you only. Keep it apart from the archive, as safely as a password: a restore needs

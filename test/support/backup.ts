@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/app';
 import { readArchive, readBody } from '../../src/backup/archive';
@@ -11,6 +12,8 @@ import { secretsFileOf } from '../../src/backup/format';
 import { Progress } from '../../src/backup/progress';
 import { openDatabase } from '../../src/db/index';
 import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import tar, { type Headers } from 'tar-stream';
 import { ApiClient } from './client';
 import { freshDatabaseUrl } from './app';
 import { runForge, type Finished } from './forge-command';
@@ -80,17 +83,47 @@ export function sha256Of(file: string): string {
   return crypto.hash('sha256', fs.readFileSync(file), 'hex');
 }
 
-/** Every entry of an archive: names, and the rows of each table (text of its chunks, in order). */
+/**
+ * Every entry of an archive: names, and the rows of each table as text (its columns, then each row
+ * as a JSON array, in key order), from the database file of format 2 or the chunks of format 1.
+ */
 export async function archiveContents(file: string): Promise<{ names: string[]; tables: Map<string, string>; manifest: any }> {
   const names: string[] = [];
   const tables = new Map<string, string>();
   let manifest: any;
-  await readArchive(file, async (entry) => {
-    names.push(entry.name);
-    if (entry.name === 'forge-backup.json') manifest = JSON.parse((await readBody(entry.body)).toString('utf8'));
-    const table = entry.name.match(/^database\/\d+-(\w+)\//)?.[1];
-    if (table) tables.set(table, (tables.get(table) ?? '') + (await readBody(entry.body)).toString('utf8'));
-  });
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-archive-'));
+  try {
+    await readArchive(file, async (entry) => {
+      names.push(entry.name);
+      if (entry.name === 'forge-backup.json') manifest = JSON.parse((await readBody(entry.body)).toString('utf8'));
+      const table = entry.name.match(/^database\/\d+-(\w+)\//)?.[1];
+      if (table) tables.set(table, (tables.get(table) ?? '') + (await readBody(entry.body)).toString('utf8'));
+      if (entry.name === 'database/forge.db') {
+        fs.writeFileSync(path.join(scratch, 'forge.db'), await readBody(entry.body));
+        const database = new SQLite(path.join(scratch, 'forge.db'), { readonly: true });
+        try {
+          for (const name of manifest.tables as string[]) {
+            const columns = database.pragma(`table_info("${name}")`) as Array<{ name: string; pk: number }>;
+            const keys = columns
+              .filter((column) => column.pk > 0)
+              .sort((a, b) => a.pk - b.pk)
+              .map((column) => `"${column.name}"`);
+            const lines = database
+              .prepare(
+                `select json_array(${columns.map((column) => `"${column.name}"`).join(', ')}) from "${name}" order by ${keys.join(', ') || 'rowid'}`,
+              )
+              .pluck()
+              .all() as string[];
+            if (lines.length > 0) tables.set(name, `${JSON.stringify(columns.map((column) => column.name))}\n${lines.join('\n')}\n`);
+          }
+        } finally {
+          database.close();
+        }
+      }
+    });
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
   return { names, tables, manifest };
 }
 
@@ -100,4 +133,18 @@ export async function serveRestored(target: Target, rootToken: string): Promise<
   const server = await startServer(config, { logger: false });
   const url = `http://127.0.0.1:${config.port}`;
   return { server, root: new ApiClient(url, rootToken), url };
+}
+
+/** A copy of an archive with some entries' bodies changed. */
+export async function rewriteArchive(from: string, to: string, change: (name: string, body: Buffer) => Buffer): Promise<void> {
+  const pack = tar.pack();
+  const written = pipeline(pack, fs.createWriteStream(to));
+  await readArchive(from, async (entry) => {
+    const added = (header: Headers, body: Buffer) =>
+      new Promise<void>((resolve, reject) => pack.entry(header, body, (error) => (error ? reject(error) : resolve())));
+    if (entry.type === 'link') await added({ name: entry.name, type: 'link', linkname: entry.linkname }, Buffer.alloc(0));
+    else await added({ name: entry.name }, change(entry.name, await readBody(entry.body)));
+  });
+  pack.finalize();
+  await written;
 }

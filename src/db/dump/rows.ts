@@ -1,12 +1,11 @@
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { DbHandle, DialectName, SchemaFreeDb } from '../index';
-import type { TableShape } from './tables';
 
 /*
  * Rows out of one database and into another, in a form neither database owns: each row an array
- * of JSON values in the order of its table's columns. Forge's columns are integers, reals and text
- * on both databases (flags are 0/1, times ISO 8601 text), so a value read from one is written to
- * the other as it is.
+ * of values in the order of its table's columns. Forge's columns are integers, reals and text on
+ * both databases (flags are 0/1, times ISO 8601 text), so a value read from one is written to the
+ * other as it is.
  */
 
 export type Row = unknown[];
@@ -26,70 +25,6 @@ export async function withReadSnapshot<T>(handle: DbHandle, work: (snapshot: Sch
     await sql`select count(*) from kysely_migration`.execute(trx);
     return work(trx);
   });
-}
-
-/** Rows of a table as archive lines: each row a JSON array, one a line, joined by line breaks (none at the end). */
-export interface RowLines {
-  text: string;
-  count: number;
-}
-
-/**
- * A table's rows in primary-key order, `batch` at a time (by key ranges when the key is one
- * column, by offsets otherwise), each row one line of JSON: an array of its values in the table's
- * column order, made by the database itself (`json_array`, `json_build_array`), so that no row
- * becomes an object on the way. SQLite also joins a batch's lines into one text (`group_concat`):
- * one value crosses into JavaScript per batch, not one object per row. PostgreSQL's driver hands
- * each array over parsed, and it is written again compactly, so that an archive's rows read the
- * same from either database. Both render numbers so that they read back the same (SQLite 3.44
- * and later, PostgreSQL 12 and later) and refuse binary values, which Forge has none of.
- */
-export async function* readRowLines(db: SchemaFreeDb, dialect: DialectName, table: TableShape, batch: number): AsyncGenerator<RowLines> {
-  const key = table.primaryKey.length === 1 ? table.primaryKey[0] : undefined;
-  const read = dialect === 'sqlite' ? sqliteBatch : postgresBatch;
-  let after: unknown;
-  for (let offset = 0; ; offset += batch) {
-    const range = key !== undefined && after !== undefined ? sql`where ${sql.ref(key)} > ${after}` : sql``;
-    const page = key !== undefined ? sql`limit ${sql.lit(batch)}` : sql`limit ${sql.lit(batch)} offset ${sql.lit(offset)}`;
-    const lines = await read(db, table, sql`${range} order by ${sql.join(orderOf(table).map((column) => sql.ref(column)))} ${page}`);
-    if (lines === undefined) return;
-    yield lines;
-    after = lines.lastKey;
-    if (lines.count < batch) return;
-  }
-}
-
-type Batch = RowLines & { lastKey: unknown };
-
-const orderOf = (table: TableShape): string[] => (table.primaryKey.length > 0 ? table.primaryKey : table.columns);
-
-/** One batch on SQLite: the lines joined by SQLite, in the batch's order (its columns of order under names no table uses); the last key is the largest. */
-async function sqliteBatch(db: SchemaFreeDb, table: TableShape, rest: RawBuilder<unknown>): Promise<Batch | undefined> {
-  const order = orderOf(table).map((column, i) => ({ column, alias: `forge_order_${i}` }));
-  const { rows } = await sql<{ text: string | null; count: number; last: unknown }>`
-    select group_concat(forge_line, char(10) order by ${sql.join(order.map(({ alias }) => sql.ref(alias)))}) as text,
-      count(*) as count, max(forge_order_0) as last
-    from (
-      select json_array(${sql.join(table.columns.map((column) => sql.ref(column)))}) as forge_line,
-        ${sql.join(order.map(({ column, alias }) => sql`${sql.ref(column)} as ${sql.ref(alias)}`))}
-      from ${sql.table(table.name)} ${rest})`.execute(db);
-  const { text, count, last } = rows[0];
-  return count === 0 || text === null ? undefined : { text, count: Number(count), lastKey: last };
-}
-
-/** One batch on PostgreSQL, whose JSON text puts a space after each comma: its driver parses each array, written again compactly. */
-async function postgresBatch(db: SchemaFreeDb, table: TableShape, rest: RawBuilder<unknown>): Promise<Batch | undefined> {
-  const key = table.primaryKey.length === 1 ? sql.ref(table.primaryKey[0]) : sql.lit(0);
-  const { rows } = await sql<{ line: unknown; key: unknown }>`
-    select json_build_array(${sql.join(table.columns.map((column) => sql.ref(column)))}) as line, ${key} as key
-    from ${sql.table(table.name)} ${rest}`.execute(db);
-  if (rows.length === 0) return undefined;
-  const texts = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const value = rows[i].line;
-    texts[i] = typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  return { text: texts.join('\n'), count: rows.length, lastKey: rows[rows.length - 1].key };
 }
 
 /*

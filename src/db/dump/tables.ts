@@ -24,25 +24,34 @@ export async function describeTables(db: SchemaFreeDb, dialect: DialectName): Pr
   return inDependencyOrder(shapes.filter((shape) => !MIGRATOR_TABLES.includes(shape.name)));
 }
 
+/** Two catalogue reads, whatever the number of tables: the `pragma_*` table functions joined to `sqlite_master`. */
 async function sqliteShapes(db: SchemaFreeDb): Promise<TableShape[]> {
-  const tables = await sql<{ name: string }>`
-    select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
-  const shapes: TableShape[] = [];
-  // One catalogue read per table: SQLite keeps no catalogue a single query could join.
-  for (const { name } of tables.rows) {
-    const columns = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${name}) order by cid`.execute(db);
-    const keys = await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(db);
-    shapes.push({
-      name,
-      columns: columns.rows.map((column) => column.name),
-      primaryKey: columns.rows
-        .filter((column) => column.pk > 0)
-        .sort((a, b) => a.pk - b.pk)
-        .map((column) => column.name),
-      parents: [...new Set(keys.rows.map((key) => key.table))].filter((parent) => parent !== name),
-    });
+  const columns = await sql<{ table_name: string; column_name: string; pk: number }>`
+    select m.name as table_name, c.name as column_name, c.pk as pk
+    from sqlite_master m join pragma_table_info(m.name) c
+    where m.type = 'table' and m.name not like 'sqlite_%' order by m.name, c.cid`.execute(db);
+  const parents = await sql<{ table_name: string; parent: string }>`
+    select distinct m.name as table_name, f."table" as parent
+    from sqlite_master m join pragma_foreign_key_list(m.name) f
+    where m.type = 'table' and m.name not like 'sqlite_%'`.execute(db);
+  const tables = new Map<string, TableShape & { keyOrder: number[] }>();
+  for (const row of columns.rows) {
+    let shape = tables.get(row.table_name);
+    if (!shape) tables.set(row.table_name, (shape = { name: row.table_name, columns: [], primaryKey: [], parents: [], keyOrder: [] }));
+    shape.columns.push(row.column_name);
+    if (row.pk > 0) {
+      shape.primaryKey.push(row.column_name);
+      shape.keyOrder.push(row.pk);
+    }
   }
-  return shapes;
+  for (const row of parents.rows) if (row.parent !== row.table_name) tables.get(row.table_name)?.parents.push(row.parent);
+  return [...tables.values()].map(({ keyOrder, ...shape }) => ({
+    ...shape,
+    primaryKey: shape.primaryKey
+      .map((column, i) => ({ column, at: keyOrder[i] }))
+      .sort((a, b) => a.at - b.at)
+      .map(({ column }) => column),
+  }));
 }
 
 async function postgresShapes(db: SchemaFreeDb): Promise<TableShape[]> {
