@@ -109,8 +109,9 @@ export function mergeRequestDiscussionRoutes(pages: FastifyInstance, { services 
       async (request, reply) => {
         const { project, standing, mergeRequestId, user, path } = await mergeRequestFor(request);
         const { discussion_id: id } = request.params;
+        const back = backTo(path, request.body);
         await discussions.resolve(project, standing, user, mergeRequestId, id, resolved);
-        return reply.redirect(`${backTo(path, request.body)}#discussion_${id}`, 303);
+        return reply.redirect(`${back}#discussion_${id}`, 303);
       },
     );
   }
