@@ -20,6 +20,9 @@ const LARGE_BLOB_LINES = 5_000;
 /** `/search` over the issues of the seeded project (every issue's title names a label, so many match). */
 const SEARCH_P90_MS = 150;
 const LARGE_BLOB_PATH = 'src/generated/large_module.ts';
+/** The merge request under review: this many line comments on its Changes tab and its Discussion tab. */
+const LINE_COMMENTS = 200;
+const REVIEW_P90_MS = 150;
 /** The seeded caller (`seedProjects`): a developer of 44 projects, not an administrator. */
 const LOGIN = { username: 'bench', password: 'password123' };
 
@@ -48,6 +51,44 @@ function largeModule(lines: number): string {
   return `${out.slice(0, lines).join('\n')}\n`;
 }
 
+/** A v4 call as root (`apiCall` speaks v3, which has no discussions). */
+async function v4Call(app: BenchApp, method: string, path: string, body: unknown): Promise<any> {
+  const response = await timedRequest(`${app.url}/api/v4${path}`, {
+    method,
+    headers: { 'private-token': app.rootToken, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${response.body.toString().slice(0, 300)}`);
+  return JSON.parse(response.body.toString());
+}
+
+/**
+ * A merge request whose branch adds a file of 2 × `LINE_COMMENTS` lines, and a line comment on
+ * each of its first `LINE_COMMENTS` lines through v4's discussions API, as reviewers make them.
+ */
+async function seedReviewedMergeRequest(app: BenchApp, projectId: number): Promise<number> {
+  const lines = Array.from({ length: 2 * LINE_COMMENTS }, (_, n) => `Line ${n + 1}: a sentence under review, with a few words.`);
+  await apiCall(app.url, app.rootToken, 'POST', `/projects/${projectId}/repository/branches`, { branch_name: 'reviewed', ref: 'master' });
+  await apiCall(app.url, app.rootToken, 'POST', `/projects/${projectId}/repository/files`, {
+    file_path: 'REVIEWED.md',
+    branch_name: 'reviewed',
+    content: `${lines.join('\n')}\n`,
+    commit_message: 'Add REVIEWED.md',
+  });
+  const created = await v4Call(app, 'POST', `/projects/${projectId}/merge_requests`, {
+    source_branch: 'reviewed',
+    target_branch: 'master',
+    title: `Review ${LINE_COMMENTS} lines`,
+  });
+  for (let line = 1; line <= LINE_COMMENTS; line++) {
+    await v4Call(app, 'POST', `/projects/${projectId}/merge_requests/${created.iid}/discussions`, {
+      body: `Line ${line}: could this say **more**?`,
+      position: { position_type: 'text', old_path: 'REVIEWED.md', new_path: 'REVIEWED.md', new_line: line },
+    });
+  }
+  return created.iid;
+}
+
 /** The `gpt` bench's instance, a 5,000-line file committed on master, and what the page URLs need. */
 async function seedWeb(app: BenchApp, shape: { commits: number; files: number }) {
   const seeded = await seed(app, shape);
@@ -65,8 +106,10 @@ async function seedWeb(app: BenchApp, shape: { commits: number; files: number })
     api(`/merge_requests/${seeded.mergeRequest.id}`),
     api('/pipelines'),
   ]);
+  const reviewedIid = await seedReviewedMergeRequest(app, projectId);
   return {
     ...seeded,
+    reviewedIid,
     projectPath: `/${project.path_with_namespace}`,
     issueIid: issue.iid as number,
     mergeRequestIid: mergeRequest.iid as number,
@@ -76,7 +119,7 @@ async function seedWeb(app: BenchApp, shape: { commits: number; files: number })
 }
 
 function scenarios(seeded: Awaited<ReturnType<typeof seedWeb>>): WebScenario[] {
-  const { fixture, compareFrom, head, issueIid, mergeRequestIid, pipelineId, groupPath } = seeded;
+  const { fixture, compareFrom, head, issueIid, mergeRequestIid, pipelineId, groupPath, reviewedIid } = seeded;
   const page = (name: string, path: string, targetMs = TARGET_P90_MS): WebScenario => ({ name, path, targetMs });
   const mergeRequest = `merge_requests/${mergeRequestIid}`;
   return [
@@ -99,6 +142,8 @@ function scenarios(seeded: Awaited<ReturnType<typeof seedWeb>>): WebScenario[] {
     page('web_project_merge_request', mergeRequest),
     page('web_project_merge_request_changes', `${mergeRequest}/diffs`),
     page('web_project_merge_request_commits', `${mergeRequest}/commits`),
+    page(`web_project_merge_request_${LINE_COMMENTS}_line_comments`, `merge_requests/${reviewedIid}`, REVIEW_P90_MS),
+    page(`web_project_merge_request_changes_${LINE_COMMENTS}_line_comments`, `merge_requests/${reviewedIid}/diffs`, REVIEW_P90_MS),
     page('web_project_pipelines', 'pipelines'),
     page('web_project_pipelines_pipeline', `pipelines/${pipelineId}`),
     page('web_search', `/search?search=regression&scope=issues&project_id=${seeded.world.projectId}`, SEARCH_P90_MS),

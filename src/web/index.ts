@@ -11,6 +11,7 @@ import { browseRoutes } from './browse-routes';
 import { issueRoutes } from './issue-routes';
 import { mergeRequestRoutes } from './merge-request-routes';
 import { mergeRequestDiscussionRoutes } from './merge-request-discussion-routes';
+import { mergeRequestChangesRoutes } from './merge-request-changes-routes';
 import { snippetRoutes } from './snippet-routes';
 import { milestoneRoutes } from './milestone-routes';
 import { labelRoutes } from './label-routes';
@@ -99,6 +100,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       issueRoutes(pages, { services });
       mergeRequestRoutes(pages, { services });
       mergeRequestDiscussionRoutes(pages, { services });
+      mergeRequestChangesRoutes(pages, { services, cookies });
       snippetRoutes(pages, { services });
       milestoneRoutes(pages, { services });
       labelRoutes(pages, { services });

@@ -9,8 +9,8 @@ import { mayUpdateIssue } from '../services/policy-reads';
 import { PAGE, pageContext, sendPage, WebError } from './request';
 import { projectFor, recordNumber, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
-import { renderMarkdown } from './markdown';
-import { pageReferences } from './references';
+import type { renderMarkdown } from './markdown';
+import { renderNotes } from './rendered-notes';
 import { fieldErrors } from './form-errors';
 import { formId, formList, issuableChoices } from './issuable-choices';
 import { askedQuery, filterNumber, issuableRoutes, listFilters, ListQuery, type IssuableParams } from './issuable-routes';
@@ -55,19 +55,7 @@ export async function shownNotes(
   description: string | null,
 ): Promise<{ notes: ShownNote[]; description: ReturnType<typeof renderMarkdown> }> {
   const { notes } = await services.notes.list(project, standing, kind, noteableId, { offset: 0, limit: NOTES_SHOWN });
-  const authorIds = [...new Set(notes.flatMap((note) => (note.author_id === null ? [] : [note.author_id])))];
-  const [authors, linker] = await Promise.all([
-    services.users.findMany(authorIds),
-    pageReferences(services, project, standing, [description, ...notes.filter((note) => note.system !== 1).map((note) => note.note)]),
-  ]);
-  return {
-    description: renderMarkdown(description ?? '', linker),
-    notes: notes.map((note) => ({
-      note,
-      author: note.author_id === null ? undefined : authors.get(note.author_id),
-      body: note.system === 1 ? renderMarkdown('') : renderMarkdown(note.note, linker),
-    })),
-  };
+  return renderNotes(services, project, standing, notes, description);
 }
 
 /** `…/issues`, `…/issues/new` and `…/issues/:iid` with its comments, closing and reopening. */

@@ -6,25 +6,35 @@ import { lineOfCode } from '../services/notes/diff-positions';
 import { PAGE, WebError } from './request';
 import { projectFor, recordNumber, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
+import { viewAsked } from './merge-request-changes-routes';
+import { viewQuery } from './pages/merge-requests/line-comments';
 
 export interface MergeRequestDiscussionRouteDeps {
   services: Services;
 }
 
 const Text = Type.Optional(Type.String({ maxLength: 1000 }));
+/** The Changes tab's view a form came from (`diff_id`, `start_sha`), and which tab to go back to. */
+const Back = {
+  back: Type.Optional(Type.String({ maxLength: 20 })),
+  diff_id: Type.Optional(Type.String({ maxLength: 20 })),
+  start_sha: Type.Optional(Type.String({ maxLength: 64 })),
+};
 const LineCommentBody = Type.Object({
   authenticity_token: Text,
   line_code: Type.Optional(Type.String({ maxLength: 100 })),
   note: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  ...Back,
 });
-const ResolveBody = Type.Object({ authenticity_token: Text, back: Type.Optional(Type.String({ maxLength: 20 })) });
+const ResolveBody = Type.Object({ authenticity_token: Text, ...Back });
+const ReplyBody = Type.Object({ authenticity_token: Text, note: Type.Optional(Type.String({ maxLength: 1_000_000 })), ...Back });
 type MergeRequestParams = ProjectParams & { iid: string };
 type DiscussionParams = MergeRequestParams & { discussion_id: string };
 
 /**
- * The Changes tab's writes: a comment on a line (its form posts the line's code, read against the
- * latest version's diff), and resolving or unresolving a discussion; through the same service as
- * v4's discussions API.
+ * The writes of a merge request's discussions from its pages: a comment on a line (its form posts
+ * the line's code, read against the version the Changes tab showed), a reply in a discussion, and
+ * resolving or unresolving one (the whole thread); through the same service as v4's discussions API.
  */
 export function mergeRequestDiscussionRoutes(pages: FastifyInstance, { services }: MergeRequestDiscussionRouteDeps): void {
   const base = '/:namespace/:project/merge_requests/:iid';
@@ -43,6 +53,10 @@ export function mergeRequestDiscussionRoutes(pages: FastifyInstance, { services 
     };
   };
 
+  /** The tab a form came from: the Changes tab on the version it showed, or the Discussion tab. */
+  const backTo = (path: string, body: Static<typeof ResolveBody>) =>
+    body.back === 'diffs' ? `${path}/diffs${viewQuery(viewAsked(body))}` : path;
+
   pages.post<{ Params: MergeRequestParams; Body: Static<typeof LineCommentBody> }>(
     `${base}/discussions`,
     { config: PAGE, schema: { body: LineCommentBody } },
@@ -50,21 +64,38 @@ export function mergeRequestDiscussionRoutes(pages: FastifyInstance, { services 
       const { project, standing, mergeRequestId, user, path } = await mergeRequestFor(request);
       if (!can(standing, 'create_note')) throw new WebError(404);
       const code = request.body.line_code ?? '';
-      const { diffs } = await services.mergeRequestReads.changes(project, user, mergeRequestId);
-      const found = lineOfCode(diffs, code);
-      // A line gone from the latest version (pushed over since the page was drawn): back to the changes.
-      if (!found) return reply.redirect(`${path}/diffs`, 303);
-      if (!request.body.note?.trim()) return reply.redirect(`${path}/diffs?line_code=${code}#form`, 303);
+      const asked = viewAsked(request.body);
+      const changes = `${path}/diffs${viewQuery(asked)}`;
+      const shown = await services.mergeRequestReads.view(project, mergeRequestId, asked);
+      const found = shown && lineOfCode(shown.diffs, code);
+      // A line gone from the version (pushed over since the page was drawn): back to the changes.
+      if (!shown || !found) return reply.redirect(changes, 303);
+      if (!request.body.note?.trim()) return reply.redirect(`${changes}${changes.includes('?') ? '&' : '?'}line_code=${code}#form`, 303);
       const created = await discussions.create(project, standing, user, mergeRequestId, {
         body: request.body.note,
         position: {
+          ...shown.refs,
           old_path: found.file.oldPath,
           new_path: found.file.newPath,
           old_line: found.line.oldLine,
           new_line: found.line.newLine,
         },
       });
-      return reply.redirect(`${path}/diffs#note_${created.notes[0].id}`, 303);
+      return reply.redirect(`${changes}#note_${created.notes[0].id}`, 303);
+    },
+  );
+
+  pages.post<{ Params: DiscussionParams; Body: Static<typeof ReplyBody> }>(
+    `${base}/discussions/:discussion_id/notes`,
+    { config: PAGE, schema: { body: ReplyBody } },
+    async (request, reply) => {
+      const { project, standing, mergeRequestId, user, path } = await mergeRequestFor(request);
+      if (!can(standing, 'create_note')) throw new WebError(404);
+      const back = backTo(path, request.body);
+      const { discussion_id: id } = request.params;
+      if (!request.body.note?.trim()) return reply.redirect(`${back}#discussion_${id}`, 303);
+      const note = await discussions.reply(project, standing, user, mergeRequestId, id, request.body.note);
+      return reply.redirect(`${back}#note_${note.id}`, 303);
     },
   );
 
@@ -78,8 +109,8 @@ export function mergeRequestDiscussionRoutes(pages: FastifyInstance, { services 
       async (request, reply) => {
         const { project, standing, mergeRequestId, user, path } = await mergeRequestFor(request);
         const { discussion_id: id } = request.params;
+        const back = backTo(path, request.body);
         await discussions.resolve(project, standing, user, mergeRequestId, id, resolved);
-        const back = request.body.back === 'diffs' ? `${path}/diffs` : path;
         return reply.redirect(`${back}#discussion_${id}`, 303);
       },
     );

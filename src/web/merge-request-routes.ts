@@ -14,22 +14,18 @@ import { pageNumber, shownNotes, signInFirst } from './issue-routes';
 import { askedQuery, issuableRoutes, listFilters, ListQuery } from './issuable-routes';
 import { mergeRequestListPage } from './pages/merge-requests/list';
 import { mergeRequestForm, type MergeRequestForm } from './pages/merge-requests/form';
-import { mergeRequestChangesPage, mergeRequestCommitsPage, mergeRequestPage } from './pages/merge-requests/show';
+import { mergeRequestCommitsPage, mergeRequestPage } from './pages/merge-requests/show';
 import type { MergeRequestHeading } from './pages/merge-requests/header';
-import { looksGoodForm, pipelineJobs } from './pages/merge-requests/review';
+import { pipelineJobs } from './pages/merge-requests/review';
 import { latestTries } from './pipeline-routes';
-import { shownLineDiscussions } from './line-comments';
-import { lineCommentForm, lineDiscussion, placeLabel, resolveButton } from './pages/merge-requests/line-comments';
-import { positionLineCode } from '../services/notes/diff-positions';
-import { html } from './html';
+import { discussionTabNotes } from './line-comments';
+import { ownAward } from './own-award';
 
 export interface MergeRequestRouteDeps {
   services: Services;
 }
 
 const PER_PAGE = 20;
-/** Awards read to find the caller's own: a merge request with more is past any real review. */
-const AWARDS_LOOKED_AT = 1000;
 
 const Text = Type.Optional(Type.String({ maxLength: 1000 }));
 const Branch = Type.Optional(Type.String({ maxLength: 255 }));
@@ -51,7 +47,6 @@ const MergeRequestBody = Type.Object({
   labels: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 })])),
 });
 const TokenBody = Type.Object({ authenticity_token: Text });
-const DiffsQuery = Type.Object({ line_code: Type.Optional(Type.String({ maxLength: 100 })) });
 const AwardBody = Type.Object({ authenticity_token: Text, name: Type.Optional(Type.String({ maxLength: 255 })) });
 const MergeBody = Type.Object({
   authenticity_token: Text,
@@ -73,9 +68,10 @@ const MERGE_REFUSALS: Record<number, string> = {
 const JOBS_LIMIT = 1000;
 
 /**
- * `…/merge_requests`, `…/new`, and `…/merge_requests/:iid` with its Commits and Changes tabs, its
- * comments, closing and reopening, merging and the automatic merge: the pages of GitLab 8.12,
- * every write through the same services (and slash commands) as the API.
+ * `…/merge_requests`, `…/new`, and `…/merge_requests/:iid` with its Commits tab, its comments,
+ * closing and reopening, merging and the automatic merge: the pages of GitLab 8.12, every write
+ * through the same services (and slash commands) as the API. The Changes tab is
+ * `merge-request-changes-routes.ts`.
  */
 export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRequestRouteDeps): void {
   const base = '/:namespace/:project/merge_requests';
@@ -229,19 +225,20 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
       pipeline && pipeline.project_id === project.id && can(standing, 'read_build')
         ? (await services.builds.listForPipeline(project, pipeline.id, undefined, { offset: 0, limit: JOBS_LIMIT })).builds
         : [];
-    // A line comment's first note says where it sits (file, line, outdated) and carries its resolve button.
-    const { discussions } = await shownLineDiscussions(services, project, standing, mergeRequest, shown.notes);
-    const base = pathOf(project, request.params.iid);
-    const extras = new Map(
-      discussions.map((each) => [
-        each.notes[0]?.note.id,
-        html`${placeLabel(each)}${resolveButton(pageContext(request), base, each, 'discussion')}`,
-      ]),
+    // A line comment's thread is drawn as one: where it sits, its resolve button, its replies and their form.
+    const notes = await discussionTabNotes(
+      services,
+      pageContext(request),
+      pathOf(project, request.params.iid),
+      project,
+      standing,
+      mergeRequest,
+      shown.notes,
     );
     const view = {
       ...top,
       ...shown,
-      notes: shown.notes.map((each) => ({ ...each, extra: extras.get(each.note.id) })),
+      notes,
       jobs: pipelineJobs(project, latestTries(builds)),
       mayUpdate: mayUpdateMergeRequest(standing, mergeRequest),
       merge: {
@@ -273,55 +270,6 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
     return sendPage(request, reply, `Commits · ${title} (!${iid}) · ${project.name}`, body);
   });
 
-  pages.get<{ Params: MergeRequestParams; Querystring: Static<typeof DiffsQuery> }>(
-    `${base}/:iid/diffs`,
-    { config: PAGE, schema: { querystring: DiffsQuery } },
-    async (request, reply) => {
-      const { project, standing, mergeRequestId } = await mergeRequestFor(request);
-      const user = request.web.user;
-      const [{ details, diffs }, own] = await Promise.all([
-        reads.changes(project, user, mergeRequestId),
-        user ? ownAward(project, standing, user.id, mergeRequestId, 'thumbsup') : undefined,
-      ]);
-      const { title, iid, author_id } = details.mergeRequest;
-      const page = pageContext(request);
-      const path = pathOf(project, request.params.iid);
-      const looksGood = looksGoodForm(page, `${path}/toggle_award_emoji`, {
-        upvotes: details.upvotes,
-        mayAward: user !== null && user.id !== author_id,
-        awarded: own !== undefined,
-      });
-      // Line comments: each still-current discussion under its line, and the form under the line the link asked for.
-      const shown = await shownNotes(services, project, standing, 'merge_requests', mergeRequestId, null);
-      const { discussions, lineCodes } = await shownLineDiscussions(services, project, standing, details.mergeRequest, shown.notes);
-      const under = new Map<string, string>();
-      for (const discussion of discussions) {
-        const code = lineCodes.get(discussion.id);
-        if (code) under.set(code, (under.get(code) ?? '') + lineDiscussion(page, path, discussion).value);
-      }
-      const mayComment = user !== null && can(standing, 'create_note');
-      const asked = mayComment ? request.query.line_code : undefined;
-      const comments = {
-        code: (file: { newPath: string }, oldLine: number | null, newLine: number | null) =>
-          positionLineCode(file.newPath, oldLine, newLine),
-        href: (code: string) => (mayComment ? `${path}/diffs?line_code=${code}#form` : undefined),
-        below: (code: string) => {
-          const form = code === asked ? lineCommentForm(page, path, code).value : '';
-          return (under.get(code) ?? '') + form || undefined;
-        },
-      };
-      const body = mergeRequestChangesPage(await heading(project, details), diffs, looksGood, comments);
-      return sendPage(request, reply, `Changes · ${title} (!${iid}) · ${project.name}`, body);
-    },
-  );
-
-  /** The caller's own award of `name` on the merge request, if they gave one. */
-  const ownAward = async (project: Project, standing: ProjectStanding, userId: number, mergeRequestId: number, name: string) => {
-    const target = { kind: 'merge_request', id: mergeRequestId } as const;
-    const { awards } = await services.awardEmoji.list(project, standing, target, { offset: 0, limit: AWARDS_LOOKED_AT });
-    return awards.find((award) => award.user_id === userId && award.name === name);
-  };
-
   // GitLab 8.12's award button: gives the emoji, or takes the caller's own back; through the same service as the API's award emoji routes.
   pages.post<{ Params: MergeRequestParams; Body: Static<typeof AwardBody> }>(
     `${base}/:iid/toggle_award_emoji`,
@@ -332,7 +280,7 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
       const { project, standing, mergeRequestId } = await mergeRequestFor(request);
       const name = request.body.name?.trim() || 'thumbsup';
       const target = { kind: 'merge_request', id: mergeRequestId } as const;
-      const own = await ownAward(project, standing, user.id, mergeRequestId, name);
+      const own = await ownAward(services, project, standing, user.id, mergeRequestId, name);
       if (own) await services.awardEmoji.remove(project, standing, user, target, own.id);
       else await services.awardEmoji.create(project, standing, user, target, name);
       return reply.redirect(`${pathOf(project, request.params.iid)}/diffs`, 303);

@@ -55,6 +55,8 @@ td.blame-commit { white-space: normal; min-width: 14rem; max-width: 20rem; borde
 .diff-file > summary { padding: .5rem .8rem; background: var(--soft); cursor: pointer; overflow-wrap: anywhere; }
 .diff-note { padding: .5rem .8rem; margin: 0; }
 tr.add { background: #e6ffec; } tr.del { background: #ffebe9; } tr.hunk, tr.note { background: #ddf4ff; color: var(--muted); }
+td.src.add { background: #e6ffec; } td.src.del { background: #ffebe9; } td.src.empty { background: var(--soft); } table.diff.parallel td.src { width: 50%; }
+.mr-versions table { border-collapse: collapse; } .mr-versions td, .mr-versions th { padding: .2rem .6rem; text-align: left; } .diff-views a[aria-current] { font-weight: bold; }
 .additions { color: #1a7f37; } .deletions { color: var(--danger); }
 ul.commits, ul.refs { list-style: none; padding: 0; } ul.commits li, ul.refs li { padding: .5rem 0; border-bottom: 1px solid var(--line); }
 .pager { display: flex; gap: 1rem; margin: 1rem 0; }

@@ -56,4 +56,44 @@ describe('line comments in a real browser', { skip }, () => {
     assert.equal(discussion.notes[0].resolved, true);
     assert.deepEqual(errors, []);
   });
+
+  test('switches to side-by-side, comments on a line, replies in the thread, resolves it', async () => {
+    await seedCommit(app, project.id, { branch: 'louder', startRef: 'refs/heads/master', files: { 'poem.txt': 'one\ntwo\nTHREE\n' } });
+    const created = await account.client
+      .v4()
+      .post(`/projects/${project.id}/merge_requests`, { source_branch: 'louder', target_branch: 'master', title: 'Louder still' });
+    assert.equal(created.status, 201);
+    const api = `/projects/${project.id}/merge_requests/${created.body.iid}`;
+    const page = await (await browser.newContext()).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${app.url}/users/sign_in`);
+    await signInThroughForm(page, account, /./);
+    await page.goto(`${app.url}${new URL(project.web_url).pathname}/merge_requests/${created.body.iid}/diffs`);
+
+    await Promise.all([page.waitForURL(/view=parallel/), page.getByRole('link', { name: 'Side-by-side' }).click()]);
+    assert.equal(await page.locator('table.diff.parallel').count(), 1);
+    await page.getByRole('link', { name: 'Comment on line 3' }).click();
+    await page.getByLabel('Comment on this line').fill('Why **shout** again?');
+    await Promise.all([page.waitForURL(/\/diffs#note_\d+$/), page.getByRole('button', { name: 'Comment', exact: true }).click()]);
+    // Still side by side: the cookie remembers the view.
+    assert.equal(await page.locator('table.diff.parallel tr.line-notes strong', { hasText: 'shout' }).textContent(), 'shout');
+
+    await page.getByLabel('Reply').fill('Because it is *three*.');
+    await Promise.all([page.waitForURL(/\/diffs#note_\d+$/), page.getByRole('button', { name: 'Reply', exact: true }).click()]);
+    assert.equal(await page.locator('table.diff.parallel tr.line-notes em', { hasText: 'three' }).textContent(), 'three');
+
+    await Promise.all([page.waitForURL(/\/diffs#discussion_/), page.getByRole('button', { name: 'Resolve discussion' }).click()]);
+    assert.ok(await page.getByRole('button', { name: 'Unresolve discussion' }).isVisible());
+
+    const [discussion] = (await account.client.v4().get(`${api}/discussions`)).body;
+    assert.deepEqual(
+      discussion.notes.map((note: any) => [note.body, note.type, note.position.new_line, note.resolved]),
+      [
+        ['Why **shout** again?', 'DiffNote', 3, true],
+        ['Because it is *three*.', 'DiffNote', 3, true],
+      ],
+    );
+    assert.deepEqual(errors, []);
+  });
 });

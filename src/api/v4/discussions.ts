@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Api, RouteDeps } from '../shared/types';
 import type { Discussion as DiscussionRecord, GivenPosition } from '../../services/notes/merge-request-discussions';
 import { hashParam } from '../../http/params';
+import type { NoteRow } from '../../services/notes/types';
 import { Note, presentNote } from './entities/note';
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { RecordId, TextString } from '../shared/params';
@@ -12,6 +13,13 @@ import { invalidParam } from '../../errors';
 const Discussion = Type.Object({ id: Type.String(), individual_note: Type.Boolean(), notes: Type.Array(Note) });
 const MergeRequestPath = Type.Object({ id: Type.String(), merge_request_iid: RecordId });
 const DiscussionPath = Type.Object({ id: Type.String(), merge_request_iid: RecordId, discussion_id: Type.String({ maxLength: 64 }) });
+const DiscussionNotePath = Type.Object({
+  id: Type.String(),
+  merge_request_iid: RecordId,
+  discussion_id: Type.String({ maxLength: 64 }),
+  note_id: RecordId,
+});
+const NoteBody = Type.Object({ body: TextString() });
 // `position` is a JSON object or Rack's `position[base_sha]=…` form keys, read by `hashParam`.
 const CreateBody = Type.Object({ body: TextString() });
 const POSITION_FIELDS = ['base_sha', 'start_sha', 'head_sha', 'position_type', 'old_path', 'new_path', 'old_line', 'new_line'] as const;
@@ -41,7 +49,8 @@ function flag(value: boolean | string | undefined): boolean {
 
 /**
  * GitLab 10's discussions of a merge request (`discussions.rb`): the list, one, a new one on a
- * line of the diff (`position[...]`), and resolving one. A discussion is a line comment with its
+ * line of the diff (`position[...]`), resolving one, and GitLab 11's replies in one (a note of
+ * the same discussion, changed and removed there too). A discussion is a line comment with its
  * answers, or one note of its own (`individual_note`).
  */
 export function discussionsRoutes(api: Api, { services, presenter }: RouteDeps): void {
@@ -60,6 +69,10 @@ export function discussionsRoutes(api: Api, { services, presenter }: RouteDeps):
         presentNote(note, note.author_id === null ? undefined : people.get(note.author_id), iid, presenter, people),
       ),
     }));
+  };
+  const presentOne = async (note: NoteRow, iid: number) => {
+    const people = await users.findMany([note.author_id, note.resolved_by_id].filter((id) => id !== null));
+    return presentNote(note, note.author_id === null ? undefined : people.get(note.author_id), iid, presenter, people);
   };
 
   api.get(
@@ -113,6 +126,51 @@ export function discussionsRoutes(api: Api, { services, presenter }: RouteDeps):
         resolved,
       );
       return (await present([changed], request.params.merge_request_iid))[0];
+    },
+  );
+
+  // A reply; to a comment of its own, it makes that comment a thread (GitLab 11).
+  api.post(
+    `${base}/:discussion_id/notes`,
+    { config: { project: 'read_merge_request' }, schema: { params: DiscussionPath, body: NoteBody, response: { 201: Note } } },
+    async (request, reply) => {
+      const id = await mergeRequestId(request);
+      const { project, standing } = request;
+      const note = await discussions.reply(project, standing, request.user!, id, request.params.discussion_id, request.body.body);
+      return reply.status(201).send(await presentOne(note, request.params.merge_request_iid));
+    },
+  );
+
+  api.put(
+    `${base}/:discussion_id/notes/:note_id`,
+    { config: { project: 'read_merge_request' }, schema: { params: DiscussionNotePath, body: NoteBody, response: { 200: Note } } },
+    async (request) => {
+      const id = await mergeRequestId(request);
+      const { discussion_id: discussionId, note_id: noteId } = request.params;
+      const note = await discussions.updateNote(
+        request.project,
+        request.standing,
+        request.user!,
+        id,
+        discussionId,
+        noteId,
+        request.body.body,
+      );
+      return presentOne(note, request.params.merge_request_iid);
+    },
+  );
+
+  api.delete(
+    `${base}/:discussion_id/notes/:note_id`,
+    {
+      config: { project: 'read_merge_request' },
+      schema: { params: DiscussionNotePath, response: { 204: Type.Null({ description: 'removed' }) } },
+    },
+    async (request, reply) => {
+      const id = await mergeRequestId(request);
+      const { discussion_id: discussionId, note_id: noteId } = request.params;
+      await discussions.removeNote(request.project, request.standing, request.user!, id, discussionId, noteId);
+      return reply.status(204).send(null);
     },
   );
 }

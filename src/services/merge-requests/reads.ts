@@ -13,7 +13,20 @@ import { findMergeRequest } from './queries';
 import { latestVersions } from './versions';
 import { headPipelines, type PipelineRow } from './head-pipeline';
 import type { VersionContentCache } from './version-contents';
+import { chooseView, comparisonRefs, versionRefs, viewOfRefs, type AskedView, type DiffRefs } from './version-views';
 import type { MergeRequestDetails, MergeRequestRow, MergeRequestVersionRow, Project } from './types';
+
+/** A version of a merge request as the Changes tab shows it: against its base, or against an older version. */
+export interface VersionView {
+  /** Every version, newest first. */
+  versions: MergeRequestVersionRow[];
+  version: MergeRequestVersionRow;
+  /** The older version it is compared with, if any. */
+  start?: MergeRequestVersionRow;
+  /** The refs a line comment made on this view carries. */
+  refs: DiffRefs;
+  diffs: DiffFile[];
+}
 
 export interface VersionContents {
   version: MergeRequestVersionRow;
@@ -93,6 +106,37 @@ export class MergeRequestReadsService {
     if (!version) throw recordNotFound();
     const [commits, diffs] = await Promise.all([this.versionCommits(project, version), this.versionDiffs(project, version)]);
     return { version, commits, diffs };
+  }
+
+  /**
+   * The version the Changes tab asks for (the latest by default) against its base, or against
+   * an older version's head (`start_sha`); undefined when the merge request has no version yet.
+   * A version of another merge request, or a start that is no older version's head: 404.
+   */
+  async view(project: Project, mergeRequestId: number, asked: AskedView): Promise<VersionView | undefined> {
+    const versions = await this.versions(project, mergeRequestId);
+    if (versions.length === 0 && asked.diffId === undefined && asked.startSha === undefined) return undefined;
+    const chosen = chooseView(versions, asked);
+    if (!chosen) throw recordNotFound();
+    return this.viewOf(project, versions, chosen);
+  }
+
+  /** The view whose diff a line comment's refs name (a version, or two compared), or undefined. */
+  async viewAt(project: Project, mergeRequestId: number, refs: DiffRefs): Promise<VersionView | undefined> {
+    const versions = await this.versions(project, mergeRequestId);
+    const chosen = viewOfRefs(versions, refs);
+    return chosen && this.viewOf(project, versions, chosen);
+  }
+
+  private async viewOf(
+    project: Project,
+    versions: MergeRequestVersionRow[],
+    { version, start }: { version: MergeRequestVersionRow; start?: MergeRequestVersionRow },
+  ): Promise<VersionView> {
+    if (!start) return { versions, version, refs: versionRefs(version), diffs: await this.versionDiffs(project, version) };
+    // The straight diff between the two heads, kept by the same cache as a version's.
+    const between = { ...version, base_commit_sha: start.head_commit_sha };
+    return { versions, version, start, refs: comparisonRefs(version, start), diffs: await this.versionDiffs(project, between) };
   }
 
   /** The issues merging would close that the caller may see, a page of them. */

@@ -54,6 +54,24 @@ export function lineAt(diffs: DiffFile[], position: Pick<DiffPosition, 'old_path
   return line && { file, line };
 }
 
+type LineFinder = (position: Pick<DiffPosition, 'old_path' | 'new_path' | 'old_line' | 'new_line'>) => ReturnType<typeof lineAt>;
+
+/** `lineAt` for many positions on the same diffs: each file's lines are numbered once. */
+export function lineFinder(diffs: DiffFile[]): LineFinder {
+  const files = new Map<string, Map<string, { file: DiffFile; line: PositionLine }>>();
+  return (position) => {
+    const key = `${position.old_path}\0${position.new_path}`;
+    let lines = files.get(key);
+    if (!lines) {
+      lines = new Map();
+      const file = diffs.find((candidate) => candidate.newPath === position.new_path && candidate.oldPath === position.old_path);
+      for (const line of file ? positionLines(file) : []) lines.set(`${line.oldLine}:${line.newLine}`, { file: file!, line });
+      files.set(key, lines);
+    }
+    return lines.get(`${position.old_line}:${position.new_line}`);
+  };
+}
+
 /** The diff line of a line code, or undefined. */
 export function lineOfCode(diffs: DiffFile[], code: string): { file: DiffFile; line: PositionLine } | undefined {
   const match = /^([0-9a-f]{40})_(\d+)_(\d+)$/.exec(code);

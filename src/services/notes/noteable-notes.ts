@@ -36,8 +36,17 @@ export interface NewNote {
    * where 8.12 made the award and then answered it as a comment it was not (a plain bug).
    */
   plain?: boolean;
-  /** A comment on a line of a merge request's diff (`DiffNote`): its position as JSON, and its discussion. */
-  diff?: { position: string; discussionId: string };
+  /**
+   * A note of a merge request's discussion: a comment on a line of its diff (`DiffNote`, with its
+   * position as JSON) or a reply in a thread (`DiscussionNote`), the discussion it opens or answers,
+   * and, for a reply to a resolved thread, that resolution (resolving is the whole thread's).
+   */
+  diff?: {
+    type?: 'DiffNote' | 'DiscussionNote';
+    position: string | null;
+    discussionId: string;
+    resolved?: { at: string; byId: number | null };
+  };
 }
 
 /**
@@ -152,9 +161,11 @@ export class NoteableNotesService {
           line_type: null,
           system: 0,
           attachment: null,
-          type: given.diff ? 'DiffNote' : null,
+          type: given.diff ? (given.diff.type ?? 'DiffNote') : null,
           position: given.diff?.position ?? null,
           discussion_id: given.diff?.discussionId ?? null,
+          resolved_at: given.diff?.resolved?.at ?? null,
+          resolved_by_id: given.diff?.resolved?.byId ?? null,
           created_at: createdAt ?? time,
           updated_at: time,
         })

@@ -1,5 +1,6 @@
 import { html, trusted, escapeHtml, type SafeHtml } from '../html';
 import type { DiffFile } from '../../git/diff-types';
+import { parallelTable } from './diff-parallel';
 
 /*
  * The changes of a commit, a comparison or a merge request, from the diff records the services
@@ -16,7 +17,11 @@ export interface DiffOptions {
   budgetLines?: number;
   /** Line comments (a merge request's Changes tab): each line's link, and what is drawn under it. */
   comments?: LineComments;
+  /** Old and new side by side (`parallel`), or one column of both (`inline`, the default): GitLab's two diff views. */
+  view?: DiffView;
 }
+
+export type DiffView = 'inline' | 'parallel';
 
 /** What a diff line may carry: a link to comment on it, and rows under it (comments, a form). */
 export interface LineComments {
@@ -33,7 +38,7 @@ const BUDGET_LINES = 5000;
 
 type LineKind = 'hunk' | 'add' | 'del' | 'context' | 'note';
 
-interface DiffLine {
+export interface DiffLine {
   kind: LineKind;
   oldLine?: number;
   newLine?: number;
@@ -82,6 +87,12 @@ function fileName(file: DiffFile): SafeHtml {
   return html`${file.deletedFile ? file.oldPath : file.newPath}`;
 }
 
+/** A line's "comment" link, or nothing when the reader may not comment. */
+export function commentLink(comments: LineComments | undefined, code: string | undefined, label: string): string {
+  const href = code === undefined ? undefined : comments?.href(code);
+  return href ? `<a class="line-comment" href="${escapeHtml(href)}" data-line-code="${code}" aria-label="${escapeHtml(label)}">+</a>` : '';
+}
+
 /** Rows built as one string: a large diff has thousands of them. */
 function table(file: DiffFile, lines: DiffLine[], comments?: LineComments): SafeHtml {
   let rows = '';
@@ -91,10 +102,7 @@ function table(file: DiffFile, lines: DiffLine[], comments?: LineComments): Safe
       continue;
     }
     const code = comments?.code(file, line.oldLine ?? null, line.newLine ?? null);
-    const href = code === undefined ? undefined : comments?.href(code);
-    const link = href
-      ? `<a class="line-comment" href="${escapeHtml(href)}" data-line-code="${code}" aria-label="Comment on line ${line.newLine ?? line.oldLine}">+</a>`
-      : '';
+    const link = commentLink(comments, code, `Comment on line ${line.newLine ?? line.oldLine}`);
     rows += `<tr class="${line.kind}"${code ? ` id="${code}"` : ''}><td class="num">${link}${line.oldLine ?? ''}</td><td class="num">${line.newLine ?? ''}</td><td class="src">${escapeHtml(line.text)}</td></tr>`;
     const below = code === undefined ? undefined : comments?.below(code);
     if (below) rows += `<tr class="line-notes"><td colspan="3">${below}</td></tr>`;
@@ -102,9 +110,10 @@ function table(file: DiffFile, lines: DiffLine[], comments?: LineComments): Safe
   return trusted(`<table class="diff"><tbody>${rows}</tbody></table>`);
 }
 
-function fileBody(file: DiffFile, lines: DiffLine[], overflow: boolean, comments?: LineComments): SafeHtml {
+function fileBody(file: DiffFile, lines: DiffLine[], options: DiffOptions): SafeHtml {
+  const { overflow = false, comments } = options;
   if (file.diff.startsWith('Binary files')) return html`<p class="muted diff-note">Binary file not shown.</p>`;
-  if (lines.length > 0) return table(file, lines, comments);
+  if (lines.length > 0) return options.view === 'parallel' ? parallelTable(file, lines, comments) : table(file, lines, comments);
   if (overflow && file.additions + file.deletions > 0) return html`<p class="muted diff-note">This diff is too large to show here.</p>`;
   if (file.renamedFile) return html`<p class="muted diff-note">File moved without changes.</p>`;
   if (file.aMode !== file.bMode) return html`<p class="muted diff-note">File mode changed from ${file.aMode} to ${file.bMode}.</p>`;
@@ -131,7 +140,7 @@ ${files.map((file, index) => {
   return html`<details class="diff-file" id="diff-${index}"${large ? '' : html` open`}>
 <summary><strong>${fileName(file)}</strong>${label && html` <span class="badge">${label}</span>`}
 <span class="additions">+${file.additions}</span> <span class="deletions">−${file.deletions}</span>${large && html` <span class="muted">(collapsed: ${lines.length} lines, open to show)</span>`}</summary>
-${fileBody(file, lines, options.overflow ?? false, options.comments)}
+${fileBody(file, lines, options)}
 </details>
 `;
 })}</section>`;

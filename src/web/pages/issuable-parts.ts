@@ -44,18 +44,20 @@ export interface ShownNote {
   body: SafeHtml;
   /** Drawn under the note's header: a line comment's file and line, its resolve button. */
   extra?: SafeHtml;
+  /** Drawn under the note's body: a thread's replies and its reply form. */
+  thread?: SafeHtml;
 }
 
 /** Comments and system notes, oldest first. */
 export function discussion(notes: ShownNote[]): SafeHtml {
   if (notes.length === 0) return html`<p class="muted">No comments yet.</p>`;
   return html`<ol class="notes">
-${notes.map(({ note, author, body, extra }) =>
+${notes.map(({ note, author, body, extra, thread }) =>
   note.system === 1
     ? html`<li class="note system-note" id="note_${note.id}"><span class="muted">${author?.name ?? 'Someone'} ${note.note} · ${note.created_at.slice(0, 16).replace('T', ' ')}</span></li>
 `
     : html`<li class="note" id="note_${note.id}"><div class="note-header"><strong>${author?.name ?? 'Ghost user'}</strong> <span class="muted">@${author?.username ?? 'ghost'} · ${note.created_at.slice(0, 16).replace('T', ' ')}</span></div>
-${extra}<div class="markdown note-body">${body}</div></li>
+${extra}<div class="markdown note-body">${body}</div>${thread}</li>
 `,
 )}</ol>`;
 }

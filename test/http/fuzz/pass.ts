@@ -377,6 +377,8 @@ function realValues(template: string, name: string): string[] {
       return [String(world.award)];
     case 'notes': {
       const noteable = segments[at - 3];
+      // A note of a discussion: the plain note that is the discussion `realV4Value` names.
+      if (noteable === 'discussions') return [String(world.notes.merge_requests)];
       return noteable === 'issues' || noteable === 'snippets' || noteable === 'merge_requests' ? [String(world.notes[noteable])] : ['1'];
     }
     default:

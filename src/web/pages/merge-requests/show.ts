@@ -5,7 +5,7 @@ import type { DiffFile } from '../../../git/diff-types';
 import type { Project } from '../../../services/projects/types';
 import { commentForm, discussion, sidebar, type ShownNote } from '../issuable-parts';
 import { commitList } from '../repository/commit-list';
-import { renderDiff, type LineComments } from '../diff';
+import { renderDiff, type DiffView, type LineComments } from '../diff';
 import { mergeRequestHeader, type MergeRequestHeading } from './header';
 import { mergeBox, type MergeBoxFacts } from './merge-box';
 
@@ -52,16 +52,20 @@ ${commitList(project, commits)}
 </article>`;
 }
 
-/** `…/merge_requests/:iid/diffs`: the latest version's changes against the merge base. */
+/**
+ * `…/merge_requests/:iid/diffs`: a version's changes (the latest by default) against the merge
+ * base or an older version, its versions above them, inline or side by side.
+ */
 export function mergeRequestChangesPage(
   heading: MergeRequestHeading,
   diffs: DiffFile[],
   looksGood: SafeHtml,
-  comments?: LineComments,
+  shown: { versions: SafeHtml; view: DiffView; comments?: LineComments },
 ): SafeHtml {
   return html`<article class="issuable merge-request">
 ${mergeRequestHeader(heading, 'diffs')}
 ${looksGood}
-${renderDiff(diffs, { comments })}
+${shown.versions}
+${renderDiff(diffs, { comments: shown.comments, view: shown.view })}
 </article>`;
 }
