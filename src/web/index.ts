@@ -6,6 +6,7 @@ import { registerWebRequests } from './request';
 import { SessionCodec } from './session';
 import { SignInThrottle } from './throttle';
 import { ReadmeRenderer } from './readme';
+import { NoteRenderings } from './rendered-notes';
 import { signInRoutes } from './sign-in-routes';
 import { browseRoutes } from './browse-routes';
 import { issueRoutes } from './issue-routes';
@@ -68,6 +69,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
   const sessions = new SessionCodec(secrets);
   const throttle = new SignInThrottle();
   const readmes = new ReadmeRenderer(services);
+  const renderings = new NoteRenderings();
   await server.register(async (web) => {
     // Each asset's path never changes and its ETag is its content's digest: cached for a year.
     const asset = (path: string, version: string, type: string, body: string) =>
@@ -97,11 +99,11 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       profileApplicationRoutes(pages, { services });
       oauthRoutes(pages, { services });
       profileTokenRoutes(pages, { services });
-      issueRoutes(pages, { services });
-      mergeRequestRoutes(pages, { services });
+      issueRoutes(pages, { services, renderings });
+      mergeRequestRoutes(pages, { services, renderings });
       mergeRequestDiscussionRoutes(pages, { services });
-      mergeRequestChangesRoutes(pages, { services, cookies });
-      snippetRoutes(pages, { services });
+      mergeRequestChangesRoutes(pages, { services, cookies, renderings });
+      snippetRoutes(pages, { services, renderings });
       milestoneRoutes(pages, { services });
       labelRoutes(pages, { services });
       notFoundRoutes(pages);

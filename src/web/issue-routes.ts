@@ -10,7 +10,7 @@ import { PAGE, pageContext, sendPage, WebError } from './request';
 import { projectFor, recordNumber, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
 import type { renderMarkdown } from './markdown';
-import { renderNotes } from './rendered-notes';
+import { type NoteRenderings, renderNotes } from './rendered-notes';
 import { fieldErrors } from './form-errors';
 import { formId, formList, issuableChoices } from './issuable-choices';
 import { askedQuery, filterNumber, issuableRoutes, listFilters, ListQuery, type IssuableParams } from './issuable-routes';
@@ -21,6 +21,8 @@ import type { ShownNote } from './pages/issuable-parts';
 
 export interface IssueRouteDeps {
   services: Services;
+  /** Plain notes' renderings, kept by the web door. */
+  renderings: NoteRenderings;
 }
 
 const PER_PAGE = 20;
@@ -48,6 +50,7 @@ export function signInFirst(request: FastifyRequest, reply: FastifyReply) {
 /** Comments and system notes of an issue or merge request, their authors, and each comment rendered with the page's references. */
 export async function shownNotes(
   services: Services,
+  renderings: NoteRenderings,
   project: Project,
   standing: ProjectStanding,
   kind: NoteableKind,
@@ -55,11 +58,11 @@ export async function shownNotes(
   description: string | null,
 ): Promise<{ notes: ShownNote[]; description: ReturnType<typeof renderMarkdown> }> {
   const { notes } = await services.notes.list(project, standing, kind, noteableId, { offset: 0, limit: NOTES_SHOWN });
-  return renderNotes(services, project, standing, notes, description);
+  return renderNotes(services, renderings, project, standing, notes, description);
 }
 
 /** `…/issues`, `…/issues/new` and `…/issues/:iid` with its comments, closing and reopening. */
-export function issueRoutes(pages: FastifyInstance, { services }: IssueRouteDeps): void {
+export function issueRoutes(pages: FastifyInstance, { services, renderings }: IssueRouteDeps): void {
   const base = '/:namespace/:project/issues';
 
   pages.get<{ Params: ProjectParams; Querystring: Static<typeof ListQuery> }>(
@@ -151,7 +154,7 @@ export function issueRoutes(pages: FastifyInstance, { services }: IssueRouteDeps
   pages.get<{ Params: IssuableParams }>(`${base}/:iid`, { config: PAGE }, async (request, reply) => {
     const { project, standing, id } = await issueFor(request);
     const details = await services.issues.find(project, standing, id);
-    const shown = await shownNotes(services, project, standing, 'issues', id, details.issue.description);
+    const shown = await shownNotes(services, renderings, project, standing, 'issues', id, details.issue.description);
     const view = { details, projectPath: projectPath(project), ...shown, mayUpdate: mayUpdateIssue(standing, details.issue) };
     return sendPage(
       request,

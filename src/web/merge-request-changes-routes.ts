@@ -6,7 +6,7 @@ import { positionLineCode } from '../services/notes/diff-positions';
 import { cookieOptions, PAGE, pageContext, sendPage, WebError, type CookieOptions } from './request';
 import { projectFor, recordNumber, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
-import { renderNotes } from './rendered-notes';
+import { type NoteRenderings, renderNotes } from './rendered-notes';
 import { shownLineDiscussions } from './line-comments';
 import { ownAward } from './own-award';
 import type { DiffView } from './pages/diff';
@@ -18,6 +18,8 @@ import { html } from './html';
 
 export interface MergeRequestChangesRouteDeps {
   services: Services;
+  /** Plain notes' renderings, kept by the web door. */
+  renderings: NoteRenderings;
   cookies: CookieOptions;
 }
 
@@ -53,7 +55,7 @@ export function viewAsked(query: { diff_id?: string; start_sha?: string }): View
  * comments made on the version shown, with their replies and the form under the line asked for.
  * Only the line comments are read, not the merge request's other notes.
  */
-export function mergeRequestChangesRoutes(pages: FastifyInstance, { services, cookies }: MergeRequestChangesRouteDeps): void {
+export function mergeRequestChangesRoutes(pages: FastifyInstance, { services, cookies, renderings }: MergeRequestChangesRouteDeps): void {
   pages.get<{ Params: MergeRequestParams; Querystring: Static<typeof ChangesQuery> }>(
     '/:namespace/:project/merge_requests/:iid/diffs',
     { config: PAGE, schema: { querystring: ChangesQuery } },
@@ -83,6 +85,7 @@ export function mergeRequestChangesRoutes(pages: FastifyInstance, { services, co
       const at = shown ? askedOf(shown) : {};
       const rendered = await renderNotes(
         services,
+        renderings,
         project,
         standing,
         discussions.flatMap((discussion) => discussion.notes),

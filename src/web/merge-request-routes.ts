@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/index';
+import type { NoteRenderings } from './rendered-notes';
 import type { MergeRequestDetails, MergeRequestFilters } from '../services/merge-requests/types';
 import type { Project } from '../services/projects/types';
 import { can, mayUpdateMergeRequest, type ProjectStanding } from '../services/policy';
@@ -23,6 +24,8 @@ import { ownAward } from './own-award';
 
 export interface MergeRequestRouteDeps {
   services: Services;
+  /** Plain notes' renderings, kept by the web door. */
+  renderings: NoteRenderings;
 }
 
 const PER_PAGE = 20;
@@ -73,7 +76,7 @@ const JOBS_LIMIT = 1000;
  * through the same services (and slash commands) as the API. The Changes tab is
  * `merge-request-changes-routes.ts`.
  */
-export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRequestRouteDeps): void {
+export function mergeRequestRoutes(pages: FastifyInstance, { services, renderings }: MergeRequestRouteDeps): void {
   const base = '/:namespace/:project/merge_requests';
   const reads = services.mergeRequestReads;
   const merging = services.mergeRequestMerging;
@@ -216,7 +219,7 @@ export function mergeRequestRoutes(pages: FastifyInstance, { services }: MergeRe
     const user = request.web.user;
     const [top, shown, mayMerge] = await Promise.all([
       heading(project, details),
-      shownNotes(services, project, standing, 'merge_requests', mergeRequestId, mergeRequest.description),
+      shownNotes(services, renderings, project, standing, 'merge_requests', mergeRequestId, mergeRequest.description),
       user ? merging.mayMerge(project, standing, mergeRequest.target_branch) : false,
     ]);
     // The head pipeline's jobs, when it ran here (a fork's runs in the fork) and its builds are the reader's to see.

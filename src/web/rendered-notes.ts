@@ -15,30 +15,33 @@ const KEPT_TEXT_LIMIT = 16 * 1024;
  * Notes without a reference rendered once: their HTML is a pure function of their text (no
  * linker, no caller, no place), and a review of hundreds of line comments would otherwise parse
  * and sanitize each of them on every page. A note with a reference depends on who reads it and
- * what exists now: it is rendered each time. Least recently used first out.
+ * what exists now: it is rendered each time. Least recently used first out. One per web door,
+ * made in `index.ts`.
  */
-const plainRendered = new Map<string, SafeHtml>();
-let keptCharacters = 0;
+export class NoteRenderings {
+  private readonly plainRendered = new Map<string, SafeHtml>();
+  private keptCharacters = 0;
 
-function renderNote(text: string, linker: ReferenceLinker): SafeHtml {
-  const known = plainRendered.get(text);
-  if (known) {
-    plainRendered.delete(text);
-    plainRendered.set(text, known);
-    return known;
+  render(text: string, linker: ReferenceLinker): SafeHtml {
+    const known = this.plainRendered.get(text);
+    if (known) {
+      this.plainRendered.delete(text);
+      this.plainRendered.set(text, known);
+      return known;
+    }
+    const query = parseReferences([text]);
+    const plain = Object.values(query).every((list) => list.length === 0);
+    const rendered = renderMarkdown(text, plain ? undefined : linker);
+    if (!plain || text.length > KEPT_TEXT_LIMIT) return rendered;
+    this.plainRendered.set(text, rendered);
+    this.keptCharacters += text.length + rendered.value.length;
+    while (this.keptCharacters > KEPT_CHARACTERS) {
+      const [oldest, html] = this.plainRendered.entries().next().value as [string, SafeHtml];
+      this.plainRendered.delete(oldest);
+      this.keptCharacters -= oldest.length + html.value.length;
+    }
+    return rendered;
   }
-  const query = parseReferences([text]);
-  const plain = Object.values(query).every((list) => list.length === 0);
-  const rendered = renderMarkdown(text, plain ? undefined : linker);
-  if (!plain || text.length > KEPT_TEXT_LIMIT) return rendered;
-  plainRendered.set(text, rendered);
-  keptCharacters += text.length + rendered.value.length;
-  while (keptCharacters > KEPT_CHARACTERS) {
-    const [oldest, html] = plainRendered.entries().next().value as [string, SafeHtml];
-    plainRendered.delete(oldest);
-    keptCharacters -= oldest.length + html.value.length;
-  }
-  return rendered;
 }
 
 /**
@@ -47,6 +50,7 @@ function renderNote(text: string, linker: ReferenceLinker): SafeHtml {
  */
 export async function renderNotes(
   services: Services,
+  renderings: NoteRenderings,
   project: Project,
   standing: ProjectStanding,
   notes: NoteRow[],
@@ -62,7 +66,7 @@ export async function renderNotes(
     notes: notes.map((note) => ({
       note,
       author: note.author_id === null ? undefined : authors.get(note.author_id),
-      body: note.system === 1 ? renderMarkdown('') : renderNote(note.note, linker),
+      body: note.system === 1 ? renderMarkdown('') : renderings.render(note.note, linker),
     })),
   };
 }

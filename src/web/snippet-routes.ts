@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/index';
+import type { NoteRenderings } from './rendered-notes';
 import type { Project } from '../services/projects/types';
 import { can, type ProjectStanding } from '../services/policy';
 import { PAGE, pageContext, sendPage, WebError } from './request';
@@ -17,6 +18,8 @@ import { snippetForm, type SnippetForm } from './pages/snippets/form';
 
 export interface SnippetRouteDeps {
   services: Services;
+  /** Plain notes' renderings, kept by the web door. */
+  renderings: NoteRenderings;
 }
 
 const PER_PAGE = 20;
@@ -44,7 +47,7 @@ function highlightedFile(fileName: string, content: string) {
  * snippet is found through the same visibility rule as the API's (`readableSnippetsIn`): one the
  * caller may not read is the page's 404, like a missing one.
  */
-export function snippetRoutes(pages: FastifyInstance, { services }: SnippetRouteDeps): void {
+export function snippetRoutes(pages: FastifyInstance, { services, renderings }: SnippetRouteDeps): void {
   const base = '/:namespace/:project/snippets';
 
   pages.get<{ Params: ProjectParams; Querystring: Static<typeof ListQuery> }>(
@@ -123,7 +126,7 @@ export function snippetRoutes(pages: FastifyInstance, { services }: SnippetRoute
   pages.get<{ Params: SnippetParams }>(`${base}/:id`, { config: PAGE }, async (request, reply) => {
     const { project, standing, snippet } = await snippetFor(request);
     const [shown, authors] = await Promise.all([
-      shownNotes(services, project, standing, 'snippets', snippet.id, null),
+      shownNotes(services, renderings, project, standing, 'snippets', snippet.id, null),
       services.users.findMany(snippet.author_id === null ? [] : [snippet.author_id]),
     ]);
     const view = {
