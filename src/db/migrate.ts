@@ -20,6 +20,7 @@ import * as protectedBranchNoOne from './migrations/0017_protected_branch_no_one
 import * as junitReports from './migrations/0018_junit_reports';
 import * as pipelineSource from './migrations/0019_pipeline_source';
 import * as diffNotes from './migrations/0020_diff_notes';
+import * as webHookLogs from './migrations/0022_web_hook_logs';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0018_junit_reports': junitReports.migration,
   '0019_pipeline_source': pipelineSource.migration,
   '0020_diff_notes': diffNotes.migration,
+  '0022_web_hook_logs': webHookLogs.migration,
 };
 
 /** The names of the migrations this program brings, in order. */

@@ -9,6 +9,7 @@ import type { ProjectParams } from './project-scope';
 import { projectPath } from './paths';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { administeredProject, FormText, isDelete } from './settings-scope';
+import { recentDeliveries } from './pages/hook-deliveries';
 import { editHookPage, HOOK_CHOICES, type HookValues, hookValues, hooksPage, type HooksSettings } from './pages/settings/hooks';
 
 const Flag = FormText(10);
@@ -82,11 +83,12 @@ export function hookSettingsRoutes(pages: FastifyInstance, { services }: { servi
   pages.get<{ Params: HookParams }>('/:namespace/:project/hooks/:hook_id/edit', { config: PAGE }, async (request, reply) => {
     const { project } = await administeredProject(services, request);
     const hook = await services.projectHooks.find(project.id, request.params.hook_id);
+    const deliveries = recentDeliveries(await services.hookLogs.recent(hook.id), `${projectPath(project)}/hooks/${hook.id}/hook_logs`);
     return sendPage(
       request,
       reply,
       `Edit webhook · ${project.name}`,
-      editHookPage(pageContext(request), project, hook, { values: hookValues(hook) }),
+      editHookPage(pageContext(request), project, hook, { values: hookValues(hook), deliveries }),
     );
   });
 

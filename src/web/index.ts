@@ -39,6 +39,7 @@ import { settingsRoutes } from './settings-routes';
 import { memberSettingsRoutes } from './member-settings-routes';
 import { protectedBranchRoutes } from './protected-branch-routes';
 import { hookSettingsRoutes } from './hook-settings-routes';
+import { hookDeliveryRoutes } from './hook-delivery-routes';
 import { deployKeySettingsRoutes } from './deploy-key-settings-routes';
 import { ciSettingsRoutes } from './ci-settings-routes';
 import { runnerSettingsRoutes } from './runner-settings-routes';
@@ -102,6 +103,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       memberSettingsRoutes(pages, { services });
       protectedBranchRoutes(pages, { services });
       hookSettingsRoutes(pages, { services });
+      hookDeliveryRoutes(pages, { services });
       deployKeySettingsRoutes(pages, { services });
       ciSettingsRoutes(pages, { services });
       runnerSettingsRoutes(pages, { services });
