@@ -17,6 +17,7 @@ import { VariablesService } from './variables/variables';
 import { HookTestService } from './repository/hook-test';
 import { ProjectHooksService } from './hooks/project-hooks';
 import { HookLogsService } from './hooks/hook-logs';
+import { WorkCountsService } from './users/work-counts';
 import { MembersService } from './members/members';
 import { AccessRequestsService } from './members/access-requests';
 import { RepositoryStore } from './repository/repositories';
@@ -153,6 +154,7 @@ export function createServices(ctx: ServiceContext) {
     projectHooks,
     hookTests: new HookTestService(ctx, projectHooks),
     hookLogs: new HookLogsService(ctx),
+    workCounts: new WorkCountsService(ctx),
     commitStatuses: new CommitStatusesService(ctx),
     runnerRegistration: new RunnerRegistrationService(ctx, settings),
     runnerAdmin: new RunnerAdminService(ctx, projects),

@@ -103,7 +103,17 @@ export function browseRoutes(pages: FastifyInstance, { services, config, readmes
     const { group, standing } = await services.groups.findReadable(request.params.path, request.web.user);
     const { projects, sharedProjects } = await services.groups.projectsOf(group, request.web.user);
     const mayCreate = canOnGroup(standing, 'create_projects');
-    return sendPage(request, reply, group.name, groupPage(group, projects, sharedProjects, { mayCreate }));
+    const user = request.web.user;
+    const notification = user && {
+      ...(await services.notificationSettings.of(user.id, 'Namespace', group.id)),
+      csrfToken: request.web.csrfToken,
+    };
+    return sendPage(
+      request,
+      reply,
+      group.name,
+      groupPage(group, projects, sharedProjects, { mayCreate, notification: notification || undefined }),
+    );
   });
 
   pages.get<{ Params: { namespace: string; project: string } }>('/:namespace/:project', { config: PAGE }, async (request, reply) => {
@@ -120,8 +130,12 @@ export function browseRoutes(pages: FastifyInstance, { services, config, readmes
     home.mayAdmin = can(standing, 'admin_project');
     home.mayFork = request.web.user !== null && can(standing, 'fork_project');
     if (request.web.user) {
-      const starred = await services.projects.hasStarred(project, request.web.user);
+      const [starred, setting] = await Promise.all([
+        services.projects.hasStarred(project, request.web.user),
+        services.notificationSettings.of(request.web.user.id, 'Project', project.id),
+      ]);
       home.star = { starred, count: project.star_count, csrfToken: request.web.csrfToken };
+      home.notification = { level: setting.level, csrfToken: request.web.csrfToken };
     }
     return sendPage(request, reply, `${project.namespace.name} / ${project.name}`, projectPage(home));
   });

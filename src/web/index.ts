@@ -4,6 +4,7 @@ import type { SecretBox } from '../lib/secrets';
 import type { Services } from '../services/index';
 import { registerWebRequests } from './request';
 import { SessionCodec } from './session';
+import { NoticeCodec } from './flash';
 import { SignInThrottle } from './throttle';
 import { ReadmeRenderer } from './readme';
 import { signInRoutes } from './sign-in-routes';
@@ -31,6 +32,7 @@ import { adminJobRoutes } from './admin-job-routes';
 import { adminSettingsRoutes } from './admin-settings-routes';
 import { dashboardRoutes } from './dashboard-routes';
 import { profileEmailRoutes } from './profile-email-routes';
+import { notificationRoutes } from './notification-routes';
 import { projectCreateRoutes } from './project-create-routes';
 import { refCreateRoutes } from './ref-create-routes';
 import { editorRoutes } from './editor-routes';
@@ -60,6 +62,7 @@ export interface WebDeps {
 export async function registerWeb(server: FastifyInstance, { services, config, secrets }: WebDeps): Promise<void> {
   const cookies = { secure: config.externalUrl.startsWith('https:') };
   const sessions = new SessionCodec(secrets);
+  const notices = new NoticeCodec(secrets);
   const throttle = new SignInThrottle();
   const readmes = new ReadmeRenderer(services);
   await server.register(async (web) => {
@@ -72,7 +75,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
     asset(SCRIPT_PATH, SCRIPT_VERSION, 'text/javascript; charset=utf-8', SCRIPT);
     asset(BUILD_LOG_PATH, BUILD_LOG_VERSION, 'text/javascript; charset=utf-8', BUILD_LOG_SCRIPT);
     await web.register(async (pages) => {
-      await registerWebRequests(pages, { services, sessions, cookies });
+      await registerWebRequests(pages, { services, sessions, notices, cookies });
       signInRoutes(pages, { services, sessions, throttle, cookies });
       browseRoutes(pages, { services, config, readmes });
       repositoryRoutes(pages, { services, readmes });
@@ -88,6 +91,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       adminSettingsRoutes(pages, { services });
       dashboardRoutes(pages, { services });
       profileEmailRoutes(pages, { services });
+      notificationRoutes(pages, { services });
       issueRoutes(pages, { services });
       mergeRequestRoutes(pages, { services });
       mergeRequestDiscussionRoutes(pages, { services });

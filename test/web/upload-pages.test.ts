@@ -29,7 +29,7 @@ async function upload(folder: string, bytes: Buffer, filename: string, fileName 
   assert.doesNotMatch(form.text, /id="upload-file-name" [^>]*required/);
   const body = new FormData();
   body.set('authenticity_token', WebClient.csrfToken(form.text));
-  body.set('file', new Blob([bytes]), filename);
+  body.set('file', new Blob([new Uint8Array(bytes)]), filename);
   body.set('file_name', fileName);
   body.set('upload_commit_message', `Upload ${filename}`);
   body.set('upload_target_branch', 'master');
