@@ -194,6 +194,8 @@ function sweeps(ctx: ServiceContext, services: Services): Sweep[] {
     // Objects a project's removal left unlinked are removed by its job; this catches those of a job that gave up.
     { name: 'lfs.remove_unlinked', intervalMs: HOUR_MS, run: () => removeUnlinkedLfsObjects(ctx.db, ctx.files) },
     { name: 'merge_requests.unlock_stuck', intervalMs: HOUR_MS / 6, run: () => unlockStuckMerges(ctx) },
+    // Hook deliveries are kept two days, and the last 100 per hook at most (`hooks/hook-logs.ts`).
+    { name: 'hooks.prune_logs', intervalMs: HOUR_MS, run: () => services.hookLogs.prune() },
   ];
 }
 

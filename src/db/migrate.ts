@@ -21,6 +21,7 @@ import * as junitReports from './migrations/0018_junit_reports';
 import * as pipelineSource from './migrations/0019_pipeline_source';
 import * as diffNotes from './migrations/0020_diff_notes';
 import * as diffNoteLookup from './migrations/0021_diff_note_lookup';
+import * as webHookLogs from './migrations/0022_web_hook_logs';
 
 /** Migrations are listed here, in order, so that they ship inside the program. */
 const migrations: Record<string, (handle: DbHandle) => Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, (handle: DbHandle) => Migration> = {
   '0019_pipeline_source': pipelineSource.migration,
   '0020_diff_notes': diffNotes.migration,
   '0021_diff_note_lookup': diffNoteLookup.migration,
+  '0022_web_hook_logs': webHookLogs.migration,
 };
 
 /** The names of the migrations this program brings, in order. */

@@ -15,6 +15,7 @@ export interface Database {
   broadcast_messages: BroadcastMessagesTable;
   application_settings: ApplicationSettingsTable;
   hooks: HooksTable;
+  web_hook_logs: WebHookLogsTable;
   jobs: JobsTable;
   projects: ProjectsTable;
   members: MembersTable;
@@ -169,6 +170,27 @@ export interface HooksTable {
   enable_ssl_verification: Flag;
   created_at: string;
   updated_at: string;
+}
+
+/** One delivery of a hook (migration 0022): what was sent and what came back, kept for a while. */
+export interface WebHookLogsTable {
+  id: Generated<number>;
+  hook_id: number;
+  /** The event's name as sent in `X-Gitlab-Event` (`Push Hook`, `System Hook` …). */
+  trigger: string;
+  url: string;
+  /** JSON of the headers sent, the token masked. */
+  request_headers: string;
+  /** The body sent, cut at a bound. */
+  request_data: string;
+  /** Null when no answer came (the error says why). */
+  response_status: number | null;
+  response_body: string | null;
+  internal_error_message: string | null;
+  execution_duration_ms: number;
+  /** 1 for a test delivery from a settings page. */
+  test: Flag;
+  created_at: string;
 }
 
 export interface JobsTable {

@@ -71,8 +71,16 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
   });
 }
 
+/** A multipart file part: its bytes, carrying the name the client gave the file (a Buffer still, for every reader of bytes). */
+export type UploadedFile = Buffer & { filename?: string };
+
+/** The file name a multipart part was sent with, when the value is such a part. */
+export function uploadedFileName(value: unknown): string | undefined {
+  return Buffer.isBuffer(value) ? (value as UploadedFile).filename || undefined : undefined;
+}
+
 /**
- * A multipart form as key/values (files as Buffers, repeated keys as arrays). The plugin's own
+ * A multipart form as key/values (files as Buffers with their `filename`, repeated keys as arrays). The plugin's own
  * `attachFieldsToBody` lets busboy's errors (no boundary, a truncated body, a boundary that never
  * closes) through as 500s; here each is the client's bad request, and a part past the limit a 413.
  */
@@ -83,7 +91,7 @@ async function readForm(request: FastifyRequest): Promise<Params> {
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field' && part.valueTruncated) throw tooLarge();
-      const value = part.type === 'file' ? await part.toBuffer() : part.value;
+      const value = part.type === 'file' ? Object.assign(await part.toBuffer(), { filename: part.filename }) : part.value;
       size += Buffer.isBuffer(value) ? value.length : Buffer.byteLength(String(value));
       if (size > (request.routeOptions.bodyLimit ?? LIMITS.apiBodyBytes)) throw tooLarge();
       const previous = form[part.fieldname];

@@ -74,6 +74,8 @@ export interface HookDelivery {
   /** The `X-Gitlab-Event` header: `System Hook`, `Push Hook`, … */
   event: string;
   payload: unknown;
+  /** A test delivery from an administrator's page (recorded as such). */
+  test?: boolean;
 }
 
 /** One per accepted push (over git or through the API), enqueued after git took it. */

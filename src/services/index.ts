@@ -16,6 +16,8 @@ import { NamespacesService } from './namespaces/namespaces';
 import { VariablesService } from './variables/variables';
 import { HookTestService } from './repository/hook-test';
 import { ProjectHooksService } from './hooks/project-hooks';
+import { HookLogsService } from './hooks/hook-logs';
+import { WorkCountsService } from './users/work-counts';
 import { MembersService } from './members/members';
 import { AccessRequestsService } from './members/access-requests';
 import { RepositoryStore } from './repository/repositories';
@@ -151,6 +153,8 @@ export function createServices(ctx: ServiceContext) {
     variables: new VariablesService(ctx),
     projectHooks,
     hookTests: new HookTestService(ctx, projectHooks),
+    hookLogs: new HookLogsService(ctx),
+    workCounts: new WorkCountsService(ctx),
     commitStatuses: new CommitStatusesService(ctx),
     runnerRegistration: new RunnerRegistrationService(ctx, settings),
     runnerAdmin: new RunnerAdminService(ctx, projects),

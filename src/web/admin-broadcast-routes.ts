@@ -7,6 +7,7 @@ import { recordId } from './pipeline-routes';
 import { pageNumber } from './pages/pager';
 import { ADMIN_PER_PAGE, adminWindow, administrator, TokenBody } from './admin-guard';
 import { broadcastMessagesPage, type BroadcastForm } from './pages/admin/broadcast-messages';
+import { redirectWithNotice } from './flash';
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 })) });
 const MessageBody = Type.Object({
@@ -62,7 +63,7 @@ export function adminBroadcastRoutes(pages: FastifyInstance, { services }: { ser
         if (!errors) throw error;
         return show(request, reply, 1, { values, errors });
       }
-      return reply.redirect('/admin/broadcast_messages', 303);
+      return redirectWithNotice(request, reply, '/admin/broadcast_messages', 'Broadcast Message was successfully created.');
     },
   );
 
@@ -72,7 +73,7 @@ export function adminBroadcastRoutes(pages: FastifyInstance, { services }: { ser
     async (request, reply) => {
       administrator(request);
       await services.broadcastMessages.delete(recordId(request.params.id));
-      return reply.redirect('/admin/broadcast_messages', 303);
+      return redirectWithNotice(request, reply, '/admin/broadcast_messages', 'Broadcast Message was successfully updated.');
     },
   );
 }

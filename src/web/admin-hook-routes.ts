@@ -8,6 +8,7 @@ import { fieldErrors } from './form-errors';
 import { recordId } from './pipeline-routes';
 import { administrator, Checkbox, ticked, TokenBody } from './admin-guard';
 import { SYSTEM_HOOK_FLAGS, systemHooksPage, type HookForm, type SystemHookFlag } from './pages/admin/hooks';
+import { redirectWithNotice } from './flash';
 
 const HookBody = Type.Object({
   authenticity_token: Type.Optional(Type.String({ maxLength: 255 })),
@@ -53,7 +54,7 @@ export function adminHookRoutes(pages: FastifyInstance, { services }: { services
       if (!errors) throw error;
       return show(request, reply, { values, errors }, 400);
     }
-    return reply.redirect('/admin/hooks', 303);
+    return redirectWithNotice(request, reply, '/admin/hooks', 'Hook was successfully created.');
   });
 
   pages.post<{ Params: { id: string } }>('/admin/hooks/:id/test', { config: PAGE, schema: { body: TokenBody } }, async (request, reply) => {
@@ -69,7 +70,7 @@ export function adminHookRoutes(pages: FastifyInstance, { services }: { services
     async (request, reply) => {
       administrator(request);
       if (!(await hooks.delete(recordId(request.params.id)))) throw notFound();
-      return reply.redirect('/admin/hooks', 303);
+      return redirectWithNotice(request, reply, '/admin/hooks', 'Hook was successfully removed.');
     },
   );
 }

@@ -5,6 +5,7 @@ import { PAGE, pageContext, sendPage } from './request';
 import { recordId } from './pipeline-routes';
 import { administrator, TokenBody } from './admin-guard';
 import { backgroundJobsPage } from './pages/admin/background-jobs';
+import { redirectWithNotice } from './flash';
 
 /** Background jobs (GitLab 8.12's `/admin/background_jobs`, Sidekiq's page there): the queue, the failed jobs and their errors, a retry. */
 export function adminJobRoutes(pages: FastifyInstance, { services }: { services: Services }): void {
@@ -26,7 +27,7 @@ export function adminJobRoutes(pages: FastifyInstance, { services }: { services:
     async (request, reply) => {
       administrator(request);
       if (!(await jobs.retry(recordId(request.params.id)))) throw notFound();
-      return reply.redirect('/admin/background_jobs', 303);
+      return redirectWithNotice(request, reply, '/admin/background_jobs', 'The job was queued again.');
     },
   );
 }

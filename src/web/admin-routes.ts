@@ -7,6 +7,7 @@ import { recordId } from './pipeline-routes';
 import { pageNumber } from './pages/pager';
 import { ADMIN_PER_PAGE, adminWindow, administrator, TokenBody } from './admin-guard';
 import { adminGroupsPage, adminOverviewPage, adminProjectsPage } from './pages/admin/admin';
+import { redirectWithNotice } from './flash';
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 })) });
 type Paged = { Querystring: typeof PageQuery.static };
@@ -43,7 +44,7 @@ export function adminRoutes(pages: FastifyInstance, { services }: { services: Se
         // An administrator who blocked themselves would be signed out with nobody to undo it.
         if (id === user.id) throw new WebError(400, 'You cannot block yourself.');
         await services.users.setBlocked(id, action === 'block');
-        return reply.redirect('/admin/users', 303);
+        return redirectWithNotice(request, reply, '/admin/users', action === 'block' ? 'Successfully blocked' : 'Successfully unblocked');
       },
     );
   }

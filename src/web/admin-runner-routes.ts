@@ -6,6 +6,7 @@ import { PAGE, pageContext, sendPage } from './request';
 import { pageNumber } from './pages/pager';
 import { ADMIN_PER_PAGE, adminWindow, administrator, TokenBody } from './admin-guard';
 import { adminRunnerPage, adminRunnersPage } from './pages/admin/runners';
+import { redirectWithNotice } from './flash';
 
 const PageQuery = Type.Object({ page: Type.Optional(Type.String({ maxLength: 10 })) });
 const AssignBody = Type.Object({
@@ -66,13 +67,13 @@ export function adminRunnerRoutes(pages: FastifyInstance, { services }: { servic
   ] as const) {
     pages.post<RunnerParams>(`/admin/runners/:id/${action}`, { config: PAGE, schema: { body: TokenBody } }, async (request, reply) => {
       await runners.update(administrator(request), request.params.id, { active });
-      return reply.redirect('/admin/runners', 303);
+      return redirectWithNotice(request, reply, '/admin/runners', 'Runner was successfully updated.');
     });
   }
 
   pages.post<RunnerParams>('/admin/runners/:id/delete', { config: PAGE, schema: { body: TokenBody } }, async (request, reply) => {
     await runners.remove(administrator(request), request.params.id);
-    return reply.redirect('/admin/runners', 303);
+    return redirectWithNotice(request, reply, '/admin/runners', 'Runner was successfully deleted.');
   });
 
   pages.post<RunnerParams & { Body: typeof AssignBody.static }>(
@@ -90,13 +91,13 @@ export function adminRunnerRoutes(pages: FastifyInstance, { services }: { servic
         if (message === undefined) throw error;
         return showRunner(request, reply, { projectPath: path, error: message });
       }
-      return reply.redirect(`/admin/runners/${request.params.id}`, 303);
+      return redirectWithNotice(request, reply, `/admin/runners/${request.params.id}`, 'Runner was successfully updated.');
     },
   );
 
   pages.post('/admin/application_settings/reset_runners_token', { config: PAGE, schema: { body: TokenBody } }, async (request, reply) => {
     administrator(request);
     await services.settings.resetRunnersToken();
-    return reply.redirect('/admin/runners', 303);
+    return redirectWithNotice(request, reply, '/admin/runners', 'New runners registration token has been generated!');
   });
 }

@@ -8,6 +8,7 @@ import { fieldErrors, type FieldErrors } from './form-errors';
 import { pageNumber } from './pages/pager';
 import { ADMIN_PER_PAGE, adminWindow, administrator, Checkbox, ticked } from './admin-guard';
 import { adminUserPage, adminUsersPage, newUserPage, type UserFormValues } from './pages/admin/users';
+import { redirectWithNotice } from './flash';
 
 const Text = (maxLength = 1024) => Type.Optional(Type.String({ maxLength }));
 const UserBody = Type.Object({
@@ -119,7 +120,7 @@ export function adminUserRoutes(pages: FastifyInstance, { services }: { services
         password: request.body.password ?? '',
         confirm: true,
       });
-      return reply.redirect(`/admin/users/${encodeURIComponent(created.username)}`, 303);
+      return redirectWithNotice(request, reply, `/admin/users/${encodeURIComponent(created.username)}`, 'User was successfully created.');
     } catch (error) {
       const errors = fieldErrors(error, USER_FIELDS);
       if (!errors) throw error;

@@ -8,6 +8,7 @@ import { projectPath } from './paths';
 import { fieldErrors } from './form-errors';
 import { FormText, isDelete } from './settings-scope';
 import { editVariablePage, triggersPage, type VariableValues, variablesPage } from './pages/settings/ci';
+import { redirectWithNotice } from './flash';
 
 const VariableBody = Type.Object({
   authenticity_token: FormText(),
@@ -71,7 +72,7 @@ export function ciSettingsRoutes(pages: FastifyInstance, { services }: { service
         const page = variablesPage(pageContext(request), project, await allVariables(project), { ...values, errors });
         return sendPage(request, reply, `Variables · ${project.name}`, page, 400);
       }
-      return reply.redirect(`${projectPath(project)}/variables`, 303);
+      return redirectWithNotice(request, reply, `${projectPath(project)}/variables`, 'Variable was successfully created.');
     },
   );
 
@@ -108,7 +109,12 @@ export function ciSettingsRoutes(pages: FastifyInstance, { services }: { service
           );
         }
       }
-      return reply.redirect(`${projectPath(project)}/variables`, 303);
+      return redirectWithNotice(
+        request,
+        reply,
+        `${projectPath(project)}/variables`,
+        isDelete(request.body) ? 'Variable was successfully removed.' : 'Variable was successfully updated.',
+      );
     },
   );
 
@@ -124,7 +130,7 @@ export function ciSettingsRoutes(pages: FastifyInstance, { services }: { service
     async (request, reply) => {
       const { project, user } = await managed(request);
       await services.triggers.create(project.id, { description: request.body.description?.trim() || undefined, ownerId: user.id });
-      return reply.redirect(`${projectPath(project)}/triggers`, 303);
+      return redirectWithNotice(request, reply, `${projectPath(project)}/triggers`, 'Trigger was created successfully.');
     },
   );
 
@@ -134,7 +140,7 @@ export function ciSettingsRoutes(pages: FastifyInstance, { services }: { service
     async (request, reply) => {
       const { project } = await managed(request);
       await services.triggers.deleteById(project.id, recordNumber(request.params.trigger_id));
-      return reply.redirect(`${projectPath(project)}/triggers`, 303);
+      return redirectWithNotice(request, reply, `${projectPath(project)}/triggers`, 'Trigger removed.');
     },
   );
 }

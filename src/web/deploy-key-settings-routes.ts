@@ -9,6 +9,7 @@ import { projectPath } from './paths';
 import { fieldErrors } from './form-errors';
 import { administeredProject, FormText } from './settings-scope';
 import { type DeployKeysSettings, deployKeysPage } from './pages/settings/deploy-keys';
+import { redirectWithNotice } from './flash';
 
 const KeyBody = Type.Object({ authenticity_token: FormText(), title: FormText(255), key: FormText(20_000) });
 const TokenBody = Type.Object({ authenticity_token: FormText(), _method: FormText(10) });
@@ -27,7 +28,8 @@ export function deployKeySettingsRoutes(pages: FastifyInstance, { services }: { 
     const body = deployKeysPage(pageContext(request), { project, enabled, available, typed });
     return sendPage(request, reply, `Deploy keys · ${project.name}`, body, typed?.errors ? 400 : 200);
   }
-  const back = (reply: FastifyReply, project: Project) => reply.redirect(`${projectPath(project)}/deploy_keys`, 303);
+  const back = (request: FastifyRequest, reply: FastifyReply, project: Project, notice: string) =>
+    redirectWithNotice(request, reply, `${projectPath(project)}/deploy_keys`, notice);
 
   pages.get<{ Params: ProjectParams }>('/:namespace/:project/deploy_keys', { config: PAGE }, async (request, reply) => {
     const { project, user } = await administeredProject(services, request);
@@ -52,7 +54,7 @@ export function deployKeySettingsRoutes(pages: FastifyInstance, { services }: { 
           : errors;
         return show(request, reply, project, user, { title, key, errors: shown });
       }
-      return back(reply, project);
+      return back(request, reply, project, 'Deploy key was successfully created.');
     },
   );
 
@@ -62,7 +64,7 @@ export function deployKeySettingsRoutes(pages: FastifyInstance, { services }: { 
     async (request, reply) => {
       const { project, user } = await administeredProject(services, request);
       await services.deployKeys.enable(project, user, recordNumber(request.params.key_id));
-      return back(reply, project);
+      return back(request, reply, project, 'Deploy key was successfully enabled.');
     },
   );
 
@@ -72,7 +74,7 @@ export function deployKeySettingsRoutes(pages: FastifyInstance, { services }: { 
     async (request, reply) => {
       const { project } = await administeredProject(services, request);
       await services.deployKeys.remove(project.id, recordNumber(request.params.key_id));
-      return back(reply, project);
+      return back(request, reply, project, 'Deploy key was successfully removed.');
     },
   );
 }

@@ -11,6 +11,7 @@ import { projectFor, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { signInFirst } from './issue-routes';
+import { uploadedFileName } from '../http/params';
 import { editorPage, uploadForm, type EditorForm, type EditorValues } from './pages/create/editor';
 import { encodeSegments, refUrl } from './pages/repository/urls';
 
@@ -205,18 +206,21 @@ export function editorRoutes(pages: FastifyInstance, { services }: EditorRouteDe
       const upload = Buffer.isBuffer(body.file) ? body.file : undefined;
       const commitMessage = upload ? body.upload_commit_message : body.commit_message;
       const targetBranch = upload ? body.upload_target_branch : body.target_branch;
+      // An upload is named by its file unless the name field says otherwise (a client's path is cut to its base name).
+      const givenName =
+        upload && blank(body.file_name) ? baseName((uploadedFileName(body.file) ?? '').replace(/\\/g, '/')) : body.file_name;
       const values: EditorValues = {
-        fileName: body.file_name,
+        fileName: givenName,
         content: upload ? undefined : body.content,
         commitMessage,
         targetBranch,
         createMergeRequest: body.create_merge_request === '1',
       };
       return write(reply, user, place, {
-        required: { file_name: body.file_name, commit_message: commitMessage, target_branch: targetBranch },
+        required: { file_name: givenName, commit_message: commitMessage, target_branch: targetBranch },
         createMergeRequest: values.createMergeRequest ?? false,
         action: () => {
-          const fileName = body.file_name!.trim().replace(/^\/+/, '');
+          const fileName = givenName!.trim().replace(/^\/+/, '');
           return {
             action: 'create',
             filePath: dir === '' ? fileName : `${dir}/${fileName}`,

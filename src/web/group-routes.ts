@@ -45,7 +45,8 @@ export function groupRoutes(pages: FastifyInstance, { services }: { services: Se
       const search = request.query.search?.trim() ?? '';
       const page = pageNumber(request.query.page);
       // The API's `GET /groups/:id/projects`: the group's own projects and those shared with it, as far as the viewer reads them.
-      const [{ projects, total }, joining] = await Promise.all([
+      const user = request.web.user;
+      const [{ projects, total }, joining, notification] = await Promise.all([
         services.projects.list(request.web.user, {
           scope: 'visible',
           groupId: group.id,
@@ -55,6 +56,7 @@ export function groupRoutes(pages: FastifyInstance, { services }: { services: Se
           ...window(page),
         }),
         joiningOf(request, group, standing),
+        user ? services.notificationSettings.of(user.id, 'Namespace', group.id) : undefined,
       ]);
       const home = {
         group,
@@ -66,6 +68,7 @@ export function groupRoutes(pages: FastifyInstance, { services }: { services: Se
         owner: canOnGroup(standing, 'admin_group'),
         mayCreate: canOnGroup(standing, 'create_projects'),
         joining,
+        notification: notification && { level: notification.level, csrfToken: request.web.csrfToken },
       };
       return sendPage(request, reply, group.name, groupPage(home));
     },

@@ -9,7 +9,9 @@ import type { ProjectParams } from './project-scope';
 import { projectPath } from './paths';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { administeredProject, FormText, isDelete } from './settings-scope';
+import { recentDeliveries } from './pages/hook-deliveries';
 import { editHookPage, HOOK_CHOICES, type HookValues, hookValues, hooksPage, type HooksSettings } from './pages/settings/hooks';
+import { redirectWithNotice } from './flash';
 
 const Flag = FormText(10);
 const HookBody = Type.Object({
@@ -51,7 +53,8 @@ export function hookSettingsRoutes(pages: FastifyInstance, { services }: { servi
     const { hooks } = await services.projectHooks.list(project.id, { offset: 0, limit: 100 });
     return sendPage(request, reply, `Webhooks · ${project.name}`, hooksPage(pageContext(request), { project, hooks, ...extra }), status);
   }
-  const back = (reply: FastifyReply, project: Project) => reply.redirect(`${projectPath(project)}/hooks`, 303);
+  const back = (request: FastifyRequest, reply: FastifyReply, project: Project, notice: string) =>
+    redirectWithNotice(request, reply, `${projectPath(project)}/hooks`, notice);
   const attributesOf = (body: HookBody, editing: boolean): ProjectHookAttributes => {
     const { flags } = typedValues(body);
     // Left blank while editing, the stored token stays (the service keeps it when none is given).
@@ -75,18 +78,19 @@ export function hookSettingsRoutes(pages: FastifyInstance, { services }: { servi
         if (!errors) throw error;
         return show(request, reply, project, { typed: { ...typedValues(request.body), errors } }, 400);
       }
-      return back(reply, project);
+      return back(request, reply, project, 'Hook was successfully created.');
     },
   );
 
   pages.get<{ Params: HookParams }>('/:namespace/:project/hooks/:hook_id/edit', { config: PAGE }, async (request, reply) => {
     const { project } = await administeredProject(services, request);
     const hook = await services.projectHooks.find(project.id, request.params.hook_id);
+    const deliveries = recentDeliveries(await services.hookLogs.recent(hook.id), `${projectPath(project)}/hooks/${hook.id}/hook_logs`);
     return sendPage(
       request,
       reply,
       `Edit webhook · ${project.name}`,
-      editHookPage(pageContext(request), project, hook, { values: hookValues(hook) }),
+      editHookPage(pageContext(request), project, hook, { values: hookValues(hook), deliveries }),
     );
   });
 
@@ -98,7 +102,7 @@ export function hookSettingsRoutes(pages: FastifyInstance, { services }: { servi
       const { hook_id: hookId } = request.params;
       if (isDelete(request.body)) {
         await services.projectHooks.delete(project.id, hookId);
-        return back(reply, project);
+        return back(request, reply, project, 'Hook was successfully deleted.');
       }
       const hook = await services.projectHooks.find(project.id, hookId);
       try {
@@ -109,7 +113,7 @@ export function hookSettingsRoutes(pages: FastifyInstance, { services }: { servi
         const page = editHookPage(pageContext(request), project, hook, { values: typedValues(request.body), errors });
         return sendPage(request, reply, `Edit webhook · ${project.name}`, page, 400);
       }
-      return back(reply, project);
+      return back(request, reply, project, 'Hook was successfully updated.');
     },
   );
 

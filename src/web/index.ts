@@ -4,6 +4,7 @@ import type { SecretBox } from '../lib/secrets';
 import type { Services } from '../services/index';
 import { registerWebRequests } from './request';
 import { SessionCodec } from './session';
+import { NoticeCodec } from './flash';
 import { SignInThrottle } from './throttle';
 import { ReadmeRenderer } from './readme';
 import { NoteRenderings } from './rendered-notes';
@@ -36,6 +37,7 @@ import { profileEmailRoutes } from './profile-email-routes';
 import { profileApplicationRoutes } from './profile-application-routes';
 import { oauthRoutes } from './oauth-routes';
 import { profileTokenRoutes } from './profile-token-routes';
+import { notificationRoutes } from './notification-routes';
 import { projectCreateRoutes } from './project-create-routes';
 import { refCreateRoutes } from './ref-create-routes';
 import { editorRoutes } from './editor-routes';
@@ -44,6 +46,7 @@ import { settingsRoutes } from './settings-routes';
 import { memberSettingsRoutes } from './member-settings-routes';
 import { protectedBranchRoutes } from './protected-branch-routes';
 import { hookSettingsRoutes } from './hook-settings-routes';
+import { hookDeliveryRoutes } from './hook-delivery-routes';
 import { deployKeySettingsRoutes } from './deploy-key-settings-routes';
 import { ciSettingsRoutes } from './ci-settings-routes';
 import { runnerSettingsRoutes } from './runner-settings-routes';
@@ -67,6 +70,7 @@ export interface WebDeps {
 export async function registerWeb(server: FastifyInstance, { services, config, secrets }: WebDeps): Promise<void> {
   const cookies = { secure: config.externalUrl.startsWith('https:') };
   const sessions = new SessionCodec(secrets);
+  const notices = new NoticeCodec(secrets);
   const throttle = new SignInThrottle();
   const readmes = new ReadmeRenderer(services);
   const renderings = new NoteRenderings();
@@ -80,7 +84,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
     asset(SCRIPT_PATH, SCRIPT_VERSION, 'text/javascript; charset=utf-8', SCRIPT);
     asset(BUILD_LOG_PATH, BUILD_LOG_VERSION, 'text/javascript; charset=utf-8', BUILD_LOG_SCRIPT);
     await web.register(async (pages) => {
-      await registerWebRequests(pages, { services, sessions, cookies });
+      await registerWebRequests(pages, { services, sessions, notices, cookies });
       signInRoutes(pages, { services, sessions, throttle, cookies });
       browseRoutes(pages, { services, config, readmes });
       repositoryRoutes(pages, { services, readmes });
@@ -96,6 +100,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       adminSettingsRoutes(pages, { services });
       dashboardRoutes(pages, { services });
       profileEmailRoutes(pages, { services });
+      notificationRoutes(pages, { services });
       profileApplicationRoutes(pages, { services });
       oauthRoutes(pages, { services });
       profileTokenRoutes(pages, { services });
@@ -115,6 +120,7 @@ export async function registerWeb(server: FastifyInstance, { services, config, s
       memberSettingsRoutes(pages, { services });
       protectedBranchRoutes(pages, { services });
       hookSettingsRoutes(pages, { services });
+      hookDeliveryRoutes(pages, { services });
       deployKeySettingsRoutes(pages, { services });
       ciSettingsRoutes(pages, { services });
       runnerSettingsRoutes(pages, { services });

@@ -10,6 +10,7 @@ import { projectPath } from './paths';
 import { fieldErrors } from './form-errors';
 import { administeredProject, FormText, isDelete, settingsErrors } from './settings-scope';
 import { type MembersSettings, membersSettingsPage } from './pages/settings/members';
+import { redirectWithNotice } from './flash';
 
 const MEMBERS_SHOWN = 200;
 
@@ -54,7 +55,8 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
     return sendPage(request, reply, `Members · ${project.name}`, membersSettingsPage(pageContext(request), settings), refused ? 400 : 200);
   }
 
-  const back = (reply: FastifyReply, project: Project) => reply.redirect(`${projectPath(project)}/project_members`, 303);
+  const back = (request: FastifyRequest, reply: FastifyReply, project: Project, notice: string) =>
+    redirectWithNotice(request, reply, `${projectPath(project)}/project_members`, notice);
 
   pages.get<{ Params: ProjectParams }>('/:namespace/:project/project_members', { config: PAGE }, async (request, reply) =>
     show(request, reply, await administeredProject(services, request)),
@@ -79,7 +81,7 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
           add: { ...typed, errors: errors.base?.[0] === 'Member already exists' ? { user: ['is already a member'] } : errors },
         });
       }
-      return back(reply, found.project);
+      return back(request, reply, found.project, 'Users were successfully added.');
     },
   );
 
@@ -103,7 +105,12 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
         if (!messages) throw error;
         return show(request, reply, found, { rowError: { userId, messages } });
       }
-      return back(reply, found.project);
+      return back(
+        request,
+        reply,
+        found.project,
+        isDelete(request.body) ? 'User was successfully removed from project.' : 'Member was successfully updated.',
+      );
     },
   );
 
@@ -125,7 +132,7 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
         if (!errors) throw error;
         return show(request, reply, found, { share: { ...typed, errors } });
       }
-      return back(reply, found.project);
+      return back(request, reply, found.project, 'Project was successfully shared with the group.');
     },
   );
 
@@ -135,7 +142,7 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
     async (request, reply) => {
       const found = await administeredProject(services, request);
       await services.projects.unshare(found.project, found.standing, recordNumber(request.params.group_id));
-      return back(reply, found.project);
+      return back(request, reply, found.project, 'Group link was successfully removed.');
     },
   );
 }

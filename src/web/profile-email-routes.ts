@@ -7,6 +7,7 @@ import { PAGE, pageContext, sendPage } from './request';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { recordId } from './pipeline-routes';
 import { emailsPage } from './pages/profile/emails';
+import { redirectWithNotice } from './flash';
 
 const TokenBody = Type.Object({ authenticity_token: Type.Optional(Type.String({ maxLength: 255 })) });
 const EmailBody = Type.Object({
@@ -44,7 +45,7 @@ export function profileEmailRoutes(pages: FastifyInstance, { services }: { servi
         if (!errors) throw error;
         return show(request, reply, { value, errors });
       }
-      return reply.redirect('/profile/emails', 303);
+      return redirectWithNotice(request, reply, '/profile/emails', 'Email was successfully added.');
     },
   );
 
@@ -53,7 +54,7 @@ export function profileEmailRoutes(pages: FastifyInstance, { services }: { servi
     { config: PAGE, schema: { body: TokenBody } },
     async (request, reply) => {
       if (!(await services.emails.removeOwn(me(request).id, recordId(request.params.id)))) throw notFound();
-      return reply.redirect('/profile/emails', 303);
+      return redirectWithNotice(request, reply, '/profile/emails', 'Email was successfully removed.');
     },
   );
 }

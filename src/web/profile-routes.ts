@@ -9,6 +9,7 @@ import { recordId } from './pipeline-routes';
 import { profilePage } from './pages/profile/profile';
 import { keysPage } from './pages/profile/keys';
 import { accountPage } from './pages/profile/account';
+import { redirectWithNotice } from './flash';
 
 const Token = { authenticity_token: Type.Optional(Type.String({ maxLength: 255 })) };
 const ProfileBody = Type.Object({
@@ -86,7 +87,7 @@ export function profileRoutes(pages: FastifyInstance, { services }: { services: 
         return showProfile(request, reply, { passwordErrors: errors }, 400);
       }
       // Every session made with the old password has ended, this one too: sign in with the new one.
-      return reply.redirect('/users/sign_in', 303);
+      return redirectWithNotice(request, reply, '/users/sign_in', 'Password was successfully updated. Please login with it');
     },
   );
 
@@ -115,7 +116,7 @@ export function profileRoutes(pages: FastifyInstance, { services }: { services: 
       if (!errors) throw error;
       return showKeys(request, reply, { values, errors }, 400);
     }
-    return reply.redirect('/profile/keys', 303);
+    return redirectWithNotice(request, reply, '/profile/keys', 'Key was successfully added.');
   });
 
   pages.post<{ Params: { id: string } }>(
@@ -125,7 +126,7 @@ export function profileRoutes(pages: FastifyInstance, { services }: { services: 
       const user = me(request);
       const removed = await services.keys.removeOwn(user, recordId(request.params.id));
       if (!removed) throw notFound();
-      return reply.redirect('/profile/keys', 303);
+      return redirectWithNotice(request, reply, '/profile/keys', 'Key was successfully removed.');
     },
   );
 

@@ -10,6 +10,7 @@ import { fieldErrors, type FieldErrors } from './form-errors';
 import { signInFirst } from './issue-routes';
 import { forkPage, newProjectPage, type ProjectFormValues } from './pages/create/project-form';
 import { newGroupPage, type GroupFormValues } from './pages/create/group-form';
+import { redirectWithNotice } from './flash';
 
 export interface ProjectCreateRouteDeps {
   services: Services;
@@ -99,7 +100,7 @@ export function projectCreateRoutes(pages: FastifyInstance, { services }: Projec
         },
         idOf(body.namespace_id),
       );
-      return reply.redirect(projectPath(project), 303);
+      return redirectWithNotice(request, reply, projectPath(project), `Project '${project.name}' was successfully created.`);
     } catch (error) {
       const errors = formErrors(error);
       if (!errors) throw error;
@@ -142,7 +143,7 @@ export function projectCreateRoutes(pages: FastifyInstance, { services }: Projec
       const { project, standing } = await forkSource(request);
       try {
         const fork = await services.projects.fork(project, standing, user, request.body.namespace_key || undefined);
-        return reply.redirect(projectPath(fork), 303);
+        return redirectWithNotice(request, reply, projectPath(fork), 'The project was successfully forked.');
       } catch (error) {
         // A namespace the caller may not use is a choice the page did not offer: said above the choices.
         const errors =
@@ -186,7 +187,12 @@ export function projectCreateRoutes(pages: FastifyInstance, { services }: Projec
         description: body.description || undefined,
         visibility_level: visibilityOf(body.visibility_level),
       });
-      return reply.redirect(`/groups/${encodeURIComponent(group.path)}`, 303);
+      return redirectWithNotice(
+        request,
+        reply,
+        `/groups/${encodeURIComponent(group.path)}`,
+        `Group '${group.name}' was successfully created.`,
+      );
     } catch (error) {
       const errors = formErrors(error);
       if (!errors) throw error;

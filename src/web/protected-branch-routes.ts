@@ -8,6 +8,7 @@ import { projectPath } from './paths';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { administeredProject, FormText } from './settings-scope';
 import { type ProtectedBranchesSettings, protectedBranchesPage } from './pages/settings/protected-branches';
+import { redirectWithNotice } from './flash';
 
 const ProtectBody = Type.Object({
   authenticity_token: FormText(),
@@ -66,7 +67,7 @@ export function protectedBranchRoutes(pages: FastifyInstance, { services }: { se
         if (!refused) throw error;
         return show(request, reply, project, { ...typed, errors: { name: ['is already protected'] } });
       }
-      return reply.redirect(`${projectPath(project)}/protected_branches`, 303);
+      return redirectWithNotice(request, reply, `${projectPath(project)}/protected_branches`, 'Branch was successfully protected.');
     },
   );
 
@@ -76,7 +77,7 @@ export function protectedBranchRoutes(pages: FastifyInstance, { services }: { se
     async (request, reply) => {
       const { project } = await administeredProject(services, request);
       await services.protectedBranches.remove(project.id, request.params.name);
-      return reply.redirect(`${projectPath(project)}/protected_branches`, 303);
+      return redirectWithNotice(request, reply, `${projectPath(project)}/protected_branches`, 'Branch was successfully unprotected.');
     },
   );
 }

@@ -4,7 +4,9 @@ import { ApiError } from '../errors';
 import type { Services } from '../services/index';
 import type { User } from '../services/users/users';
 import type { BroadcastMessage } from '../services/broadcast-messages/broadcast-messages';
+import type { WorkCounts } from '../services/users/work-counts';
 import { CSRF_COOKIE, newCsrfCookie, SESSION_COOKIE, type Session, type SessionCodec } from './session';
+import { NOTICE_COOKIE, NOTICE_TTL_SECONDS, type NoticeCodec } from './flash';
 import type { PageContext } from './context';
 import type { SafeHtml } from './html';
 import { layout } from './layout';
@@ -20,6 +22,12 @@ export interface WebState {
   csrfToken: string;
   /** The broadcast messages active when a page was asked for (GET), for the layout. */
   broadcasts?: BroadcastMessage[];
+  /** The signed-in user's open assigned issues and merge requests and pending todos, for the top bar (GET). */
+  counts?: WorkCounts;
+  /** The notice a form's redirect left for this page (GET), shown once. */
+  notice?: string;
+  /** Leaves a notice for the page this answer redirects to (`redirectWithNotice`). */
+  flash(notice: string): void;
 }
 
 declare module 'fastify' {
@@ -56,9 +64,9 @@ const firstSegment = (url: string): string => url.slice(1).split(/[/?]/, 1)[0].t
  */
 export async function registerWebRequests(
   scope: FastifyInstance,
-  deps: { services: Services; sessions: SessionCodec; cookies: CookieOptions },
+  deps: { services: Services; sessions: SessionCodec; notices: NoticeCodec; cookies: CookieOptions },
 ): Promise<void> {
-  const { services, sessions } = deps;
+  const { services, sessions, notices } = deps;
   await scope.register(cookie);
   scope.decorateRequest('web', null as unknown as WebState);
 
@@ -80,8 +88,18 @@ export async function registerWebRequests(
     }
     const session = user ? opened : undefined;
     // Read for pages asked for, not for forms answered (whose redirects show the next page's).
-    const broadcasts = request.method === 'GET' ? await services.broadcastMessages.active() : undefined;
-    request.web = { user, session, csrfCookie, csrfToken: sessions.csrfToken(csrfCookie, session), broadcasts };
+    const page = request.method === 'GET';
+    const [broadcasts, counts] = page
+      ? await Promise.all([services.broadcastMessages.active(), user ? services.workCounts.of(user.id) : undefined])
+      : [undefined, undefined];
+    // A notice is for the next page only: taken, then cleared.
+    const noticeCookie = page ? request.cookies[NOTICE_COOKIE] : undefined;
+    if (noticeCookie !== undefined) reply.clearCookie(NOTICE_COOKIE, cookieOptions(deps.cookies));
+    const notice = notices.open(noticeCookie, csrfCookie);
+    const flash = (text: string) => {
+      reply.setCookie(NOTICE_COOKIE, notices.seal(text, csrfCookie), cookieOptions(deps.cookies, NOTICE_TTL_SECONDS));
+    };
+    request.web = { user, session, csrfCookie, csrfToken: sessions.csrfToken(csrfCookie, session), broadcasts, counts, notice, flash };
   });
 
   // After the body is parsed: the token comes in the form, or in a header for a script's DELETE.
@@ -118,7 +136,8 @@ function statusOf(error: FastifyError): number {
 }
 
 export function pageContext(request: FastifyRequest): PageContext {
-  return { user: request.web.user, csrfToken: request.web.csrfToken, broadcasts: request.web.broadcasts };
+  const { user, csrfToken, broadcasts, counts, notice } = request.web;
+  return { user, csrfToken, broadcasts, counts, notice };
 }
 
 /** What a page needs beyond reading: `live` pages run Forge's own scripts, which fetch from this site and style the spans they add. */

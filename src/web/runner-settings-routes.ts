@@ -10,6 +10,7 @@ import { projectPath } from './paths';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { administeredProject, FormText } from './settings-scope';
 import { runnersPage } from './pages/settings/runners';
+import { redirectWithNotice } from './flash';
 
 const TokenBody = Type.Object({ authenticity_token: FormText(), _method: FormText(10) });
 type RunnerParams = ProjectParams & { runner_id: string };
@@ -44,7 +45,6 @@ export function runnerSettingsRoutes(pages: FastifyInstance, { services }: { ser
     });
     return sendPage(request, reply, `Runners · ${project.name}`, body, errors ? 400 : 200);
   }
-  const back = (reply: FastifyReply, project: Project) => reply.redirect(`${projectPath(project)}/runners`, 303);
   /** A refusal of the runner services (locked, shared, already enabled) shown on the page. */
   async function attempt(
     request: FastifyRequest<{ Params: ProjectParams }>,
@@ -59,7 +59,7 @@ export function runnerSettingsRoutes(pages: FastifyInstance, { services }: { ser
       if (!errors) throw error;
       return show(request, reply, found, errors);
     }
-    return back(reply, found.project);
+    return redirectWithNotice(request, reply, `${projectPath(found.project)}/runners`, 'Runners were successfully updated.');
   }
 
   pages.get<{ Params: ProjectParams }>('/:namespace/:project/runners', { config: PAGE }, async (request, reply) =>

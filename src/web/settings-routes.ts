@@ -11,6 +11,7 @@ import { projectPath } from './paths';
 import { fieldErrors } from './form-errors';
 import { administeredProject, FormText, isDelete } from './settings-scope';
 import { FEATURES, type FeatureName, type GeneralSettings, generalSettingsPage, projectValues } from './pages/settings/general';
+import { redirectWithNotice } from './flash';
 
 const Flag = FormText(10);
 const UpdateBody = Type.Object({
@@ -97,7 +98,7 @@ export function settingsRoutes(pages: FastifyInstance, { services }: { services:
           });
         }
         await services.projects.remove(project, standing);
-        return reply.redirect('/', 303);
+        return redirectWithNotice(request, reply, '/', `Project '${project.name}' will be deleted.`);
       }
       const renaming = body.section === 'rename';
       const attributes = renaming
@@ -105,7 +106,7 @@ export function settingsRoutes(pages: FastifyInstance, { services }: { services:
         : generalAttributes(body, can(standing, 'change_visibility_level'));
       try {
         const updated = await services.projects.update(project, standing, user, attributes);
-        return reply.redirect(`${projectPath(updated)}/edit`, 303);
+        return redirectWithNotice(request, reply, `${projectPath(updated)}/edit`, `Project '${updated.name}' was successfully updated.`);
       } catch (error) {
         const errors = fieldErrors(error);
         if (!errors) throw error;
@@ -131,7 +132,8 @@ export function settingsRoutes(pages: FastifyInstance, { services }: { services:
       async (request, reply) => {
         const { project, standing } = await administeredProject(services, request);
         await services.projects.setArchived(project, standing, archived);
-        return reply.redirect(`${projectPath(project)}/edit`, 303);
+        const notice = `Project '${project.name}' was successfully ${archived ? 'archived' : 'unarchived'}.`;
+        return redirectWithNotice(request, reply, `${projectPath(project)}/edit`, notice);
       },
     );
   }
@@ -145,7 +147,7 @@ export function settingsRoutes(pages: FastifyInstance, { services }: { services:
       const namespaceId = /^\d{1,9}$/.test(request.body.new_namespace_id ?? '') ? Number(request.body.new_namespace_id) : 0;
       try {
         const moved = await services.projects.transferTo(project, standing, user, namespaceId);
-        return reply.redirect(`${projectPath(moved)}/edit`, 303);
+        return redirectWithNotice(request, reply, `${projectPath(moved)}/edit`, `Project '${moved.name}' was successfully transferred.`);
       } catch (error) {
         const errors = fieldErrors(error);
         if (!errors) throw error;

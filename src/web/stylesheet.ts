@@ -9,6 +9,7 @@ a { color: var(--accent); }
 header.site { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; border-bottom: 1px solid var(--line); background: var(--soft); }
 header.site .brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; }
 header.site form { margin: 0; }
+header.site nav.your-work { display: flex; gap: .8rem; }
 main { max-width: 64rem; margin: 0 auto; padding: 1rem; }
 footer.site { max-width: 64rem; margin: 2rem auto; padding: 1rem; color: var(--muted); border-top: 1px solid var(--line); font-size: .85rem; }
 h1 { font-size: 1.6rem; margin: .5rem 0; }

@@ -44,7 +44,7 @@ export class SystemHooksService {
   async test(id: number): Promise<typeof TEST_EVENT> {
     const hook = await this.find(id);
     if (!hook) throw recordNotFound();
-    const delivery: HookDelivery = { hookId: hook.id, event: 'System Hook', payload: TEST_EVENT };
+    const delivery: HookDelivery = { hookId: hook.id, event: 'System Hook', payload: TEST_EVENT, test: true };
     await this.ctx.jobs.enqueue('hook.deliver', delivery);
     return TEST_EVENT;
   }
@@ -52,6 +52,13 @@ export class SystemHooksService {
   /** Deletes a hook; undefined when there is none. Its pending deliveries are dropped when they come due. */
   async delete(id: number): Promise<Hook | undefined> {
     return this.ctx.db.deleteFrom('hooks').where('id', '=', id).where('project_id', 'is', null).returningAll().executeTakeFirst();
+  }
+
+  /** One system hook, for its page; `404 Not found` when there is none. */
+  async get(id: number): Promise<Hook> {
+    const hook = await this.find(id);
+    if (!hook) throw recordNotFound();
+    return hook;
   }
 
   private find(id: number): Promise<Hook | undefined> {

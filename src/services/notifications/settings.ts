@@ -1,13 +1,28 @@
 import type { ServiceContext } from '../context';
 import { badRequest } from '../../errors';
 import { EVENTS, LEVELS, type EventName, type Events, type Level } from './levels';
+import { groupIdsOf, reachedProjectIds } from '../policy-reach';
 import { readSetting, writeSetting, type Setting, type SourceType } from './queries';
+
+/** A page lists at most this many chosen levels of each kind. */
+const CHOSEN_LIMIT = 200;
 
 /** What a caller may change of a setting: the level, the `custom` events, and globally the address. */
 export interface SettingChange {
   level?: string;
   notification_email?: string;
   events?: Partial<Record<EventName, boolean>>;
+}
+
+/** A level the user chose for one project or group, with what names it on a page. */
+export interface ChosenSetting {
+  sourceType: 'Project' | 'Namespace';
+  sourceId: number;
+  level: Level;
+  /** The group's name, or the project's `namespace / name`. */
+  name: string;
+  /** The group's path, or the project's `namespace/path`. */
+  fullPath: string;
 }
 
 export interface SettingView {
@@ -47,6 +62,60 @@ export class NotificationSettingsService {
     const current = await readSetting(this.ctx.db, userId, sourceType, sourceId);
     await writeSetting(this.ctx.db, userId, sourceType, sourceId, { ...this.changed(current, change), notification_email: null });
     return this.of(userId, sourceType, sourceId);
+  }
+
+  /**
+   * The project and group levels the user set (a row of theirs), by name, for those the user may
+   * still see (public ones, internal ones unless external, those of their memberships; all for an
+   * administrator): a row of a project they left stays, unlisted, as GitLab kept it.
+   */
+  async chosen(user: { id: number; admin: number; external: number }): Promise<ChosenSetting[]> {
+    const userId = user.id;
+    const open = user.external === 1 ? 20 : 10;
+    const all = user.admin === 1;
+    const [projects, groups] = await Promise.all([
+      this.ctx.db
+        .selectFrom('notification_settings as s')
+        .innerJoin('projects as p', 'p.id', 's.source_id')
+        .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
+        .select(['s.source_id', 's.level', 'p.name', 'p.path', 'n.name as namespace_name', 'n.path as namespace_path'])
+        .where('s.user_id', '=', userId)
+        .where('s.source_type', '=', 'Project')
+        .$if(!all, (query) =>
+          query.where((eb) => eb.or([eb('p.visibility_level', '>=', open), eb('p.id', 'in', reachedProjectIds(userId))])),
+        )
+        .orderBy('n.path')
+        .orderBy('p.path')
+        .limit(CHOSEN_LIMIT)
+        .execute(),
+      this.ctx.db
+        .selectFrom('notification_settings as s')
+        .innerJoin('namespaces as n', 'n.id', 's.source_id')
+        .select(['s.source_id', 's.level', 'n.name', 'n.path'])
+        .where('s.user_id', '=', userId)
+        .where('s.source_type', '=', 'Namespace')
+        .where('n.kind', '=', 'group')
+        .$if(!all, (query) => query.where((eb) => eb.or([eb('n.visibility_level', '>=', open), eb('n.id', 'in', groupIdsOf(userId))])))
+        .orderBy('n.path')
+        .limit(CHOSEN_LIMIT)
+        .execute(),
+    ]);
+    return [
+      ...groups.map((row) => ({
+        sourceType: 'Namespace' as const,
+        sourceId: row.source_id,
+        level: row.level as Level,
+        name: row.name,
+        fullPath: row.path,
+      })),
+      ...projects.map((row) => ({
+        sourceType: 'Project' as const,
+        sourceId: row.source_id,
+        level: row.level as Level,
+        name: `${row.namespace_name} / ${row.name}`,
+        fullPath: `${row.namespace_path}/${row.path}`,
+      })),
+    ];
   }
 
   private changed(current: Setting, change: SettingChange): Setting {

@@ -2,18 +2,18 @@ import type { ServiceContext } from '../context';
 import type { Project } from '../projects/types';
 import type { User } from '../users/users';
 import type { ProjectHooksService } from '../hooks/project-hooks';
-import { postForStatus } from '../hooks/http-post';
+import { sendToHook, type HookOutcome } from '../hooks/hook-logs';
 import { ZERO_OID } from '../../git/ref-names';
 import { buildPushData } from './push-data';
 import { refsOf } from './refs-version';
 
 /** What a test delivery came to: the receiver's HTTP status, or why nothing was answered. */
-export type HookTestResult = { delivered: true; status: number } | { delivered: false; reason: string };
+export type HookTestResult = HookOutcome;
 
 /**
  * A hook's test delivery (GitLab 8.12's `TestHookService`, the settings page's "Test" button):
  * a push event of the default branch's head, sent at once rather than queued, so that the page can
- * say what the receiver answered. Nothing is recorded; the hook's later deliveries are unchanged.
+ * say what the receiver answered. It is recorded among the hook's deliveries, marked as a test.
  */
 export class HookTestService {
   constructor(
@@ -40,18 +40,6 @@ export class HookTestService {
       checkoutSha: branch.commit.id,
       message: null,
     });
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Gitlab-Event': 'Push Hook' };
-    if (hook.token) headers['X-Gitlab-Token'] = hook.token;
-    try {
-      const status = await postForStatus(new URL(hook.url), {
-        headers,
-        body: JSON.stringify(payload),
-        verifyTls: hook.enable_ssl_verification === 1,
-        signal: AbortSignal.timeout(this.ctx.config.hookTimeoutMs),
-      });
-      return { delivered: true, status };
-    } catch (error) {
-      return { delivered: false, reason: error instanceof Error ? error.message : String(error) };
-    }
+    return sendToHook(this.ctx, { hook, event: 'Push Hook', payload, test: true, signal: new AbortController().signal });
   }
 }

@@ -4,6 +4,8 @@ import type { Commit } from '../../git/objects';
 import { projectPath, visibilityName } from '../paths';
 import { encodeSegments } from './repository/urls';
 import { projectNav } from './project-nav';
+import type { Level } from '../../services/notifications/levels';
+import { levelForm } from './notifications/levels';
 
 export interface ProjectHome {
   project: Project;
@@ -22,6 +24,8 @@ export interface ProjectHome {
   defaultRef?: string;
   /** Signed in: whether they starred it, for a Star or Unstar button (with the form's token). */
   star?: { starred: boolean; count: number; csrfToken: string };
+  /** Signed in: the user's notification level for the project, for its control. */
+  notification?: { level: Level; csrfToken: string };
 }
 
 export function projectPage(home: ProjectHome): SafeHtml {
@@ -46,7 +50,16 @@ function projectActions(home: ProjectHome): SafeHtml | false {
   const { project } = home;
   const branch = home.defaultRef ?? project.default_branch ?? 'master';
   if (!home.mayPush && !home.mayFork && !home.star) return false;
-  return html`<div class="actions">${home.star && starButton(projectPath(project), home.star)} ${
+  const notification =
+    home.notification &&
+    levelForm({
+      action: `${projectPath(project)}/notification_setting`,
+      current: home.notification.level,
+      csrfToken: home.notification.csrfToken,
+      id: 'notification-level',
+      label: 'Notifications',
+    });
+  return html`<div class="actions">${home.star && starButton(projectPath(project), home.star)} ${notification || ''} ${
     home.mayPush && html`<a class="button" href="${projectPath(project)}/new/${encodeSegments(branch)}">New file</a>`
   }${home.mayFork && html` <a class="button" href="${projectPath(project)}/forks/new">Fork</a>`}</div>`;
 }

@@ -23,6 +23,24 @@ export interface HookForm {
   notice?: string;
 }
 
+/** `/admin/hooks/:id`: one system hook, its Test and Remove buttons, and its recent deliveries. */
+export function systemHookPage(hook: Hook, csrfToken: string, deliveries: SafeHtml): SafeHtml {
+  return html`${adminNav('Hooks')}
+<h1>System hook ${String(hook.id)}</h1>
+<dl>
+<dt>URL</dt><dd><code>${hook.url}</code></dd>
+<dt>Events</dt><dd>${events(hook)}</dd>
+<dt>Added</dt><dd>${timeOf(hook.created_at)}</dd>
+</dl>
+<div class="actions">${actionButton(`/admin/hooks/${hook.id}/test`, `Test hook ${hook.id}`, csrfToken)} ${actionButton(`/admin/hooks/${hook.id}/delete`, `Remove hook ${hook.id}`, csrfToken)}</div>
+${deliveries}`;
+}
+
+const events = (hook: Hook): SafeHtml =>
+  html`${SYSTEM_HOOK_FLAGS.filter(([flag]) => flag !== 'enable_ssl_verification' && hook[flag])
+    .map(([, label]) => label)
+    .join(', ')}${hook.enable_ssl_verification ? '' : html` <span class="badge">no SSL verification</span>`}`;
+
 /** `/admin/hooks`: the system hooks, each to test or remove, and a form for a new one. */
 export function systemHooksPage(hooks: Hook[], form: HookForm): SafeHtml {
   const { csrfToken, values, errors } = form;
@@ -34,10 +52,8 @@ ${form.notice && html`<p class="notice" role="status">${form.notice}</p>`}
 <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Added</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
 <tbody>${hooks.map(
     (hook) => html`<tr>
-<td><code>${hook.url}</code></td>
-<td>${SYSTEM_HOOK_FLAGS.filter(([flag]) => flag !== 'enable_ssl_verification' && hook[flag])
-      .map(([, label]) => label)
-      .join(', ')}${hook.enable_ssl_verification ? '' : html` <span class="badge">no SSL verification</span>`}</td>
+<td><a href="/admin/hooks/${String(hook.id)}"><code>${hook.url}</code></a></td>
+<td>${events(hook)}</td>
 <td>${timeOf(hook.created_at)}</td>
 <td>${actionButton(`/admin/hooks/${hook.id}/test`, `Test hook ${hook.id}`, csrfToken)} ${actionButton(`/admin/hooks/${hook.id}/delete`, `Remove hook ${hook.id}`, csrfToken)}</td>
 </tr>`,

@@ -68,7 +68,8 @@ ${hiddenToken(page.csrfToken)}
 <label for="upload-file">File to upload</label>
 <input type="file" id="upload-file" name="file" required>
 <label for="upload-file-name">Name of the uploaded file</label>
-<input type="text" id="upload-file-name" name="file_name" required>
+<input type="text" id="upload-file-name" name="file_name" aria-describedby="upload-file-name-hint">
+<p class="muted" id="upload-file-name-hint">Leave blank to keep the file's own name.</p>
 <label for="upload-commit-message">Upload commit message</label>
 <input type="text" id="upload-commit-message" name="upload_commit_message" value="Upload new file" required>
 <label for="upload-target-branch">Upload target branch</label>

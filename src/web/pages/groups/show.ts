@@ -7,6 +7,8 @@ import { pager } from '../pager';
 import { renderMarkdown } from '../../markdown';
 import { groupHeader } from './nav';
 import { joiningActions, type Joining } from './access';
+import type { Level } from '../../../services/notifications/levels';
+import { levelForm } from '../notifications/levels';
 
 export interface GroupHome {
   group: Group;
@@ -19,6 +21,8 @@ export interface GroupHome {
   owner: boolean;
   mayCreate: boolean;
   joining?: Joining;
+  /** Signed in: the user's notification level for the group, for its control. */
+  notification?: { level: Level; csrfToken: string };
 }
 
 /** `/groups/:path`: the description, then the group's projects the viewer may read, searched and paged. */
@@ -29,6 +33,14 @@ export function groupPage(home: GroupHome): SafeHtml {
   const actions = [
     home.mayCreate && html`<a class="button" href="/projects/new?namespace_id=${String(group.id)}">New project</a>`,
     joiningActions(group, home.joining),
+    home.notification &&
+      levelForm({
+        action: `${base}/notification_setting`,
+        current: home.notification.level,
+        csrfToken: home.notification.csrfToken,
+        id: 'notification-level',
+        label: 'Notifications',
+      }),
   ].filter(Boolean);
   return html`${groupHeader(group, 'home', { owner: home.owner })}
 ${actions.length > 0 && html`<div class="actions">${actions}</div>`}

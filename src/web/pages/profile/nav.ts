@@ -5,6 +5,7 @@ const TABS: Array<[string, string]> = [
   ['Account', '/profile/account'],
   ['SSH Keys', '/profile/keys'],
   ['Emails', '/profile/emails'],
+  ['Notifications', '/profile/notifications'],
   ['Access Tokens', '/profile/personal_access_tokens'],
   ['Applications', '/profile/applications'],
 ];

@@ -79,7 +79,7 @@ ${
 ${methodButton({ action: `${base}/${hook.id}`, method: 'delete', csrfToken: page.csrfToken, label: 'Remove' })}</div></li>`,
       )}</ul>`
 }
-<p class="muted">Deliveries are queued and retried; their results are not kept. Test sends a push event of the default branch at once and shows the answer.</p>`;
+<p class="muted">Deliveries are queued and retried; each hook's Edit page lists its recent ones. Test sends a push event of the default branch at once and shows the answer.</p>`;
   return settingsFrame(project, 'hooks', body, settings.notice);
 }
 
@@ -88,7 +88,7 @@ export function editHookPage(
   page: PageContext,
   project: Project,
   hook: ProjectHook,
-  form: { values: HookValues; errors?: FieldErrors },
+  form: { values: HookValues; errors?: FieldErrors; deliveries?: SafeHtml },
 ): SafeHtml {
   const action = `${projectPath(project)}/hooks/${hook.id}`;
   const body = html`<h2>Edit webhook</h2>
@@ -97,6 +97,7 @@ ${otherErrors(form.errors, ['url', 'token'])}
 ${hiddenToken(page.csrfToken)}<input type="hidden" name="_method" value="patch">
 ${hookFields(form.values, form.errors, true)}
 <button type="submit" class="primary">Save changes</button>
-</form>`;
+</form>
+${form.deliveries}`;
   return settingsFrame(project, 'hooks', body);
 }
