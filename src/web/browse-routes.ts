@@ -112,8 +112,12 @@ export function browseRoutes(pages: FastifyInstance, { services, config, readmes
     home.mayAdmin = can(standing, 'admin_project');
     home.mayFork = request.web.user !== null && can(standing, 'fork_project');
     if (request.web.user) {
-      const starred = await services.projects.hasStarred(project, request.web.user);
+      const [starred, setting] = await Promise.all([
+        services.projects.hasStarred(project, request.web.user),
+        services.notificationSettings.of(request.web.user.id, 'Project', project.id),
+      ]);
       home.star = { starred, count: project.star_count, csrfToken: request.web.csrfToken };
+      home.notification = { level: setting.level, csrfToken: request.web.csrfToken };
     }
     return sendPage(request, reply, `${project.namespace.name} / ${project.name}`, projectPage(home));
   });
