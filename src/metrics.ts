@@ -4,6 +4,7 @@ import type { JobOutcome } from './jobs/worker';
 import type { PoolStats } from './db/postgres';
 import type { ProcessPoolStats } from './git/process-pool';
 import type { CiActivity } from './services/ci/activity';
+import { RequestHistogram } from './lib/request-histogram';
 
 /**
  * What the instance reports beyond what it measures itself, read on each scrape. The composition
@@ -49,13 +50,13 @@ export class ForgeMetrics {
   readonly sources: MetricSources = {};
   private readonly registry = new Registry();
 
-  private readonly requests = new Histogram({
-    name: 'forge_http_request_duration_seconds',
-    help: 'HTTP requests by method, route template (unmatched: no route) and status, and how long they took to answer',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers: [this.registry],
-  });
+  /** Every request observes it: not prom-client's `Histogram` (`lib/request-histogram.ts`). */
+  private readonly requests = new RequestHistogram(
+    'forge_http_request_duration_seconds',
+    'HTTP requests by method, route template (unmatched: no route) and status, and how long they took to answer',
+    REQUEST_BUCKETS,
+    this.registry,
+  );
   private readonly statements = new Histogram({
     name: 'forge_db_statement_duration_seconds',
     help: 'Database statements and how long each took',
@@ -136,7 +137,7 @@ export class ForgeMetrics {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    this.requests.observe({ method, route, status_code: status }, seconds);
+    this.requests.observe(method, route, status, seconds);
   }
 
   readonly observeStatement = (seconds: number): void => this.statements.observe(seconds);

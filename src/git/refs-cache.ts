@@ -1,4 +1,5 @@
 import { forEachRef, toBranches, toTags, type Branch, type RawRef, type TagRef } from './refs';
+import { branchesMergedInto } from './containing';
 import type { GitReader } from './reader';
 
 /**
@@ -10,6 +11,7 @@ export class RefsSnapshot {
   private readonly tagRefs = new Map<string, RawRef>();
   private branchList: Promise<Branch[]> | undefined;
   private tagList: Promise<TagRef[]> | undefined;
+  private readonly merged = new Map<string, Promise<Set<string>>>();
 
   constructor(
     private readonly git: GitReader,
@@ -37,6 +39,20 @@ export class RefsSnapshot {
   tags(): Promise<TagRef[]> {
     this.tagList ??= toTags(this.git, this.repoPath, [...this.tagRefs.values()]);
     return this.tagList;
+  }
+
+  /**
+   * The branches whose head is in the history of `target` (`git branch --merged`), asked of git once
+   * per snapshot: v4 shows `merged` with every branch of a list.
+   */
+  mergedInto(target: string): Promise<Set<string>> {
+    let merged = this.merged.get(target);
+    if (merged === undefined) {
+      merged = branchesMergedInto(this.repoPath, target).then((names) => new Set(names));
+      this.merged.set(target, merged);
+      merged.catch(() => this.merged.delete(target));
+    }
+    return merged;
   }
 
   async branch(name: string): Promise<Branch | undefined> {

@@ -3,6 +3,7 @@ import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } fr
 import { missingScope } from './scopes';
 import { mergeParams } from './params';
 import { authenticate, headerValue, stringParam, type TokenStrategy } from './tokens';
+import { routeOptionsOf } from './route-template';
 
 /**
  * Who may call a consumer API route. Every row of the API needs a signed-in user unless stated:
@@ -88,7 +89,7 @@ async function resolveCaller<User extends Principal>(
   request: FastifyRequest,
   params: Record<string, unknown>,
 ): Promise<Caller<User> | undefined> {
-  if (request.routeOptions.config.jobToken) {
+  if (routeOptionsOf(request).config.jobToken) {
     const jobToken = headerValue(request, 'job-token') ?? stringParam(params.job_token);
     if (jobToken !== undefined && jobToken !== '') {
       const user = await users.findByJobToken(jobToken);
@@ -123,7 +124,7 @@ export function registerAuthentication<User extends Principal>(app: FastifyInsta
   app.decorateRequest('user', null);
   const setUser = (request: FastifyRequest, user: User) => ((request as unknown as { user: User }).user = user);
   app.addHook('preValidation', async (request, reply) => {
-    const access = request.routeOptions.config.access ?? 'user';
+    const access = routeOptionsOf(request).config.access ?? 'user';
     if (access === 'public' || request.is404) return;
     const params = safeParams(request);
     const caller = await resolveCaller(users, strategy, request, params);
@@ -132,7 +133,7 @@ export function registerAuthentication<User extends Principal>(app: FastifyInsta
       const sudo = stringParam(params.sudo) ?? headerValue(request, 'sudo');
       const sudoGiven = sudo !== undefined && sudo !== '';
       if (caller.scopes) {
-        const missing = missingScope(caller.scopes, request.method, request.routeOptions.url ?? '', sudoGiven);
+        const missing = missingScope(caller.scopes, request.method, routeOptionsOf(request).url ?? '', sudoGiven);
         if (missing !== undefined) throw insufficientScope(missing);
       }
       if (sudoGiven) user = await applySudo(users, user, sudo);

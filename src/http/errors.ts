@@ -4,6 +4,7 @@ import { LIMITS } from '../lib/limits';
 import { trackRoutes } from './method-not-allowed';
 import { dropRefusedBody } from './refused-body';
 import { REQUEST_ID_HEADER } from './request-id';
+import { routeOptionsOf } from './route-template';
 
 interface AjvError {
   keyword: string;
@@ -15,7 +16,7 @@ interface AjvError {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     forgetStreamHeaders(reply);
-    const apiError = toApiError(error, request.routeOptions.config.grapeParams === true);
+    const apiError = toApiError(error, routeOptionsOf(request).config.grapeParams === true);
     if (!apiError) {
       request.log.error({ err: error }, 'unhandled error');
       return reply.status(500).send({ message: '500 Internal Server Error' });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors';
 import { metricsAccess } from './metrics-access';
+import { routeTemplateOf } from './route-template';
 
 /** What the endpoint needs of the app's metrics (`src/metrics.ts`). */
 export interface MetricsReporter {
@@ -18,12 +19,7 @@ export interface MetricsReporter {
 export function registerMetrics(app: FastifyInstance, metrics: MetricsReporter, access: { token: string; allow: string[] }): void {
   const mayRead = metricsAccess(access);
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(
-      request.method,
-      request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched'),
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
+    metrics.observeRequest(request.method, routeTemplateOf(request) ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   // Not in the OpenAPI document: an operator's page, not part of the API. Every method is routed

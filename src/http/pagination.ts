@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mergeParams } from './params';
 import { LIMITS } from '../lib/limits';
+import { routeOptionsOf } from './route-template';
 
 export interface Page {
   page: number;
@@ -78,7 +79,7 @@ const CREDENTIALS = ['private_token', 'sudo'];
  * file path past 255 characters is left out. The header stays a few kilobytes at most.
  */
 function linkParams(request: FastifyRequest): Record<string, unknown> {
-  const declared = declaredQuery(request.routeOptions.schema?.querystring);
+  const declared = declaredQuery(routeOptionsOf(request).schema?.querystring);
   const pathParams = request.params as Record<string, unknown>;
   const kept: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(rawParams(request))) {

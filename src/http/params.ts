@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart';
 import { ApiError, badRequest, invalidParam, notFound, tooLarge } from '../errors';
 import { LIMITS } from '../lib/limits';
 import { parseRackForm } from './rack-form';
+import { routeOptionsOf } from './route-template';
 
 type Params = Record<string, unknown>;
 
@@ -52,17 +53,17 @@ export async function registerParamParsing(app: FastifyInstance): Promise<void> 
   await app.register(multipart, { limits: { fieldSize: LIMITS.apiBodyBytes, fileSize: LIMITS.apiBodyBytes } });
 
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.ownBody) {
+    if (routeOptionsOf(request).config.ownBody) {
       const query = request.query as Params;
       refuseNulBytes(request.params as Params, query, []);
-      (request as { query: unknown }).query = normalize(query, (request.routeOptions.schema?.querystring ?? {}) as Schema);
+      (request as { query: unknown }).query = normalize(query, (routeOptionsOf(request).schema?.querystring ?? {}) as Schema);
       return;
     }
     if (request.isMultipart()) request.body = await readForm(request);
-    const schema = request.routeOptions.schema;
+    const schema = routeOptionsOf(request).schema;
     const merged = mergeParams(request);
-    refuseNulBytes(request.params as Params, merged, request.routeOptions.config.nulBytesIn ?? []);
-    const blankIsMissing = !request.routeOptions.config.grapeParams;
+    refuseNulBytes(request.params as Params, merged, routeOptionsOf(request).config.nulBytesIn ?? []);
+    const blankIsMissing = !routeOptionsOf(request).config.grapeParams;
     if (schema?.body) {
       request.body = normalize(merged, schema.body as Schema, blankIsMissing);
     } else {
@@ -93,7 +94,7 @@ async function readForm(request: FastifyRequest): Promise<Params> {
       if (part.type === 'field' && part.valueTruncated) throw tooLarge();
       const value = part.type === 'file' ? Object.assign(await part.toBuffer(), { filename: part.filename }) : part.value;
       size += Buffer.isBuffer(value) ? value.length : Buffer.byteLength(String(value));
-      if (size > (request.routeOptions.bodyLimit ?? LIMITS.apiBodyBytes)) throw tooLarge();
+      if (size > (routeOptionsOf(request).bodyLimit ?? LIMITS.apiBodyBytes)) throw tooLarge();
       const previous = form[part.fieldname];
       form[part.fieldname] = previous === undefined ? value : ([] as unknown[]).concat(previous, value);
     }

@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { routeTemplateOf } from './route-template';
 
 /** Request log lines never carry a token (a user's private token, the metrics token). */
 export function requestSummary(request: { method: string; url: string; ip?: string }) {
@@ -36,8 +37,7 @@ export class RequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    // Read once: Fastify builds `routeOptions` anew on each read.
-    const route = request.is404 ? undefined : request.routeOptions.url;
+    const route = routeTemplateOf(request);
     const fields = { req: request, route, res: reply, responseTime: reply.elapsedTime };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
     else if (isRunnerPolling(request, reply, route)) reply.log.debug(fields, 'request completed');

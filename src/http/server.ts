@@ -4,6 +4,7 @@ import { RequestLog, requestSummary } from './request-log';
 import { routerErrorOptions } from './errors';
 import { lazyCompilersFactory } from './lazy-schemas';
 import { registerRequestId, requestIdOf } from './request-id';
+import { keepRouteOptions } from './route-template';
 
 /** Where log lines go and from which level; false for silence (tests). */
 export type HttpLogging = false | { level?: string; stream?: NodeJS.WritableStream };
@@ -28,6 +29,7 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
     // Each route's validators and serializers are compiled on first use, not all at start.
     schemaController: { compilersFactory: lazyCompilersFactory } as FastifyServerOptions['schemaController'],
   }).withTypeProvider<TypeBoxTypeProvider>();
+  keepRouteOptions(server);
   registerRequestId(server);
   return server;
 }

@@ -269,6 +269,27 @@ describe('/admin/broadcast_messages', () => {
     assert.doesNotMatch((await user.get('/explore/projects')).text, /class="broadcast"/);
   });
 
+  test('a page drawn just before a message is added, changed or removed does not keep the next page from showing it', async () => {
+    const csrf = await token(admin, '/admin/broadcast_messages');
+    assert.doesNotMatch((await user.get('/explore/projects')).text, /class="broadcast"/);
+    assert.equal((await admin.post('/admin/broadcast_messages', { authenticity_token: csrf, message: 'Upgrade at noon' })).status, 303);
+    assert.match((await user.get('/explore/projects')).text, /<div class="broadcast" role="status"><p>Upgrade at noon<\/p>/);
+
+    const messages: Array<{ id: number; message: string }> = (await app.root.v4().get('/broadcast_messages')).body;
+    const message = messages.find((m) => m.message === 'Upgrade at noon')!;
+    assert.equal((await app.root.v4().put(`/broadcast_messages/${message.id}`, { message: 'Upgrade at one' })).status, 200);
+    const changed = (await user.get('/explore/projects')).text;
+    assert.match(changed, /<p>Upgrade at one<\/p>/);
+    assert.doesNotMatch(changed, /Upgrade at noon/);
+
+    assert.equal((await app.root.v4().put(`/broadcast_messages/${message.id}`, { ends_at: '2000-01-01T00:00:00Z' })).status, 200);
+    assert.doesNotMatch((await user.get('/explore/projects')).text, /class="broadcast"/);
+    assert.equal((await app.root.v4().put(`/broadcast_messages/${message.id}`, { ends_at: '2999-01-01T00:00:00Z' })).status, 200);
+    assert.match((await user.get('/explore/projects')).text, /<p>Upgrade at one<\/p>/);
+    assert.equal((await app.root.v4().delete(`/broadcast_messages/${message.id}`)).status, 204);
+    assert.doesNotMatch((await user.get('/explore/projects')).text, /class="broadcast"/);
+  });
+
   test('a blank message is refused', async () => {
     const csrf = await token(admin, '/admin/broadcast_messages');
     const blank = await admin.post('/admin/broadcast_messages', { authenticity_token: csrf, message: '  ' });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Group, GroupsService } from '../../services/groups/groups';
 import type { GroupAbility, GroupStanding } from '../../services/policy';
+import { routeOptionsOf } from '../../http/route-template';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,7 +26,7 @@ export function registerGroupGuard(app: FastifyInstance, groups: GroupsService):
   app.decorateRequest('group', null as unknown as Group);
   app.decorateRequest('groupStanding', null as unknown as GroupStanding);
   app.addHook('preValidation', async (request) => {
-    const ability = request.routeOptions.config.group;
+    const ability = routeOptionsOf(request).config.group;
     if (!ability) return;
     const id = (request.params as { id?: string }).id ?? '';
     const { group, standing } = await groups.findReadable(id, request.user);

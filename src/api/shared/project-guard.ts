@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ProjectsService } from '../../services/projects/projects';
 import type { Project } from '../../services/projects/types';
 import type { ProjectAbility, ProjectStanding } from '../../services/policy';
+import { routeOptionsOf } from '../../http/route-template';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,7 +27,7 @@ export function registerProjectGuard(app: FastifyInstance, projects: ProjectsSer
   app.decorateRequest('project', null as unknown as Project);
   app.decorateRequest('standing', null as unknown as ProjectStanding);
   app.addHook('preValidation', async (request) => {
-    const ability = request.routeOptions.config.project;
+    const ability = routeOptionsOf(request).config.project;
     if (!ability) return;
     const id = (request.params as { id?: string }).id ?? '';
     const { project, standing } = await projects.findReadable(id, request.user);

@@ -57,9 +57,10 @@ export async function registerApiV4(api: Api, deps: RouteDeps): Promise<void> {
     route.config = { ...route.config, grapeParams: true };
   });
   // GitLab answers `application/json` without a charset, and python-gitlab (3.12) decodes nothing else.
-  api.addHook('onSend', async (_request, reply, payload) => {
+  // A callback, not an async hook: every v4 answer passes here, and a promise per answer shows.
+  api.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') reply.header('content-type', 'application/json');
-    return payload;
+    done(null, payload);
   });
   versionRoutes(api, deps);
   // CI, as its consumers see it (the runners' own protocol is elsewhere).

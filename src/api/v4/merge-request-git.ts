@@ -38,8 +38,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
     { config: read, schema: { params: MergeRequestPath, querystring: PageQuery, response: { 200: Type.Array(Commit4) } } },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
-      const commits = await reads.commits(request.project, id);
+      const commits = await reads.commits(request.project, { iid: request.params.merge_request_iid });
       setPageHeaders(request, reply, presenter.externalUrl, page, commits.length);
       return commits.slice(page.offset, page.offset + page.limit).map(presentCommit);
     },
@@ -56,8 +55,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
       },
     },
     async (request) => {
-      const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
-      const { details, diffs } = await reads.changes(request.project, request.user, id);
+      const { details, diffs } = await reads.changes(request.project, request.user, { iid: request.params.merge_request_iid });
       return Object.assign(presentMergeRequest(details, presenter), { changes: diffs.map(presentRepoDiff) });
     },
   );
@@ -98,8 +96,8 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
     { config: read, schema: { params: MergeRequestPath, querystring: PageQuery, response: { 200: Type.Array(IssueBasic) } } },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
-      const { issues, total } = await reads.closesIssues(request.project, request.standing, id, page);
+      const iid = request.params.merge_request_iid;
+      const { issues, total } = await reads.closesIssues(request.project, request.standing, { iid }, page);
       setPageHeaders(request, reply, presenter.externalUrl, page, total);
       return issues.map((details) => presentIssueBasic(details, presenter));
     },
@@ -110,8 +108,7 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
     { config: read, schema: { params: MergeRequestPath, querystring: PageQuery, response: { 200: Type.Array(MergeRequestDiff) } } },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
-      const versions = await reads.versions(request.project, id);
+      const versions = await reads.versions(request.project, { iid: request.params.merge_request_iid });
       setPageHeaders(request, reply, presenter.externalUrl, page, versions.length);
       return versions.slice(page.offset, page.offset + page.limit).map(presentMergeRequestDiff);
     },
@@ -121,8 +118,8 @@ export function mergeRequestGitRoutes(api: Api, { services, presenter }: RouteDe
     `${base}/versions/:version_id`,
     { config: read, schema: { params: VersionPath, querystring: Type.Object({}), response: { 200: MergeRequestDiffFull } } },
     async (request) => {
-      const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
-      return presentMergeRequestDiffFull(await reads.version(request.project, id, request.params.version_id));
+      const { merge_request_iid: iid, version_id: versionId } = request.params;
+      return presentMergeRequestDiffFull(await reads.version(request.project, { iid }, versionId));
     },
   );
 }

@@ -134,8 +134,8 @@ export function mergeRequestsRoutes(api: Api, { services, presenter }: RouteDeps
     '/projects/:id/merge_requests/:merge_request_iid',
     { config: publicRead, schema: { params: MergeRequestPath, querystring: NoParams, response: { 200: MergeRequest } } },
     async (request) => {
-      const id = await mergeRequests.idByIid(request.project, request.params.merge_request_iid);
-      return presentMergeRequest(await mergeRequests.find(request.project, request.standing, id), presenter);
+      const found = await mergeRequests.find(request.project, request.standing, { iid: request.params.merge_request_iid });
+      return presentMergeRequest(found, presenter);
     },
   );
 

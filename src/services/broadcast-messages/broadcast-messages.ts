@@ -3,6 +3,7 @@ import type { BroadcastMessagesTable } from '../../db/schema';
 import type { ServiceContext } from '../context';
 import { Validation, recordNotFound } from '../../errors';
 import { now } from '../../lib/time';
+import { RecentCache } from '../../lib/recent-cache';
 
 export type BroadcastMessage = Selectable<BroadcastMessagesTable>;
 
@@ -18,6 +19,12 @@ export interface BroadcastMessageAttributes {
 const DEFAULT_COLOR = '#E75E40';
 const DEFAULT_FONT = '#FFFFFF';
 const DEFAULT_DURATION_MS = 60 * 60 * 1000;
+/** Every web page shows the active messages: read at most this often (another process's change shows within it). */
+const CURRENT_MS = 5_000;
+/** Messages shown at once, oldest first. */
+const SHOWN = 10;
+/** Messages not yet ended that are kept to choose from; beyond it, the database is asked each time. */
+const KEPT = 100;
 
 /** GitLab's ColorValidator: `#` and exactly 3 or 6 hex digits. */
 const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
@@ -35,6 +42,12 @@ export function isActive(message: Pick<BroadcastMessage, 'starts_at' | 'ends_at'
 
 /** Broadcast messages shown to every user during their window; administrators manage them. */
 export class BroadcastMessagesService {
+  /**
+   * The messages not yet ended, oldest first: each page picks those whose window holds its moment,
+   * so that a message starts and ends on time whatever was kept. A change in this process drops it.
+   */
+  private readonly current = new RecentCache<'current', BroadcastMessage[]>(CURRENT_MS, 1);
+
   constructor(private readonly ctx: ServiceContext) {}
 
   async list(page: { offset: number; limit: number }): Promise<{ messages: BroadcastMessage[]; total: number }> {
@@ -49,14 +62,25 @@ export class BroadcastMessagesService {
   }
 
   /** The messages whose window holds this moment, oldest first: every page shows them. */
-  async active(at: string = now()): Promise<BroadcastMessage[]> {
+  async active(): Promise<BroadcastMessage[]> {
+    const at = now();
+    const current = await this.current.get('current', () => this.notEnded(at));
+    if (current === undefined || current.length >= KEPT) return this.activeAt(at);
+    return current.filter((message) => message.starts_at <= at && at <= message.ends_at).slice(0, SHOWN);
+  }
+
+  private notEnded(at: string): Promise<BroadcastMessage[]> {
+    return this.ctx.db.selectFrom('broadcast_messages').selectAll().where('ends_at', '>=', at).orderBy('id').limit(KEPT).execute();
+  }
+
+  private activeAt(at: string): Promise<BroadcastMessage[]> {
     return this.ctx.db
       .selectFrom('broadcast_messages')
       .selectAll()
       .where('starts_at', '<=', at)
       .where('ends_at', '>=', at)
       .orderBy('id')
-      .limit(10)
+      .limit(SHOWN)
       .execute();
   }
 
@@ -70,7 +94,7 @@ export class BroadcastMessagesService {
   async create(attributes: BroadcastMessageAttributes & { message: string }): Promise<BroadcastMessage> {
     const time = now();
     const changes = validated(attributes);
-    return this.ctx.db
+    const created = await this.ctx.db
       .insertInto('broadcast_messages')
       .values({
         message: attributes.message,
@@ -83,6 +107,9 @@ export class BroadcastMessagesService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    // After the write: a page read that began before it is then not kept either.
+    this.current.forgetAll();
+    return created;
   }
 
   /** Changes only the attributes given. */
@@ -94,6 +121,7 @@ export class BroadcastMessagesService {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+    this.current.forgetAll();
     if (!updated) throw recordNotFound();
     return updated;
   }
@@ -101,6 +129,7 @@ export class BroadcastMessagesService {
   /** Deletes a message and answers it as it was. */
   async delete(id: number): Promise<BroadcastMessage> {
     const deleted = await this.ctx.db.deleteFrom('broadcast_messages').where('id', '=', id).returningAll().executeTakeFirst();
+    this.current.forgetAll();
     if (!deleted) throw recordNotFound();
     return deleted;
   }

@@ -18,7 +18,7 @@ import { loadMergeRequestDetails } from './details';
 import { applyMergeRequestFilters, mergeRequestsPage } from './lists';
 import { mergeRequestProjectIds } from '../policy-reads';
 import { sql } from 'kysely';
-import { findMergeRequest } from './queries';
+import { findMergeRequest, type MergeRequestRef } from './queries';
 import { deleteIssuableTraces } from '../issuables/traces';
 import { insertVersion, readVersion, type VersionReading } from './versions';
 import {
@@ -116,8 +116,9 @@ export class MergeRequestsService {
     return row.id;
   }
 
-  async find(project: Project, standing: ProjectStanding, mergeRequestId: number): Promise<MergeRequestDetails> {
-    return this.details(await findMergeRequest(this.ctx.db, project, mergeRequestId), standing.caller, project);
+  /** One merge request with its details, by id or (v4) by `{ iid }`. */
+  async find(project: Project, standing: ProjectStanding, mergeRequest: MergeRequestRef): Promise<MergeRequestDetails> {
+    return this.details(await findMergeRequest(this.ctx.db, project, mergeRequest), standing.caller, project);
   }
 
   /**

@@ -9,7 +9,7 @@ import { loadIssueDetails } from '../issues/details';
 import { mayReadIssue } from '../policy-reads';
 import { closesIssues } from './closes-issues';
 import { loadMergeRequestDetails } from './details';
-import { findMergeRequest } from './queries';
+import { findMergeRequest, type MergeRequestRef } from './queries';
 import { latestVersions } from './versions';
 import { headPipelines, type PipelineRow } from './head-pipeline';
 import type { VersionContentCache } from './version-contents';
@@ -50,8 +50,8 @@ export class MergeRequestReadsService {
     return (await loadMergeRequestDetails(this.ctx.db, this.users, [row], caller?.id ?? null, [project]))[0];
   }
 
-  async find(project: Project, mergeRequestId: number): Promise<MergeRequestRow> {
-    return findMergeRequest(this.ctx.db, project, mergeRequestId);
+  async find(project: Project, mergeRequest: MergeRequestRef): Promise<MergeRequestRow> {
+    return findMergeRequest(this.ctx.db, project, mergeRequest);
   }
 
   /** Each merge request's head pipeline (GitLab's `MergeRequest#pipeline`), by merge request id: a list's in one query. */
@@ -63,8 +63,8 @@ export class MergeRequestReadsService {
   }
 
   /** The latest version's commits, newest first (none without a version). */
-  async commits(project: Project, mergeRequestId: number): Promise<Commit[]> {
-    const mergeRequest = await this.find(project, mergeRequestId);
+  async commits(project: Project, ref: MergeRequestRef): Promise<Commit[]> {
+    const mergeRequest = await this.find(project, ref);
     const version = (await latestVersions(this.ctx.db, [mergeRequest.id])).get(mergeRequest.id);
     return version ? this.versionCommits(project, version) : [];
   }
@@ -73,9 +73,9 @@ export class MergeRequestReadsService {
   async changes(
     project: Project,
     caller: Caller | null,
-    mergeRequestId: number,
+    ref: MergeRequestRef,
   ): Promise<{ details: MergeRequestDetails; diffs: DiffFile[] }> {
-    const mergeRequest = await this.find(project, mergeRequestId);
+    const mergeRequest = await this.find(project, ref);
     const version = (await latestVersions(this.ctx.db, [mergeRequest.id])).get(mergeRequest.id);
     const [details, diffs] = await Promise.all([
       this.details(project, caller, mergeRequest),
@@ -85,8 +85,8 @@ export class MergeRequestReadsService {
   }
 
   /** Every version, newest first. */
-  async versions(project: Project, mergeRequestId: number): Promise<MergeRequestVersionRow[]> {
-    const mergeRequest = await this.find(project, mergeRequestId);
+  async versions(project: Project, ref: MergeRequestRef): Promise<MergeRequestVersionRow[]> {
+    const mergeRequest = await this.find(project, ref);
     return this.ctx.db
       .selectFrom('merge_request_diffs')
       .selectAll()
@@ -95,8 +95,8 @@ export class MergeRequestReadsService {
       .execute();
   }
 
-  async version(project: Project, mergeRequestId: number, versionId: number): Promise<VersionContents> {
-    const mergeRequest = await this.find(project, mergeRequestId);
+  async version(project: Project, ref: MergeRequestRef, versionId: number): Promise<VersionContents> {
+    const mergeRequest = await this.find(project, ref);
     const version = await this.ctx.db
       .selectFrom('merge_request_diffs')
       .selectAll()
@@ -143,10 +143,10 @@ export class MergeRequestReadsService {
   async closesIssues(
     project: Project,
     standing: ProjectStanding,
-    mergeRequestId: number,
+    ref: MergeRequestRef,
     page: { offset: number; limit: number },
   ): Promise<{ issues: IssueDetails[]; total: number }> {
-    const mergeRequest = await this.find(project, mergeRequestId);
+    const mergeRequest = await this.find(project, ref);
     const visible = (await closesIssues(this.ctx, this.contents, mergeRequest, project)).filter((issue) => mayReadIssue(standing, issue));
     const rows = visible.slice(page.offset, page.offset + page.limit);
     const issues = standing.caller ? await loadIssueDetails(this.ctx.db, this.users, rows, standing.caller.id, [project]) : [];

@@ -95,10 +95,7 @@ export async function findReadable(
   idOrPath: string | number,
   caller: Caller | null,
 ): Promise<{ project: Project; standing: ProjectStanding }> {
-  const found =
-    caller && /^\d+$/.test(String(idOrPath))
-      ? await findWithStanding(db, Number(idOrPath), caller)
-      : await findThenStanding(db, idOrPath, caller);
+  const found = caller ? await findWithStanding(db, idOrPath, caller) : await findThenStanding(db, idOrPath, caller);
   if (!found || !can(found.standing, 'read_project')) throw notFound('Project');
   return found;
 }
@@ -113,47 +110,80 @@ async function findThenStanding(db: Db, idOrPath: string | number, caller: Calle
  * query: every project route of a signed-in caller asks, and on PostgreSQL a round trip costs
  * more than the query.
  */
+function withCallerAccess(db: Db, userId: number) {
+  return projectsWithNamespaces(db).select((eb) => {
+    const levelIn = (sourceType: 'Project' | 'Namespace', source: 'projects.id' | 'projects.namespace_id') =>
+      eb
+        .selectFrom('members')
+        .select('access_level')
+        .whereRef('members.source_id', '=', source)
+        .where('members.source_type', '=', sourceType)
+        .where('members.user_id', '=', userId)
+        .where('members.requested_at', 'is', null)
+        .limit(1);
+    return [
+      levelIn('Project', 'projects.id').as('caller_project_access'),
+      levelIn('Namespace', 'projects.namespace_id').as('caller_namespace_access'),
+      eb
+        .selectFrom('project_group_links')
+        .innerJoin('members', (join) =>
+          join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'),
+        )
+        // The lower of the share's level and the caller's in the group, the best over the shares.
+        .select(
+          sql<
+            number | null
+          >`max(case when project_group_links.group_access < members.access_level then project_group_links.group_access else members.access_level end)`.as(
+            'level',
+          ),
+        )
+        .whereRef('project_group_links.project_id', '=', 'projects.id')
+        .where('members.user_id', '=', userId)
+        .where('members.requested_at', 'is', null)
+        .as('caller_shared_access'),
+    ];
+  });
+}
+
 const projectWithAccess = preparedPerHandle((db: Db, id: number, userId: number) =>
-  projectsWithNamespaces(db)
-    .select((eb) => {
-      const levelIn = (sourceType: 'Project' | 'Namespace', source: 'projects.id' | 'projects.namespace_id') =>
-        eb
-          .selectFrom('members')
-          .select('access_level')
-          .whereRef('members.source_id', '=', source)
-          .where('members.source_type', '=', sourceType)
-          .where('members.user_id', '=', userId)
-          .where('members.requested_at', 'is', null)
-          .limit(1);
-      return [
-        levelIn('Project', 'projects.id').as('caller_project_access'),
-        levelIn('Namespace', 'projects.namespace_id').as('caller_namespace_access'),
-        eb
-          .selectFrom('project_group_links')
-          .innerJoin('members', (join) =>
-            join.onRef('members.source_id', '=', 'project_group_links.group_id').on('members.source_type', '=', 'Namespace'),
-          )
-          // The lower of the share's level and the caller's in the group, the best over the shares.
-          .select(
-            sql<
-              number | null
-            >`max(case when project_group_links.group_access < members.access_level then project_group_links.group_access else members.access_level end)`.as(
-              'level',
-            ),
-          )
-          .whereRef('project_group_links.project_id', '=', 'projects.id')
-          .where('members.user_id', '=', userId)
-          .where('members.requested_at', 'is', null)
-          .as('caller_shared_access'),
-      ];
-    })
-    .where('projects.id', '=', id),
+  withCallerAccess(db, userId).where('projects.id', '=', id),
+);
+// GitLab's clients (and GPT) name a project by its URL-encoded path as often as by id.
+const projectsByLowerPathWithAccess = preparedPerHandle((db: Db, namespacePath: string, projectPath: string, userId: number) =>
+  withCallerAccess(db, userId)
+    .where((eb) => eb(eb.fn('lower', ['namespaces.path']), '=', namespacePath))
+    .where((eb) => eb(eb.fn('lower', ['projects.path']), '=', projectPath)),
 );
 
-async function findWithStanding(db: Db, id: number, caller: Caller): Promise<{ project: Project; standing: ProjectStanding } | undefined> {
-  const [row] = await projectWithAccess(db, id, caller.id);
+type JoinedWithAccess = JoinedRow & {
+  caller_project_access: number | null;
+  caller_namespace_access: number | null;
+  caller_shared_access: number | null;
+};
+
+/** By id or path as `findProject` finds it, with the caller's access levels, in one query. */
+async function findWithStanding(
+  db: Db,
+  idOrPath: string | number,
+  caller: Caller,
+): Promise<{ project: Project; standing: ProjectStanding } | undefined> {
+  const text = String(idOrPath);
+  const slash = text.indexOf('/');
+  let row: JoinedWithAccess | undefined;
+  if (slash > 0) {
+    const [namespacePath, projectPath] = [text.slice(0, slash), text.slice(slash + 1)];
+    const candidates = (await projectsByLowerPathWithAccess(
+      db,
+      namespacePath.toLowerCase(),
+      projectPath.toLowerCase(),
+      caller.id,
+    )) as unknown as JoinedWithAccess[];
+    row = candidates.find((c) => c.ns_path === namespacePath && c.path === projectPath) ?? candidates[0];
+  } else if (/^\d+$/.test(text)) {
+    [row] = (await projectWithAccess(db, Number(text), caller.id)) as unknown as JoinedWithAccess[];
+  }
   if (!row) return undefined;
-  const project = splitJoined(row as unknown as JoinedRow);
+  const project = splitJoined(row);
   return {
     project,
     standing: standingFrom(project, caller, row.caller_project_access, row.caller_namespace_access, row.caller_shared_access),

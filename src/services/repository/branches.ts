@@ -4,7 +4,6 @@ import type { ProjectStanding } from '../policy';
 import { protectionOf, type BranchProtection, type ProtectedBranchesService } from './protected-branches';
 import { mayCommitToBranch, ruleFor, type PushRulesService } from './push-rules';
 import { branchesMergedInto } from '../../git/containing';
-import { ImmutableCache } from '../../git/immutable-cache';
 import { enqueuePushProcessing } from './pushes';
 import { repoPathOf } from './repositories';
 import { badRequest, notFound, notFoundMessage } from '../../errors';
@@ -32,13 +31,6 @@ export interface BranchFacts {
 
 /** Branches of a project's repository and their protection. */
 export class BranchesService {
-  /**
-   * The branches merged into a head, by the head's commit and each branch's: commits never change, so
-   * the answer holds until one of them moves (which changes the key). Spares a `for-each-ref --merged`
-   * per read of a branch list, which v4 shows as `merged`.
-   */
-  private readonly mergedCache = new ImmutableCache<Set<string>>({ maxEntries: 256 });
-
   constructor(
     private readonly ctx: ServiceContext,
     private readonly protectedBranches: ProtectedBranchesService,
@@ -130,15 +122,13 @@ export class BranchesService {
 
   /** The facts of each given branch for this caller, in a fixed number of git calls. */
   async facts(project: Project, standing: ProjectStanding, branches: BranchView[]): Promise<Map<string, BranchFacts>> {
-    const repoPath = repoPathOf(this.ctx, project.id);
-    const head = project.default_branch ?? (await defaultBranch(repoPath));
-    // The refs kept under the project's refs version: no `for-each-ref` per read.
-    const headBranch = head === undefined ? undefined : await (await refsOf(this.ctx, project)).branch(head);
+    const head = project.default_branch ?? (await defaultBranch(repoPathOf(this.ctx, project.id)));
+    // The refs kept under the project's refs version: no `for-each-ref` per read, and what is merged
+    // asked of git once per snapshot.
+    const refs = await refsOf(this.ctx, project);
+    const headBranch = head === undefined ? undefined : await refs.branch(head);
     const headId = headBranch?.commit.id;
-    const key = `${repoPath}\0${headId}\0${branches.map((branch) => `${branch.name}\0${branch.commit.id}`).join('\0')}`;
-    const merged = headId
-      ? await this.mergedCache.get(key, async () => new Set(await branchesMergedInto(repoPath, headId)))
-      : new Set<string>();
+    const merged = headId ? await refs.mergedInto(headId) : new Set<string>();
     return new Map(
       branches.map((branch) => [
         branch.name,

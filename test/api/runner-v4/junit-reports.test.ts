@@ -249,6 +249,32 @@ describe('GET /projects/:id/pipelines/:pipeline_id/test_report', () => {
     assert.equal((await app.root.v4().get(`/projects/${project.id}/pipelines/999999/test_report`)).status, 404);
   });
 
+  test('a report read once is read again without its file, until the job uploads another', async () => {
+    const { project, runner, pipelineId, api } = await pipelineWithReports('junit-kept');
+    const unit = await take(runner, 'unit');
+    assert.equal((await runner.uploadArtifacts(unit, gzipSync(UNIT_REPORT), { type: 'junit', format: 'gzip' })).status, 201);
+    const path = `/projects/${project.id}/pipelines/${pipelineId}/test_report`;
+    const first = await api.get(path);
+    assert.equal(first.body.total_count, 4);
+
+    // The file gone behind Forge's back: the cases read before are still answered, the disk untouched.
+    await app.ctx.files.delete(`builds/${project.id}/${unit.id}/junit.xml`);
+    const again = await api.get(path);
+    assert.deepEqual(again.body, first.body);
+
+    const replaced = await runner.uploadArtifacts(unit, Buffer.from(INTEGRATION_REPORT), { type: 'junit', format: 'raw' });
+    assert.equal(replaced.status, 201, replaced.text);
+    const after = await api.get(path);
+    assert.equal(after.body.total_count, 2);
+    assert.deepEqual(
+      after.body.test_suites[0].test_cases.map((testCase: any) => [testCase.status, testCase.name]),
+      [
+        ['error', 'database'],
+        ['success', 'health'],
+      ],
+    );
+  });
+
   test('erasing the job removes its report; a report past its expire_in is no longer shown', async () => {
     const { project, runner, pipelineId, api } = await pipelineWithReports('junit-erase');
     const unit = await take(runner, 'unit');

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../context';
 import type { Project } from '../../projects/types';
 import { recordNotFound } from '../../../errors';
+import { ImmutableCache } from '../../../git/immutable-cache';
 import { LIMITS } from '../../../lib/limits';
 import { junitReportKey } from '../builds/files';
 import { readJunit } from './junit-reader';
@@ -36,7 +37,12 @@ interface ReportBuild {
   project_id: number;
   name: string;
   junit_report_summary: string | null;
+  updated_at: string;
 }
+
+/** Full reports kept at most, and their weight (cases and output, `weighReport`). */
+const KEPT_REPORTS = 64;
+const KEPT_REPORT_BYTES = 64 * 1024 * 1024;
 
 /**
  * A pipeline's test reports (GitLab's `Ci::Pipeline#test_reports`): the JUnit reports of the
@@ -44,14 +50,30 @@ interface ReportBuild {
  * Counts come from what was read at upload; the full report reads the files again for the cases.
  */
 export class TestReportsService {
+  /**
+   * Full reports as read from their files, by pipeline and the report builds' ids and last
+   * updates: a new upload, an erase or a retry changes the key, and a repeated read touches no file.
+   */
+  private readonly reports = new ImmutableCache<PipelineTestReport>({
+    maxEntries: KEPT_REPORTS,
+    maxBytes: KEPT_REPORT_BYTES,
+    weigh: weighReport,
+  });
+
   constructor(private readonly ctx: ServiceContext) {}
 
   async pipelineSummary(project: Project, pipelineId: number): Promise<PipelineTestSummary> {
     return summaryOf(await this.reportBuilds(project, pipelineId));
   }
 
+  /** Shared with every caller of the same pipeline at the same state: must not be modified. */
   async pipelineReport(project: Project, pipelineId: number): Promise<PipelineTestReport> {
     const builds = await this.reportBuilds(project, pipelineId);
+    const key = `${pipelineId}\0${builds.map((build) => `${build.id}@${build.updated_at}`).join(',')}`;
+    return this.reports.get(key, () => this.readReport(builds));
+  }
+
+  private async readReport(builds: ReportBuild[]): Promise<PipelineTestReport> {
     const { total, suites } = summaryOf(builds);
     const budget = { cases: LIMITS.junitCases, output: LIMITS.junitOutputTotal };
     const casesOf = new Map<string, TestCase[]>();
@@ -99,7 +121,7 @@ export class TestReportsService {
     if (!pipeline) throw recordNotFound();
     const builds = await this.ctx.db
       .selectFrom('ci_builds')
-      .select(['id', 'project_id', 'name', 'junit_report_summary', 'junit_report_expire_at'])
+      .select(['id', 'project_id', 'name', 'junit_report_summary', 'junit_report_expire_at', 'updated_at'])
       .where('pipeline_id', '=', pipeline.id)
       .where('type', '=', 'Build')
       .orderBy('id')
@@ -128,6 +150,13 @@ function summaryOf(builds: ReportBuild[]): PipelineTestSummary {
     suite.suiteError ??= stored.suite_error;
   }
   return { total, suites: [...suites.values()] };
+}
+
+/** About what a report holds in memory: its output and a few hundred bytes a case. */
+function weighReport(report: PipelineTestReport): number {
+  let bytes = 0;
+  for (const suite of report.suites) for (const testCase of suite.testCases) bytes += 256 + (testCase.system_output?.length ?? 0) * 2;
+  return bytes;
 }
 
 const failing = (testCase: TestCase) => testCase.status === 'failed' || testCase.status === 'error';
