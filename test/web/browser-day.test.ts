@@ -51,9 +51,11 @@ describe("a user's day in a real browser", { skip }, () => {
 
     // An issue assigned through the API: the top bar counts it on the next page, and leads to it.
     const bar = page.getByRole('navigation', { name: 'Your work' });
+    // biome-ignore lint/performance/useDomNodeTextContent: playwright's innerText(), the text as shown, not the DOM property
     assert.equal(await bar.getByRole('link', { name: /^Issues/ }).innerText(), 'Issues 0');
     await owner.client.v4().post(`/projects/${project.id}/issues`, { title: 'Water the plants', assignee_id: owner.user.id });
     await page.reload();
+    // biome-ignore lint/performance/useDomNodeTextContent: playwright's innerText(), the text as shown, not the DOM property
     assert.equal(await bar.getByRole('link', { name: /^Issues/ }).innerText(), 'Issues 1');
     await Promise.all([page.waitForURL(`${app.url}/dashboard/issues`), bar.getByRole('link', { name: /^Issues/ }).click()]);
     await assert.doesNotReject(page.getByRole('link', { name: 'Water the plants' }).waitFor());
@@ -70,9 +72,11 @@ describe("a user's day in a real browser", { skip }, () => {
     await Promise.all([page.waitForURL(/\/hooks\/\d+\/edit$/), page.getByRole('link', { name: 'Edit' }).click()]);
     const deliveries = page.getByRole('region', { name: 'Recent deliveries' });
     const row = deliveries.getByRole('row').filter({ hasText: 'Push Hook' });
+    // biome-ignore lint/performance/useDomNodeTextContent: playwright's innerText(), the text as shown, not the DOM property
     assert.match(await row.innerText(), /200\s+Push Hook test/);
     await Promise.all([page.waitForURL(/\/hook_logs\/\d+$/), row.getByRole('link', { name: /View details/ }).click()]);
     await assert.doesNotReject(page.getByRole('heading', { name: 'Request body' }).waitFor());
+    // biome-ignore lint/performance/useDomNodeTextContent: playwright's innerText(), the text as shown, not the DOM property
     assert.match(await page.locator('pre').last().innerText(), /^ok$/);
     assert.deepEqual(errors, []);
     await context.close();
