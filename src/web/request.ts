@@ -20,10 +20,12 @@ export interface WebState {
   csrfCookie: string;
   /** The token this request's forms carry. */
   csrfToken: string;
-  /** The broadcast messages active when a page was asked for (GET), for the layout. */
-  broadcasts?: BroadcastMessage[];
-  /** The signed-in user's open assigned issues and merge requests and pending todos, for the top bar (GET). */
-  counts?: WorkCounts;
+  /**
+   * What the layout shows around a page asked for (GET): the broadcast messages active now and the
+   * signed-in user's open assigned issues and merge requests and pending todos. Read only when a page
+   * is sent, so that a script's fetch (the build log's `trace.json`) or a redirect pays for neither.
+   */
+  chrome(): Promise<{ broadcasts?: BroadcastMessage[]; counts?: WorkCounts }>;
   /** The notice a form's redirect left for this page (GET), shown once. */
   notice?: string;
   /** Leaves a notice for the page this answer redirects to (`redirectWithNotice`). */
@@ -89,9 +91,14 @@ export async function registerWebRequests(
     const session = user ? opened : undefined;
     // Read for pages asked for, not for forms answered (whose redirects show the next page's).
     const page = request.method === 'GET';
-    const [broadcasts, counts] = page
-      ? await Promise.all([services.broadcastMessages.active(), user ? services.workCounts.of(user.id) : undefined])
-      : [undefined, undefined];
+    const chrome = async () => {
+      if (!page) return {};
+      const [broadcasts, counts] = await Promise.all([
+        services.broadcastMessages.active(),
+        user ? services.workCounts.of(user.id) : undefined,
+      ]);
+      return { broadcasts, counts };
+    };
     // A notice is for the next page only: taken, then cleared.
     const noticeCookie = page ? request.cookies[NOTICE_COOKIE] : undefined;
     if (noticeCookie !== undefined) reply.clearCookie(NOTICE_COOKIE, cookieOptions(deps.cookies));
@@ -99,7 +106,7 @@ export async function registerWebRequests(
     const flash = (text: string) => {
       reply.setCookie(NOTICE_COOKIE, notices.seal(text, csrfCookie), cookieOptions(deps.cookies, NOTICE_TTL_SECONDS));
     };
-    request.web = { user, session, csrfCookie, csrfToken: sessions.csrfToken(csrfCookie, session), broadcasts, counts, notice, flash };
+    request.web = { user, session, csrfCookie, csrfToken: sessions.csrfToken(csrfCookie, session), chrome, notice, flash };
   });
 
   // After the body is parsed: the token comes in the form, or in a header for a script's DELETE.
@@ -136,8 +143,8 @@ function statusOf(error: FastifyError): number {
 }
 
 export function pageContext(request: FastifyRequest): PageContext {
-  const { user, csrfToken, broadcasts, counts, notice } = request.web;
-  return { user, csrfToken, broadcasts, counts, notice };
+  const { user, csrfToken, notice } = request.web;
+  return { user, csrfToken, notice };
 }
 
 /** What a page needs beyond reading: `live` pages run Forge's own scripts, which fetch from this site and style the spans they add. */
@@ -149,14 +156,15 @@ export interface PageOptions {
 const LIVE_POLICY = "; connect-src 'self'; style-src-attr 'unsafe-inline'";
 
 /** A whole page; pages that show who is signed in are never cached by others. */
-export function sendPage(
+export async function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
   title: string,
   body: SafeHtml,
   status = 200,
   options: PageOptions = {},
-) {
+): Promise<FastifyReply> {
+  const chrome = await request.web.chrome();
   return reply
     .status(status)
     .header('cache-control', 'no-store')
@@ -167,5 +175,5 @@ export function sendPage(
       `default-src 'none'; script-src 'self'; style-src 'self'; img-src * data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'${options.live ? LIVE_POLICY : ''}`,
     )
     .type('text/html; charset=utf-8')
-    .send(layout(pageContext(request), title, body).value);
+    .send(layout({ ...pageContext(request), ...chrome }, title, body).value);
 }
