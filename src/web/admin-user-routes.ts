@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors';
 import type { Services } from '../services/index';
-import type { User, UserAttributes } from '../services/users/users';
+import { ONLY_GROUP_OWNER, type User, type UserAttributes } from '../services/users/users';
 import { PAGE, pageContext, sendPage } from './request';
 import { fieldErrors, type FieldErrors } from './form-errors';
 import { pageNumber } from './pages/pager';
 import { ADMIN_PER_PAGE, adminWindow, administrator, Checkbox, ticked } from './admin-guard';
 import { adminUserPage, adminUsersPage, newUserPage, type UserFormValues } from './pages/admin/users';
 import { redirectWithNotice } from './flash';
+import { isDelete } from './settings-scope';
 
 const Text = (maxLength = 1024) => Type.Optional(Type.String({ maxLength }));
 const UserBody = Type.Object({
@@ -20,6 +21,8 @@ const UserBody = Type.Object({
   projects_limit: Text(12),
   admin: Checkbox,
   can_create_group: Checkbox,
+  _method: Text(10),
+  confirm_username: Text(255),
 });
 type UserBodyType = typeof UserBody.static;
 const SearchQuery = Type.Object({ page: Text(10), search: Text(255) });
@@ -64,8 +67,9 @@ function attributesOf(values: UserFormValues, password: string | undefined): { a
 
 /**
  * The administration of users (GitLab 8.12's `/admin/users`): the searchable list, a new user,
- * and each user's page to edit their account and see their projects. Writes go through the same
- * `UsersService` calls as `POST /users` and `PUT /users/:id`, so system hooks fire alike.
+ * and each user's page to edit their account, see their projects and remove them. Writes go through
+ * the same `UsersService` calls as `POST /users`, `PUT /users/:id` and `DELETE /users/:id`, so
+ * system hooks fire alike.
  */
 export function adminUserRoutes(pages: FastifyInstance, { services }: { services: Services }): void {
   pages.get<{ Querystring: typeof SearchQuery.static }>(
@@ -139,7 +143,7 @@ export function adminUserRoutes(pages: FastifyInstance, { services }: { services
     request: FastifyRequest,
     reply: FastifyReply,
     user: User,
-    form: { values?: UserFormValues; errors?: FieldErrors; notice?: string },
+    form: { values?: UserFormValues; errors?: FieldErrors; removeErrors?: FieldErrors; notice?: string },
   ) => {
     const self = administrator(request);
     const { projects } = await services.projects.list(self, {
@@ -156,7 +160,7 @@ export function adminUserRoutes(pages: FastifyInstance, { services }: { services
       { csrfToken: pageContext(request).csrfToken, values: form.values ?? valuesOfUser(user), ...form },
       self.id,
     );
-    return sendPage(request, reply, `${user.username} · Users · Admin area`, page, form.errors ? 400 : 200);
+    return sendPage(request, reply, `${user.username} · Users · Admin area`, page, form.errors || form.removeErrors ? 400 : 200);
   };
 
   pages.get<{ Params: { username: string } }>('/admin/users/:username', { config: PAGE }, async (request, reply) => {
@@ -170,6 +174,7 @@ export function adminUserRoutes(pages: FastifyInstance, { services }: { services
     async (request, reply) => {
       const self = administrator(request);
       const user = await found(request.params.username);
+      if (isDelete(request.body)) return remove(request, reply, self, user);
       const values = valuesOf(request.body);
       const given = attributesOf(values, request.body.password);
       if ('errors' in given) return showUser(request, reply, user, { values, errors: given.errors });
@@ -186,4 +191,15 @@ export function adminUserRoutes(pages: FastifyInstance, { services }: { services
       }
     },
   );
+
+  /** GitLab's `DELETE /admin/users/:id`: refused beside the form for oneself, a mistyped confirmation, or (as the API refuses it) the only owner of a group. */
+  async function remove(request: FastifyRequest<{ Body: UserBodyType }>, reply: FastifyReply, self: User, user: User) {
+    const refuse = (removeErrors: FieldErrors) => showUser(request, reply, user, { removeErrors });
+    if (user.id === self.id) return refuse({ base: ['You cannot remove your own account.'] });
+    if ((request.body.confirm_username ?? '').trim() !== user.username)
+      return refuse({ confirm_username: ['does not match the username'] });
+    await services.users.delete(user.id);
+    if (await services.users.findById(user.id)) return refuse({ base: [ONLY_GROUP_OWNER] });
+    return redirectWithNotice(request, reply, '/admin/users', 'User was successfully removed.');
+  }
 }

@@ -2,14 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { projectUrls } from '../lib/urls';
-import { can } from '../services/policy';
+import { can, type ProjectStanding } from '../services/policy';
 import type { Services } from '../services/index';
 import type { Project } from '../services/projects/types';
+import type { User } from '../services/users/users';
 import { PAGE, sendPage } from './request';
 import { html } from './html';
 import { projectsPage } from './pages/listing';
 import { userPage } from './pages/user';
 import { projectPage, type ProjectHome } from './pages/project';
+import type { Joining } from './pages/access-requests';
 import { pickReadme, type ReadmeRenderer } from './readme';
 import { projectPath } from './paths';
 import { reservedNotFound } from './not-found-routes';
@@ -112,12 +114,14 @@ export function browseRoutes(pages: FastifyInstance, { services, config, readmes
     home.mayAdmin = can(standing, 'admin_project');
     home.mayFork = request.web.user !== null && can(standing, 'fork_project');
     if (request.web.user) {
-      const [starred, setting] = await Promise.all([
+      const [starred, setting, joining] = await Promise.all([
         services.projects.hasStarred(project, request.web.user),
         services.notificationSettings.of(request.web.user.id, 'Project', project.id),
+        joiningOf(services, project, standing, request.web.user, request.web.csrfToken),
       ]);
       home.star = { starred, count: project.star_count, csrfToken: request.web.csrfToken };
       home.notification = { level: setting.level, csrfToken: request.web.csrfToken };
+      home.joining = joining;
     }
     return sendPage(request, reply, `${project.namespace.name} / ${project.name}`, projectPage(home));
   });
@@ -149,4 +153,25 @@ async function projectHome(
 function ignoreNotFound(error: unknown): undefined {
   if (error instanceof ApiError && error.status === 404) return undefined;
   throw error;
+}
+
+/**
+ * Where a signed-in reader stands towards joining the project (GitLab 8.12's buttons): a member
+ * may leave (not the owner of a personal project), one who is neither a member nor a member of its
+ * group may ask or withdraw; members through the group get no button.
+ */
+async function joiningOf(
+  services: Services,
+  project: Project,
+  standing: ProjectStanding,
+  user: User,
+  csrfToken: string,
+): Promise<Joining | undefined> {
+  if (standing.projectAccess !== null) {
+    const personalOwner = project.namespace.kind === 'user' && project.namespace.owner_id === user.id;
+    return personalOwner ? undefined : { member: true, pending: false, csrfToken };
+  }
+  if (standing.groupAccess !== null) return undefined;
+  const pending = await services.accessRequests.pending(services.members.projectSource(project, standing), user);
+  return { member: false, pending, csrfToken };
 }

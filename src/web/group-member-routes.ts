@@ -10,6 +10,7 @@ import { fieldErrors } from './form-errors';
 import { FormText, isDelete, settingsErrors } from './settings-scope';
 import { type GroupParams, groupPath, ownedGroup, readableGroup } from './group-scope';
 import { signInFirst } from './issue-routes';
+import { askToJoin, removeMemberOrRequest } from './access-request-actions';
 import { type GroupMembers, groupMembersPage } from './pages/groups/members';
 
 const MEMBERS_SHOWN = 200;
@@ -104,12 +105,7 @@ export function groupMemberRoutes(pages: FastifyInstance, { services }: { servic
       if (!user) return signInFirst(request, reply);
       const found = await readableGroup(services, request);
       const source = services.members.groupSource(found.group, found.standing);
-      try {
-        await services.accessRequests.request(source, user);
-      } catch (error) {
-        // Already a member or a requester: nothing to ask; a group that takes no requests: the API's 403.
-        if (!(error instanceof ApiError && error.status === 400)) throw error;
-      }
+      await askToJoin(services, source, user);
       return reply.redirect(groupPath(found.group), 303);
     },
   );
@@ -147,16 +143,7 @@ export function groupMemberRoutes(pages: FastifyInstance, { services }: { servic
       const source = services.members.groupSource(found.group, found.standing);
       try {
         if (isDelete(request.body)) {
-          // A user has a membership or a pending request, never both: removing the one denies the other.
-          const isMember = await services.members.get(source, userId).then(
-            () => true,
-            (error: unknown) => {
-              if (error instanceof ApiError && error.status === 404) return false;
-              throw error;
-            },
-          );
-          if (isMember) await services.members.remove(source, found.user, userId);
-          else await services.accessRequests.remove(source, found.user, userId);
+          await removeMemberOrRequest(services, source, found.user, userId);
         } else {
           await services.members.update(source, userId, { access_level: request.body.access_level, expires_at: request.body.expires_at });
         }

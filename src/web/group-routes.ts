@@ -9,7 +9,7 @@ import { signInFirst } from './issue-routes';
 import { pageNumber } from './pages/pager';
 import { groupPage } from './pages/groups/show';
 import { type GroupIssuable, groupIssuablesPage } from './pages/groups/issuables';
-import type { Joining } from './pages/groups/access';
+import type { Joining } from './pages/access-requests';
 
 const PER_PAGE = 20;
 

@@ -5,12 +5,14 @@ import type { ProjectStanding } from '../services/policy';
 import type { Project } from '../services/projects/types';
 import { ApiError } from '../errors';
 import { PAGE, pageContext, sendPage, WebError } from './request';
-import { recordNumber, type ProjectParams } from './project-scope';
+import { projectFor, recordNumber, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
 import { fieldErrors } from './form-errors';
 import { administeredProject, FormText, isDelete, settingsErrors } from './settings-scope';
 import { type MembersSettings, membersSettingsPage } from './pages/settings/members';
 import { redirectWithNotice } from './flash';
+import { signInFirst } from './issue-routes';
+import { askToJoin, removeMemberOrRequest } from './access-request-actions';
 
 const MEMBERS_SHOWN = 200;
 
@@ -27,9 +29,10 @@ type MemberParams = ProjectParams & { user_id: string };
 type GroupParams = ProjectParams & { group_id: string };
 
 /**
- * `…/project_members` and `…/group_links`: a project's members and the groups it is shared
- * with, each change through the call of the API's members and share routes (their events and
- * system hooks).
+ * `…/project_members` and `…/group_links`: a project's members, its pending access requests and
+ * the groups it is shared with, each change through the call of the API's members, access-request
+ * and share routes (their events and system hooks). Asking to join, withdrawing and leaving are
+ * the signed-in reader's own (GitLab 8.12's `request_access` and `leave`).
  */
 export function memberSettingsRoutes(pages: FastifyInstance, { services }: { services: Services }): void {
   async function show(
@@ -40,14 +43,16 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
   ) {
     const { project, standing } = found;
     const source = services.members.projectSource(project, standing);
-    const [list, details] = await Promise.all([
+    const [list, requests, details] = await Promise.all([
       services.members.list(source, { offset: 0, limit: MEMBERS_SHOWN }),
+      services.accessRequests.list(source, { offset: 0, limit: MEMBERS_SHOWN }),
       services.projects.details([project], request.web.user),
     ]);
     const settings: MembersSettings = {
       project,
       members: list.members,
       total: list.total,
+      requests: requests.requests,
       groups: details.sharedWith.get(project.id) ?? [],
       ...typed,
     };
@@ -94,11 +99,12 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
       const source = services.members.projectSource(found.project, found.standing);
       try {
         if (isDelete(request.body)) {
-          if (!(await services.members.remove(source, found.user, userId))) throw new WebError(404);
+          await removeMemberOrRequest(services, source, found.user, userId);
         } else {
           await services.members.update(source, userId, { access_level: request.body.access_level, expires_at: request.body.expires_at });
         }
       } catch (error) {
+        if (error instanceof ApiError && error.status === 404) throw new WebError(404);
         // A personal project's owner or the last owner cannot go: the API's 403, said beside the row.
         const messages =
           error instanceof ApiError && error.status === 403 ? ['This member cannot be changed or removed.'] : fieldErrors(error)?.base;
@@ -111,6 +117,62 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
         found.project,
         isDelete(request.body) ? 'User was successfully removed from project.' : 'Member was successfully updated.',
       );
+    },
+  );
+
+  pages.post<{ Params: MemberParams; Body: Static<typeof ChangeBody> }>(
+    '/:namespace/:project/project_members/:user_id/approve_access_request',
+    { config: PAGE, schema: { body: ChangeBody } },
+    async (request, reply) => {
+      const found = await administeredProject(services, request);
+      const userId = recordNumber(request.params.user_id);
+      const source = services.members.projectSource(found.project, found.standing);
+      try {
+        await services.accessRequests.approve(source, userId, request.body.access_level);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) throw new WebError(404);
+        const messages = fieldErrors(error)?.base;
+        if (!messages) throw error;
+        return show(request, reply, found, { rowError: { userId, messages } });
+      }
+      return back(request, reply, found.project, 'Access was granted.');
+    },
+  );
+
+  // The reader's own joining, from the project's home: asking, and withdrawing the request or leaving.
+  pages.post<{ Params: ProjectParams; Body: Static<typeof TokenBody> }>(
+    '/:namespace/:project/project_members/request_access',
+    { config: PAGE, schema: { body: TokenBody } },
+    async (request, reply) => {
+      const user = request.web.user;
+      if (!user) return signInFirst(request, reply);
+      const found = await projectFor(services, request, 'read_project');
+      await askToJoin(services, services.members.projectSource(found.project, found.standing), user);
+      return redirectWithNotice(request, reply, projectPath(found.project), 'Your request for access has been queued for review.');
+    },
+  );
+
+  pages.post<{ Params: ProjectParams; Body: Static<typeof TokenBody> }>(
+    '/:namespace/:project/project_members/leave',
+    { config: PAGE, schema: { body: TokenBody } },
+    async (request, reply) => {
+      const user = request.web.user;
+      if (!user) throw new WebError(404);
+      const found = await projectFor(services, request, 'read_project');
+      const source = services.members.projectSource(found.project, found.standing);
+      if (found.standing.projectAccess === null) {
+        await services.accessRequests.remove(source, user, user.id);
+        return redirectWithNotice(request, reply, projectPath(found.project), 'Your access request to the project has been withdrawn.');
+      }
+      try {
+        await services.members.remove(source, user, user.id);
+      } catch (error) {
+        // The owner of a personal project: the API's 403.
+        if (error instanceof ApiError && error.status === 403) throw new WebError(403, 'The owner of a personal project cannot leave it.');
+        throw error;
+      }
+      // A private project is no longer the leaver's to see.
+      return redirectWithNotice(request, reply, '/', `You left the "${found.project.name}" project.`);
     },
   );
 

@@ -27,14 +27,21 @@ const LineCommentBody = Type.Object({
   ...Back,
 });
 const ResolveBody = Type.Object({ authenticity_token: Text, ...Back });
-const ReplyBody = Type.Object({ authenticity_token: Text, note: Type.Optional(Type.String({ maxLength: 1_000_000 })), ...Back });
+const ReplyBody = Type.Object({
+  authenticity_token: Text,
+  note: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  /** GitLab's "Comment & resolve discussion" (or unresolve): the reply's second button. */
+  resolve_discussion: Type.Optional(Type.Union([Type.Literal('resolve'), Type.Literal('unresolve')])),
+  ...Back,
+});
 type MergeRequestParams = ProjectParams & { iid: string };
 type DiscussionParams = MergeRequestParams & { discussion_id: string };
 
 /**
  * The writes of a merge request's discussions from its pages: a comment on a line (its form posts
- * the line's code, read against the version the Changes tab showed), a reply in a discussion, and
- * resolving or unresolving one (the whole thread); through the same service as v4's discussions API.
+ * the line's code, read against the version the Changes tab showed), a reply in a discussion (with
+ * "Comment & resolve discussion", the reply then the resolving), and resolving or unresolving one
+ * (the whole thread); through the same service as v4's discussions API.
  */
 export function mergeRequestDiscussionRoutes(pages: FastifyInstance, { services }: MergeRequestDiscussionRouteDeps): void {
   const base = '/:namespace/:project/merge_requests/:iid';
@@ -94,7 +101,9 @@ export function mergeRequestDiscussionRoutes(pages: FastifyInstance, { services 
       const back = backTo(path, request.body);
       const { discussion_id: id } = request.params;
       if (!request.body.note?.trim()) return reply.redirect(`${back}#discussion_${id}`, 303);
-      const note = await discussions.reply(project, standing, user, mergeRequestId, id, request.body.note);
+      const settle = request.body.resolve_discussion;
+      const resolved = settle === undefined ? undefined : settle === 'resolve';
+      const note = await discussions.reply(project, standing, user, mergeRequestId, id, request.body.note, resolved);
       return reply.redirect(`${back}#note_${note.id}`, 303);
     },
   );

@@ -57,4 +57,32 @@ describe('administration in a real browser', { skip }, () => {
     await adminContext.close();
     await userContext.close();
   });
+
+  test('an administrator removes a user by typing the username, and edits a system hook', async () => {
+    const leaving = await app.createUser({ name: 'To Be Removed' });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${app.url}/users/sign_in`);
+    await signInThroughForm(page, { user: { username: 'root' }, password: 'rootpassword' }, `${app.url}/`);
+
+    await page.goto(`${app.url}/admin/users/${leaving.user.username}`);
+    await page.getByLabel(`Type ${leaving.user.username} to confirm`).fill(leaving.user.username);
+    await Promise.all([page.waitForURL(`${app.url}/admin/users`), page.getByRole('button', { name: 'Remove user' }).click()]);
+    await page.getByRole('status').filter({ hasText: 'User was successfully removed' }).waitFor();
+    assert.equal((await app.root.v4().get(`/users/${leaving.user.id}`)).status, 404);
+
+    const hook = (await app.root.v4().post('/hooks', { url: 'http://127.0.0.1:9/before' })).body;
+    await page.goto(`${app.url}/admin/hooks/${hook.id}`);
+    await Promise.all([page.waitForURL(`${app.url}/admin/hooks/${hook.id}/edit`), page.getByRole('link', { name: 'Edit' }).click()]);
+    await page.getByLabel('URL').fill('http://127.0.0.1:9/after');
+    await page.getByLabel('Tag push events').check();
+    await Promise.all([page.waitForURL(`${app.url}/admin/hooks/${hook.id}`), page.getByRole('button', { name: 'Save changes' }).click()]);
+    const [changed] = (await app.root.v4().get('/hooks')).body;
+    assert.equal(changed.url, 'http://127.0.0.1:9/after');
+    assert.equal(changed.tag_push_events, true);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

@@ -50,10 +50,30 @@ describe('line comments in a real browser', { skip }, () => {
     assert.equal(notes[0].type, 'DiffNote');
     assert.deepEqual([notes[0].position.new_path, notes[0].position.new_line, notes[0].position.old_line], ['poem.txt', 2, null]);
 
-    await Promise.all([page.waitForURL(/\/diffs#discussion_/), page.getByRole('button', { name: 'Resolve discussion' }).click()]);
-    assert.ok(await page.getByRole('button', { name: 'Unresolve discussion' }).isVisible());
-    const [discussion] = (await account.client.v4().get(`/projects/${project.id}/merge_requests/1/discussions`)).body;
+    await Promise.all([
+      page.waitForURL(/\/diffs#discussion_/),
+      page.getByRole('button', { name: 'Resolve discussion', exact: true }).click(),
+    ]);
+    assert.ok(await page.getByRole('button', { name: 'Unresolve discussion', exact: true }).isVisible());
+    const discussions = `/projects/${project.id}/merge_requests/1/discussions`;
+    const [discussion] = (await account.client.v4().get(discussions)).body;
     assert.equal(discussion.notes[0].resolved, true);
+
+    // A reply that reopens the thread, then one that settles it: each one step.
+    await page.getByLabel('Reply').fill('Still shouting.');
+    await Promise.all([page.waitForURL(/\/diffs#note_\d+$/), page.getByRole('button', { name: 'Comment & unresolve discussion' }).click()]);
+    assert.ok(await page.getByRole('button', { name: 'Resolve discussion', exact: true }).isVisible());
+    await page.getByLabel('Reply').fill('Quiet now.');
+    await Promise.all([page.waitForURL(/\/diffs#note_\d+$/), page.getByRole('button', { name: 'Comment & resolve discussion' }).click()]);
+    const [settled] = (await account.client.v4().get(discussions)).body;
+    assert.deepEqual(
+      settled.notes.map((note: any) => [note.body, note.resolved]),
+      [
+        ['Why **shout**?', true],
+        ['Still shouting.', true],
+        ['Quiet now.', true],
+      ],
+    );
     assert.deepEqual(errors, []);
   });
 
@@ -83,8 +103,11 @@ describe('line comments in a real browser', { skip }, () => {
     await Promise.all([page.waitForURL(/\/diffs#note_\d+$/), page.getByRole('button', { name: 'Reply', exact: true }).click()]);
     assert.equal(await page.locator('table.diff.parallel tr.line-notes em', { hasText: 'three' }).textContent(), 'three');
 
-    await Promise.all([page.waitForURL(/\/diffs#discussion_/), page.getByRole('button', { name: 'Resolve discussion' }).click()]);
-    assert.ok(await page.getByRole('button', { name: 'Unresolve discussion' }).isVisible());
+    await Promise.all([
+      page.waitForURL(/\/diffs#discussion_/),
+      page.getByRole('button', { name: 'Resolve discussion', exact: true }).click(),
+    ]);
+    assert.ok(await page.getByRole('button', { name: 'Unresolve discussion', exact: true }).isVisible());
 
     const [discussion] = (await account.client.v4().get(`${api}/discussions`)).body;
     assert.deepEqual(

@@ -70,4 +70,36 @@ describe('settings in a real browser', { skip }, () => {
     assert.equal(branch.protected, true);
     await context.close();
   });
+
+  test('a user requests access from a project page; its owner grants it on the members page, and the user reads the project', async () => {
+    const project = (await owner.client.post('/projects', { name: 'open-door', visibility_level: 20 })).body;
+    const home = `${app.url}/${owner.user.username}/open-door`;
+    const asker = await app.createUser();
+    const askerContext = await browser.newContext();
+    const page = await askerContext.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${app.url}/users/sign_in`);
+    await signInThroughForm(page, asker, /./);
+    await page.goto(home);
+    await Promise.all([page.waitForURL(home), page.getByRole('button', { name: 'Request access' }).click()]);
+    await page.getByRole('button', { name: 'Withdraw access request' }).waitFor();
+
+    const ownerContext = await browser.newContext();
+    const master = await ownerContext.newPage();
+    master.on('pageerror', (error) => errors.push(error.message));
+    await master.goto(`${app.url}/users/sign_in`);
+    await signInThroughForm(master, owner, /./);
+    await master.goto(`${home}/project_members`);
+    await master.getByLabel(`Role to give ${asker.user.username}`).selectOption({ label: 'Reporter' });
+    await Promise.all([master.waitForURL(`${home}/project_members`), master.getByRole('button', { name: 'Grant access' }).click()]);
+    await master.getByRole('status').filter({ hasText: 'Access was granted' }).waitFor();
+    assert.equal((await owner.client.v4().get(`/projects/${project.id}/members/${asker.user.id}`)).body.access_level, 20);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Leave project' }).waitFor();
+    assert.deepEqual(errors, []);
+    await askerContext.close();
+    await ownerContext.close();
+  });
 });

@@ -128,6 +128,58 @@ describe('A comment on a line of …/merge_requests/:iid/diffs', () => {
     assert.equal(shown.notes[0].resolved, false);
   });
 
+  test('“Comment & resolve discussion” replies and resolves in one step; “Comment & unresolve” undoes it', async () => {
+    const { api, path } = await openMergeRequest();
+    await commentOnLine(web.reviewer, path, 'Settle me');
+    const [line] = (await owner.client.v4().get(`${api}/discussions`)).body.filter((each: any) => !each.individual_note);
+    const page = await web.owner.get(`${path}/diffs`);
+    assert.match(page.text, /name="resolve_discussion" value="resolve">Comment &amp; resolve discussion/);
+    const token = WebClient.csrfToken(page.text);
+    const settled = await web.owner.post(`${path}/discussions/${line.id}/notes`, {
+      authenticity_token: token,
+      back: 'diffs',
+      note: 'Fixed in the next push',
+      resolve_discussion: 'resolve',
+    });
+    assert.equal(settled.status, 303);
+    let shown = (await owner.client.v4().get(`${api}/discussions/${line.id}`)).body;
+    assert.deepEqual(
+      shown.notes.map((note: any) => [note.body, note.resolved]),
+      [
+        ['Settle me', true],
+        ['Fixed in the next push', true],
+      ],
+    );
+    assert.equal(shown.notes[0].resolved_by.username, owner.user.username);
+    assert.match((await web.owner.get(path)).text, /Comment &amp; unresolve discussion/);
+    await web.owner.post(`${path}/discussions/${line.id}/notes`, {
+      authenticity_token: token,
+      note: 'Not quite',
+      resolve_discussion: 'unresolve',
+    });
+    shown = (await owner.client.v4().get(`${api}/discussions/${line.id}`)).body;
+    assert.equal(shown.notes.length, 3);
+    assert.ok(shown.notes.every((note: any) => note.resolved === false));
+  });
+
+  test('one who may not resolve is offered no “Comment & resolve” and is refused it with nothing written', async () => {
+    const { api, path } = await openMergeRequest();
+    await commentOnLine(web.owner, path, 'Mine to settle');
+    const [line] = (await owner.client.v4().get(`${api}/discussions`)).body.filter((each: any) => !each.individual_note);
+    const page = await web.reviewer.get(`${path}/diffs`);
+    assert.match(page.text, /Reply/);
+    assert.doesNotMatch(page.text, /Comment &amp; resolve/);
+    const refused = await web.reviewer.post(`${path}/discussions/${line.id}/notes`, {
+      authenticity_token: WebClient.csrfToken(page.text),
+      note: 'I would settle it',
+      resolve_discussion: 'resolve',
+    });
+    assert.equal(refused.status, 403);
+    const shown = (await owner.client.v4().get(`${api}/discussions/${line.id}`)).body;
+    assert.equal(shown.notes.length, 1);
+    assert.equal(shown.notes[0].resolved, false);
+  });
+
   test('the comment’s author may resolve; another reporter sees no button and is refused', async () => {
     const { api, path } = await openMergeRequest();
     await commentOnLine(web.owner, path, 'Not yours');

@@ -5,7 +5,7 @@ import { UserBasic, UserFull, User, presentUser, presentUserBasic, presentUserFu
 import { pageOf, setPageHeaders } from '../../http/pagination';
 import { sendAs } from '../shared/send-as';
 import { conflict, notFound } from '../../errors';
-import type { User as UserRow, UserAttributes } from '../../services/users/users';
+import { ONLY_GROUP_OWNER, type User as UserRow, type UserAttributes } from '../../services/users/users';
 import { seesUserDetails } from '../../services/policy';
 import { PageQuery } from './paging';
 
@@ -130,7 +130,7 @@ export function usersRoutes(api: Api, { services, presenter }: RouteDeps): void 
     await found(request.params.id);
     await users.delete(request.params.id);
     // The only owner of a group is kept, as in GitLab 8.12: say so rather than answer a deletion.
-    if (await users.findById(request.params.id)) throw conflict('User is the only owner of a group: transfer or remove the group first');
+    if (await users.findById(request.params.id)) throw conflict(ONLY_GROUP_OWNER);
     return reply.status(204).send();
   });
 

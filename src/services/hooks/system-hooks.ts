@@ -40,6 +40,26 @@ export class SystemHooksService {
       .executeTakeFirstOrThrow();
   }
 
+  /**
+   * Changes a system hook's URL, token and flags, validated as a new one; `404 Not found` when there
+   * is none. The API has no call for it (GitLab's v3 and v4 have no `PUT /hooks/:id`): the admin page's.
+   */
+  async update(id: number, url: string, options: { flags: Partial<Record<HookFlag, boolean>>; token?: string }): Promise<Hook> {
+    const trimmed = url.trim();
+    const validation = new Validation();
+    checkHookUrl(validation, 'url', trimmed);
+    validation.throwIfInvalid();
+    const hook = await this.ctx.db
+      .updateTable('hooks')
+      .set({ url: trimmed, token: options.token || null, ...flagColumns(options.flags), updated_at: now() })
+      .where('id', '=', id)
+      .where('project_id', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!hook) throw recordNotFound();
+    return hook;
+  }
+
   /** Sends GitLab's sample event to the hook, in the background, and answers it. */
   async test(id: number): Promise<typeof TEST_EVENT> {
     const hook = await this.find(id);

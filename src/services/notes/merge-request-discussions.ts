@@ -127,7 +127,8 @@ export class MergeRequestDiscussionsService {
    * A reply in a discussion (GitLab 11's `POST …/discussions/:id/notes`): a note of the same
    * discussion, with the thread's position when it is a line comment's, and resolved when the
    * thread is. A comment of its own becomes a thread first (`DiscussionNote`); a system note
-   * cannot be answered.
+   * cannot be answered. `settle` resolves (true) or unresolves (false) the thread after the note
+   * (GitLab's "Comment & resolve discussion"), refused as `resolve` refuses it before anything is written.
    */
   async reply(
     project: Project,
@@ -136,11 +137,17 @@ export class MergeRequestDiscussionsService {
     mergeRequestId: number,
     discussionId: string,
     body: string,
+    settle?: boolean,
   ): Promise<NoteRow> {
     if (body.trim() === '') throw notGiven('body');
     const discussion = await this.find(project, standing, mergeRequestId, discussionId);
     const first = discussion.notes[0];
     if (first.system === 1) throw notGiven('Discussion can not be replied to.');
+    if (settle !== undefined) {
+      if (discussion.individualNote) throw validationFailed({ base: ['Discussion is not resolvable'] });
+      const mergeRequest = await this.reads.find(project, mergeRequestId);
+      if (!mayResolveDiscussion(standing, mergeRequest, first.author_id)) throw forbidden();
+    }
     if (discussion.individualNote) {
       await this.ctx.db
         .updateTable('notes')
@@ -158,6 +165,7 @@ export class MergeRequestDiscussionsService {
         resolved: first.resolved_at === null ? undefined : { at: first.resolved_at, byId: first.resolved_by_id },
       },
     });
+    if (settle !== undefined) await this.resolve(project, standing, actor, mergeRequestId, discussion.id, settle);
     return created.note!;
   }
 

@@ -18,6 +18,9 @@ import { inTransaction } from '../../db/transaction';
 
 export type User = Selectable<UsersTable>;
 
+/** Why a deletion left a user in place (`delete` keeps the only owner of a group), as the API and the admin page say it. */
+export const ONLY_GROUP_OWNER = 'User is the only owner of a group: transfer or remove the group first';
+
 export interface UserAttributes {
   email?: string;
   password?: string;

@@ -6,6 +6,7 @@ import { encodeSegments } from './repository/urls';
 import { projectNav } from './project-nav';
 import type { Level } from '../../services/notifications/levels';
 import { levelForm } from './notifications/levels';
+import { joiningActions, type Joining } from './access-requests';
 
 export interface ProjectHome {
   project: Project;
@@ -26,6 +27,8 @@ export interface ProjectHome {
   star?: { starred: boolean; count: number; csrfToken: string };
   /** Signed in: the user's notification level for the project, for its control. */
   notification?: { level: Level; csrfToken: string };
+  /** Signed in and not a member through the project's group: request access, withdraw it, or leave. */
+  joining?: Joining;
 }
 
 export function projectPage(home: ProjectHome): SafeHtml {
@@ -59,7 +62,11 @@ function projectActions(home: ProjectHome): SafeHtml | false {
       id: 'notification-level',
       label: 'Notifications',
     });
-  return html`<div class="actions">${home.star && starButton(projectPath(project), home.star)} ${notification || ''} ${
+  const joining = joiningActions(
+    { membersPath: `${projectPath(project)}/project_members`, takesRequests: project.request_access_enabled === 1, noun: 'project' },
+    home.joining,
+  );
+  return html`<div class="actions">${home.star && starButton(projectPath(project), home.star)} ${notification || ''} ${joining || ''} ${
     home.mayPush && html`<a class="button" href="${projectPath(project)}/new/${encodeSegments(branch)}">New file</a>`
   }${home.mayFork && html` <a class="button" href="${projectPath(project)}/forks/new">Fork</a>`}</div>`;
 }

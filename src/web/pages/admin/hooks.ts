@@ -32,7 +32,7 @@ export function systemHookPage(hook: Hook, csrfToken: string, deliveries: SafeHt
 <dt>Events</dt><dd>${events(hook)}</dd>
 <dt>Added</dt><dd>${timeOf(hook.created_at)}</dd>
 </dl>
-<div class="actions">${actionButton(`/admin/hooks/${hook.id}/test`, `Test hook ${hook.id}`, csrfToken)} ${actionButton(`/admin/hooks/${hook.id}/delete`, `Remove hook ${hook.id}`, csrfToken)}</div>
+<div class="actions"><a class="button" href="/admin/hooks/${String(hook.id)}/edit">Edit</a> ${actionButton(`/admin/hooks/${hook.id}/test`, `Test hook ${hook.id}`, csrfToken)} ${actionButton(`/admin/hooks/${hook.id}/delete`, `Remove hook ${hook.id}`, csrfToken)}</div>
 ${deliveries}`;
 }
 
@@ -43,7 +43,7 @@ const events = (hook: Hook): SafeHtml =>
 
 /** `/admin/hooks`: the system hooks, each to test or remove, and a form for a new one. */
 export function systemHooksPage(hooks: Hook[], form: HookForm): SafeHtml {
-  const { csrfToken, values, errors } = form;
+  const { csrfToken, errors } = form;
   return html`${adminNav('Hooks')}
 <h1>System hooks (${hooks.length})</h1>
 <p class="muted">A system hook receives every system event (projects, users, groups and members created or removed), and pushes when asked.</p>
@@ -55,21 +55,38 @@ ${form.notice && html`<p class="notice" role="status">${form.notice}</p>`}
 <td><a href="/admin/hooks/${String(hook.id)}"><code>${hook.url}</code></a></td>
 <td>${events(hook)}</td>
 <td>${timeOf(hook.created_at)}</td>
-<td>${actionButton(`/admin/hooks/${hook.id}/test`, `Test hook ${hook.id}`, csrfToken)} ${actionButton(`/admin/hooks/${hook.id}/delete`, `Remove hook ${hook.id}`, csrfToken)}</td>
+<td><a href="/admin/hooks/${String(hook.id)}/edit">Edit</a> ${actionButton(`/admin/hooks/${hook.id}/test`, `Test hook ${hook.id}`, csrfToken)} ${actionButton(`/admin/hooks/${hook.id}/delete`, `Remove hook ${hook.id}`, csrfToken)}</td>
 </tr>`,
   )}</tbody></table></div>
 <section aria-labelledby="new-hook">
 <h2 id="new-hook">Add a system hook</h2>
 ${otherErrors(errors, ['url', 'token'])}
 <form class="stacked" method="post" action="/admin/hooks">
-${hiddenToken(csrfToken)}
+${hookFields(form)}
+<button type="submit" class="primary">Add system hook</button>
+</form>
+</section>`;
+}
+
+/** The URL, token and event fields of a new or an edited hook, with what was typed and its messages. */
+function hookFields({ csrfToken, values, errors }: HookForm): SafeHtml {
+  return html`${hiddenToken(csrfToken)}
 ${formField({ name: 'url', label: 'URL', value: values.url, errors, required: true })}
 ${formField({ name: 'token', label: 'Secret token (sent as X-Gitlab-Token)', value: values.token, errors })}
 ${SYSTEM_HOOK_FLAGS.map(
   ([flag, label]) =>
     html`<label class="checkbox"><input type="hidden" name="${flag}" value="0"><input type="checkbox" name="${flag}" value="1"${values.flags[flag] ? html` checked` : ''}> ${label}</label>`,
-)}
-<button type="submit" class="primary">Add system hook</button>
-</form>
-</section>`;
+)}`;
+}
+
+/** `/admin/hooks/:id/edit`: the hook's URL, token and events, as the new-hook form takes them. */
+export function editSystemHookPage(hook: Hook, form: HookForm): SafeHtml {
+  return html`${adminNav('Hooks')}
+<h1>Edit system hook ${String(hook.id)}</h1>
+${otherErrors(form.errors, ['url', 'token'])}
+<form class="stacked" method="post" action="/admin/hooks/${String(hook.id)}">
+<input type="hidden" name="_method" value="patch">
+${hookFields(form)}
+<button type="submit" class="primary">Save changes</button> <a href="/admin/hooks/${String(hook.id)}">Cancel</a>
+</form>`;
 }

@@ -58,6 +58,8 @@ export interface UserForm {
   csrfToken: string;
   values: UserFormValues;
   errors?: FieldErrors;
+  /** A refused removal's messages (the confirmation mistyped, oneself, the only owner of a group). */
+  removeErrors?: FieldErrors;
   notice?: string;
 }
 
@@ -111,6 +113,7 @@ ${userFields(form, false)}
 <button type="submit" class="primary">Save changes</button>
 </form>
 </section>
+${user.id === selfId ? otherErrors(form.removeErrors, []) : removeSection(user, form)}
 <section aria-labelledby="user-projects">
 <h2 id="user-projects">Projects</h2>
 ${
@@ -121,5 +124,23 @@ ${
           html`<li><a href="${projectPath(project)}">${project.namespace.name} / ${project.name}</a> <span class="badge">${visibilityName(project.visibility_level)}</span></li>`,
       )}</ul>`
 }
+</section>`;
+}
+
+/**
+ * GitLab's "Remove user", confirmed by typing the username (the pages need no script for a
+ * confirm box): their personal projects, memberships, keys and e-mails go with them.
+ */
+function removeSection(user: User, form: UserForm): SafeHtml {
+  const errors = form.removeErrors;
+  return html`<section aria-labelledby="remove-user">
+<h2 id="remove-user">Remove user</h2>
+<p>Removing ${user.username} removes their personal projects, memberships, SSH keys and e-mails. It cannot be undone.</p>
+${otherErrors(errors, ['confirm_username'])}
+<form class="stacked" method="post" action="${userPath(user)}">
+${hiddenToken(form.csrfToken)}<input type="hidden" name="_method" value="delete">
+${formField({ name: 'confirm_username', label: `Type ${user.username} to confirm`, errors, required: true, autocomplete: 'off' })}
+<button type="submit" class="danger">Remove user</button>
+</form>
 </section>`;
 }

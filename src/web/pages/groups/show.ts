@@ -6,7 +6,8 @@ import { projectList } from '../project-list';
 import { pager } from '../pager';
 import { renderMarkdown } from '../../markdown';
 import { groupHeader } from './nav';
-import { joiningActions, type Joining } from './access';
+import { joiningActions, type Joining } from '../access-requests';
+import { groupJoinTarget } from './members';
 import type { Level } from '../../../services/notifications/levels';
 import { levelForm } from '../notifications/levels';
 
@@ -32,7 +33,7 @@ export function groupPage(home: GroupHome): SafeHtml {
   const listPath = search ? `${base}?${new URLSearchParams({ search })}` : base;
   const actions = [
     home.mayCreate && html`<a class="button" href="/projects/new?namespace_id=${String(group.id)}">New project</a>`,
-    joiningActions(group, home.joining),
+    joiningActions(groupJoinTarget(group), home.joining),
     home.notification &&
       levelForm({
         action: `${base}/notification_setting`,

@@ -48,7 +48,10 @@ export function placeLabel(discussion: ShownDiscussion): SafeHtml {
   return html`<p class="note-place muted">on <code>${discussion.path}</code> line ${discussion.line}${discussion.outdated ? html` <span class="badge">outdated</span>` : ''}${discussion.resolved ? html` <span class="badge">resolved</span>` : ''}</p>`;
 }
 
-/** A reply under a discussion, as a note of the same discussion (GitLab's "Reply..."). */
+/**
+ * A reply under a discussion, as a note of the same discussion (GitLab's "Reply..."); for those
+ * who may resolve it, a second button that also resolves it (or unresolves it) in the same step.
+ */
 export function replyForm(page: PageContext, base: string, discussion: ShownDiscussion, at?: ViewAt): SafeHtml {
   if (!discussion.mayReply) return html``;
   const id = `reply_${discussion.id}`;
@@ -56,7 +59,12 @@ export function replyForm(page: PageContext, base: string, discussion: ShownDisc
 <input type="hidden" name="authenticity_token" value="${page.csrfToken}">${returnFields(at)}
 <label for="${id}">Reply</label>
 <textarea id="${id}" name="note" rows="2" required></textarea>
-<button type="submit">Reply</button>
+<button type="submit">Reply</button>${
+    discussion.mayResolve &&
+    html` <button type="submit" name="resolve_discussion" value="${discussion.resolved ? 'unresolve' : 'resolve'}">${
+      discussion.resolved ? 'Comment & unresolve discussion' : 'Comment & resolve discussion'
+    }</button>`
+  }
 </form>`;
 }
 

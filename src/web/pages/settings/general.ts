@@ -15,6 +15,7 @@ export const FEATURES = [
   ['wiki_enabled', 'Wiki'],
   ['snippets_enabled', 'Snippets'],
   ['only_allow_merge_if_build_succeeds', 'Only allow merge requests to be merged if the build succeeds'],
+  ['request_access_enabled', 'Allow users to request access'],
 ] as const;
 
 export type FeatureName = (typeof FEATURES)[number][0];

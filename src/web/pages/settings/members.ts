@@ -8,6 +8,7 @@ import { projectPath } from '../../paths';
 import { formField, hiddenToken, otherErrors } from '../form-field';
 import { selectField } from '../create/fields';
 import { methodButton, settingsFrame } from './frame';
+import { requestsSection, type RowError } from '../access-requests';
 
 /** A project's roles, as GitLab 8.12 named them (a project has no owners among its members). */
 export const PROJECT_ROLES = [
@@ -23,12 +24,14 @@ export interface MembersSettings {
   project: Project;
   members: MemberWithUser[];
   total: number;
+  /** Pending access requests, each granted or denied here. */
+  requests: MemberWithUser[];
   groups: SharedGroup[];
   /** What was typed into a refused form, and its messages. */
   add?: { user?: string; accessLevel?: string; expiresAt?: string; errors?: FieldErrors };
   share?: { group?: string; groupAccess?: string; errors?: FieldErrors };
-  /** A refused change of one member's row. */
-  rowError?: { userId: number; messages: string[] };
+  /** A refused change of one member's (or requester's) row. */
+  rowError?: RowError;
 }
 
 /** `…/project_members`: who is a member at which level, the form that adds one, and the groups the project is shared with. */
@@ -44,6 +47,7 @@ ${selectField({ name: 'access_level', label: 'Role', choices: PROJECT_ROLES, cho
 ${formField({ name: 'expires_at', label: 'Access expires on (YYYY-MM-DD, optional)', value: add.expiresAt, errors: add.errors })}
 <button type="submit" class="primary">Add to project</button>
 </form>
+${requestsSection(page, base, settings.requests, PROJECT_ROLES, settings.rowError)}
 <h2>Members <span class="badge">${String(settings.total)}</span></h2>
 <div class="table-wrap"><table class="admin">
 <thead><tr><th scope="col">User</th><th scope="col">Role and expiry</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
