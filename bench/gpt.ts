@@ -17,6 +17,7 @@ import { repoPathOf } from '../src/services/repository/repositories';
 import { refsMoved } from '../src/services/repository/refs-version';
 import { cpuSince, postgresCpu, serverCpuMs } from './support/cpu';
 import { profiled } from './support/profile';
+import { CostClient } from './support/cost-client';
 
 /** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
 const SCENARIO_RATE = 100;
@@ -185,37 +186,26 @@ export async function startBareServer(): Promise<{ url: string; close(): Promise
   };
 }
 
-const COST_REQUESTS = 400;
-
 /**
- * What one request costs the machine: CPU of this process (server and client) and of the git
- * processes it runs, over requests sent one after the other after a warm-up, beside the wall time.
+ * What one request costs the server: CPU of this process and of the git processes it runs, over
+ * requests sent one after the other after a warm-up by a client in a process of its own (left out
+ * of the count), beside the wall time.
  */
-async function measureCost(target: OpenLoadTarget): Promise<Cost> {
-  for (let i = 0; i < 20; i++) await timedRequest(target.url, { headers: target.headers });
+async function measureCost(client: CostClient, target: OpenLoadTarget, requests: number): Promise<Cost> {
+  await client.run({ url: target.url, headers: target.headers, count: 20 });
   const databaseBefore = postgresCpu();
-  const cpuBefore = serverCpuMs();
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < COST_REQUESTS) {
-      next += 1;
-      const response = await timedRequest(target.url, { headers: target.headers });
-      if (response.status >= 300) throw new Error(`${target.url} answered ${response.status}`);
-    }
-  };
-  await worker();
-  const wallMs = performance.now() - started;
-  const cpuMs = serverCpuMs() - cpuBefore;
+  const cpuBefore = serverCpuMs(client.pid);
+  const wallMs = await client.run({ url: target.url, headers: target.headers, count: requests });
+  const cpuMs = serverCpuMs(client.pid) - cpuBefore;
   return {
-    cpuMs: cpuMs / COST_REQUESTS,
-    databaseMs: cpuSince(databaseBefore, postgresCpu()) / COST_REQUESTS,
-    wallMs: wallMs / COST_REQUESTS,
+    cpuMs: cpuMs / requests,
+    databaseMs: cpuSince(databaseBefore, postgresCpu()) / requests,
+    wallMs: wallMs / requests,
   };
 }
 
 interface Cost {
-  /** This process (server and client) and its git processes. */
+  /** This process (the server) and its git processes. */
   cpuMs: number;
   /** PostgreSQL's processes (SQLite's work is in this process's). */
   databaseMs: number;
@@ -349,21 +339,28 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 
     if (process.env.GPT_COST === '1') {
       const costs: Record<Version, Cost[]> = { v3: [], v4: [] };
-      const costRows = [costRow('bare node:http, 1 KB JSON', { v3: await measureCost({ url: bare.url }) })];
       const rounds = numberFrom('GPT_COST_ROUNDS', 2);
-      for (const scenario of chosen.length > 0 ? chosen : all) {
-        const measured: Partial<Record<Version, Cost>> = {};
-        // The door measured first warms the code both share for the other: rounds alternate the
-        // order, and each door keeps its cheapest round (a busy machine only ever adds).
-        for (let round = 0; round < rounds; round++) {
-          for (const version of round % 2 === 0 ? doors : [...doors].reverse()) {
-            const cost = await profiled(`${scenario.name}-${version}`, () => measureCost(target(scenario, version)));
-            const kept = measured[version];
-            if (!kept || cost.cpuMs < kept.cpuMs) measured[version] = cost;
+      const requests = numberFrom('GPT_COST_REQUESTS', 400);
+      const client = CostClient.start();
+      const costRows: string[][] = [];
+      try {
+        costRows.push(costRow('bare node:http, 1 KB JSON', { v3: await measureCost(client, { url: bare.url }, requests) }));
+        for (const scenario of chosen.length > 0 ? chosen : all) {
+          const measured: Partial<Record<Version, Cost>> = {};
+          // The door measured first warms the code both share for the other: rounds alternate the
+          // order, and each door keeps its cheapest round (a busy machine only ever adds).
+          for (let round = 0; round < rounds; round++) {
+            for (const version of round % 2 === 0 ? doors : [...doors].reverse()) {
+              const cost = await profiled(`${scenario.name}-${version}`, () => measureCost(client, target(scenario, version), requests));
+              const kept = measured[version];
+              if (!kept || cost.cpuMs < kept.cpuMs) measured[version] = cost;
+            }
           }
+          for (const version of doors) costs[version].push(measured[version]!);
+          costRows.push(costRow(scenario.name, measured));
         }
-        for (const version of doors) costs[version].push(measured[version]!);
-        costRows.push(costRow(scenario.name, measured));
+      } finally {
+        client.close();
       }
       const averages = Object.fromEntries(doors.map((version) => [version, average(costs[version])]));
       costRows.push(costRow('average over the scenarios', averages));
