@@ -195,12 +195,13 @@ async function measureCost(client: CostClient, target: OpenLoadTarget, requests:
   await client.run({ url: target.url, headers: target.headers, count: 20 });
   const databaseBefore = postgresCpu();
   const cpuBefore = serverCpuMs(client.pid);
-  const wallMs = await client.run({ url: target.url, headers: target.headers, count: requests });
+  const { wallMs, bytes } = await client.run({ url: target.url, headers: target.headers, count: requests });
   const cpuMs = serverCpuMs(client.pid) - cpuBefore;
   return {
     cpuMs: cpuMs / requests,
-    databaseMs: cpuSince(databaseBefore, postgresCpu()) / requests,
+    databaseMs: databaseKind() === 'PostgreSQL' ? cpuSince(databaseBefore, postgresCpu()) / requests : 0,
     wallMs: wallMs / requests,
+    bytes,
   };
 }
 
@@ -210,6 +211,8 @@ interface Cost {
   /** PostgreSQL's processes (SQLite's work is in this process's). */
   databaseMs: number;
   wallMs: number;
+  /** The answer's body and header values, in bytes: what the server wrote beyond the work. */
+  bytes: number;
 }
 
 /** The v3 and v4 costs of one scenario side by side, with v4's CPU as a share of v3's. */
@@ -224,15 +227,29 @@ function costRow(name: string, costs: Partial<Record<Version, Cost>>): string[] 
     cell('v4', (c) => c.databaseMs),
     cell('v3', (c) => c.wallMs),
     cell('v4', (c) => c.wallMs),
+    costs.v3 ? String(costs.v3.bytes) : '-',
+    costs.v4 ? String(costs.v4.bytes) : '-',
   ];
 }
 
-const COST_HEADER = ['scenario', 'v3 CPU', 'v4 CPU', 'v4/v3', 'v3 PostgreSQL', 'v4 PostgreSQL', 'v3 wall', 'v4 wall'];
+const COST_HEADER = [
+  'scenario',
+  'v3 CPU',
+  'v4 CPU',
+  'v4/v3',
+  'v3 PostgreSQL',
+  'v4 PostgreSQL',
+  'v3 wall',
+  'v4 wall',
+  'v3 bytes',
+  'v4 bytes',
+];
 
 const average = (costs: Cost[]): Cost => ({
   cpuMs: costs.reduce((sum, c) => sum + c.cpuMs, 0) / costs.length,
   databaseMs: costs.reduce((sum, c) => sum + c.databaseMs, 0) / costs.length,
   wallMs: costs.reduce((sum, c) => sum + c.wallMs, 0) / costs.length,
+  bytes: Math.round(costs.reduce((sum, c) => sum + c.bytes, 0) / costs.length),
 });
 
 export function numberFrom(name: string, fallback: number): number {

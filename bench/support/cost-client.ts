@@ -10,7 +10,13 @@ interface Batch {
   count: number;
 }
 
-type Answer = { wallMs: number } | { error: string };
+/** The batch's wall time, and the size of its last answer (body and header values). */
+export interface BatchResult {
+  wallMs: number;
+  bytes: number;
+}
+
+type Answer = BatchResult | { error: string };
 
 /**
  * A client in a process of its own that sends requests one after the other when asked, so that
@@ -29,15 +35,15 @@ export class CostClient {
     return this.child.pid;
   }
 
-  /** Sends the batch and answers its wall time, once every answer has been read; refuses on any status of 300 or more. */
-  run(batch: Batch): Promise<number> {
+  /** Sends the batch and answers once every answer has been read; refuses on any status of 300 or more. */
+  run(batch: Batch): Promise<BatchResult> {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`cost client exited with ${code}`));
       this.child.once('exit', onExit);
       this.child.once('message', (answer: Answer) => {
         this.child.off('exit', onExit);
         if ('error' in answer) reject(new Error(answer.error));
-        else resolve(answer.wallMs);
+        else resolve(answer);
       });
       this.child.send(batch);
     });
@@ -50,11 +56,14 @@ export class CostClient {
 
 async function runBatch({ url, headers, count }: Batch): Promise<Answer> {
   const started = performance.now();
+  let bytes = 0;
   for (let i = 0; i < count; i++) {
     const response = await timedRequest(url, { headers });
     if (response.status >= 300) return { error: `${url} answered ${response.status}` };
+    bytes =
+      response.body.length + Object.entries(response.headers).reduce((sum, [name, value]) => sum + name.length + String(value).length, 0);
   }
-  return { wallMs: performance.now() - started };
+  return { wallMs: performance.now() - started, bytes };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
