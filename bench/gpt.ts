@@ -17,6 +17,7 @@ import { repoPathOf } from '../src/services/repository/repositories';
 import { refsMoved } from '../src/services/repository/refs-version';
 import { cpuSince, postgresCpu, serverCpuMs } from './support/cpu';
 import { profiled } from './support/profile';
+import { CostClient } from './support/cost-client';
 
 /** GPT's rate: 20 requests per second per 1,000 users; 100/s is its 5k-user reference. */
 const SCENARIO_RATE = 100;
@@ -185,41 +186,33 @@ export async function startBareServer(): Promise<{ url: string; close(): Promise
   };
 }
 
-const COST_REQUESTS = 400;
-
 /**
- * What one request costs the machine: CPU of this process (server and client) and of the git
- * processes it runs, over requests sent one after the other after a warm-up, beside the wall time.
+ * What one request costs the server: CPU of this process and of the git processes it runs, over
+ * requests sent one after the other after a warm-up by a client in a process of its own (left out
+ * of the count), beside the wall time.
  */
-async function measureCost(target: OpenLoadTarget): Promise<Cost> {
-  for (let i = 0; i < 20; i++) await timedRequest(target.url, { headers: target.headers });
+async function measureCost(client: CostClient, target: OpenLoadTarget, requests: number): Promise<Cost> {
+  await client.run({ url: target.url, headers: target.headers, count: 20 });
   const databaseBefore = postgresCpu();
-  const cpuBefore = serverCpuMs();
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < COST_REQUESTS) {
-      next += 1;
-      const response = await timedRequest(target.url, { headers: target.headers });
-      if (response.status >= 300) throw new Error(`${target.url} answered ${response.status}`);
-    }
-  };
-  await worker();
-  const wallMs = performance.now() - started;
-  const cpuMs = serverCpuMs() - cpuBefore;
+  const cpuBefore = serverCpuMs(client.pid);
+  const { wallMs, bytes } = await client.run({ url: target.url, headers: target.headers, count: requests });
+  const cpuMs = serverCpuMs(client.pid) - cpuBefore;
   return {
-    cpuMs: cpuMs / COST_REQUESTS,
-    databaseMs: cpuSince(databaseBefore, postgresCpu()) / COST_REQUESTS,
-    wallMs: wallMs / COST_REQUESTS,
+    cpuMs: cpuMs / requests,
+    databaseMs: databaseKind() === 'PostgreSQL' ? cpuSince(databaseBefore, postgresCpu()) / requests : 0,
+    wallMs: wallMs / requests,
+    bytes,
   };
 }
 
 interface Cost {
-  /** This process (server and client) and its git processes. */
+  /** This process (the server) and its git processes. */
   cpuMs: number;
   /** PostgreSQL's processes (SQLite's work is in this process's). */
   databaseMs: number;
   wallMs: number;
+  /** The answer's body and header values, in bytes: what the server wrote beyond the work. */
+  bytes: number;
 }
 
 /** The v3 and v4 costs of one scenario side by side, with v4's CPU as a share of v3's. */
@@ -234,15 +227,29 @@ function costRow(name: string, costs: Partial<Record<Version, Cost>>): string[] 
     cell('v4', (c) => c.databaseMs),
     cell('v3', (c) => c.wallMs),
     cell('v4', (c) => c.wallMs),
+    costs.v3 ? String(costs.v3.bytes) : '-',
+    costs.v4 ? String(costs.v4.bytes) : '-',
   ];
 }
 
-const COST_HEADER = ['scenario', 'v3 CPU', 'v4 CPU', 'v4/v3', 'v3 PostgreSQL', 'v4 PostgreSQL', 'v3 wall', 'v4 wall'];
+const COST_HEADER = [
+  'scenario',
+  'v3 CPU',
+  'v4 CPU',
+  'v4/v3',
+  'v3 PostgreSQL',
+  'v4 PostgreSQL',
+  'v3 wall',
+  'v4 wall',
+  'v3 bytes',
+  'v4 bytes',
+];
 
 const average = (costs: Cost[]): Cost => ({
   cpuMs: costs.reduce((sum, c) => sum + c.cpuMs, 0) / costs.length,
   databaseMs: costs.reduce((sum, c) => sum + c.databaseMs, 0) / costs.length,
   wallMs: costs.reduce((sum, c) => sum + c.wallMs, 0) / costs.length,
+  bytes: Math.round(costs.reduce((sum, c) => sum + c.bytes, 0) / costs.length),
 });
 
 export function numberFrom(name: string, fallback: number): number {
@@ -349,21 +356,28 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
 
     if (process.env.GPT_COST === '1') {
       const costs: Record<Version, Cost[]> = { v3: [], v4: [] };
-      const costRows = [costRow('bare node:http, 1 KB JSON', { v3: await measureCost({ url: bare.url }) })];
       const rounds = numberFrom('GPT_COST_ROUNDS', 2);
-      for (const scenario of chosen.length > 0 ? chosen : all) {
-        const measured: Partial<Record<Version, Cost>> = {};
-        // The door measured first warms the code both share for the other: rounds alternate the
-        // order, and each door keeps its cheapest round (a busy machine only ever adds).
-        for (let round = 0; round < rounds; round++) {
-          for (const version of round % 2 === 0 ? doors : [...doors].reverse()) {
-            const cost = await profiled(`${scenario.name}-${version}`, () => measureCost(target(scenario, version)));
-            const kept = measured[version];
-            if (!kept || cost.cpuMs < kept.cpuMs) measured[version] = cost;
+      const requests = numberFrom('GPT_COST_REQUESTS', 400);
+      const client = CostClient.start();
+      const costRows: string[][] = [];
+      try {
+        costRows.push(costRow('bare node:http, 1 KB JSON', { v3: await measureCost(client, { url: bare.url }, requests) }));
+        for (const scenario of chosen.length > 0 ? chosen : all) {
+          const measured: Partial<Record<Version, Cost>> = {};
+          // The door measured first warms the code both share for the other: rounds alternate the
+          // order, and each door keeps its cheapest round (a busy machine only ever adds).
+          for (let round = 0; round < rounds; round++) {
+            for (const version of round % 2 === 0 ? doors : [...doors].reverse()) {
+              const cost = await profiled(`${scenario.name}-${version}`, () => measureCost(client, target(scenario, version), requests));
+              const kept = measured[version];
+              if (!kept || cost.cpuMs < kept.cpuMs) measured[version] = cost;
+            }
           }
+          for (const version of doors) costs[version].push(measured[version]!);
+          costRows.push(costRow(scenario.name, measured));
         }
-        for (const version of doors) costs[version].push(measured[version]!);
-        costRows.push(costRow(scenario.name, measured));
+      } finally {
+        client.close();
       }
       const averages = Object.fromEntries(doors.map((version) => [version, average(costs[version])]));
       costRows.push(costRow('average over the scenarios', averages));

@@ -14,9 +14,16 @@ export async function resolveCommit(git: GitReader, repoPath: string, rev: strin
 
 /** The full sha of the commit a revision names, or undefined. */
 export async function resolveCommitId(git: GitReader, repoPath: string, rev: string): Promise<string | undefined> {
-  if (!isFullOid(rev) && !isSafeRevision(rev)) return undefined;
+  const fullOid = isFullOid(rev);
+  if (!fullOid && !isSafeRevision(rev)) return undefined;
+  const key = `${repoPath}\0${rev}`;
+  const known = fullOid ? git.commitIds.peek(key) : undefined;
+  if (known) return known;
   const info = await git.objects.info(repoPath, `${rev}^{commit}`);
-  return info?.type === 'commit' ? info.oid : undefined;
+  const commitId = info?.type === 'commit' ? info.oid : undefined;
+  // A name may move and an id not yet pushed may come: only a full sha that was found is kept.
+  if (fullOid && commitId !== undefined) git.commitIds.set(key, commitId);
+  return commitId;
 }
 
 /** Commits by full sha, in the order given, in one pipelined exchange; unknown ones are left out. */

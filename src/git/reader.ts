@@ -3,6 +3,7 @@ import { DiffTreePool, type DiffTreePoolOptions } from './diff-tree-pool';
 import { DIFF_TREE, type DiffResult, type DiffStats } from './diff-types';
 import { ImmutableCache } from './immutable-cache';
 import type { Commit } from './objects';
+import type { Blob, TreeEntry } from './tree';
 
 export interface GitReaderOptions {
   objects?: CatFilePoolOptions;
@@ -54,6 +55,29 @@ export class GitReader {
 
   /** How many commits a history holds (`rev-list --count` from a commit id, with its path and dates). */
   readonly logCounts = new ImmutableCache<number>({ maxEntries: 5_000 });
+
+  /**
+   * A full sha found to name a commit (or a tag of one) names it forever: a comparison or a commit
+   * page read again asks cat-file nothing to check its ids. Only what was found is kept.
+   */
+  readonly commitIds = new ImmutableCache<string>({ maxEntries: 10_000 });
+
+  /**
+   * Files read by path at a commit id (the files API), up to 16 MiB of them; one over 4 MiB is not
+   * kept. A small one is weighed as Node's 8 KiB pool slab that its bytes may share (`allocUnsafe`).
+   */
+  readonly files = new ImmutableCache<Blob>({
+    maxEntries: 2_000,
+    maxBytes: 16 * 1024 * 1024,
+    weigh: (blob) => 200 + Math.max(blob.content.length, 8 * 1024),
+  });
+
+  /** A directory's entries at a commit id never change: a tree page read again is no round trip to cat-file. */
+  readonly trees = new ImmutableCache<TreeEntry[]>({
+    maxEntries: 2_000,
+    maxBytes: 16 * 1024 * 1024,
+    weigh: (entries) => entries.reduce((bytes, entry) => bytes + 200 + 2 * (entry.name.length + entry.path.length), 0),
+  });
 
   constructor(options: GitReaderOptions = {}) {
     this.objects = new CatFilePool(options.objects);

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { normalizeRepoPath } from './paths';
+import { isFullOid } from './ref-names';
 import { gitText, spawnGit } from './run';
 import type { GitReader } from './reader';
 
@@ -27,6 +28,18 @@ export interface Blob {
 export async function listTree(git: GitReader, repoPath: string, commitId: string, path = ''): Promise<TreeEntry[] | undefined> {
   const dir = normalizeRepoPath(path);
   if (dir === undefined) return undefined;
+  if (!isFullOid(commitId)) return readTree(git, repoPath, commitId, dir);
+  // At a commit id a listing never changes (callers share it, and must not modify it). Only one
+  // found is kept: a commit not pushed yet may come.
+  const key = `${repoPath}\0${commitId}\0${dir}`;
+  const known = git.trees.peek(key);
+  if (known) return known;
+  const entries = await readTree(git, repoPath, commitId, dir);
+  if (entries !== undefined) git.trees.set(key, entries);
+  return entries;
+}
+
+async function readTree(git: GitReader, repoPath: string, commitId: string, dir: string): Promise<TreeEntry[] | undefined> {
   const object = await git.objects.read(repoPath, dir === '' ? `${commitId}^{tree}` : `${commitId}:${dir}`);
   if (object?.type !== 'tree') return undefined;
   const entries = parseTree(object.content, object.oid.length / 2, dir);
@@ -60,8 +73,15 @@ export async function listTreeRecursive(git: GitReader, repoPath: string, commit
 export async function blobAtPath(git: GitReader, repoPath: string, commitId: string, path: string): Promise<Blob | undefined> {
   const file = normalizeRepoPath(path);
   if (!file) return undefined;
+  // As a tree, a file at a commit id never changes: one found is kept (shared, not to be modified).
+  const key = `${repoPath}\0${commitId}\0${file}`;
+  const known = isFullOid(commitId) ? git.files.peek(key) : undefined;
+  if (known) return known;
   const object = await git.objects.read(repoPath, `${commitId}:${file}`);
-  return object?.type === 'blob' ? { id: object.oid, size: object.size, content: object.content } : undefined;
+  if (object?.type !== 'blob') return undefined;
+  const blob = { id: object.oid, size: object.size, content: object.content };
+  if (isFullOid(commitId)) git.files.set(key, blob);
+  return blob;
 }
 
 /** A blob's bytes as a stream, for files too large to hold in memory; the caller checked it exists. */

@@ -28,8 +28,31 @@ export function pageOf(params: { page?: unknown; per_page?: unknown }): Page {
   return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
 }
 
+/**
+ * The headers of pages sent lately, by what they are built from (the URL, which names the route and
+ * its parameters, the page and the total): the same list read again sends the same seven headers,
+ * and building the Link header was most of what a small page cost beyond its rows.
+ */
+const recentPageHeaders = new Map<string, Record<string, string>>();
+const RECENT_PAGE_HEADERS = 1_000;
+
 /** GitLab's pagination headers, with a Link header built from the request's parameters (see `linkParams`). */
 export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, externalUrl: string, page: Page, total: number): void {
+  // A body's parameters count too (`mergeParams`): only a request without one is looked up by its URL.
+  const keyed = request.body === undefined || request.body === null;
+  const key = keyed ? `${page.page} ${page.perPage} ${total} ${externalUrl} ${request.url}` : '';
+  let headers = keyed ? recentPageHeaders.get(key) : undefined;
+  if (headers === undefined) {
+    headers = pageHeaders(request, externalUrl, page, total);
+    if (keyed) {
+      if (recentPageHeaders.size >= RECENT_PAGE_HEADERS) recentPageHeaders.clear();
+      recentPageHeaders.set(key, headers);
+    }
+  }
+  reply.headers(headers);
+}
+
+function pageHeaders(request: FastifyRequest, externalUrl: string, page: Page, total: number): Record<string, string> {
   const totalPages = Math.ceil(total / page.perPage);
   const next = page.page < totalPages ? page.page + 1 : undefined;
   const prev = page.page > 1 ? page.page - 1 : undefined;
@@ -55,7 +78,7 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
   let links = prev === undefined ? '' : `${before}${prev}${after}>; rel="prev", `;
   if (next !== undefined) links += `${before}${next}${after}>; rel="next", `;
   links += `${before}1${after}>; rel="first", ${before}${totalPages}${after}>; rel="last"`;
-  reply.headers({
+  return {
     'X-Total': String(total),
     'X-Total-Pages': String(totalPages),
     'X-Per-Page': String(page.perPage),
@@ -63,7 +86,7 @@ export function setPageHeaders(request: FastifyRequest, reply: FastifyReply, ext
     'X-Next-Page': next === undefined ? '' : String(next),
     'X-Prev-Page': prev === undefined ? '' : String(prev),
     Link: links,
-  });
+  };
 }
 
 /** Parameters the API reads whatever the route: GitLab's credentials, which a client following a link needs again. */

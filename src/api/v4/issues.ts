@@ -132,10 +132,7 @@ export function issuesRoutes(api: Api, { services, presenter }: RouteDeps): void
   api.get(
     '/projects/:id/issues/:issue_iid',
     { config: read, schema: { params: IssuePath, querystring: NoParams, response: { 200: Issue } } },
-    async (request) => {
-      const issueId = await issues.idByIid(request.project, request.standing, request.params.issue_iid);
-      return presentIssue(await issues.find(request.project, request.standing, issueId), presenter);
-    },
+    async (request) => presentIssue(await issues.findByIid(request.project, request.standing, request.params.issue_iid), presenter),
   );
 
   api.post(

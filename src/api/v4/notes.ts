@@ -54,12 +54,14 @@ export function notesRoutes(api: Api, { services, presenter }: RouteDeps): void 
       },
       async (request, reply) => {
         const page = pageOf(request.query);
-        const id = await noteableId(request, kind);
+        // The service finds an issue or a merge request by its iid in the same query that reads it.
+        const number = request.params.noteable_id;
+        const noteable = kind === 'snippets' ? number : { iid: number };
         const { order_by: orderBy, sort } = request.query;
         const sorted = orderBy === 'updated_at' || sort === 'desc';
         // The service pages oldest first; another order is read whole, sorted, then paged.
         const range = sorted ? { offset: 0, limit: Number.MAX_SAFE_INTEGER } : page;
-        const { notes: list, total } = await notes.list(request.project, request.standing, kind, id, range);
+        const { notes: list, total } = await notes.list(request.project, request.standing, kind, noteable, range);
         const field = orderBy === 'updated_at' ? 'updated_at' : 'created_at';
         const direction = sort === 'desc' ? -1 : 1;
         const shown = sorted

@@ -43,6 +43,11 @@ const issueById = preparedPerHandle((db: Db, id: number, projectId: number) =>
   db.selectFrom('issues').selectAll().where('id', '=', id).where('project_id', '=', projectId),
 );
 
+/** v4's read of one issue, by its iid: compiled once. */
+const fullIssueByIid = preparedPerHandle((db: Db, projectId: number, iid: number) =>
+  db.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('iid', '=', iid),
+);
+
 /** v4 names an issue by its iid on every route: compiled once. */
 const issueByIid = preparedPerHandle((db: Db, projectId: number, iid: number) =>
   db
@@ -128,6 +133,16 @@ export class IssuesService {
   async find(project: Project, standing: ProjectStanding, issueId: number): Promise<IssueDetails> {
     const issue = await this.row(this.ctx.db, project, issueId);
     if (!mayReadIssue(standing, issue)) throw notFound();
+    return (await loadIssueDetails(this.ctx.db, this.users, [issue], callerIdOf(standing), [project]))[0];
+  }
+
+  /**
+   * The project's issue numbered `iid`, read in one query (v4's `GET …/issues/:issue_iid`): `404 Not
+   * found` when there is none and when it is confidential to the caller, as `idByIid`.
+   */
+  async findByIid(project: Project, standing: ProjectStanding, iid: number): Promise<IssueDetails> {
+    const [issue] = await fullIssueByIid(this.ctx.db, project.id, iid);
+    if (!issue || !mayReadIssue(standing, issue)) throw recordNotFound();
     return (await loadIssueDetails(this.ctx.db, this.users, [issue], callerIdOf(standing), [project]))[0];
   }
 

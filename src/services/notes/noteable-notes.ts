@@ -14,7 +14,7 @@ import { now } from '../../lib/time';
 import { emitProjectEvents } from '../hooks/project-events';
 import { emojiOnlyName, mayAward, recordAward } from '../award-emoji/awards';
 import { mayReadIssue } from '../policy-reads';
-import { findNoteable, noteableAuthorId, type Noteable, type NoteableKind } from './noteables';
+import { findNoteable, noteableAuthorId, type Noteable, type NoteableKind, type NoteableRef } from './noteables';
 import { buildNoteableNoteData } from './noteable-note-data';
 import { crossReferencedIid, recordCrossReferences } from '../issuables/system-notes';
 import { createNoteTodos } from '../todos/issue-todos';
@@ -88,15 +88,16 @@ export class NoteableNotesService {
     project: Project,
     standing: ProjectStanding,
     kind: NoteableKind,
-    noteableId: number,
+    noteable: NoteableRef,
     page: Page,
   ): Promise<{ notes: NoteRow[]; total: number }> {
-    const noteable = await findNoteable(this.ctx.db, project, standing, kind, noteableId);
-    if (!noteable.readable) throw notFound('Notes');
+    const found = await findNoteable(this.ctx.db, project, standing, kind, noteable);
+    // v4 (by iid) answers a confidential issue as a missing one, as its other issue routes do (`idByIid`).
+    if (!found.readable) throw typeof noteable === 'number' ? notFound('Notes') : recordNotFound();
     const db = this.ctx.db;
     const [rows, [count]] = await Promise.all([
-      notePage(db, page.limit, { type: noteable.type, id: noteable.id, offset: page.offset }),
-      noteCount(db, noteable.type, noteable.id),
+      notePage(db, page.limit, { type: found.type, id: found.id, offset: page.offset }),
+      noteCount(db, found.type, found.id),
     ]);
     const hidden = await this.hiddenCrossReferences(project, standing, rows);
     return { notes: rows.filter((note) => !hidden.has(note.id)), total: Number(count.total) };

@@ -36,7 +36,17 @@ const queries = {
   snippet: preparedPerHandle((db: Db, id: number, projectId: number) =>
     db.selectFrom('snippets').selectAll().where('id', '=', id).where('project_id', '=', projectId),
   ),
+  // v4 names issues and merge requests by their number in the project.
+  issueByIid: preparedPerHandle((db: Db, iid: number, projectId: number) =>
+    db.selectFrom('issues').selectAll().where('project_id', '=', projectId).where('iid', '=', iid),
+  ),
+  mergeRequestByIid: preparedPerHandle((db: Db, iid: number, projectId: number) =>
+    db.selectFrom('merge_requests').selectAll().where('target_project_id', '=', projectId).where('iid', '=', iid),
+  ),
 };
+
+/** A noteable by its global id, or (issues and merge requests, as v4 names them) by its `iid` in the project. */
+export type NoteableRef = number | { iid: number };
 
 /**
  * The project's issue, snippet or merge request (the project its target) by its id, as 8.12 found it (`user_project.issues.find`): `404 Not
@@ -44,18 +54,29 @@ const queries = {
  * confidential issues, the snippet's visibility) is for the caller of this to act on, as 8.12
  * answered an unreadable noteable with its own message.
  */
-export async function findNoteable(db: Db, project: Project, standing: ProjectStanding, kind: NoteableKind, id: number): Promise<Noteable> {
+export async function findNoteable(
+  db: Db,
+  project: Project,
+  standing: ProjectStanding,
+  kind: NoteableKind,
+  ref: NoteableRef,
+): Promise<Noteable> {
+  const byIid = typeof ref === 'object';
   if (kind === 'issues') {
-    const [issue] = await queries.issue(db, id, project.id);
+    const [issue] = byIid ? await queries.issueByIid(db, ref.iid, project.id) : await queries.issue(db, ref, project.id);
     if (!issue) throw recordNotFound();
     return { type: 'Issue', issue, id: issue.id, readable: mayReadIssue(standing, issue) };
   }
   if (kind === 'merge_requests') {
-    const [mergeRequest] = await queries.mergeRequest(db, id, project.id);
+    const [mergeRequest] = byIid
+      ? await queries.mergeRequestByIid(db, ref.iid, project.id)
+      : await queries.mergeRequest(db, ref, project.id);
     if (!mergeRequest) throw recordNotFound();
     return { type: 'MergeRequest', mergeRequest, id: mergeRequest.id, readable: mayReadMergeRequest(standing) };
   }
-  const [snippet] = await queries.snippet(db, id, project.id);
+  // Snippets have no iid: they are named by id in every version.
+  if (byIid) throw recordNotFound();
+  const [snippet] = await queries.snippet(db, ref, project.id);
   if (!snippet) throw recordNotFound();
   return { type: 'Snippet', snippet, id: snippet.id, readable: mayReadSnippet(standing, snippet) };
 }
