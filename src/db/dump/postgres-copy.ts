@@ -49,24 +49,16 @@ export async function copyRowsIn(client: pg.PoolClient, table: string, columns: 
   const stream = client.query(copyFrom(`copy ${quote(table)} (${columns.map(quote).join(', ')}) from stdin`));
   let count = 0;
   let chunk = '';
-  const write = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (stream.write(text)) return resolve();
-      const onDrain = () => {
-        stream.off('error', onError);
-        resolve();
-      };
-      const onError = (error: Error) => {
-        stream.off('drain', onDrain);
-        reject(error);
-      };
-      stream.once('drain', onDrain);
-      stream.once('error', onError);
-    });
+  // Listened to for the stream's whole life: PostgreSQL's error can come at any write or after the
+  // end, and an 'error' with no listener would end the process.
   const finished = new Promise<void>((resolve, reject) => {
+    stream.on('error', reject);
     stream.once('finish', resolve);
-    stream.once('error', reject);
   });
+  finished.catch(() => {});
+  const write = async (text: string) => {
+    if (!stream.write(text)) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), finished]);
+  };
   try {
     for (const row of rows) {
       let line = '';
