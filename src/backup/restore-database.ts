@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DbHandle } from '../db/index';
 import { writeCounters } from '../db/dump/rows';
+import { withForeignKeysAfter } from '../db/dump/bulk-load';
 import { copyRowsIn, withOwnConnection } from '../db/dump/postgres-copy';
 import { openSqliteFile, tableRows } from '../db/dump/sqlite-file';
 import { describeTables } from '../db/dump/tables';
@@ -36,8 +37,8 @@ export function checkDatabaseFile(archive: string, received: string, recorded: s
 
 /**
  * Loads the file's rows into PostgreSQL (its schema made as the backup's migrations made it),
- * counters included, in one transaction: each table by one `COPY … FROM STDIN`, parents first. The
- * rows per table.
+ * counters included, in one transaction: each table by one `COPY … FROM STDIN`, parents first, the
+ * foreign keys checked once after (bulk-load.ts). The rows per table.
  */
 export async function loadDatabaseFile(database: DbHandle, file: string, manifest: Manifest): Promise<Record<string, number>> {
   const source = openSqliteFile(file, { readonly: true });
@@ -52,7 +53,9 @@ export async function loadDatabaseFile(database: DbHandle, file: string, manifes
     return await withOwnConnection(database, ({ client, db }) =>
       db.transaction().execute(async (trx) => {
         const rows: Record<string, number> = {};
-        for (const table of tables) rows[table.name] = await copyRowsIn(client, table.name, table.columns, tableRows(source, table));
+        await withForeignKeysAfter(trx, async () => {
+          for (const table of tables) rows[table.name] = await copyRowsIn(client, table.name, table.columns, tableRows(source, table));
+        });
         await writeCounters(trx, database.dialect, manifest.counters);
         return rows;
       }),

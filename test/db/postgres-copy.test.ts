@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase, type DbHandle } from '../../src/db/index';
+import { withForeignKeysAfter } from '../../src/db/dump/bulk-load';
 import { columnTypes, copyRowsIn, copyRowsOut, encodeCopyValue, withOwnConnection } from '../../src/db/dump/postgres-copy';
 import type { Row } from '../../src/db/dump/rows';
 import { freshDatabaseUrl } from '../support/app';
@@ -94,5 +95,45 @@ describe('COPY in and out of PostgreSQL', { skip: !postgres && 'TEST_DATABASE_UR
     );
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from awkward`.execute(database.db);
     assert.equal(rows[0].n, 19_999);
+  });
+
+  test('foreign keys set aside for a load are checked once after it, and are back either way', async () => {
+    await sql`create table parents (id integer primary key)`.execute(database.db);
+    await sql`create table children (id integer primary key, parent_id integer not null references parents (id) on delete cascade)`.execute(
+      database.db,
+    );
+    const load = (children: Row[]) =>
+      withOwnConnection(database, ({ client, db }) =>
+        db.transaction().execute((trx) =>
+          withForeignKeysAfter(trx, async () => {
+            await copyRowsIn(client, 'children', ['id', 'parent_id'], children);
+            await copyRowsIn(client, 'parents', ['id'], [[1], [2]]);
+          }),
+        ),
+      );
+    await assert.rejects(
+      load([
+        [1, 1],
+        [2, 3],
+      ]),
+      /violates foreign key constraint/,
+    );
+    const keys = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_constraint where contype = 'f' and conrelid = 'children'::regclass`.execute(database.db)
+      ).rows[0].n;
+    assert.equal(await keys(), 1);
+    assert.equal((await sql<{ n: number }>`select count(*)::int as n from children`.execute(database.db)).rows[0].n, 0);
+    // Children before their parents, as long as the parents are there by the end.
+    await load([
+      [1, 1],
+      [2, 2],
+    ]);
+    assert.equal(await keys(), 1);
+    await assert.rejects(sql`insert into children (id, parent_id) values (3, 99)`.execute(database.db), /violates foreign key constraint/);
+    await sql`delete from parents where id = 1`.execute(database.db);
+    assert.deepEqual((await sql<{ id: number }>`select id from children`.execute(database.db)).rows, [{ id: 2 }]);
   });
 });
