@@ -27,6 +27,12 @@ import type { Benchmark, BenchOptions, TargetCheck } from './support/types';
  * backup also works out the archive's SHA-256 and flushes it to disk before saying it is done,
  * which plain tar does not. A second line shows tar doing the same (`tar -c | tee | sha256sum`,
  * then `sync` of the file), to tell that cost apart from Forge's own.
+ *
+ * On PostgreSQL, DATA_DIR does not hold the database, so plain tar leaves the database out. The
+ * target is judged there against PostgreSQL's own tools on the same server: `tar -c` of DATA_DIR
+ * then `pg_dump -Fc -Z0` (custom format, uncompressed like Forge's archive) for a backup, and
+ * `tar -x` then `pg_restore --single-transaction` into an empty database (made untimed, as Forge's
+ * is) for a restore. The plain-tar lines stay in the table.
  */
 
 const TARGET = 2;
@@ -44,7 +50,10 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     await projectWithHistory(app, shape);
     await seedCollaboration(app.database, app.ctx.secrets, { issues, notes: issues * 2 });
     const dataDir = app.config.dataDir;
+    const postgres = app.config.databaseUrl !== '';
     const times = {
+      toolsCreate: [] as number[],
+      toolsExtract: [] as number[],
       tarCreate: [] as number[],
       tarSealed: [] as number[],
       backup: [] as number[],
@@ -55,6 +64,8 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     let tarBytes = 0;
     for (let round = 0; round < rounds; round++) {
       const tarFile = path.join(scratch, 'data.tar');
+      const toolsTar = path.join(scratch, 'tools.tar');
+      const dump = path.join(scratch, 'database.pgdump');
       const tarCreate = async () => {
         fs.rmSync(tarFile, { force: true });
         times.tarCreate.push((await timeSpawn('tar', ['-cf', tarFile, '-C', dataDir, '.'])).ms);
@@ -62,6 +73,12 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
         fs.rmSync(tarFile);
         const sealed = `tar -cf - -C "$1" . | tee "$2" | sha256sum > /dev/null && sync "$2"`;
         times.tarSealed.push((await timeSpawn('sh', ['-c', sealed, 'sh', dataDir, tarFile])).ms);
+        if (postgres) {
+          fs.rmSync(toolsTar, { force: true });
+          fs.rmSync(dump, { force: true });
+          const tools = `tar -cf "$2" -C "$1" . && pg_dump -Fc -Z0 -f "$3" -d "$4"`;
+          times.toolsCreate.push((await timeSpawn('sh', ['-c', tools, 'sh', dataDir, toolsTar, dump, app.config.databaseUrl])).ms);
+        }
       };
       const archive = path.join(scratch, 'forge.tar');
       const backup = async () => {
@@ -84,6 +101,16 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
         fs.rmSync(untarred, { recursive: true, force: true });
         fs.mkdirSync(untarred);
         times.tarExtract.push((await timeSpawn('tar', ['-xf', tarFile, '-C', untarred])).ms);
+        if (!postgres) return;
+        fs.rmSync(untarred, { recursive: true, force: true });
+        fs.mkdirSync(untarred);
+        const empty = await freshDatabaseUrl(process.env.BENCH_DATABASE_URL ?? '', 'forge_bench_pg_restore');
+        try {
+          const tools = `tar -xf "$1" -C "$2" && pg_restore --single-transaction --no-owner --exit-on-error -d "$3" "$4"`;
+          times.toolsExtract.push((await timeSpawn('sh', ['-c', tools, 'sh', toolsTar, untarred, empty.url, dump])).ms);
+        } finally {
+          await empty.drop();
+        }
       };
       const restore = async () => {
         const target = path.join(scratch, 'restored');
@@ -116,7 +143,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
     );
     console.log(
       table(
-        ['step', 'Forge', 'tar', 'Forge/tar', 'Forge throughput'],
+        ['step', 'Forge', 'counterpart', 'Forge/counterpart', 'Forge throughput'],
         [
           [
             'backup vs tar -c',
@@ -132,6 +159,17 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
             ratio(backupMs / median(times.tarSealed)),
             mibPerSecond(archiveBytes, backupMs),
           ],
+          ...(postgres
+            ? [
+                [
+                  'backup vs tar -c + pg_dump',
+                  seconds(backupMs),
+                  seconds(median(times.toolsCreate)),
+                  ratio(backupMs / median(times.toolsCreate)),
+                  mibPerSecond(archiveBytes, backupMs),
+                ],
+              ]
+            : []),
           [
             'restore vs tar -x',
             seconds(restoreMs),
@@ -139,19 +177,33 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
             ratio(restoreMs / median(times.tarExtract)),
             mibPerSecond(archiveBytes, restoreMs),
           ],
+          ...(postgres
+            ? [
+                [
+                  'restore vs tar -x + pg_restore',
+                  seconds(restoreMs),
+                  seconds(median(times.toolsExtract)),
+                  ratio(restoreMs / median(times.toolsExtract)),
+                  mibPerSecond(archiveBytes, restoreMs),
+                ],
+              ]
+            : []),
         ],
       ),
     );
-    const check = (label: string, forge: number, tar: number): TargetCheck => ({
+    // Judged against what copies the same data with the database's own tools: tar alone on
+    // SQLite (the database is a file in DATA_DIR), tar and pg_dump / pg_restore on PostgreSQL.
+    const counterpart = postgres ? 'tar + pg_dump/pg_restore' : 'tar';
+    const check = (label: string, forge: number, tools: number): TargetCheck => ({
       bench: 'backup',
       label,
-      value: `${seconds(forge)} vs ${seconds(tar)} = ${ratio(forge / tar)}`,
-      target: `≤ ${TARGET}× tar`,
-      status: forge / tar <= TARGET ? 'meets' : 'misses',
+      value: `${seconds(forge)} vs ${seconds(tools)} = ${ratio(forge / tools)}`,
+      target: `≤ ${TARGET}× ${counterpart}`,
+      status: forge / tools <= TARGET ? 'meets' : 'misses',
     });
     return [
-      check(`backup, ${mibPerSecond(archiveBytes, backupMs)}`, backupMs, median(times.tarCreate)),
-      check(`restore, ${mibPerSecond(archiveBytes, restoreMs)}`, restoreMs, median(times.tarExtract)),
+      check(`backup, ${mibPerSecond(archiveBytes, backupMs)}`, backupMs, median(postgres ? times.toolsCreate : times.tarCreate)),
+      check(`restore, ${mibPerSecond(archiveBytes, restoreMs)}`, restoreMs, median(postgres ? times.toolsExtract : times.tarExtract)),
     ];
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });

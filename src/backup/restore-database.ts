@@ -6,7 +6,9 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DbHandle } from '../db/index';
 import { writeCounters } from '../db/dump/rows';
-import { loadRowsFrom, openSqliteFile } from '../db/dump/sqlite-file';
+import { withForeignKeysAfter } from '../db/dump/bulk-load';
+import { copyRowsIn, withOwnConnection } from '../db/dump/postgres-copy';
+import { openSqliteFile, tableRows } from '../db/dump/sqlite-file';
 import { describeTables } from '../db/dump/tables';
 import { migrateTo } from '../db/migrate';
 import { hashing } from './archive';
@@ -14,8 +16,8 @@ import { BackupError, type Manifest } from './format';
 
 /*
  * The database of a format 2 archive: a SQLite file (format.ts). Onto SQLite it is the database
- * itself, put in place; onto PostgreSQL its tables are read and loaded, parents first, in one
- * transaction. Either way it is checked against its SHA-256 before anything is loaded from it.
+ * itself, put in place; onto PostgreSQL its tables are read and loaded by COPY, parents first, in
+ * one transaction. Either way it is checked against its SHA-256 before anything is loaded from it.
  */
 
 /** Where the file goes: the database itself on SQLite; on PostgreSQL a file of its own in DATA_DIR, removed once loaded. */
@@ -33,7 +35,11 @@ export function checkDatabaseFile(archive: string, received: string, recorded: s
   if (received !== recorded.trim()) throw new BackupError(`${archive} is damaged: its database does not match its SHA-256`);
 }
 
-/** Loads the file's rows into PostgreSQL (its schema made as the backup's migrations made it), counters included; the rows per table. */
+/**
+ * Loads the file's rows into PostgreSQL (its schema made as the backup's migrations made it),
+ * counters included, in one transaction: each table by one `COPY … FROM STDIN`, parents first, the
+ * foreign keys checked once after (bulk-load.ts). The rows per table.
+ */
 export async function loadDatabaseFile(database: DbHandle, file: string, manifest: Manifest): Promise<Record<string, number>> {
   const source = openSqliteFile(file, { readonly: true });
   try {
@@ -44,11 +50,16 @@ export async function loadDatabaseFile(database: DbHandle, file: string, manifes
       return shape;
     });
     await migrateTo(database, manifest.migrations[manifest.migrations.length - 1]);
-    return await database.db.transaction().execute(async (trx) => {
-      const rows = await loadRowsFrom(source, tables, trx, database.dialect);
-      await writeCounters(trx, database.dialect, manifest.counters);
-      return rows;
-    });
+    return await withOwnConnection(database, ({ client, db }) =>
+      db.transaction().execute(async (trx) => {
+        const rows: Record<string, number> = {};
+        await withForeignKeysAfter(trx, async () => {
+          for (const table of tables) rows[table.name] = await copyRowsIn(client, table.name, table.columns, tableRows(source, table));
+        });
+        await writeCounters(trx, database.dialect, manifest.counters);
+        return rows;
+      }),
+    );
   } finally {
     await source.close();
   }

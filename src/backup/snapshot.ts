@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { DbHandle, SchemaFreeDb } from '../db/index';
 import { describeTables, executedMigrations, type TableShape } from '../db/dump/tables';
 import { readCounters, withReadSnapshot, writeCounters, type CounterValue } from '../db/dump/rows';
+import { columnTypes, copyRowsOut, withOwnConnection } from '../db/dump/postgres-copy';
 import { copyInSnapshot, copyRowsInto, countRows, openSqliteFile } from '../db/dump/sqlite-file';
 import { migrateTo } from '../db/migrate';
 import { readRepositoryRefs, sameRefs, type RepositoryRefs } from '../git/backup-files';
@@ -131,7 +132,10 @@ async function copySqlite(dataDir: string, file: string, before: Map<number, Rep
   }
 }
 
-/** PostgreSQL: the rows of one repeatable-read snapshot written into a file made by the same migrations. */
+/**
+ * PostgreSQL: the rows of one repeatable-read snapshot written into a file made by the same
+ * migrations, each table read by one `COPY … TO STDOUT` on the snapshot's connection.
+ */
 async function copyPostgres(
   database: DbHandle,
   dataDir: string,
@@ -139,23 +143,26 @@ async function copyPostgres(
   before: Map<number, RepositoryRefs | undefined>,
   retry: boolean,
 ): Promise<Taken> {
-  return withReadSnapshot(database, async (snapshot) => {
-    const refs = await readRefs(dataDir, await projectIds(snapshot));
-    const moved = movedBetween(before, refs);
-    if (moved.length > 0 && retry) return { refs, moved };
-    const migrations = await executedMigrations(snapshot);
-    const tables = await describeTables(snapshot, 'postgres');
-    const counters = await readCounters(snapshot, 'postgres');
-    const copy = openSqliteFile(file, { scratch: true });
-    try {
-      await migrateTo(copy.handle, migrations[migrations.length - 1]);
-      const rows = await copyRowsInto(snapshot, tables, copy);
-      await writeCounters(copy.handle.db, 'sqlite', counters);
-      return { refs, moved, database: { migrations, tables, counters, rows } };
-    } finally {
-      await copy.close();
-    }
-  });
+  return withOwnConnection(database, ({ client, db }) =>
+    withReadSnapshot({ db, dialect: 'postgres' }, async (snapshot) => {
+      const refs = await readRefs(dataDir, await projectIds(snapshot));
+      const moved = movedBetween(before, refs);
+      if (moved.length > 0 && retry) return { refs, moved };
+      const migrations = await executedMigrations(snapshot);
+      const tables = await describeTables(snapshot, 'postgres');
+      const counters = await readCounters(snapshot, 'postgres');
+      const types = await columnTypes(snapshot);
+      const copy = openSqliteFile(file, { scratch: true });
+      try {
+        await migrateTo(copy.handle, migrations[migrations.length - 1]);
+        const rows = await copyRowsInto((table) => copyRowsOut(client, table, types.get(table.name)), tables, copy);
+        await writeCounters(copy.handle.db, 'sqlite', counters);
+        return { refs, moved, database: { migrations, tables, counters, rows } };
+      } finally {
+        await copy.close();
+      }
+    }),
+  );
 }
 
 const movedBetween = (before: Map<number, RepositoryRefs | undefined>, after: Map<number, RepositoryRefs | undefined>): number[] =>

@@ -18,6 +18,8 @@ export interface DbHandle {
   dialect: DialectName;
   /** PostgreSQL's connections (SQLite has one, in the process). */
   poolStats?: () => PoolStats;
+  /** PostgreSQL: a connection of the transaction pool, for what Kysely cannot send (COPY); the caller releases it. */
+  ownConnection?: () => Promise<pg.PoolClient>;
 }
 
 export interface DatabaseOptions {
@@ -52,6 +54,7 @@ export function openDatabase(options: DatabaseOptions): DbHandle {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: forge }), log }),
       dialect: 'postgres',
       poolStats: forge.stats,
+      ownConnection: () => pool.connect(),
     };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });

@@ -15,6 +15,8 @@ import { archiveContents, backupInProcess, emptyInstance, restoreInProcess, type
  */
 
 const postgres = process.env.TEST_DATABASE_URL;
+/** Backslashes (alone, before n, at the end), \\N, COPY's end marker on a line of its own, tabs, CR LF, JSON, astral characters. */
+const AWKWARD = 'a\\b \\n \\N\n\\.\nTab\there\r\nCR\ronly {"json": ["x\\ty", null]} 🦊 trailing\\';
 let app: TestApp;
 const targets: Target[] = [];
 const archives = tempDir();
@@ -36,6 +38,11 @@ before(async () => {
   assert.equal((await user.client.post(`/projects/fork/${created.body.id}`)).status, 201);
   const issue = await createIssue(app.root, created.body.id, { title: 'an issue', description: 'line\nline', labels: 'bug,ui' });
   assert.equal((await app.root.post(`/projects/${created.body.id}/issues/${issue.id}/notes`, { body: 'a note' })).status, 201);
+  // Values PostgreSQL's COPY text format escapes or reads specially: they come back as they went.
+  await createIssue(app.root, created.body.id, { title: 'tab\there \\N', description: AWKWARD });
+  assert.equal((await app.root.post(`/projects/${created.body.id}/issues/${issue.id}/notes`, { body: AWKWARD })).status, 201);
+  // Text that reads as a number stays text.
+  assert.equal((await app.root.post(`/projects/${created.body.id}/issues/${issue.id}/notes`, { body: '042' })).status, 201);
   // A row removed at the end of its table: the id counter stays past it.
   const removed = await createIssue(app.root, created.body.id, { title: 'removed' });
   assert.equal((await app.root.delete(`/projects/${created.body.id}/issues/${removed.id}`)).status, 200);
@@ -75,9 +82,11 @@ describe('a backup of SQLite restores onto PostgreSQL and back', { skip: !postgr
     assert.equal(a.manifest.source_database, 'sqlite');
     assert.equal(b.manifest.source_database, 'postgres');
     assert.ok(a.tables.get('users')!.includes('ünïcode'));
+    assert.ok(a.tables.get('issues')!.includes(JSON.stringify(AWKWARD).slice(1, -1)), 'the awkward description is in the first archive');
+    assert.ok(a.tables.get('notes')!.includes('"042"'));
     assert.ok(a.tables.has('label_links') && a.tables.has('ci_builds') && a.tables.has('notes'));
     const used = (manifest: any) => manifest.counters.filter((counter: any) => counter.value > 0);
-    assert.ok(used(a.manifest).some((counter: any) => counter.table === 'issues' && counter.value === 2));
+    assert.ok(used(a.manifest).some((counter: any) => counter.table === 'issues' && counter.value === 3));
     for (const other of [b, c]) {
       assert.deepEqual([...other.tables.keys()], [...a.tables.keys()]);
       for (const [table, rows] of a.tables) assert.equal(other.tables.get(table), rows, table);

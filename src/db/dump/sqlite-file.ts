@@ -1,8 +1,8 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, sql, SqliteDialect } from 'kysely';
-import { SQLITE_BUSY_TIMEOUT_MS, type DbHandle, type DialectName, type SchemaFreeDb } from '../index';
+import { Kysely, SqliteDialect } from 'kysely';
+import { SQLITE_BUSY_TIMEOUT_MS, type DbHandle } from '../index';
 import type { Database } from '../schema';
-import { insertRows, type Row } from './rows';
+import type { Row } from './rows';
 import type { TableShape } from './tables';
 
 /*
@@ -64,16 +64,17 @@ export async function copyInSnapshot(live: SqliteFile, file: string): Promise<Bu
   return undefined;
 }
 
-/** Rows per read from the source and per batch of inserts. */
-const BATCH = 5000;
-
 /**
- * Every row of `tables` read from `source` (a snapshot of another database) into an empty file
- * made by the same migrations, in one transaction: its secondary indexes dropped first and made
- * again at the end (one sort each instead of a B-tree insert per row), foreign keys not checked
- * (the source enforced them).
+ * Every row of `tables`, as `read` gives them (from a snapshot of another database), into an empty
+ * file made by the same migrations, in one transaction: its secondary indexes dropped first and
+ * made again at the end (one sort each instead of a B-tree insert per row), foreign keys not
+ * checked (the source enforced them).
  */
-export async function copyRowsInto(source: SchemaFreeDb, tables: TableShape[], file: SqliteFile): Promise<Record<string, number>> {
+export async function copyRowsInto(
+  read: (table: TableShape) => AsyncIterable<Row[]>,
+  tables: TableShape[],
+  file: SqliteFile,
+): Promise<Record<string, number>> {
   const { sqlite } = file;
   const indexes = sqlite.prepare(`select name, sql from sqlite_master where type = 'index' and sql is not null`).all() as Array<{
     name: string;
@@ -88,7 +89,7 @@ export async function copyRowsInto(source: SchemaFreeDb, tables: TableShape[], f
         `insert into ${quote(table.name)} (${table.columns.map(quote).join(', ')}) values (${table.columns.map(() => '?').join(', ')})`,
       );
       counts[table.name] = 0;
-      for await (const rows of readRows(source, table)) {
+      for await (const rows of read(table)) {
         for (const row of rows) insert.run(row);
         counts[table.name] += rows.length;
       }
@@ -102,53 +103,13 @@ export async function copyRowsInto(source: SchemaFreeDb, tables: TableShape[], f
   return counts;
 }
 
-/** A table's rows as arrays in its columns' order, in primary-key order, a batch at a time (by key ranges when the key is one column). */
-async function* readRows(db: SchemaFreeDb, table: TableShape): AsyncGenerator<Row[]> {
-  const key = table.primaryKey.length === 1 ? table.primaryKey[0] : undefined;
-  const order = table.primaryKey.length > 0 ? table.primaryKey : table.columns;
-  const columns = sql.join(table.columns.map((column) => sql.ref(column)));
-  let after: unknown;
-  for (let offset = 0; ; offset += BATCH) {
-    const range = key !== undefined && after !== undefined ? sql`where ${sql.ref(key)} > ${after}` : sql``;
-    const page = key !== undefined ? sql`limit ${sql.lit(BATCH)}` : sql`limit ${sql.lit(BATCH)} offset ${sql.lit(offset)}`;
-    const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(table.name)} ${range}
-      order by ${sql.join(order.map((column) => sql.ref(column)))} ${page}`.execute(db);
-    if (rows.length === 0) return;
-    const values = new Array<Row>(rows.length);
-    for (let i = 0; i < rows.length; i++) values[i] = table.columns.map((column) => rows[i][column]);
-    yield values;
-    if (key !== undefined) after = rows[rows.length - 1][key];
-    if (rows.length < BATCH) return;
-  }
-}
-
-/** Every row of `tables` (load order) from a backup's file into `target`, inside the caller's transaction. */
-export async function loadRowsFrom(
-  file: SqliteFile,
-  tables: TableShape[],
-  target: SchemaFreeDb,
-  dialect: DialectName,
-): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const table of tables) {
-    const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map(quote).join(', ');
-    const select = file.sqlite
-      .prepare(`select ${table.columns.map(quote).join(', ')} from ${quote(table.name)} order by ${order}`)
-      .raw(true);
-    counts[table.name] = 0;
-    let batch: Row[] = [];
-    for (const row of select.iterate() as IterableIterator<Row>) {
-      batch.push(row);
-      if (batch.length === BATCH) {
-        await insertRows(target, dialect, table.name, table.columns, batch);
-        counts[table.name] += batch.length;
-        batch = [];
-      }
-    }
-    await insertRows(target, dialect, table.name, table.columns, batch);
-    counts[table.name] += batch.length;
-  }
-  return counts;
+/** A table's rows as arrays in its columns' order, in primary-key order, read one at a time. */
+export function tableRows(file: SqliteFile, table: TableShape): IterableIterator<Row> {
+  const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map(quote).join(', ');
+  return file.sqlite
+    .prepare(`select ${table.columns.map(quote).join(', ')} from ${quote(table.name)} order by ${order}`)
+    .raw(true)
+    .iterate() as IterableIterator<Row>;
 }
 
 /** Each table's number of rows. */
