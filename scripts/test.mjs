@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { copyNonTypeScript, rewriteRelativeImports, walk } from './relative-imports.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +31,8 @@ await build({
   // As tsconfig.json's target ES2022 implies, and as tsx compiles them: class fields are defined.
   tsconfigRaw: { compilerOptions: { useDefineForClassFields: true } },
 });
+// esbuild's service process would otherwise stay for the whole run.
+await stop();
 rewriteRelativeImports(mirror, root);
 for (const tree of trees) copyNonTypeScript(path.join(root, tree), path.join(mirror, tree));
 
