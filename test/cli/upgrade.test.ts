@@ -11,6 +11,7 @@ import { digestToken, hashPassword, SecretBox } from '../../src/lib/secrets';
 import { freshDatabaseUrl } from '../support/app';
 import { ApiClient } from '../support/client';
 import { ROOT, startForge, type RunningForge } from '../support/forge-command';
+import { nodeArgs } from '../support/node-entry';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -97,7 +98,7 @@ describe('processes migrating one new database at the same moment', () => {
     const instance = await newInstance();
     const env = { ...process.env, DATA_DIR: instance.dataDir, DATABASE_URL: instance.databaseUrl, START_AT: String(Date.now() + 8000) };
     const runs = Array.from({ length: 4 }, () =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/support/migrate-at.ts')], { cwd: ROOT, env }),
+      promisify(execFile)(process.execPath, nodeArgs('test/support/migrate-at'), { cwd: ROOT, env }),
     );
     for (const run of await Promise.allSettled(runs)) {
       assert.equal(run.status, 'fulfilled', run.status === 'rejected' ? String(run.reason) : '');

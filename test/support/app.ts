@@ -7,6 +7,7 @@ import { startServer } from '../../src/app';
 import type { Services } from '../../src/services/index';
 import type { ServiceContext } from '../../src/services/context';
 import { ApiClient } from './client';
+import { migratedTemplate } from './template-database';
 
 export interface TestApp {
   url: string;
@@ -29,16 +30,21 @@ export interface TestApp {
 
 let counter = 0;
 
-/** A fresh PostgreSQL database per app when `base` (default TEST_DATABASE_URL) is set; SQLite in the data dir otherwise. */
+/**
+ * A fresh PostgreSQL database per app when `base` (default TEST_DATABASE_URL) is set; SQLite in the
+ * data dir otherwise. Empty, unless `migrated`: then a copy of the migrated template (PostgreSQL only).
+ */
 export async function freshDatabaseUrl(
   base = process.env.TEST_DATABASE_URL,
   prefix = 'forge_test',
+  options: { migrated?: boolean } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!base) return { url: '', drop: async () => {} };
   const name = `${prefix}_${process.pid}_${Date.now()}_${counter++}`;
+  const template = options.migrated ? ` TEMPLATE ${await migratedTemplate(base)}` : '';
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
@@ -60,7 +66,7 @@ export async function freshDatabaseUrl(
  */
 export async function startApp(env: Record<string, string> = {}, logStream?: NodeJS.WritableStream): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forge-test-'));
-  const database = await freshDatabaseUrl();
+  const database = await freshDatabaseUrl(undefined, undefined, { migrated: true });
   const rootToken = 'root-private-token-0001';
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { eventually } from './eventually';
+import { forgeArgs, ROOT } from './node-entry';
 
 /*
- * The real `forge` command line in a process of its own (node --import tsx src/main.ts …, as
+ * The real `forge` command line in a process of its own (src/main as node-entry.ts runs it, as
  * server-process.ts starts it), with only the environment a test gives it besides PATH and HOME:
  * settings a developer has exported do not leak in.
  */
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+export { ROOT };
 
 export interface Finished {
   code: number | null;
@@ -44,7 +44,7 @@ export interface RunningForge {
 export function startForge(
   args: string[],
   env: Record<string, string>,
-  command: { file: string; args: string[] } = { file: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts')] },
+  command: { file: string; args: string[] } = { file: process.execPath, args: forgeArgs() },
 ): RunningForge {
   // A process group of its own: `killGroup` can end whatever it started, should a test fail half-way.
   const child = spawn(command.file, [...command.args, ...args], {

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { cloneUrl, commit, git, workTree } from './git';
 import { eventually } from './eventually';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { forgeArgs, ROOT } from './node-entry';
 
 /**
- * The real `forge runner` in a process of its own (`node --import tsx src/main.ts runner …`), its
+ * The real `forge runner` in a process of its own (`forge runner …`, src/main as node-entry.ts runs it), its
  * registration and working copies in a temp dir of its own. `GATE_DIR` in its environment (and so
  * in its builds') names a folder tests create files in to let a waiting build go on.
  */
@@ -35,9 +34,7 @@ export class RunnerProcess {
     const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-runner-'));
     const gateDir = opts.gateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forge-gate-'));
     const args = [
-      '--import',
-      'tsx',
-      path.join(ROOT, 'src/main.ts'),
+      ...forgeArgs(),
       'runner',
       '--url',
       app.url,

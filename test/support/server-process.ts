@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import type { TestApp } from './app';
 import { eventually } from './eventually';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { forgeArgs, ROOT } from './node-entry';
 
 export interface ServerProcess {
   url: string;
@@ -27,7 +25,7 @@ export async function startServerProcess(app: TestApp): Promise<ServerProcess> {
     INITIAL_ROOT_TOKEN: app.rootToken,
     LOG_LEVEL: 'silent',
   };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...forgeArgs(), 'serve'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import { startApp, type TestApp } from '../../support/app';
 import { createRootProject } from '../../support/repo';
 import { RunnerClient, RUNNER_USER_AGENT, runnerBaseUrl } from '../../support/runner-client';
 import { projectRunnersToken, registrationToken, runnerRow } from '../../support/ci-world';
+import { forgeArgs, ROOT } from '../../support/node-entry';
 
 let app: TestApp;
 
@@ -166,7 +167,8 @@ describe('DELETE /ci/api/v1/runners/delete', () => {
 describe('forge admin runners-token', () => {
   // The command opens the database of DATA_DIR; the test app's PostgreSQL database is its own.
   test("prints the shared runners' registration token", { skip: Boolean(process.env.TEST_DATABASE_URL) }, async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'admin', 'runners-token'], {
+    const { stdout } = await promisify(execFile)(process.execPath, [...forgeArgs(), 'admin', 'runners-token'], {
+      cwd: ROOT,
       env: { ...process.env, DATA_DIR: app.dataDir, DATABASE_URL: '' },
     });
     assert.equal(stdout.trim(), await registrationToken(app));
