@@ -34,7 +34,14 @@ const four = positionLineCode('poem.txt', null, 4);
  */
 async function twoVersions(project = open) {
   const branch = `versions-${++branches}`;
-  await seedCommit(app, project.id, { branch, startRef: 'refs/heads/master', files: { 'poem.txt': 'one\nTWO\nthree\n' } });
+  // A message of its own: two calls within one second would otherwise make the same commits, and
+  // another merge request's versions would be this one's.
+  await seedCommit(app, project.id, {
+    branch,
+    startRef: 'refs/heads/master',
+    files: { 'poem.txt': 'one\nTWO\nthree\n' },
+    message: `the poem, for ${branch}\n`,
+  });
   const created = await owner.client
     .v4()
     .post(`/projects/${project.id}/merge_requests`, { source_branch: branch, target_branch: 'master', title: `Merge ${branch}` });
