@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,7 @@ import { ms, ratio, table } from './support/stats';
 import { apiCall, timedRequest } from './support/http';
 import { repoPathOf } from '../src/services/repository/repositories';
 import { refsMoved } from '../src/services/repository/refs-version';
-import { cpuSince, postgresCpu, serverCpuMs } from './support/cpu';
+import { cpuSince, machineCpuMs, otherProcessCpuMs, postgresCpu, serverCpuMs } from './support/cpu';
 import { profiled } from './support/profile';
 import { CostClient } from './support/cost-client';
 
@@ -195,10 +196,12 @@ async function measureCost(client: CostClient, target: OpenLoadTarget, requests:
   await client.run({ url: target.url, headers: target.headers, count: 20 });
   const databaseBefore = postgresCpu();
   const cpuBefore = serverCpuMs(client.pid);
+  const clientBefore = otherProcessCpuMs(client.pid);
   const { wallMs, bytes } = await client.run({ url: target.url, headers: target.headers, count: requests });
   const cpuMs = serverCpuMs(client.pid) - cpuBefore;
   return {
     cpuMs: cpuMs / requests,
+    clientMs: (otherProcessCpuMs(client.pid) - clientBefore) / requests,
     databaseMs: databaseKind() === 'PostgreSQL' ? cpuSince(databaseBefore, postgresCpu()) / requests : 0,
     wallMs: wallMs / requests,
     bytes,
@@ -210,6 +213,11 @@ interface Cost {
   cpuMs: number;
   /** PostgreSQL's processes (SQLite's work is in this process's). */
   databaseMs: number;
+  /**
+   * The client's process, reading the answer: not the server's cost, but under a load generator on
+   * the same machine it takes the same cores, so a larger answer slows every request near saturation.
+   */
+  clientMs: number;
   wallMs: number;
   /** The answer's body and header values, in bytes: what the server wrote beyond the work. */
   bytes: number;
@@ -225,6 +233,8 @@ function costRow(name: string, costs: Partial<Record<Version, Cost>>): string[] 
     costs.v3 && costs.v4 ? ratio(costs.v4.cpuMs / costs.v3.cpuMs) : '-',
     cell('v3', (c) => c.databaseMs),
     cell('v4', (c) => c.databaseMs),
+    cell('v3', (c) => c.clientMs),
+    cell('v4', (c) => c.clientMs),
     cell('v3', (c) => c.wallMs),
     cell('v4', (c) => c.wallMs),
     costs.v3 ? String(costs.v3.bytes) : '-',
@@ -239,6 +249,8 @@ const COST_HEADER = [
   'v4/v3',
   'v3 PostgreSQL',
   'v4 PostgreSQL',
+  'v3 client',
+  'v4 client',
   'v3 wall',
   'v4 wall',
   'v3 bytes',
@@ -248,6 +260,7 @@ const COST_HEADER = [
 const average = (costs: Cost[]): Cost => ({
   cpuMs: costs.reduce((sum, c) => sum + c.cpuMs, 0) / costs.length,
   databaseMs: costs.reduce((sum, c) => sum + c.databaseMs, 0) / costs.length,
+  clientMs: costs.reduce((sum, c) => sum + c.clientMs, 0) / costs.length,
   wallMs: costs.reduce((sum, c) => sum + c.wallMs, 0) / costs.length,
   bytes: Math.round(costs.reduce((sum, c) => sum + c.bytes, 0) / costs.length),
 });
@@ -437,7 +450,9 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
         // window. Each door's mix first runs unmeasured at half the rate for a tenth of the window.
         const mixTargets = all.map((s) => target(s, version));
         await load(mixTargets, mixRate / 2, Math.max(2, Math.round(seconds / 10)));
+        const cpuBefore = cpuSnapshot();
         const mix = await profiled(`mix-${version}`, () => load(mixTargets, mixRate));
+        const cpu = describeCpuSince(cpuBefore);
         console.log(`\nall ${all.length} scenarios on ${version} as one mix at ${mixRate}/s, equal shares, interleaved:`);
         console.log(
           table(HEADER, [
@@ -447,6 +462,7 @@ async function run({ quick }: BenchOptions): Promise<TargetCheck[]> {
           ]),
         );
         console.log(`mix p90 TTFB in each 10 s of the window: ${mix.p90ByWindow.map(ms).join(', ')}`);
+        console.log(cpu);
         checks.push({
           bench: 'gpt',
           label: `mix of ${all.length} scenarios (${version}) at ${mixRate}/s`,
@@ -468,3 +484,33 @@ export const gptBench: Benchmark = {
   description: "GitLab Performance Tool's API tests: open-model fixed-rate load, p90 TTFB, beside a bare node:http server",
   run,
 };
+
+interface CpuSnapshot {
+  machine: { busy: number; total: number };
+  forge: number;
+  postgres: Map<string, number>;
+}
+
+function cpuSnapshot(): CpuSnapshot {
+  const { user, system } = process.cpuUsage();
+  return { machine: machineCpuMs(), forge: (user + system) / 1000, postgres: postgresCpu() };
+}
+
+/**
+ * The machine's CPU since `before` and who used it, as shares of all its cores: Forge's own process
+ * (its git children not included), PostgreSQL's processes, and the rest (the load generator, git,
+ * the kernel's loopback). Near saturation a few per cent more makes queues, and p90, grow many times.
+ */
+function describeCpuSince(before: CpuSnapshot): string {
+  const now = cpuSnapshot();
+  const total = now.machine.total - before.machine.total;
+  const percent = (value: number) => `${total > 0 ? ((value / total) * 100).toFixed(0) : '?'} %`;
+  const busy = now.machine.busy - before.machine.busy;
+  const forge = now.forge - before.forge;
+  const postgres = cpuSince(before.postgres, now.postgres);
+  const rest = Math.max(0, busy - forge - postgres);
+  return (
+    `machine CPU over the window and its grace: ${percent(busy)} of ${os.cpus().length} cores busy; ` +
+    `Forge's process ${percent(forge)}, PostgreSQL ${percent(postgres)}, the rest (load generator, git, kernel) ${percent(rest)}`
+  );
+}

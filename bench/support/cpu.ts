@@ -27,6 +27,11 @@ function childPids(pid: number): number[] {
   }
 }
 
+/** CPU spent so far by another process (a load generator, say), in ms to the 10 ms tick. */
+export function otherProcessCpuMs(pid: number | undefined): number {
+  return pid === undefined ? 0 : processCpuMs(pid);
+}
+
 /**
  * CPU spent by this process and the git processes it runs: its own, the children it has waited for
  * (one-off git commands) and the live ones (long-lived cat-file and diff-tree). The load generator
@@ -64,4 +69,20 @@ export function cpuSince(before: Map<string, number>, now: Map<string, number>):
   let total = 0;
   for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
   return total;
+}
+
+/**
+ * Busy and total CPU time of the whole machine so far, from /proc/stat's first line (all cores, in
+ * ms): near saturation a few per cent more CPU on the machine makes queues, and p90, grow many times.
+ */
+export function machineCpuMs(): { busy: number; total: number } {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    // user nice system idle iowait irq softirq steal
+    const idle = fields[3] + fields[4];
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    return { busy: (total - idle) * TICK_MS, total: total * TICK_MS };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
 }
