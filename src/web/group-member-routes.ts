@@ -6,11 +6,10 @@ import { canOnGroup, type GroupStanding } from '../services/policy';
 import { ApiError } from '../errors';
 import { PAGE, pageContext, sendPage, WebError } from './request';
 import { recordNumber } from './project-scope';
-import { fieldErrors } from './form-errors';
-import { FormText, isDelete, settingsErrors } from './settings-scope';
+import { FormText } from './settings-scope';
 import { type GroupParams, groupPath, ownedGroup, readableGroup } from './group-scope';
 import { signInFirst } from './issue-routes';
-import { askToJoin, removeMemberOrRequest } from './access-request-actions';
+import { addMember, approveRequest, askToJoin, changeMember } from './member-actions';
 import { type GroupMembers, groupMembersPage } from './pages/groups/members';
 
 const MEMBERS_SHOWN = 200;
@@ -25,12 +24,8 @@ const ChangeBody = Type.Object({
 const TokenBody = Type.Object({ authenticity_token: FormText(), _method: FormText(10) });
 type MemberParams = GroupParams & { user_id: string };
 
-/** A refusal of one row's change: the last owner, or leaving one's own group as its last owner (the API's 403), said beside the row. */
-function rowMessages(error: unknown): string[] | undefined {
-  if (error instanceof ApiError && error.status === 403)
-    return ['This member cannot be changed or removed: a group keeps at least one owner.'];
-  return fieldErrors(error)?.base;
-}
+/** The API's 403 on a row: the last owner of a group, changed, removed or leaving. */
+const LAST_OWNER = 'This member cannot be changed or removed: a group keeps at least one owner.';
 
 /**
  * `/groups/:path/group_members`: the members of a group, read by all who read the group; adding,
@@ -78,20 +73,9 @@ export function groupMemberRoutes(pages: FastifyInstance, { services }: { servic
     { config: PAGE, schema: { body: AddBody } },
     async (request, reply) => {
       const found = await ownedGroup(services, request);
-      const { user: username = '', access_level, expires_at } = request.body;
-      const typed = { user: username, accessLevel: access_level, expiresAt: expires_at };
-      const member = username.trim() === '' ? undefined : await services.users.findByIdOrUsername(username.trim().replace(/^@/, ''));
-      if (!member) return show(request, reply, found, { add: { ...typed, errors: { user: ['is not a known user'] } } });
       const source = services.members.groupSource(found.group, found.standing);
-      try {
-        await services.members.add(source, found.user, { user_id: member.id, access_level, expires_at }, { existingIsConflict: true });
-      } catch (error) {
-        const errors = settingsErrors(error);
-        if (!errors) throw error;
-        return show(request, reply, found, {
-          add: { ...typed, errors: errors.base?.[0] === 'Member already exists' ? { user: ['is already a member'] } : errors },
-        });
-      }
+      const add = await addMember(services, source, found.user, request.body);
+      if (add) return show(request, reply, found, { add });
       return back(reply, found.group);
     },
   );
@@ -125,9 +109,9 @@ export function groupMemberRoutes(pages: FastifyInstance, { services }: { servic
       try {
         await services.members.remove(source, user, user.id);
       } catch (error) {
-        const messages = rowMessages(error);
-        if (!messages) throw error;
-        return show(request, reply, found, { rowError: { userId: user.id, messages } });
+        // The last owner leaving: the API's 403, said beside their row.
+        if (!(error instanceof ApiError && error.status === 403)) throw error;
+        return show(request, reply, found, { rowError: { userId: user.id, messages: [LAST_OWNER] } });
       }
       // A private group is no longer the leaver's to see.
       return reply.redirect('/', 303);
@@ -141,18 +125,8 @@ export function groupMemberRoutes(pages: FastifyInstance, { services }: { servic
       const found = await ownedGroup(services, request);
       const userId = recordNumber(request.params.user_id);
       const source = services.members.groupSource(found.group, found.standing);
-      try {
-        if (isDelete(request.body)) {
-          await removeMemberOrRequest(services, source, found.user, userId);
-        } else {
-          await services.members.update(source, userId, { access_level: request.body.access_level, expires_at: request.body.expires_at });
-        }
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) throw new WebError(404);
-        const messages = rowMessages(error);
-        if (!messages) throw error;
-        return show(request, reply, found, { rowError: { userId, messages } });
-      }
+      const rowError = await changeMember(services, source, found.user, userId, request.body, LAST_OWNER);
+      if (rowError) return show(request, reply, found, { rowError });
       return back(reply, found.group);
     },
   );
@@ -164,14 +138,8 @@ export function groupMemberRoutes(pages: FastifyInstance, { services }: { servic
       const found = await ownedGroup(services, request);
       const userId = recordNumber(request.params.user_id);
       const source = services.members.groupSource(found.group, found.standing);
-      try {
-        await services.accessRequests.approve(source, userId, request.body.access_level);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) throw new WebError(404);
-        const messages = rowMessages(error);
-        if (!messages) throw error;
-        return show(request, reply, found, { rowError: { userId, messages } });
-      }
+      const rowError = await approveRequest(services, source, userId, request.body.access_level, LAST_OWNER);
+      if (rowError) return show(request, reply, found, { rowError });
       return back(reply, found.group);
     },
   );

@@ -8,13 +8,15 @@ import { PAGE, pageContext, sendPage, WebError } from './request';
 import { projectFor, recordNumber, type ProjectParams } from './project-scope';
 import { projectPath } from './paths';
 import { fieldErrors } from './form-errors';
-import { administeredProject, FormText, isDelete, settingsErrors } from './settings-scope';
+import { administeredProject, FormText, isDelete } from './settings-scope';
 import { type MembersSettings, membersSettingsPage } from './pages/settings/members';
 import { redirectWithNotice } from './flash';
 import { signInFirst } from './issue-routes';
-import { askToJoin, removeMemberOrRequest } from './access-request-actions';
+import { addMember, approveRequest, askToJoin, changeMember } from './member-actions';
 
 const MEMBERS_SHOWN = 200;
+/** The API's 403 on a row: a personal project's owner, or the last owner. */
+const CANNOT_CHANGE = 'This member cannot be changed or removed.';
 
 const AddBody = Type.Object({ authenticity_token: FormText(), user: FormText(255), access_level: FormText(10), expires_at: FormText(64) });
 const ChangeBody = Type.Object({
@@ -72,20 +74,9 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
     { config: PAGE, schema: { body: AddBody } },
     async (request, reply) => {
       const found = await administeredProject(services, request);
-      const { user: username = '', access_level, expires_at } = request.body;
-      const typed = { user: username, accessLevel: access_level, expiresAt: expires_at };
-      const member = username.trim() === '' ? undefined : await services.users.findByIdOrUsername(username.trim().replace(/^@/, ''));
-      if (!member) return show(request, reply, found, { add: { ...typed, errors: { user: ['is not a known user'] } } });
       const source = services.members.projectSource(found.project, found.standing);
-      try {
-        await services.members.add(source, found.user, { user_id: member.id, access_level, expires_at }, { existingIsConflict: true });
-      } catch (error) {
-        const errors = settingsErrors(error);
-        if (!errors) throw error;
-        return show(request, reply, found, {
-          add: { ...typed, errors: errors.base?.[0] === 'Member already exists' ? { user: ['is already a member'] } : errors },
-        });
-      }
+      const add = await addMember(services, source, found.user, request.body);
+      if (add) return show(request, reply, found, { add });
       return back(request, reply, found.project, 'Users were successfully added.');
     },
   );
@@ -97,20 +88,8 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
       const found = await administeredProject(services, request);
       const userId = recordNumber(request.params.user_id);
       const source = services.members.projectSource(found.project, found.standing);
-      try {
-        if (isDelete(request.body)) {
-          await removeMemberOrRequest(services, source, found.user, userId);
-        } else {
-          await services.members.update(source, userId, { access_level: request.body.access_level, expires_at: request.body.expires_at });
-        }
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) throw new WebError(404);
-        // A personal project's owner or the last owner cannot go: the API's 403, said beside the row.
-        const messages =
-          error instanceof ApiError && error.status === 403 ? ['This member cannot be changed or removed.'] : fieldErrors(error)?.base;
-        if (!messages) throw error;
-        return show(request, reply, found, { rowError: { userId, messages } });
-      }
+      const rowError = await changeMember(services, source, found.user, userId, request.body, CANNOT_CHANGE);
+      if (rowError) return show(request, reply, found, { rowError });
       return back(
         request,
         reply,
@@ -127,14 +106,8 @@ export function memberSettingsRoutes(pages: FastifyInstance, { services }: { ser
       const found = await administeredProject(services, request);
       const userId = recordNumber(request.params.user_id);
       const source = services.members.projectSource(found.project, found.standing);
-      try {
-        await services.accessRequests.approve(source, userId, request.body.access_level);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) throw new WebError(404);
-        const messages = fieldErrors(error)?.base;
-        if (!messages) throw error;
-        return show(request, reply, found, { rowError: { userId, messages } });
-      }
+      const rowError = await approveRequest(services, source, userId, request.body.access_level, CANNOT_CHANGE);
+      if (rowError) return show(request, reply, found, { rowError });
       return back(request, reply, found.project, 'Access was granted.');
     },
   );
