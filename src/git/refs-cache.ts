@@ -13,6 +13,8 @@ export class RefsSnapshot {
   private tagList: Promise<TagRef[]> | undefined;
   private readonly merged = new Map<string, Promise<Set<string>>>();
   private readonly mergedByBranch = new Map<string, Promise<MergedIntoBranch>>();
+  /** Branches read one by one (a branch's page, v4's default branch) before or without the list. */
+  private readonly branchReads = new Map<string, Promise<Branch | undefined>>();
 
   constructor(
     private readonly git: GitReader,
@@ -84,11 +86,18 @@ export class RefsSnapshot {
     return true;
   }
 
+  /** One branch with its head commit: from the list when it was read, else read once per snapshot. */
   async branch(name: string): Promise<Branch | undefined> {
     const raw = this.branchRefs.get(name);
     if (!raw) return undefined;
     if (this.branchList) return (await this.branchList).find((branch) => branch.name === name);
-    return (await toBranches(this.git, this.repoPath, [raw]))[0];
+    let read = this.branchReads.get(name);
+    if (read === undefined) {
+      read = toBranches(this.git, this.repoPath, [raw]).then((branches) => branches[0]);
+      this.branchReads.set(name, read);
+      read.catch(() => this.branchReads.delete(name));
+    }
+    return read;
   }
 
   async tag(name: string): Promise<TagRef | undefined> {

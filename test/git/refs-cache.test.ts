@@ -49,4 +49,12 @@ describe('RefsCache', () => {
     const missing = await snapshot.mergedIntoBranch('nope');
     assert.deepEqual([missing.headId, missing.merged.size], [undefined, 0]);
   });
+
+  test('a branch read alone is read once per snapshot', async () => {
+    const snapshot = await new RefsCache(reader).get(fx.repoPath, 1);
+    const feature = await snapshot.branch('feature');
+    assert.equal(feature?.commit.id, fx.feature);
+    assert.equal(await snapshot.branch('feature'), feature);
+    assert.equal(await snapshot.branch('nope'), undefined);
+  });
 });
