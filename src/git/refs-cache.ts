@@ -12,11 +12,14 @@ export class RefsSnapshot {
   private branchList: Promise<Branch[]> | undefined;
   private tagList: Promise<TagRef[]> | undefined;
   private readonly merged = new Map<string, Promise<Set<string>>>();
+  private readonly mergedByBranch = new Map<string, Promise<MergedIntoBranch>>();
+  /** Branches read one by one (a branch's page, v4's default branch) before or without the list. */
+  private readonly branchReads = new Map<string, Promise<Branch | undefined>>();
 
   constructor(
     private readonly git: GitReader,
     private readonly repoPath: string,
-    refs: RawRef[],
+    private readonly refs: RawRef[],
   ) {
     for (const raw of refs) {
       if (raw.ref.startsWith('refs/heads/')) this.branchRefs.set(raw.ref.slice('refs/heads/'.length), raw);
@@ -55,11 +58,46 @@ export class RefsSnapshot {
     return merged;
   }
 
+  /**
+   * The branches merged into the branch `name` (its head commit and `mergedInto` of it), once per
+   * snapshot: v4 asks it with every list of branches. Undefined head when there is no such branch.
+   */
+  mergedIntoBranch(name: string): Promise<MergedIntoBranch> {
+    let answer = this.mergedByBranch.get(name);
+    if (answer === undefined) {
+      answer = this.branch(name).then(async (branch) => {
+        const headId = branch?.commit.id;
+        return { headId, merged: headId === undefined ? NONE_MERGED : await this.mergedInto(headId) };
+      });
+      this.mergedByBranch.set(name, answer);
+      answer.catch(() => this.mergedByBranch.delete(name));
+    }
+    return answer;
+  }
+
+  /** Whether `refs` (as `for-each-ref` lists them) are exactly the refs this snapshot was read from. */
+  sameRefs(refs: RawRef[]): boolean {
+    if (refs.length !== this.refs.length) return false;
+    for (let i = 0; i < refs.length; i++) {
+      const mine = this.refs[i];
+      const theirs = refs[i];
+      if (mine.ref !== theirs.ref || mine.oid !== theirs.oid || mine.type !== theirs.type) return false;
+    }
+    return true;
+  }
+
+  /** One branch with its head commit: from the list when it was read, else read once per snapshot. */
   async branch(name: string): Promise<Branch | undefined> {
     const raw = this.branchRefs.get(name);
     if (!raw) return undefined;
     if (this.branchList) return (await this.branchList).find((branch) => branch.name === name);
-    return (await toBranches(this.git, this.repoPath, [raw]))[0];
+    let read = this.branchReads.get(name);
+    if (read === undefined) {
+      read = toBranches(this.git, this.repoPath, [raw]).then((branches) => branches[0]);
+      this.branchReads.set(name, read);
+      read.catch(() => this.branchReads.delete(name));
+    }
+    return read;
   }
 
   async tag(name: string): Promise<TagRef | undefined> {
@@ -69,6 +107,14 @@ export class RefsSnapshot {
     return (await toTags(this.git, this.repoPath, [raw]))[0];
   }
 }
+
+/** A branch's head commit and the names of the branches merged into it (itself among them). */
+export interface MergedIntoBranch {
+  headId: string | undefined;
+  merged: ReadonlySet<string>;
+}
+
+const NONE_MERGED: ReadonlySet<string> = new Set<string>();
 
 interface Entry {
   version: number;
@@ -107,7 +153,7 @@ export class RefsCache {
       return known.snapshot;
     }
     // The caller read `version` before git is asked here, so what git answers is at least that new.
-    const entry: Entry = { version, readAt: time, snapshot: readSnapshot(this.git, repoPath) };
+    const entry: Entry = { version, readAt: time, snapshot: readSnapshot(this.git, repoPath, known?.snapshot) };
     this.entries.delete(repoPath);
     this.entries.set(repoPath, entry);
     entry.snapshot.catch(() => {
@@ -118,6 +164,13 @@ export class RefsCache {
   }
 }
 
-async function readSnapshot(git: GitReader, repoPath: string): Promise<RefsSnapshot> {
-  return new RefsSnapshot(git, repoPath, await forEachRef(repoPath, ['refs/heads/', 'refs/tags/']));
+/**
+ * The refs as git lists them now. When they are the very refs of the snapshot read before (same
+ * names, same objects), that snapshot is kept: everything it read (commits, tags, what is merged)
+ * follows from the object ids alone, so a snapshot that only aged costs one `for-each-ref`.
+ */
+async function readSnapshot(git: GitReader, repoPath: string, previous: Promise<RefsSnapshot> | undefined): Promise<RefsSnapshot> {
+  const refs = await forEachRef(repoPath, ['refs/heads/', 'refs/tags/']);
+  const kept = previous && (await previous.catch(() => undefined));
+  return kept?.sameRefs(refs) ? kept : new RefsSnapshot(git, repoPath, refs);
 }

@@ -18,7 +18,7 @@ export function branchesRoutes(api: Api, { services, presenter }: RouteDeps): vo
   const branches = services.branches;
   const present = async (request: FastifyRequest, views: BranchView[]) => {
     const facts = await branches.facts(request.project, request.standing, views);
-    return views.map((view) => presentBranch(view, facts.get(view.name)));
+    return views.map((view, index) => presentBranch(view, facts[index]));
   };
 
   api.get(
@@ -33,7 +33,8 @@ export function branchesRoutes(api: Api, { services, presenter }: RouteDeps): vo
     },
     async (request, reply) => {
       const search = request.query.search?.toLowerCase();
-      const all = (await branches.list(request.project)).filter((branch) => !search || branch.name.toLowerCase().includes(search));
+      const listed = await branches.list(request.project);
+      const all = search ? listed.filter((branch) => branch.name.toLowerCase().includes(search)) : listed;
       const page = pageOf(request.query);
       setPageHeaders(request, reply, presenter.externalUrl, page, all.length);
       return present(request, all.slice(page.offset, page.offset + page.limit));

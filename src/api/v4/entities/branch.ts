@@ -14,15 +14,15 @@ export const Branch4 = Type.Object({
   default: Type.Boolean(),
 });
 
-export function presentBranch(branch: BranchView, facts: BranchFacts | undefined): Static<typeof Branch4> {
+export function presentBranch(branch: BranchView, facts: BranchFacts): Static<typeof Branch4> {
   return {
     name: branch.name,
     commit: presentCommit(branch.commit),
-    merged: facts?.merged ?? false,
+    merged: facts.merged,
     protected: branch.protected,
     developers_can_push: branch.developersCanPush,
     developers_can_merge: branch.developersCanMerge,
-    can_push: facts?.canPush ?? false,
-    default: facts?.default ?? false,
+    can_push: facts.canPush,
+    default: facts.default,
   };
 }
