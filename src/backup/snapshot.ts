@@ -9,7 +9,7 @@ import { copyInSnapshot, copyRowsInto, countRows, openSqliteFile } from '../db/d
 import { migrateTo } from '../db/migrate';
 import { readRepositoryRefs, sameRefs, type RepositoryRefs } from '../git/backup-files';
 import { repositoryPath } from '../git/paths';
-import type { ArchiveWriter } from './archive';
+import type { ArchiveWriter } from './archive-writer';
 import { DATABASE_CHECKSUM, DATABASE_FILE, FORMAT, FORMAT_VERSION, MANIFEST, type Manifest } from './format';
 import type { Progress } from './progress';
 
@@ -87,20 +87,19 @@ export async function saveDatabase(
       repositories_moved: taken.moved,
     };
     await writer.addBuffer(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-    const hash = crypto.createHash('sha256');
+    let digest: string;
     if (taken.content !== undefined) {
-      hash.update(taken.content);
-      await writer.addBuffer(DATABASE_FILE, taken.content);
+      digest = await writer.addBufferWithDigest(DATABASE_FILE, taken.content);
     } else {
       const handle = await fs.open(file, 'r');
       try {
         const stats = await handle.stat();
-        await writer.addFile(DATABASE_FILE, handle, stats.size, stats.mtime, hash);
+        digest = await writer.addFileWithDigest(DATABASE_FILE, handle, stats.size, stats.mtime);
       } finally {
         await handle.close();
       }
     }
-    await writer.addBuffer(DATABASE_CHECKSUM, `${hash.digest('hex')}\n`);
+    await writer.addBuffer(DATABASE_CHECKSUM, `${digest}\n`);
     await fs.rm(file, { force: true });
     return { repositories: taken.refs, rows, moved: taken.moved };
   }
