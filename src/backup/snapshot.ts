@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { DbHandle, SchemaFreeDb } from '../db/index';
 import { describeTables, executedMigrations, type TableShape } from '../db/dump/tables';
 import { readCounters, withReadSnapshot, writeCounters, type CounterValue } from '../db/dump/rows';
-import { columnTypes, copyRowsOut, withOwnConnection } from '../db/dump/postgres-copy';
+import { columnTypes, copyTablesOut, withOwnConnection } from '../db/dump/postgres-copy';
 import { copyInSnapshot, copyRowsInto, countRows, openSqliteFile } from '../db/dump/sqlite-file';
 import { migrateTo } from '../db/migrate';
 import { readRepositoryRefs, sameRefs, type RepositoryRefs } from '../git/backup-files';
@@ -154,7 +154,7 @@ async function copyPostgres(
       const copy = openSqliteFile(file, { scratch: true });
       try {
         await migrateTo(copy.handle, migrations[migrations.length - 1]);
-        const rows = await copyRowsInto((table) => copyRowsOut(client, table, types.get(table.name)), tables, copy);
+        const rows = await copyRowsInto(copyTablesOut(client, tables, types), tables, copy);
         await writeCounters(copy.handle.db, 'sqlite', counters);
         return { refs, moved, database: { migrations, tables, counters, rows } };
       } finally {
