@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DbHandle } from '../db/index';
-import { ArchiveWriter } from './archive';
+import { ArchiveWriter } from './archive-writer';
 import { dataFiles, SECRET_FILES } from './data-dir';
 import { BackupError, DATA_PREFIX, secretsFileOf, TRAILER, type SecretsFile, type Trailer } from './format';
 import { mebibytes, type Progress } from './progress';
@@ -55,7 +55,7 @@ export async function createBackup({ dataDir, database, archive, progress }: Bac
     const rows = Object.values(snapshot.rows).reduce((sum, count) => sum + count, 0);
     return { archive, secrets, size, sha256, rows, repositories, files, moved: snapshot.moved };
   } catch (error) {
-    writer.abandon();
+    await writer.abandon();
     await fs.rm(partial, { force: true });
     throw error;
   } finally {

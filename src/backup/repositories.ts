@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { objectFiles, packedRefs, type RepositoryRefs } from '../git/backup-files';
 import { repositoryPath } from '../git/paths';
-import type { ArchiveWriter } from './archive';
+import type { ArchiveWriter } from './archive-writer';
 import { BackupError, DATA_PREFIX } from './format';
 import { mebibytes, type Progress } from './progress';
 

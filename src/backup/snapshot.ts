@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { DbHandle, SchemaFreeDb } from '../db/index';
 import { describeTables, executedMigrations, type TableShape } from '../db/dump/tables';
 import { readCounters, withReadSnapshot, writeCounters, type CounterValue } from '../db/dump/rows';
-import { columnTypes, copyRowsOut, withOwnConnection } from '../db/dump/postgres-copy';
+import { columnTypes, copyTablesOut, withOwnConnection } from '../db/dump/postgres-copy';
 import { copyInSnapshot, copyRowsInto, countRows, openSqliteFile } from '../db/dump/sqlite-file';
 import { migrateTo } from '../db/migrate';
 import { readRepositoryRefs, sameRefs, type RepositoryRefs } from '../git/backup-files';
 import { repositoryPath } from '../git/paths';
-import type { ArchiveWriter } from './archive';
+import type { ArchiveWriter } from './archive-writer';
 import { DATABASE_CHECKSUM, DATABASE_FILE, FORMAT, FORMAT_VERSION, MANIFEST, type Manifest } from './format';
 import type { Progress } from './progress';
 
@@ -87,20 +87,19 @@ export async function saveDatabase(
       repositories_moved: taken.moved,
     };
     await writer.addBuffer(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-    const hash = crypto.createHash('sha256');
+    let digest: string;
     if (taken.content !== undefined) {
-      hash.update(taken.content);
-      await writer.addBuffer(DATABASE_FILE, taken.content);
+      digest = await writer.addBufferWithDigest(DATABASE_FILE, taken.content);
     } else {
       const handle = await fs.open(file, 'r');
       try {
         const stats = await handle.stat();
-        await writer.addFile(DATABASE_FILE, handle, stats.size, stats.mtime, hash);
+        digest = await writer.addFileWithDigest(DATABASE_FILE, handle, stats.size, stats.mtime);
       } finally {
         await handle.close();
       }
     }
-    await writer.addBuffer(DATABASE_CHECKSUM, `${hash.digest('hex')}\n`);
+    await writer.addBuffer(DATABASE_CHECKSUM, `${digest}\n`);
     await fs.rm(file, { force: true });
     return { repositories: taken.refs, rows, moved: taken.moved };
   }
@@ -155,7 +154,7 @@ async function copyPostgres(
       const copy = openSqliteFile(file, { scratch: true });
       try {
         await migrateTo(copy.handle, migrations[migrations.length - 1]);
-        const rows = await copyRowsInto((table) => copyRowsOut(client, table, types.get(table.name)), tables, copy);
+        const rows = await copyRowsInto(copyTablesOut(client, tables, types), tables, copy);
         await writeCounters(copy.handle.db, 'sqlite', counters);
         return { refs, moved, database: { migrations, tables, counters, rows } };
       } finally {

@@ -26,3 +26,22 @@ declare module 'tar-stream' {
   export function pack(): Pack;
   export function extract(): Extract;
 }
+
+// tar-stream 2's header encoder, used by src/backup/tar-headers.ts.
+declare module 'tar-stream/headers.js' {
+  interface EncodedHeader {
+    name: string;
+    size: number;
+    mtime: Date;
+    mode: number;
+    uid: number;
+    gid: number;
+    type: string;
+    linkname?: string;
+  }
+  /** The 512-byte ustar header, or null when a name does not fit (a pax header is needed). */
+  export function encode(header: EncodedHeader): Buffer | null;
+  export function encodePax(header: { name?: string; linkname?: string }): Buffer;
+  const headers: { encode: typeof encode; encodePax: typeof encodePax };
+  export default headers;
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase, type DbHandle } from '../../src/db/index';
 import { withForeignKeysAfter } from '../../src/db/dump/bulk-load';
-import { columnTypes, copyRowsIn, copyRowsOut, encodeCopyValue, withOwnConnection } from '../../src/db/dump/postgres-copy';
+import { columnTypes, copyRowsIn, copyRowsOut, copyTablesOut, encodeCopyValue, withOwnConnection } from '../../src/db/dump/postgres-copy';
 import type { Row } from '../../src/db/dump/rows';
 import { freshDatabaseUrl } from '../support/app';
 
@@ -62,6 +62,21 @@ describe('COPY in and out of PostgreSQL', { skip: !postgres && 'TEST_DATABASE_UR
       const shape = { name: 'awkward', columns: ['id', 'body', 'n', 'r', 'flag'], primaryKey: ['id'], parents: [] };
       const read: Row[] = [];
       for await (const batch of copyRowsOut(client, shape, types)) read.push(...batch);
+      // Read ahead table after table, as a backup reads them: the same rows, each table's own.
+      const tables = [shape, { ...shape, columns: ['id', 'n'] }, shape];
+      const ahead = copyTablesOut(client, tables, new Map([['awkward', types!]]));
+      const readAhead: Row[][] = [];
+      for (const table of tables) {
+        const tableRows: Row[] = [];
+        for await (const batch of ahead(table)) tableRows.push(...batch);
+        readAhead.push(tableRows);
+      }
+      assert.deepEqual(readAhead[0], read);
+      assert.deepEqual(
+        readAhead[1],
+        read.map((row) => [row[0], row[2]]),
+      );
+      assert.deepEqual(readAhead[2], read);
       return read;
     });
     assert.deepEqual(back, rows);

@@ -128,19 +128,82 @@ export async function columnTypes(db: SchemaFreeDb): Promise<Map<string, Map<str
  * A table's rows in primary-key order, read by one `COPY (select …) TO STDOUT` in the
  * connection's transaction (its snapshot), a batch of rows as each part arrives.
  */
-export async function* copyRowsOut(
+export function copyRowsOut(client: pg.PoolClient, table: TableShape, types: Map<string, string> | undefined): AsyncGenerator<Row[]> {
+  return rowsOfParts(table, types, startCopyOut(client, table) as AsyncIterable<Buffer>);
+}
+
+/** Bytes of one table's COPY output read ahead into memory at most (`copyTablesOut`). */
+const READ_AHEAD_BYTES = 64 * 1024 * 1024;
+
+interface Received {
+  parts: Buffer[];
+  /** The rest of the COPY, when it was longer than READ_AHEAD_BYTES. */
+  rest?: AsyncIterator<Buffer>;
+}
+
+/**
+ * `copyRowsOut` for each of `tables` in turn, each table's COPY read ahead whole (up to
+ * READ_AHEAD_BYTES) and the next one's started before its rows are handed on: PostgreSQL makes the
+ * next table's rows while the caller writes this one's (one connection runs one COPY at a time; its
+ * output waits in the socket meanwhile). Without it, each table's query waited for the last rows
+ * of the one before to be written.
+ */
+export function copyTablesOut(
   client: pg.PoolClient,
+  tables: TableShape[],
+  types: Map<string, Map<string, string>>,
+): (table: TableShape) => AsyncGenerator<Row[]> {
+  const started = new Map<string, Promise<Received>>();
+  const start = (table: TableShape | undefined) => {
+    if (table === undefined || started.has(table.name)) return;
+    const received = receive(startCopyOut(client, table));
+    // A failure is said when the table is read; one never read fails the connection's transaction anyway.
+    received.catch(() => {});
+    started.set(table.name, received);
+  };
+  return async function* (table) {
+    start(table);
+    const received = await started.get(table.name)!;
+    started.delete(table.name);
+    if (received.rest === undefined) start(tables[tables.indexOf(table) + 1]);
+    yield* rowsOfParts(table, types.get(table.name), partsOf(received));
+  };
+}
+
+async function receive(stream: AsyncIterable<Buffer>): Promise<Received> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  const iterator = stream[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return { parts };
+    parts.push(next.value);
+    size += next.value.length;
+    if (size >= READ_AHEAD_BYTES) return { parts, rest: iterator };
+  }
+}
+
+async function* partsOf({ parts, rest }: Received): AsyncGenerator<Buffer> {
+  yield* parts;
+  if (rest === undefined) return;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
+function startCopyOut(client: pg.PoolClient, table: TableShape) {
+  const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map(quote).join(', ');
+  return client.query(copyTo(`copy (select ${table.columns.map(quote).join(', ')} from ${quote(table.name)} order by ${order}) to stdout`));
+}
+
+/** COPY's output, in parts that end anywhere, as batches of rows decoded by the columns' types. */
+async function* rowsOfParts(
   table: TableShape,
   types: Map<string, string> | undefined,
+  stream: AsyncIterable<Buffer>,
 ): AsyncGenerator<Row[]> {
-  const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns).map(quote).join(', ');
   const decoders = table.columns.map((column) => (NUMERIC.has(types?.get(column) ?? '') ? asNumber : asText));
-  const stream = client.query(
-    copyTo(`copy (select ${table.columns.map(quote).join(', ')} from ${quote(table.name)} order by ${order}) to stdout`),
-  );
   // A part ends anywhere, inside a row or a character: what follows its last newline waits for the next.
   let rest: Buffer | undefined;
-  for await (const part of stream as AsyncIterable<Buffer>) {
+  for await (const part of stream) {
     const bytes = rest === undefined ? part : Buffer.concat([rest, part]);
     const end = bytes.lastIndexOf(NEWLINE);
     if (end < 0) {
