@@ -2,8 +2,7 @@ import type { Services } from '../services/index';
 import type { Caller } from '../services/policy';
 import type { MemberSource } from '../services/members/types';
 import { ApiError } from '../errors';
-import type { FieldErrors } from './form-errors';
-import { fieldErrors } from './form-errors';
+import { fieldErrors, type FieldErrors } from './form-errors';
 import { isDelete, settingsErrors } from './settings-scope';
 import { WebError } from './request';
 
