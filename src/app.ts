@@ -46,7 +46,7 @@ import { registerGitHttp } from './git-http/plugin';
 import { forgeGitBackend } from './git-http/forge-backend';
 import { registerGitLfs } from './git-http/lfs';
 import { removeUnlinkedLfsObjects } from './services/lfs-objects/queries';
-import { startSshServer, type RunningSshServer } from './ssh/server';
+import type { RunningSshServer } from './ssh/server';
 import { ForgeMetrics } from './metrics';
 import { registerMetrics } from './http/metrics';
 import { ciActivity } from './services/ci/activity';
@@ -202,6 +202,8 @@ function sweeps(ctx: ServiceContext, services: Services): Sweep[] {
 /** Git over SSH (SSH_PORT), beside HTTP, over the same git access service. */
 async function startSsh(ctx: ServiceContext, services: Services): Promise<RunningSshServer> {
   const { config } = ctx;
+  // Loaded only when SSH is on: ssh2 is some 50 files every start would otherwise read.
+  const { startSshServer } = await import('./ssh/server');
   const ssh = await startSshServer({
     dataDir: config.dataDir,
     host: config.host,

@@ -1,5 +1,8 @@
-import Convert from 'ansi-to-html';
+import type Convert from 'ansi-to-html';
+import { lazyPackage } from '../lib/lazy-package';
 import { trusted, type SafeHtml } from './html';
+
+const ansiToHtml = lazyPackage<typeof Convert>('ansi-to-html');
 
 /** A part of a build's trace as the page shows it, and where the next part starts (in bytes). */
 export interface TracePart {
@@ -21,6 +24,6 @@ export function tracePart(trace: Buffer, from: number, complete: boolean): Trace
   const start = append ? from : 0;
   const end = complete ? trace.length : Math.max(start, trace.lastIndexOf(0x0a) + 1);
   const text = trace.subarray(start, end).toString('utf8');
-  const converter = new Convert({ escapeXML: true, stream: false, newline: false });
+  const converter = new (ansiToHtml())({ escapeXML: true, stream: false, newline: false });
   return { html: trusted(converter.toHtml(text)), offset: end, append };
 }

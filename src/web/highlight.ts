@@ -1,5 +1,8 @@
-import hljs from 'highlight.js';
+import type HighlightJs from 'highlight.js';
+import { lazyPackage } from '../lib/lazy-package';
 import { escapeHtml } from './html';
+
+export const highlightJs = lazyPackage<typeof HighlightJs>('highlight.js');
 
 /** Files known by their whole name rather than their extension. */
 const BY_NAME: Record<string, string> = {
@@ -20,7 +23,7 @@ export function languageOf(fileName: string): string | undefined {
   const dot = name.lastIndexOf('.');
   if (dot < 0) return undefined;
   const extension = name.slice(dot + 1);
-  return hljs.getLanguage(extension) ? extension : undefined;
+  return highlightJs().getLanguage(extension) ? extension : undefined;
 }
 
 /**
@@ -30,7 +33,7 @@ export function languageOf(fileName: string): string | undefined {
 export function highlightLines(text: string, language: string | undefined): string[] {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
   if (!language) return body.split('\n').map(escapeHtml);
-  return splitLines(hljs.highlight(body, { language, ignoreIllegals: true }).value);
+  return splitLines(highlightJs().highlight(body, { language, ignoreIllegals: true }).value);
 }
 
 function splitLines(markup: string): string[] {

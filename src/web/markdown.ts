@@ -1,6 +1,7 @@
-import MarkdownIt from 'markdown-it';
-import hljs from 'highlight.js';
-import sanitizeHtml from 'sanitize-html';
+import type MarkdownIt from 'markdown-it';
+import type sanitizeHtml from 'sanitize-html';
+import { lazyPackage } from '../lib/lazy-package';
+import { highlightJs } from './highlight';
 import { escapeHtml, trusted, type SafeHtml } from './html';
 import type { ReferenceLinker } from './references';
 import { resolveRelative, type RelativeBase } from './relative-links';
@@ -16,14 +17,30 @@ import { resolveRelative, type RelativeBase } from './relative-links';
 /** Languages highlighted by name; a fence naming another is shown as plain text. */
 function highlight(code: string, language: string): string {
   const name = language.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
-  if (name && hljs.getLanguage(name)) return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  if (name && highlightJs().getLanguage(name)) return highlightJs().highlight(code, { language: name, ignoreIllegals: true }).value;
   return escapeHtml(code);
 }
 
-const parser = new MarkdownIt({ html: true, linkify: true, typographer: false, highlight });
+const markdownIt = lazyPackage<typeof MarkdownIt>('markdown-it');
+const sanitizer = lazyPackage<typeof sanitizeHtml>('sanitize-html');
+
+type Parser = InstanceType<typeof MarkdownIt>;
+
+let parser: Parser | undefined;
+
+/** The parser, made when the first text is rendered. */
+function markdownParser(): Parser {
+  if (parser) return parser;
+  parser = new (markdownIt())({ html: true, linkify: true, typographer: false, highlight });
+  parser.core.ruler.after('inline', 'task-lists', taskLists);
+  parser.core.ruler.push('references', referenceLinks);
+  return parser;
+}
+
+type Rule = Parameters<Parser['core']['ruler']['push']>[1];
 
 // `[ ]` and `[x]` at the start of a list item, as GitHub and GitLab show them: a disabled checkbox.
-parser.core.ruler.after('inline', 'task-lists', (state) => {
+const taskLists: Rule = (state) => {
   const tokens = state.tokens;
   for (let index = 2; index < tokens.length; index++) {
     const inline = tokens[index];
@@ -37,10 +54,10 @@ parser.core.ruler.after('inline', 'task-lists', (state) => {
     inline.children!.unshift(box);
     tokens[index - 2].attrJoin('class', 'task-list-item');
   }
-});
+};
 
 // GitLab's references (`references.ts`) in plain text only: not in code, nor inside a link already.
-parser.core.ruler.push('references', (state) => {
+const referenceLinks: Rule = (state) => {
   const linker = (state.env as { linker?: ReferenceLinker }).linker;
   if (!linker) return;
   for (const block of state.tokens) {
@@ -74,72 +91,79 @@ parser.core.ruler.push('references', (state) => {
     }
     block.children = children;
   }
-});
-
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [
-    ...sanitizeHtml.defaults.allowedTags,
-    'img',
-    'del',
-    's',
-    'ins',
-    'sup',
-    'sub',
-    'kbd',
-    'details',
-    'summary',
-    'input',
-    'dl',
-    'dt',
-    'dd',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'name', 'id', 'rel', 'class'],
-    img: ['src', 'alt', 'title', 'width', 'height'],
-    input: ['type', 'checked', 'disabled', 'class'],
-    li: ['class'],
-    code: ['class'],
-    span: ['class'],
-    th: ['style', 'align'],
-    td: ['style', 'align'],
-    ol: ['start'],
-    h1: ['id'],
-    h2: ['id'],
-    h3: ['id'],
-    h4: ['id'],
-    h5: ['id'],
-    h6: ['id'],
-  },
-  allowedClasses: {
-    a: [/^gfm(-[\w-]+)?$/],
-    code: [/^language-[\w+-]+$/],
-    span: [/^hljs-[\w-]+$/, 'language-xml', 'language-css', 'language-javascript'],
-    li: ['task-list-item'],
-    input: ['task-list-item-checkbox'],
-  },
-  allowedStyles: { th: { 'text-align': [/^(left|right|center)$/] }, td: { 'text-align': [/^(left|right|center)$/] } },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowProtocolRelative: false,
-  // Only checkboxes: any other input (a text field, a submit button) is dropped.
-  exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
-  transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noreferrer noopener' } }),
-    input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }),
-  },
-  disallowedTagsMode: 'discard',
 };
+
+let allowList: sanitizeHtml.IOptions | undefined;
+
+/** What the sanitizer lets through, with sanitize-html's own default tags. */
+function sanitizeOptions(): sanitizeHtml.IOptions {
+  allowList ??= {
+    allowedTags: [
+      ...sanitizer().defaults.allowedTags,
+      'img',
+      'del',
+      's',
+      'ins',
+      'sup',
+      'sub',
+      'kbd',
+      'details',
+      'summary',
+      'input',
+      'dl',
+      'dt',
+      'dd',
+    ],
+    allowedAttributes: {
+      a: ['href', 'title', 'name', 'id', 'rel', 'class'],
+      img: ['src', 'alt', 'title', 'width', 'height'],
+      input: ['type', 'checked', 'disabled', 'class'],
+      li: ['class'],
+      code: ['class'],
+      span: ['class'],
+      th: ['style', 'align'],
+      td: ['style', 'align'],
+      ol: ['start'],
+      h1: ['id'],
+      h2: ['id'],
+      h3: ['id'],
+      h4: ['id'],
+      h5: ['id'],
+      h6: ['id'],
+    },
+    allowedClasses: {
+      a: [/^gfm(-[\w-]+)?$/],
+      code: [/^language-[\w+-]+$/],
+      span: [/^hljs-[\w-]+$/, 'language-xml', 'language-css', 'language-javascript'],
+      li: ['task-list-item'],
+      input: ['task-list-item-checkbox'],
+    },
+    allowedStyles: { th: { 'text-align': [/^(left|right|center)$/] }, td: { 'text-align': [/^(left|right|center)$/] } },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https'] },
+    allowProtocolRelative: false,
+    // Only checkboxes: any other input (a text field, a submit button) is dropped.
+    exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
+    transformTags: {
+      a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'nofollow noreferrer noopener' } }),
+      input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }),
+    },
+    disallowedTagsMode: 'discard',
+  };
+  return allowList;
+}
 
 /**
  * The sanitizer's options for a repository file's Markdown: relative links and images (written in
  * Markdown or as raw HTML) resolved against the file's folder first, then the same allow-list.
  */
 function sanitizeFileMarkdown(base: RelativeBase): sanitizeHtml.IOptions {
-  const link = SANITIZE.transformTags!.a as sanitizeHtml.Transformer;
+  const allowed = sanitizeOptions();
+  const link = allowed.transformTags!.a as sanitizeHtml.Transformer;
   return {
-    ...SANITIZE,
+    ...allowed,
     transformTags: {
-      ...SANITIZE.transformTags,
+      ...allowed.transformTags,
       a: (tagName, attribs) =>
         link(tagName, attribs.href === undefined ? attribs : { ...attribs, href: resolveRelative(attribs.href, base, 'link') }),
       img: (tagName, attribs) => ({
@@ -156,6 +180,6 @@ function sanitizeFileMarkdown(base: RelativeBase): sanitizeHtml.IOptions {
  * links open the files beside it; issues and comments give none.
  */
 export function renderMarkdown(text: string, references?: ReferenceLinker, relativeTo?: RelativeBase): SafeHtml {
-  const options = relativeTo ? sanitizeFileMarkdown(relativeTo) : SANITIZE;
-  return trusted(sanitizeHtml(parser.render(text, { linker: references }), options));
+  const options = relativeTo ? sanitizeFileMarkdown(relativeTo) : sanitizeOptions();
+  return trusted(sanitizer()(markdownParser().render(text, { linker: references }), options));
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { notify } from '../notify';
-import sshpk from 'sshpk';
+import type Sshpk from 'sshpk';
+import { lazyPackage } from '../../lib/lazy-package';
 import type { Selectable } from 'kysely';
 import type { KeysTable } from '../../db/schema';
 import type { Db } from '../../db/index';
@@ -21,6 +22,8 @@ export interface KeyAttributes {
   key: string;
 }
 
+const sshpk = lazyPackage<typeof Sshpk>('sshpk');
+
 /** GitLab 8.12's Key format: `ssh-…` or `ecdsa-…`, matched up to the first line break. */
 const KEY_FORMAT = /^(ssh|ecdsa)-[^\n]*$/;
 
@@ -31,7 +34,7 @@ const KEY_FORMAT = /^(ssh|ecdsa)-[^\n]*$/;
  */
 export function fingerprintOf(text: string): string | undefined {
   try {
-    return sshpk.parseKey(text.split(/\r?\n/, 1)[0], 'ssh').fingerprint('md5').toString('hex');
+    return sshpk().parseKey(text.split(/\r?\n/, 1)[0], 'ssh').fingerprint('md5').toString('hex');
   } catch {
     return undefined;
   }

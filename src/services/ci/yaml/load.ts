@@ -1,18 +1,7 @@
-import {
-  isAlias,
-  isCollection,
-  isPair,
-  isSeq,
-  parseDocument,
-  visit,
-  type Alias,
-  type Document,
-  type Node,
-  type Pair,
-  type ScalarTag,
-  type Tags,
-  type YAMLSeq,
-} from 'yaml';
+import type { Alias, Document, Node, Pair, ScalarTag, Tags, YAMLSeq } from 'yaml';
+import { lazyPackage } from '../../../lib/lazy-package';
+
+const yaml = lazyPackage<typeof import('yaml')>('yaml');
 
 /**
  * Loading the YAML text the way 8.12 did: `YAML.safe_load(text, [Symbol], [], true)` with
@@ -133,7 +122,7 @@ export type Loaded = { ok: true; value: unknown } | { ok: false; error: string }
  * `10` is an integer key, which 8.12 reports), in file order.
  */
 export function loadYaml(text: string): Loaded {
-  const doc = parseDocument(text, {
+  const doc = yaml().parseDocument(text, {
     version: '1.1',
     merge: true,
     // Psych keeps the last of two equal keys; it never refuses them.
@@ -178,14 +167,14 @@ function aliasTargets(doc: Document): Map<Alias, AliasTarget> | 'unresolved' {
   const anchors = new Map<string, Node>();
   const targets = new Map<Alias, AliasTarget>();
   let unresolved = false;
-  visit(doc, {
+  yaml().visit(doc, {
     Alias(at, alias, path) {
       const node = anchors.get(alias.source);
       const parent = path[path.length - 1];
       // A map's items are pairs, so an alias stands in a pair or in a sequence.
-      if (!node || at === null || !(isPair(parent) || isSeq(parent))) {
+      if (!node || at === null || !(yaml().isPair(parent) || yaml().isSeq(parent))) {
         unresolved = true;
-        return visit.BREAK;
+        return yaml().visit.BREAK;
       }
       targets.set(alias, { node, parent, at });
       return undefined;
@@ -206,9 +195,9 @@ function expandedSize(doc: Document, targets: Map<Alias, AliasTarget>): number {
   const inProgress = new Set<unknown>();
   const sizeOf = (node: unknown): number => {
     if (node === null || node === undefined) return 1;
-    if (isAlias(node)) return sizeOf(targets.get(node)!.node);
-    if (isPair(node)) return sizeOf(node.key) + sizeOf(node.value);
-    if (!isCollection(node)) return 1;
+    if (yaml().isAlias(node)) return sizeOf(targets.get(node)!.node);
+    if (yaml().isPair(node)) return sizeOf(node.key) + sizeOf(node.value);
+    if (!yaml().isCollection(node)) return 1;
     const known = memo.get(node);
     if (known !== undefined) return known;
     // An anchor used inside itself is a recursive structure: refused as a bomb would be.
@@ -233,7 +222,7 @@ function expandedSize(doc: Document, targets: Map<Alias, AliasTarget>): number {
  */
 function inlineAliases(targets: Map<Alias, AliasTarget>): void {
   for (const { node, parent, at } of targets.values()) {
-    if (isPair(parent)) {
+    if (yaml().isPair(parent)) {
       if (at === 'key') parent.key = node;
       else parent.value = node;
     } else {
