@@ -19,7 +19,9 @@ let restarted: RunnerProcess | undefined;
 let project: { id: number; path_with_namespace: string };
 
 before(async () => {
-  app = await startApp();
+  // A runner forgotten by the server learns it at its next request: held for GitLab's 50 s by
+  // default, that is how long the last test would wait.
+  app = await startApp({ RUNNER_POLL_TIMEOUT_MS: '2000' });
   const created = await app.root.post('/projects', { name: 'runner-control' });
   assert.equal(created.status, 201);
   project = created.body;

@@ -6,6 +6,8 @@ import path from 'node:path';
  * node process of its own. Run from the sources (`npx tsx --test …`), that is `node --import tsx
  * x.ts`; run from npm test's compiled mirror (.test-build/, made by scripts/test.mjs), the mirror's
  * x.js with no loader: tsx's hooks cost about 1.5 s of CPU in every process that loads the app.
+ * The mirror holds bundles of the test files and of the entry points named in scripts/test.mjs
+ * (PROCESS_ENTRIES): a new entry point started here is added there.
  */
 
 const compiled = import.meta.filename.endsWith('.js');
