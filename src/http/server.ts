@@ -5,6 +5,7 @@ import { routerErrorOptions } from './errors';
 import { lazyCompilersFactory } from './lazy-schemas';
 import { registerRequestId, requestIdOf } from './request-id';
 import { keepRouteOptions } from './route-template';
+import { closeConnectionsOnClose } from './closing-connections';
 
 /** Where log lines go and from which level; false for silence (tests). */
 export type HttpLogging = false | { level?: string; stream?: NodeJS.WritableStream };
@@ -31,6 +32,7 @@ export async function createHttpServer(options: { logLevel: string; logger?: Htt
   }).withTypeProvider<TypeBoxTypeProvider>();
   keepRouteOptions(server);
   registerRequestId(server);
+  closeConnectionsOnClose(server);
   return server;
 }
 
