@@ -1,6 +1,7 @@
-// Shared by scripts/build.mjs (dist/) and scripts/test.mjs (.test-build/): the sources import each
-// other without extensions (`./config`), as tsx and the Bundler resolution allow; node's ESM loader
-// needs the file: `./config.js`, or `./db/index.js` for a folder.
+// For scripts/build.mjs (dist/), which compiles one .js per .ts: the sources import each other
+// without extensions (`./config`), as tsx and the Bundler resolution allow; node's ESM loader needs
+// the file: `./config.js`, or `./db/index.js` for a folder. scripts/test.mjs bundles, and shares only
+// `walk` and `copyNonTypeScript`.
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -8,7 +8,8 @@
 // test/support/migrate-at), is bundled with what it imports from src/ and test/, the code they share
 // split into chunks (so a test and the server it starts hold one copy of each module), and the
 // packages left to node_modules. Loading the app as some 800 files cost each process about 0.9 s
-// of CPU more than loading it as a few dozen chunks, in every test file and every forge process a test starts.
+// of CPU more than loading it as a few dozen chunks, in every test file and every forge process a
+// test starts.
 // In each module `import.meta.url`, `.filename` and `.dirname` name the file it would be without
 // bundling (.test-build/src/…/x.js), beside which the files that are not TypeScript are copied.
 //
